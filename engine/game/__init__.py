@@ -1,0 +1,25 @@
+"""The state machine: ``start_game``, ``apply(state, action) -> (state, events)``, ``replay``."""
+
+from engine.game.actions import (
+    Action,
+    Decide,
+    Exchange,
+    Kick,
+    Leave,
+    Pass,
+    Play,
+    Resign,
+    TimeOut,
+    action_from_dict,
+    action_to_dict,
+)
+from engine.game.events import Event
+from engine.game.replay import replay
+from engine.game.state import GameResult, GameState, PendingPlay, Seat, set_rack
+from engine.game.turns import apply, start_game
+
+__all__ = [
+    "Action", "Decide", "Event", "Exchange", "GameResult", "GameState", "Kick", "Leave", "Pass",
+    "PendingPlay", "Play", "Resign", "Seat", "TimeOut", "action_from_dict", "action_to_dict",
+    "apply", "replay", "set_rack", "start_game",
+]

@@ -1,0 +1,95 @@
+"""Turn bookkeeping and the end of the game: zero-turn runs, going out, final adjustments and
+winners — each family's rule taken from its ruleset's policies."""
+
+from __future__ import annotations
+
+from engine.game.events import Event
+from engine.game.state import GameResult, GameState, Seat
+from engine.rulesets.model import OutRule
+from engine.tiles import is_letter_token
+
+Events = list[Event]
+
+
+def after_turn(
+    state: GameState, seat: int, kind: str, events: Events, *, advance: bool = True,
+    turn_taken: bool = True,
+) -> tuple[GameState, Events]:
+    """Book a finished turn of ``kind`` (word, scoreless, pass, exchange, failed, lost), end the
+    game if a rule says so, else hand the turn on (when ``advance``)."""
+    rule = state.ruleset.zero_turns
+    zero_run = state.zero_run + 1 if kind in rule.counts else 0
+    state = state.evolve(zero_run=zero_run, turn=state.turn + (1 if turn_taken else 0))
+    if kind in ("word", "scoreless") and _went_out(state, seat):
+        return end_game(state, "out", events, out_seat=seat)
+    if zero_run >= zero_turn_limit(state):
+        return end_game(state, "zero-turns", events)
+    if advance:
+        state = state.evolve(to_move=state.next_active(seat))
+    return state, events
+
+
+def zero_turn_limit(state: GameState) -> int:
+    """How long a run of zero turns ends this game now."""
+    rule = state.ruleset.zero_turns
+    if rule.zero_zero_limit is not None and not any(state.scores):
+        return rule.zero_zero_limit
+    return rule.limit * (len(state.active_seats) if rule.per_active_player else 1)
+
+
+def _went_out(state: GameState, seat: int) -> bool:
+    return state.bag_letters() == 0 and not any(is_letter_token(t) for t in state.racks[seat])
+
+
+def end_game(
+    state: GameState, reason: str, events: Events, out_seat: int | None = None
+) -> tuple[GameState, Events]:
+    """Apply the end-of-game rack rule and decide the winners."""
+    adjustments = _adjustments(state, reason, out_seat)
+    scores = tuple(s + a for s, a in zip(state.scores, adjustments, strict=True))
+    active = state.active_seats
+    best = max((scores[i] for i in active), default=0)
+    winners = tuple(i for i in active if scores[i] == best)
+    return _finish(state, GameResult(reason, scores, adjustments, winners), events)
+
+
+def end_by_departure(state: GameState, how: str, events: Events) -> tuple[GameState, Events]:
+    """Fewer than two players remain: no rack deductions; the one left wins — except after a
+    warofwords kick, where the one left wins only with the higher score."""
+    active = state.active_seats
+    winners = active
+    if how == "kicked" and active:
+        last = active[0]
+        if any(state.scores[i] >= state.scores[last] for i in range(state.players) if i != last):
+            winners = ()
+    result = GameResult(how, state.scores, (0,) * state.players, winners)
+    return _finish(state, result, events)
+
+
+def _adjustments(state: GameState, reason: str, out_seat: int | None) -> tuple[int, ...]:
+    adj = [0] * state.players
+    active = [i for i, s in enumerate(state.seats) if s is Seat.ACTIVE]
+    if reason == "out" and out_seat is not None and state.ruleset.out_rule is not OutRule.DEDUCT:
+        others = sum(state.rack_value(i) for i in active if i != out_seat)
+        if state.ruleset.out_rule is OutRule.TRANSFER:
+            for i in active:
+                if i != out_seat:
+                    adj[i] = -state.rack_value(i)
+            adj[out_seat] = others
+        else:  # DOUBLE
+            adj[out_seat] = 2 * others
+        return tuple(adj)
+    for i in active:
+        adj[i] = -state.rack_value(i)
+    return tuple(adj)
+
+
+def _finish(state: GameState, result: GameResult, events: Events) -> tuple[GameState, Events]:
+    events.append(Event("game-over", None, {
+        "reason": result.reason,
+        "scores": list(result.scores),
+        "adjustments": list(result.adjustments),
+        "winners": list(result.winners),
+        "racks": [list(r) for r in state.racks],
+    }))
+    return state.evolve(result=result, scores=result.scores, pending=None), events

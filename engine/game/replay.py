@@ -1,0 +1,39 @@
+"""Rebuild a match from its event log: start from the seed, re-apply each logged action, and
+insist that the same events come out (a replay that diverges is an error, not a guess)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.errors import InputError
+from engine.game.actions import action_from_dict
+from engine.game.events import Event
+from engine.game.state import GameState, Lexicon
+from engine.game.turns import apply, start_game
+from engine.rulesets.catalog import parse_ruleset_id
+
+
+def replay(
+    events: Sequence[Event], lexicon_for: Callable[[str], Lexicon | None] = lambda name: None
+) -> GameState:
+    """The state after ``events`` (a whole log, starting with ``game-started``)."""
+    if not events or events[0].type != "game-started":
+        raise InputError("an event log starts with game-started", "events[0]")
+    head = events[0].data
+    ruleset = parse_ruleset_id(head["ruleset"])
+    check = bool(head.get("check_words", True))
+    state, produced = start_game(ruleset, int(head["players"]), int(head["seed"]),
+                                 lexicon_for(ruleset.lexicon) if check else None, check)
+    position = len(produced)
+    for at, event in enumerate(events[1:], start=1):
+        if "action" not in event.data:
+            continue
+        if at != position:
+            raise InputError("the log holds events no action explains", f"events[{position}]")
+        state, produced = apply(state, action_from_dict(event.data["action"]))
+        if [e.to_dict() for e in produced] != [e.to_dict() for e in events[at: at + len(produced)]]:
+            raise InputError("replaying the action gave different events", f"events[{at}]")
+        position = at + len(produced)
+    if position != len(events):
+        raise InputError("the log holds events no action explains", f"events[{position}]")
+    return state

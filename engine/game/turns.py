@@ -1,0 +1,320 @@
+"""The one game loop: ``start_game`` and ``apply(state, action) -> (state, events)``.
+
+Family differences come from the ruleset's policies (word check, exchange rule, zero-turn rule,
+out rule …); nothing here branches on the family's name. A refused action raises ``RuleError``
+and the caller keeps its old state (states are immutable, so nothing is half-applied).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.board import with_tiles, without_tiles
+from engine.errors import InputError, Rule, RuleError
+from engine.game.actions import (
+    Action,
+    Decide,
+    Exchange,
+    Kick,
+    Leave,
+    Pass,
+    Play,
+    Resign,
+    TimeOut,
+    action_to_dict,
+)
+from engine.game.endgame import after_turn, end_by_departure
+from engine.game.events import Event
+from engine.game.rng import rng_for
+from engine.game.state import GameState, Lexicon, PendingPlay, Seat, initial_cells
+from engine.placement import Geometry, check_placement, check_tokens_on_rack, word_text
+from engine.rulesets.model import Ruleset, WordCheck
+from engine.scoring import ScoreBreakdown, score_play
+from engine.tiles import WILDCARD, is_letter_token
+from engine.words import invalid_words, resolve_words
+
+Events = list[Event]
+
+
+def start_game(
+    ruleset: Ruleset,
+    players: int,
+    seed: int,
+    lexicon: Lexicon | None = None,
+    check_words: bool = True,
+) -> tuple[GameState, Events]:
+    """A new match: the bag shuffled from ``seed``, racks dealt in seat order, seat 0 to move."""
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise InputError(
+            f"{ruleset.name} is played by {ruleset.min_players}-{ruleset.max_players} players, "
+            f"not {players}", "players",
+        )
+    if check_words and lexicon is None:
+        raise InputError("a lexicon is needed to check words (or pass check_words=False)",
+                         "lexicon")
+    rng = rng_for(seed, 0)
+    bag = list(ruleset.tiles.initial_bag())
+    rng.shuffle(bag)
+    bonus = rng.choice(ruleset.tiles.letters) if ruleset.bonus_letter else None
+    racks = []
+    for _ in range(players):
+        racks.append(tuple(bag[: ruleset.rack_size]))
+        del bag[: ruleset.rack_size]
+    patches = max(ruleset.board.water_patch, default=-1) + 1
+    state = GameState(
+        ruleset=ruleset, seed=seed, cells=initial_cells(ruleset), racks=tuple(racks),
+        bag=tuple(bag), scores=(0,) * players, to_move=0, seats=(Seat.ACTIVE,) * players,
+        exchanges=(0,) * players, bonus_letter=bonus, electrification=(1,) * patches,
+        check_words=check_words, lexicon=lexicon,
+    )
+    started = Event("game-started", None, {
+        "ruleset": ruleset.id, "players": players, "seed": seed, "check_words": check_words,
+        "bonus_letter": bonus,
+        "private": {"racks": [list(r) for r in racks]},
+    })
+    return state, [started]
+
+
+def apply(state: GameState, action: Action) -> tuple[GameState, Events]:
+    """Apply one action. Returns the new state and the events it caused; raises ``RuleError``
+    (state unchanged) when the action breaks a rule."""
+    if state.over:
+        raise RuleError(Rule.GAME_OVER, "the game is over")
+    if not 0 <= action.seat < state.players:
+        raise RuleError(Rule.NOT_ALLOWED, f"there is no seat {action.seat}")
+    handler = _HANDLERS[type(action)]
+    new_state, events = handler(state, action)
+    events[0].data["action"] = action_to_dict(action)
+    return new_state, events
+
+
+# --- checks shared by the turn actions ---------------------------------------------------
+
+
+def _require_turn(state: GameState, seat: int) -> None:
+    if state.seats[seat] is not Seat.ACTIVE:
+        raise RuleError(Rule.PLAYER_NOT_ACTIVE, f"seat {seat} is no longer in the game")
+    if seat != state.to_move:
+        raise RuleError(Rule.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn, not seat {seat}'s")
+
+
+def _require_no_pending(state: GameState) -> None:
+    if state.pending is not None:
+        raise RuleError(Rule.PENDING_DECISION, "accept or check the pending play first")
+
+
+# --- play ----------------------------------------------------------------------------------
+
+
+def _play(state: GameState, action: Play) -> tuple[GameState, Events]:
+    _require_turn(state, action.seat)
+    _require_no_pending(state)
+    tokens = tuple(p.token for p in action.placements)
+    check_tokens_on_rack(state.racks[action.seat], tokens)
+    geometry = check_placement(state.ruleset, state.cells, action.placements, action.seat)
+    cells = with_tiles(state.cells, geometry.placed)
+    words = _checked_words(state, cells, geometry)
+    breakdown = score_play(state.ruleset, cells, geometry, words, tokens, state.board_effects)
+    rack = _remove(state.racks[action.seat], tokens)
+    state = state.evolve(cells=cells, racks=_set(state.racks, action.seat, rack),
+                         last_play=tuple(i for i, _ in geometry.placed))
+    if state.ruleset.word_check is WordCheck.DEFERRED:
+        pending = PendingPlay(action.seat, geometry, tokens, words, breakdown)
+        state = state.evolve(pending=pending, to_move=state.next_active(action.seat),
+                             turn=state.turn + 1)
+        return state, [Event("play-pending", action.seat, _play_data(geometry, words, breakdown))]
+    return _commit_play(state, action.seat, geometry, words, breakdown, "play")
+
+
+def _checked_words(state: GameState, cells: Any, geometry: Geometry) -> tuple[str, ...]:
+    """The words of a play as checked: wildcards resolved; unknown words refused when the
+    ruleset checks immediately."""
+    texts = [word_text(cells, w) for w in geometry.words]
+    lexicon = state.lexicon if state.check_words else None
+    if lexicon is None:
+        return tuple(t.replace(WILDCARD, "?") for t in texts) if any(WILDCARD in t for t in texts) \
+            else tuple(texts)
+    resolved = resolve_words(texts, lexicon, state.ruleset.tiles.letters)
+    if state.ruleset.word_check is WordCheck.IMMEDIATE:
+        bad = invalid_words(texts, resolved)
+        if bad:
+            raise RuleError(Rule.WORD_NOT_IN_LEXICON,
+                            f"not in the {state.ruleset.lexicon} word list: {', '.join(bad)}", bad)
+    return tuple(r or t for r, t in zip(resolved, texts, strict=True))
+
+
+def _commit_play(
+    state: GameState, seat: int, geometry: Geometry, words: tuple[str, ...],
+    breakdown: ScoreBreakdown, event_type: str, advance: bool = True,
+) -> tuple[GameState, Events]:
+    """Credit a play already on the board, refill the rack, and move on (or end the game)."""
+    scores = list(state.scores)
+    scores[seat] += breakdown.total
+    state = state.evolve(scores=tuple(scores), pending=None)
+    state, drawn = _draw(state, seat)
+    events = [Event(event_type, seat, _play_data(geometry, words, breakdown))]
+    events.append(Event("tiles-drawn", seat, {"count": len(drawn), "private": {"tiles": drawn}}))
+    kind = "scoreless" if breakdown.total == 0 else "word"
+    return after_turn(state, seat, kind, events, advance=advance,
+                      turn_taken=event_type == "play")
+
+
+def _play_data(geometry: Geometry, words: tuple[str, ...], breakdown: ScoreBreakdown) -> dict[str, Any]:
+    return {
+        "placed": [[i, t.letter, t.blank] for i, t in geometry.placed],
+        "across": geometry.across,
+        "words": list(words),
+        "score": breakdown.total,
+        "breakdown": breakdown.to_dict(),
+    }
+
+
+# --- wordtiles: accept or check ------------------------------------------------------------
+
+
+def _decide(state: GameState, action: Decide) -> tuple[GameState, Events]:
+    _require_turn(state, action.seat)
+    pending = state.pending
+    if pending is None:
+        raise RuleError(Rule.NOTHING_PENDING, "there is no pending play to accept or check")
+    if action.accept:
+        state, events = _commit_play(state, pending.seat, pending.geometry, pending.words,
+                                     pending.breakdown, "play-accepted", advance=False)
+        events[0] = Event("play-accepted", action.seat, events[0].data | {"by": pending.seat})
+        return state, events
+    if state.lexicon is None:
+        raise RuleError(Rule.NOT_ALLOWED, "no lexicon is loaded to check words against")
+    texts = [word_text(state.cells, w) for w in pending.geometry.words]
+    resolved = resolve_words(texts, state.lexicon, state.ruleset.tiles.letters)
+    bad = invalid_words(texts, resolved)
+    if not bad:
+        # The play holds: it stands and the checker loses the turn.
+        state, events = _commit_play(state, pending.seat, pending.geometry, pending.words,
+                                     pending.breakdown, "play-checked", advance=False)
+        events[0] = Event("play-checked", action.seat,
+                          events[0].data | {"by": pending.seat, "held": True})
+        if not state.over:
+            state, more = after_turn(state, action.seat, "lost", [], advance=True)
+            events += more
+        return state, events
+    # The play fails: taken back (a pass for its player) and the checker plays.
+    indexes = [i for i, _ in pending.geometry.placed]
+    racks = _set(state.racks, pending.seat, state.racks[pending.seat] + pending.tokens)
+    state = state.evolve(cells=without_tiles(state.cells, indexes), racks=racks, pending=None,
+                         last_play=())
+    event = Event("play-checked", action.seat, {
+        "by": pending.seat, "held": False, "invalid_words": list(bad),
+        "returned": [[i, t.letter, t.blank] for i, t in pending.geometry.placed],
+    })
+    return after_turn(state, pending.seat, "failed", [event], advance=False, turn_taken=False)
+
+
+# --- pass and exchange ---------------------------------------------------------------------
+
+
+def _pass(state: GameState, action: Pass) -> tuple[GameState, Events]:
+    _require_turn(state, action.seat)
+    _require_no_pending(state)
+    return after_turn(state, action.seat, "pass", [Event("passed", action.seat)])
+
+
+def _exchange(state: GameState, action: Exchange) -> tuple[GameState, Events]:
+    _require_turn(state, action.seat)
+    _require_no_pending(state)
+    rule = state.ruleset.exchange
+    if not action.tiles:
+        raise RuleError(Rule.NO_TILES, "name the tiles to exchange")
+    check_tokens_on_rack(state.racks[action.seat], action.tiles)
+    used = state.exchanges[action.seat]
+    if rule.per_player is not None and used >= rule.per_player:
+        raise RuleError(Rule.EXCHANGE_LIMIT,
+                        f"each player may exchange {rule.per_player} times a game; you have")
+    need = max(rule.min_bag, len(action.tiles))
+    if len(state.bag) < need:
+        raise RuleError(Rule.EXCHANGE_BAG_TOO_SMALL,
+                        f"exchanging needs at least {need} tiles in the bag; it has {len(state.bag)}")
+    k = len(action.tiles)
+    drawn = state.bag[:k]
+    bag = list(state.bag[k:]) + list(action.tiles)
+    rng_for(state.seed, state.rng_counter).shuffle(bag)
+    rack = _remove(state.racks[action.seat], action.tiles) + drawn
+    exchanges = _set(state.exchanges, action.seat, used + 1)
+    state = state.evolve(racks=_set(state.racks, action.seat, rack), bag=tuple(bag),
+                         exchanges=exchanges, rng_counter=state.rng_counter + 1)
+    event = Event("exchanged", action.seat, {
+        "count": k, "private": {"returned": list(action.tiles), "drawn": list(drawn)},
+    })
+    return after_turn(state, action.seat, "exchange", [event])
+
+
+# --- leaving the game ----------------------------------------------------------------------
+
+
+def _depart(state: GameState, seat: int, status: Seat, event_type: str,
+            extra: dict[str, Any] | None = None) -> tuple[GameState, Events]:
+    if state.seats[seat] is not Seat.ACTIVE:
+        raise RuleError(Rule.PLAYER_NOT_ACTIVE, f"seat {seat} is no longer in the game")
+    seats = _set(state.seats, seat, status)
+    was_to_move = state.to_move == seat
+    state = state.evolve(seats=seats)
+    events = [Event(event_type, seat, {"first_round": state.turn < state.players} | (extra or {}))]
+    if len(state.active_seats) < 2:
+        return end_by_departure(state, event_type, events)
+    if was_to_move:
+        state = state.evolve(to_move=state.next_active(seat))
+    return state, events
+
+
+def _resign(state: GameState, action: Resign) -> tuple[GameState, Events]:
+    return _depart(state, action.seat, Seat.RESIGNED, "resigned")
+
+
+def _timeout(state: GameState, action: TimeOut) -> tuple[GameState, Events]:
+    return _depart(state, action.seat, Seat.TIMED_OUT, "timed-out")
+
+
+def _leave(state: GameState, action: Leave) -> tuple[GameState, Events]:
+    return _depart(state, action.seat, Seat.LEFT, "left")
+
+
+def _kick(state: GameState, action: Kick) -> tuple[GameState, Events]:
+    if action.by == action.seat or state.seats[action.by] is not Seat.ACTIVE:
+        raise RuleError(Rule.NOT_ALLOWED, "only another active player can kick an idle player")
+    return _depart(state, action.seat, Seat.KICKED, "kicked", {"by": action.by})
+
+
+_HANDLERS: dict[type, Any] = {
+    Play: _play, Decide: _decide, Pass: _pass, Exchange: _exchange, Resign: _resign,
+    TimeOut: _timeout, Leave: _leave, Kick: _kick,
+}
+
+
+# --- small helpers -------------------------------------------------------------------------
+
+
+def _draw(state: GameState, seat: int) -> tuple[GameState, list[str]]:
+    """Refill ``seat``'s rack from the front of the bag."""
+    k = max(0, state.ruleset.rack_size - len(state.racks[seat]))
+    drawn = list(state.bag[:k])
+    racks = _set(state.racks, seat, state.racks[seat] + tuple(drawn))
+    return state.evolve(racks=racks, bag=state.bag[k:]), drawn
+
+
+def _remove(rack: tuple[str, ...], tokens: tuple[str, ...]) -> tuple[str, ...]:
+    left = Counter(tokens)
+    out = []
+    for t in rack:
+        if left[t]:
+            left[t] -= 1
+        else:
+            out.append(t)
+    return tuple(out)
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1:])
+
+
+def letters_left(rack: tuple[str, ...]) -> int:
+    return sum(1 for t in rack if is_letter_token(t))

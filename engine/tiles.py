@@ -1,0 +1,116 @@
+"""Tiles and tile sets.
+
+A tile on a rack or in the bag is a *token*: a letter (``"A"``, ``"Ñ"``), the blank ``"?"``,
+the War of Words wildcard ``"*"``, or an action tile named ``"@name"`` (``"@bomb"``). A tile on
+the board is a ``Tile``: the letter it shows, whether it is a blank, and the seat that played it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from engine.errors import InputError
+
+BLANK = "?"
+WILDCARD = "*"
+ACTION_PREFIX = "@"
+
+
+def is_action(token: str) -> bool:
+    """True for an action tile token (``@bomb``)."""
+    return token.startswith(ACTION_PREFIX)
+
+
+def is_letter_token(token: str) -> bool:
+    """True for tokens that count as letters (letters, blanks, wildcards), not action tiles."""
+    return not is_action(token)
+
+
+class Tile(NamedTuple):
+    """A tile lying on the board."""
+
+    letter: str
+    blank: bool
+    owner: int
+
+    @property
+    def wildcard(self) -> bool:
+        return self.letter == WILDCARD
+
+    @property
+    def token(self) -> str:
+        """The rack token this tile came from."""
+        return BLANK if self.blank else self.letter
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """The tiles of one game in one language: counts and values per token."""
+
+    id: str
+    language: str
+    counts: Mapping[str, int]
+    values: Mapping[str, int]
+    letters: tuple[str, ...] = field(default=())
+    derivation: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.letters:
+            letters = tuple(t for t in self.counts if len(t) == 1 and t not in (BLANK, WILDCARD))
+            object.__setattr__(self, "letters", letters)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> TileSet:
+        """Build from ``{"id", "language", "tiles": {token: [count, value]}}``."""
+        try:
+            tiles = data["tiles"]
+            assert isinstance(tiles, Mapping)
+            counts = {str(t): int(cv[0]) for t, cv in tiles.items()}
+            values = {str(t): int(cv[1]) for t, cv in tiles.items()}
+            return cls(
+                id=str(data["id"]),
+                language=str(data["language"]),
+                counts=counts,
+                values=values,
+                derivation=str(data.get("derivation", "")),
+            )
+        except (KeyError, TypeError, ValueError, AssertionError, IndexError) as exc:
+            raise InputError(f"malformed tile set: {exc!r}", str(data.get("id", "?"))) from exc
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def value(self, token: str) -> int:
+        """Point value of a token (0 for blanks, wildcards and action tiles)."""
+        return self.values.get(token, 0)
+
+    def has_letter(self, letter: str) -> bool:
+        """True if ``letter`` exists in this set (a blank may only stand for such a letter)."""
+        return letter in self.values and letter not in (BLANK, WILDCARD)
+
+    def initial_bag(self) -> tuple[str, ...]:
+        """Every tile of the set, in a fixed order (shuffling is the game's job)."""
+        return tuple(t for t, n in sorted(self.counts.items()) for _ in range(n))
+
+    def check_tokens(self, tokens: Iterable[str], where: str = "rack") -> None:
+        """Raise ``InputError`` if a token is unknown or appears more often than the set has."""
+        for token, n in Counter(tokens).items():
+            if token not in self.counts:
+                raise InputError(f"tile {token!r} is not in the {self.id} tile set", where)
+            if n > self.counts[token]:
+                raise InputError(
+                    f"{n} x {token!r} but the {self.id} set has only {self.counts[token]}", where
+                )
+
+    def describe(self) -> dict[str, object]:
+        """A JSON-ready description for clients."""
+        return {
+            "id": self.id,
+            "language": self.language,
+            "total": self.total,
+            "tiles": {t: [self.counts[t], self.values.get(t, 0)] for t in sorted(self.counts)},
+        }
