@@ -1,0 +1,70 @@
+"""Moves in the notation players and records use: ``8H WORD`` (across), ``H8 WORD`` (down).
+
+In the word, an upper-case letter is a tile from the rack, a lower-case letter a blank standing
+for that letter, ``.`` (or the letter already there) a tile already on the board that the play
+passes through, and ``*`` a War of Words wildcard.
+"""
+
+from __future__ import annotations
+
+from engine.board import Cells, format_position, parse_position, square_name
+from engine.errors import InputError
+from engine.placement import Placement
+from engine.rulesets.layout import BoardLayout
+from engine.tiles import WILDCARD
+
+THROUGH = "."
+
+
+def placements_from_word(
+    layout: BoardLayout, cells: Cells, position: str, word: str
+) -> tuple[Placement, ...]:
+    """The new tiles of ``word`` laid from ``position``; squares already holding a tile are
+    played through (``.`` or the same letter). Raises ``InputError`` naming the problem."""
+    row, col, across = parse_position(position, layout.rows, layout.cols)
+    if not word:
+        raise InputError("the word is empty", "word")
+    placements = []
+    for k, ch in enumerate(word):
+        r, c = (row, col + k) if across else (row + k, col)
+        if not layout.in_bounds(r, c):
+            raise InputError(f"{word!r} from {position} runs off the board", "word")
+        on_board = cells[layout.index(r, c)]
+        if on_board is not None:
+            if ch != THROUGH and ch.upper() != on_board.letter:
+                raise InputError(
+                    f"{square_name(r, c)} holds {on_board.letter}, not {ch}", "word"
+                )
+            continue
+        if ch == THROUGH:
+            raise InputError(f"'.' at {square_name(r, c)} but the square is empty", "word")
+        if not (ch.isalpha() or ch == WILDCARD):
+            raise InputError(f"{ch!r} is not a letter", "word")
+        placements.append(Placement(r, c, ch.upper(), blank=ch.islower()))
+    if not placements:
+        raise InputError(f"{word!r} at {position} places no new tile", "word")
+    return tuple(placements)
+
+
+def word_from_placements(
+    layout: BoardLayout, cells: Cells, placements: tuple[Placement, ...], across: bool
+) -> tuple[str, str]:
+    """(position, word) of a play in record notation, played-through tiles written as ``.``."""
+    by_square = {(p.row, p.col): p for p in placements}
+    step = (0, 1) if across else (1, 0)
+    r, c = min(by_square)
+
+    def occupied(rr: int, cc: int) -> bool:
+        return layout.in_bounds(rr, cc) and (
+            (rr, cc) in by_square or cells[layout.index(rr, cc)] is not None
+        )
+
+    while occupied(r - step[0], c - step[1]):
+        r, c = r - step[0], c - step[1]
+    start = (r, c)
+    letters = []
+    while occupied(r, c):
+        p = by_square.get((r, c))
+        letters.append(THROUGH if p is None else (p.letter.lower() if p.blank else p.letter))
+        r, c = r + step[0], c + step[1]
+    return format_position(*start, across), "".join(letters)
