@@ -313,9 +313,7 @@ def _flatten(
             letters.append(letter)
             targets.append(state.edges[letter].id)
     first.append(len(targets))
-    return Lexicon(
-        language, alphabet, first, "".join(letters), targets, bytes(terminal), root.id, words
-    )
+    return Lexicon(language, alphabet, first, "".join(letters), targets, bytes(terminal), root.id, words)
 
 
 # -- encoding and decoding -------------------------------------------------------------------
@@ -353,9 +351,7 @@ def _encode(lex: Lexicon) -> bytes:
 def _decode(data: memoryview, source: str) -> Lexicon:
     if len(data) < _FIXED.size:
         raise LexiconError(f"not a compiled lexicon: file too short ({len(data)} bytes)", source)
-    magic, version, header_size, nodes, edges, words, root, letters_size, crc = _FIXED.unpack_from(
-        data
-    )
+    magic, version, header_size, nodes, edges, words, root, letters_size, crc = _FIXED.unpack_from(data)
     if magic != MAGIC:
         raise LexiconError(f"not a compiled lexicon: bad magic {bytes(magic)!r}", source)
     if version != FORMAT_VERSION:
@@ -366,9 +362,7 @@ def _decode(data: memoryview, source: str) -> Lexicon:
     language, alphabet = _decode_strings(data, header_size, source)
     expected = header_size + 4 * (nodes + 1) + 4 * edges + nodes + letters_size
     if len(data) != expected:
-        raise LexiconError(
-            f"truncated or oversized: {len(data)} bytes, header announces {expected}", source
-        )
+        raise LexiconError(f"truncated or oversized: {len(data)} bytes, header announces {expected}", source)
     payload = data[header_size:]
     if zlib.crc32(payload) != crc:
         raise LexiconError("checksum mismatch: the file is corrupt", source)

@@ -1,0 +1,136 @@
+"""Named lexicons: the bundled English one, Debian-list ones, the cache, and load time."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.lexicon import SOURCES, Lexicon, LexiconError, catalog, compile_lexicon, load_lexicon
+from engine.lexicon.catalog import LexiconSource
+
+
+@pytest.fixture(scope="module", autouse=True)
+def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Compile Debian-list lexicons into a temporary cache, not the user's."""
+    path = tmp_path_factory.mktemp("lexicon-cache")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("WORDARENA_LEXICON_DIR", str(path))
+    catalog.clear_loaded()
+    yield path
+    catalog.clear_loaded()
+    mp.undo()
+
+
+def test_default_english_is_bundled_and_loads_with_expected_size() -> None:
+    lex = load_lexicon("en")
+    assert lex.language == "en"
+    assert len(lex) == 274_138  # word-list 4.1.0 (274,137) + "zen"
+    assert load_lexicon("en") is lex  # cached in-process
+    assert load_lexicon() is lex  # the default
+
+
+def test_bundled_english_is_exactly_what_its_sources_compile_to() -> None:
+    source = SOURCES["en"]
+    assert source.bundled is not None
+    compiled, report = compile_lexicon(source.sources, "en", source.additions)
+    assert report.rejected_total == 0
+    assert compiled.to_bytes() == source.bundled.read_bytes(), (
+        "engine/lexicon/data/en.dawg is stale: rebuild it with `wordarena lexicon build "
+        "--language en --additions engine/lexicon/data/en-additions.txt --output "
+        "engine/lexicon/data/en.dawg engine/lexicon/data/en.txt.gz`"
+    )
+
+
+def test_english_load_time_is_well_under_150_ms() -> None:
+    bundled = SOURCES["en"].bundled
+    assert bundled is not None
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        Lexicon.load(bundled)
+        times.append(time.perf_counter() - started)
+    assert statistics.median(times) < 0.150
+
+
+def test_unknown_lexicon_name() -> None:
+    with pytest.raises(LexiconError, match="unknown lexicon 'klingon'"):
+        load_lexicon("klingon")
+
+
+def test_missing_system_list_names_the_debian_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = LexiconSource("xx-test", "es", (tmp_path / "spanish",), debian_package="wspanish")
+    monkeypatch.setitem(SOURCES, "xx-test", fake)
+    with pytest.raises(LexiconError, match=r"install the Debian package wspanish"):
+        load_lexicon("xx-test")
+
+
+def test_built_lexicon_is_cached_on_disk_and_rebuilt_when_the_list_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("WORDARENA_LEXICON_DIR", str(cache))
+    words = tmp_path / "list.txt"
+    words.write_text("hola\nniño\n", encoding="utf-8")
+    monkeypatch.setitem(SOURCES, "xx-cache", LexiconSource("xx-cache", "es", (words,)))
+    first = load_lexicon("xx-cache")
+    assert sorted(first.words()) == ["HOLA", "NIÑO"]
+    assert len(list(cache.glob("xx-cache-*.dawg"))) == 1
+    catalog.clear_loaded()
+    words.write_text("hola\nniño\nsol\n", encoding="utf-8")
+    assert "SOL" in load_lexicon("xx-cache")
+    assert len(list(cache.glob("xx-cache-*.dawg"))) == 2
+
+
+def test_corrupt_cache_entry_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("WORDARENA_LEXICON_DIR", str(cache))
+    words = tmp_path / "list.txt"
+    words.write_text("hola\n", encoding="utf-8")
+    monkeypatch.setitem(SOURCES, "xx-corrupt", LexiconSource("xx-corrupt", "es", (words,)))
+    load_lexicon("xx-corrupt")
+    catalog.clear_loaded()
+    (entry,) = cache.glob("xx-corrupt-*.dawg")
+    entry.write_bytes(b"garbage")
+    assert "HOLA" in load_lexicon("xx-corrupt")
+
+
+def test_unwritable_cache_still_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("WORDARENA_LEXICON_DIR", str(blocker / "sub"))
+    words = tmp_path / "list.txt"
+    words.write_text("hola\n", encoding="utf-8")
+    monkeypatch.setitem(SOURCES, "xx-ro", LexiconSource("xx-ro", "es", (words,)))
+    assert "HOLA" in load_lexicon("xx-ro")
+
+
+DEBIAN_SAMPLES = {
+    "en-gb": (["COLOUR", "ZEN", "TEXTING", "AARDVARK"], ["AACHEN", "AA"]),
+    "es": (["MAÑANA", "ARBOL", "CANCION"], ["KILO"]),
+    "it": (["PERCHE", "CITTA", "CASA"], ["HACKER"]),
+    "pt": (["AÇAO", "VOCE", "CASA"], ["DARWINISMO"]),
+    "de": (["STRASSE", "ÄPFEL", "HAUS", "SCHÖN"], ["ADAC"]),
+    "fr": (["COEUR", "ELEVE", "GARCON"], ["ABATJOUR"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEBIAN_SAMPLES))
+def test_debian_list_lexicon(name: str) -> None:
+    source = SOURCES[name]
+    if not source.sources[0].exists():
+        pytest.skip(f"{source.sources[0]} missing: apt-get install {source.debian_package}")
+    lex = load_lexicon(name)
+    present, absent = DEBIAN_SAMPLES[name]
+    assert lex.language == source.language
+    assert len(lex) > 50_000
+    for word in present:
+        assert word in lex, word
+    for word in absent:
+        assert word not in lex, word
+    assert all(len(word) >= 2 for word in lex.words("Z"))
