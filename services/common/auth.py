@@ -1,0 +1,492 @@
+"""Bearer tokens: Ed25519-signed JWTs issued by the lobby, verified by every server.
+
+Tokens
+------
+A token is a compact JWT (RFC 7519) signed with EdDSA over Ed25519 (RFC 8037). Its header carries
+``kid``, the id of the signing key; its claims are:
+
+``sub``   the player id (or, for service tokens, the service's id, e.g. ``lobby`` / a server id),
+``name``  the display name,
+``kind``  ``"player"`` or ``"service"`` (service tokens authenticate lobby <-> match-server calls),
+``iss``   ``"wordarena"``, ``aud`` ``"wordarena"``,
+``iat`` / ``nbf`` / ``exp``  seconds since the epoch, ``jti`` a random token id.
+
+Only the lobby holds the private key. Match servers hold the public key(s) and verify tokens
+without calling the lobby.
+
+Key configuration
+-----------------
+``WORDARENA_TOKEN_PRIVATE_KEY``  the signing key: a PKCS#8 PEM (``-----BEGIN PRIVATE KEY-----``),
+    given inline or as the path of a file holding it. Only the lobby needs it.
+``WORDARENA_TOKEN_PUBLIC_KEY``   the verifying key(s): one or more SubjectPublicKeyInfo PEMs
+    (``-----BEGIN PUBLIC KEY-----``), inline (concatenated) or as file paths separated by ``,``
+    or the platform's path separator. Every server needs them. When the private key is configured,
+    its own public key is always accepted as well.
+
+When neither is configured (development, the all-in-one launcher), :func:`load_token_keys`
+generates a key pair once into the data directory (``token-ed25519.pem`` and
+``token-ed25519.pub.pem``, private file mode 0600) and reuses it, so every process started with the
+same data directory agrees on the keys.
+
+Key ids
+-------
+The ``kid`` of a key is derived from the key itself: the first 16 hex digits of the SHA-256 of its
+raw 32-byte public key (:func:`key_id`). No registry of ids is needed; the verifier computes the id
+of each configured public key and picks the one named by the token's header.
+
+Key rotation
+------------
+1. Generate a new key pair (``openssl genpkey -algorithm ed25519 -out new.pem`` and
+   ``openssl pkey -in new.pem -pubout -out new.pub.pem``, or :func:`generate_key_pair`).
+2. Add ``new.pub.pem`` to ``WORDARENA_TOKEN_PUBLIC_KEY`` of every match server and lobby
+   (keeping the old public key) and restart them: both keys now verify.
+3. Switch the lobby's ``WORDARENA_TOKEN_PRIVATE_KEY`` to ``new.pem`` and restart the lobby(s):
+   new tokens are signed with the new key, old tokens still verify.
+4. After the longest token lifetime (the lobby's token TTL) has passed, remove the old public key
+   everywhere. Tokens signed with it are then refused with UNAUTHENTICATED.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import secrets
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Literal
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+__all__ = [
+    "AUDIENCE",
+    "DEV_PRIVATE_KEY_FILE",
+    "DEV_PUBLIC_KEY_FILE",
+    "ENV_PRIVATE_KEY",
+    "ENV_PUBLIC_KEY",
+    "ISSUER",
+    "Claims",
+    "KeyRing",
+    "TokenError",
+    "TokenExpiredError",
+    "TokenInvalidError",
+    "TokenKeys",
+    "TokenKind",
+    "bearer_token_from_metadata",
+    "generate_key_pair",
+    "issue_token",
+    "key_id",
+    "load_private_key",
+    "load_public_keys",
+    "load_token_keys",
+    "private_key_pem",
+    "public_key_pem",
+    "verify_token",
+]
+
+ENV_PRIVATE_KEY = "WORDARENA_TOKEN_PRIVATE_KEY"
+ENV_PUBLIC_KEY = "WORDARENA_TOKEN_PUBLIC_KEY"
+DEV_PRIVATE_KEY_FILE = "token-ed25519.pem"
+DEV_PUBLIC_KEY_FILE = "token-ed25519.pub.pem"
+ISSUER = "wordarena"
+AUDIENCE = "wordarena"
+ALGORITHM = "EdDSA"
+#: Clock skew tolerated between servers when checking ``exp`` / ``nbf``, in seconds.
+DEFAULT_LEEWAY_S = 30.0
+MAX_TOKEN_BYTES = 4096
+
+TokenKind = Literal["player", "service"]
+_KINDS: frozenset[str] = frozenset({"player", "service"})
+
+
+class TokenError(Exception):
+    """A token was refused. ``reason`` is a short machine-readable code; ``str()`` is for people."""
+
+    reason = "TOKEN_INVALID"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class TokenExpiredError(TokenError):
+    """The token's signature is good but it has expired (or is not yet valid)."""
+
+    reason = "TOKEN_EXPIRED"
+
+
+class TokenInvalidError(TokenError):
+    """The token is malformed, forged, signed by an unknown key, or has bad claims."""
+
+    reason = "TOKEN_INVALID"
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """The verified content of a token."""
+
+    player_id: str
+    display_name: str
+    kind: TokenKind
+    issued_at: float
+    expires_at: float
+    token_id: str
+    key_id: str
+
+    @property
+    def is_service(self) -> bool:
+        """True for service tokens (lobby <-> match server)."""
+        return self.kind == "service"
+
+
+# --------------------------------------------------------------------------------------------
+# Keys
+
+
+def key_id(key: Ed25519PublicKey | Ed25519PrivateKey) -> str:
+    """The key id (``kid``) of a key: 16 hex digits of SHA-256 over the raw public key."""
+    pub = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
+    raw = pub.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def generate_key_pair() -> Ed25519PrivateKey:
+    """A fresh Ed25519 private key (its public key is ``.public_key()``)."""
+    return Ed25519PrivateKey.generate()
+
+
+def private_key_pem(key: Ed25519PrivateKey) -> bytes:
+    """PKCS#8 PEM of a private key (unencrypted)."""
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
+def public_key_pem(key: Ed25519PublicKey | Ed25519PrivateKey) -> bytes:
+    """SubjectPublicKeyInfo PEM of a public key."""
+    pub = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
+    return pub.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def _pem_text(spec: str | bytes) -> bytes:
+    """Inline PEM text as bytes, or the contents of the file ``spec`` names."""
+    data = spec.encode() if isinstance(spec, str) else spec
+    if b"-----BEGIN" in data:
+        return data
+    path = Path(data.decode().strip()).expanduser()
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read key file {path}: {exc.strerror or exc}") from exc
+
+
+def load_private_key(spec: str | bytes) -> Ed25519PrivateKey:
+    """Loads an Ed25519 private key from PEM text or a PEM file path.
+
+    Raises ValueError with a readable message if it is not an unencrypted Ed25519 PKCS#8 PEM.
+    """
+    data = _pem_text(spec)
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"not a readable unencrypted PEM private key: {exc}") from exc
+    if not isinstance(key, Ed25519PrivateKey):
+        raise ValueError(f"token signing key must be Ed25519, got {type(key).__name__}")
+    return key
+
+
+def _split_pems(data: bytes) -> list[bytes]:
+    marker = b"-----BEGIN"
+    parts = data.split(marker)
+    return [marker + p for p in parts[1:] if p.strip()]
+
+
+def load_public_keys(spec: str | bytes) -> list[Ed25519PublicKey]:
+    """Loads one or more Ed25519 public keys.
+
+    ``spec`` is concatenated PEM text, or file paths separated by ``,`` or ``os.pathsep`` (each
+    file may itself hold several PEMs). Raises ValueError if nothing usable is found.
+    """
+    raw = spec.encode() if isinstance(spec, str) else spec
+    chunks: list[bytes] = []
+    if b"-----BEGIN" in raw:
+        chunks.append(raw)
+    else:
+        text = raw.decode()
+        for sep in {",", os.pathsep}:
+            text = text.replace(sep, "\n")
+        chunks.extend(_pem_text(p) for p in text.splitlines() if p.strip())
+    keys: list[Ed25519PublicKey] = []
+    for chunk in chunks:
+        for pem in _split_pems(chunk):
+            if b"PRIVATE KEY" in pem.split(b"\n", 1)[0]:
+                keys.append(load_private_key(pem).public_key())
+                continue
+            try:
+                key = serialization.load_pem_public_key(pem)
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"not a readable PEM public key: {exc}") from exc
+            if not isinstance(key, Ed25519PublicKey):
+                raise ValueError(f"token verifying key must be Ed25519, got {type(key).__name__}")
+            keys.append(key)
+    if not keys:
+        raise ValueError("no public key found")
+    return keys
+
+
+@dataclass(frozen=True)
+class KeyRing:
+    """Verifying keys by key id. Several keys verify at once during a rotation."""
+
+    keys: Mapping[str, Ed25519PublicKey] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, keys: Iterable[Ed25519PublicKey | Ed25519PrivateKey]) -> KeyRing:
+        """A key ring holding the public halves of ``keys``."""
+        out: dict[str, Ed25519PublicKey] = {}
+        for k in keys:
+            pub = k.public_key() if isinstance(k, Ed25519PrivateKey) else k
+            out[key_id(pub)] = pub
+        return cls(out)
+
+    def get(self, kid: str) -> Ed25519PublicKey | None:
+        """The key with id ``kid``, if configured."""
+        return self.keys.get(kid)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.keys.values())
+
+
+@dataclass(frozen=True)
+class TokenKeys:
+    """A server's token keys: the signing key (lobby only) and the verifying key ring."""
+
+    signing_key: Ed25519PrivateKey | None
+    verifying: KeyRing
+    source: str = "configured"
+
+    @property
+    def signing_key_id(self) -> str | None:
+        """The ``kid`` new tokens are signed with."""
+        return key_id(self.signing_key) if self.signing_key is not None else None
+
+    def issue(
+        self,
+        player_id: str,
+        display_name: str,
+        ttl: timedelta | float,
+        kind: TokenKind = "player",
+    ) -> str:
+        """Issues a token with the signing key (ValueError if there is none)."""
+        if self.signing_key is None:
+            raise ValueError(f"no token signing key configured (set {ENV_PRIVATE_KEY})")
+        return issue_token(self.signing_key, player_id, display_name, ttl, kind=kind)
+
+    def verify(self, token: str, *, kind: TokenKind | None = None) -> Claims:
+        """Verifies a token against the key ring (see :func:`verify_token`)."""
+        return verify_token(self.verifying, token, kind=kind)
+
+
+def _write_dev_keys(directory: Path) -> Ed25519PrivateKey:
+    directory.mkdir(parents=True, exist_ok=True)
+    priv_path = directory / DEV_PRIVATE_KEY_FILE
+    pub_path = directory / DEV_PUBLIC_KEY_FILE
+    key = generate_key_pair()
+    tmp = priv_path.with_suffix(f".tmp{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(private_key_pem(key))
+    try:
+        # Atomic "create if absent": if another process won the race, use its key.
+        os.link(tmp, priv_path)
+    except FileExistsError:
+        os.unlink(tmp)
+        return load_private_key(str(priv_path))
+    os.unlink(tmp)
+    pub_path.write_bytes(public_key_pem(key))
+    return key
+
+
+def load_token_keys(
+    data_dir: str | os.PathLike[str] | None = None,
+    *,
+    private_key: str | bytes | None = None,
+    public_keys: str | bytes | None = None,
+    environ: Mapping[str, str] | None = None,
+    generate: bool = True,
+) -> TokenKeys:
+    """Loads the token keys from arguments, else the environment, else the data directory.
+
+    Precedence for each key: the argument, then ``WORDARENA_TOKEN_PRIVATE_KEY`` /
+    ``WORDARENA_TOKEN_PUBLIC_KEY``. If neither key is configured, the development key pair in
+    ``data_dir`` is used, generated there first when absent and ``generate`` is true. Raises
+    ValueError when no verifying key can be found.
+    """
+    env = os.environ if environ is None else environ
+    priv_spec = private_key if private_key is not None else env.get(ENV_PRIVATE_KEY) or None
+    pub_spec = public_keys if public_keys is not None else env.get(ENV_PUBLIC_KEY) or None
+    signing: Ed25519PrivateKey | None = None
+    verifying: list[Ed25519PublicKey] = []
+    source = "configured"
+    if priv_spec:
+        signing = load_private_key(priv_spec)
+        verifying.append(signing.public_key())
+    if pub_spec:
+        verifying.extend(load_public_keys(pub_spec))
+    if signing is None and not verifying:
+        if data_dir is None:
+            raise ValueError(f"no token keys configured: set {ENV_PRIVATE_KEY} / {ENV_PUBLIC_KEY}")
+        directory = Path(data_dir).expanduser()
+        priv_path = directory / DEV_PRIVATE_KEY_FILE
+        if priv_path.exists():
+            signing = load_private_key(str(priv_path))
+        elif generate:
+            signing = _write_dev_keys(directory)
+        else:
+            raise ValueError(f"no token keys configured and none in {directory}")
+        verifying.append(signing.public_key())
+        source = f"dev:{priv_path}"
+    return TokenKeys(signing, KeyRing.of(verifying), source)
+
+
+# --------------------------------------------------------------------------------------------
+# Tokens
+
+
+def issue_token(
+    private_key: Ed25519PrivateKey,
+    player_id: str,
+    display_name: str,
+    ttl: timedelta | float,
+    kind: TokenKind = "player",
+    *,
+    now: float | None = None,
+) -> str:
+    """Signs a token for ``player_id`` valid for ``ttl`` (a timedelta or seconds)."""
+    if kind not in _KINDS:
+        raise ValueError(f"kind must be 'player' or 'service', not {kind!r}")
+    if not player_id:
+        raise ValueError("player_id is required")
+    seconds = ttl.total_seconds() if isinstance(ttl, timedelta) else float(ttl)
+    if seconds <= 0:
+        raise ValueError("ttl must be positive")
+    issued = time.time() if now is None else now
+    payload = {
+        "sub": player_id,
+        "name": display_name,
+        "kind": kind,
+        "iss": ISSUER,
+        "aud": AUDIENCE,
+        "iat": int(issued),
+        "nbf": int(issued),
+        "exp": int(issued + seconds),
+        "jti": base64.urlsafe_b64encode(secrets.token_bytes(12)).decode().rstrip("="),
+    }
+    return jwt.encode(payload, private_key, algorithm=ALGORITHM, headers={"kid": key_id(private_key)})
+
+
+def _as_keyring(
+    keys: KeyRing | Ed25519PublicKey | Ed25519PrivateKey | Sequence[Ed25519PublicKey | Ed25519PrivateKey],
+) -> KeyRing:
+    if isinstance(keys, KeyRing):
+        return keys
+    if isinstance(keys, (Ed25519PublicKey, Ed25519PrivateKey)):
+        return KeyRing.of([keys])
+    return KeyRing.of(keys)
+
+
+def verify_token(
+    public_key: KeyRing | Ed25519PublicKey | Sequence[Ed25519PublicKey],
+    token: str,
+    *,
+    kind: TokenKind | None = None,
+    now: float | None = None,
+    leeway: float = DEFAULT_LEEWAY_S,
+) -> Claims:
+    """Verifies ``token`` against one key, several keys, or a :class:`KeyRing`.
+
+    The key is chosen by the token's ``kid``. With ``kind``, the token must be of that kind.
+    Raises :class:`TokenExpiredError` for expired (or not yet valid) tokens and
+    :class:`TokenInvalidError` for anything else wrong; never any other exception.
+    """
+    ring = _as_keyring(public_key)
+    if not isinstance(token, str) or not token:
+        raise TokenInvalidError("missing token")
+    if len(token) > MAX_TOKEN_BYTES:
+        raise TokenInvalidError("token too long")
+    try:
+        header = jwt.get_unverified_header(token)
+    except jwt.PyJWTError as exc:
+        raise TokenInvalidError(f"malformed token: {exc}") from exc
+    if header.get("alg") != ALGORITHM:
+        raise TokenInvalidError(f"unsupported token algorithm {header.get('alg')!r}")
+    kid = header.get("kid")
+    if not isinstance(kid, str):
+        raise TokenInvalidError("token has no key id")
+    key = ring.get(kid)
+    if key is None:
+        raise TokenInvalidError(f"token signed by unknown key {kid!r}")
+    options = {"require": ["exp", "iat", "sub", "nbf"], "verify_exp": now is None, "verify_nbf": now is None}
+    try:
+        payload = jwt.decode(
+            token,
+            key,
+            algorithms=[ALGORITHM],
+            audience=AUDIENCE,
+            issuer=ISSUER,
+            leeway=leeway,
+            options=options,  # type: ignore[arg-type]
+        )
+    except (jwt.ExpiredSignatureError, jwt.ImmatureSignatureError) as exc:
+        raise TokenExpiredError(f"token expired or not yet valid: {exc}") from exc
+    except jwt.PyJWTError as exc:
+        raise TokenInvalidError(f"invalid token: {exc}") from exc
+    exp = payload.get("exp")
+    iat = payload.get("iat")
+    if now is not None:
+        if isinstance(exp, (int, float)) and now > exp + leeway:
+            raise TokenExpiredError("token expired")
+        nbf = payload.get("nbf", iat)
+        if isinstance(nbf, (int, float)) and now < nbf - leeway:
+            raise TokenExpiredError("token not yet valid")
+    token_kind = payload.get("kind")
+    if token_kind not in _KINDS:
+        raise TokenInvalidError("token has no valid kind")
+    if kind is not None and token_kind != kind:
+        raise TokenInvalidError(f"expected a {kind} token, got a {token_kind} token")
+    sub = payload.get("sub")
+    name = payload.get("name", "")
+    if not isinstance(sub, str) or not sub or not isinstance(name, str):
+        raise TokenInvalidError("token has bad subject or name")
+    return Claims(
+        player_id=sub,
+        display_name=name,
+        kind=token_kind,
+        issued_at=float(iat),  # type: ignore[arg-type]
+        expires_at=float(exp),  # type: ignore[arg-type]
+        token_id=str(payload.get("jti", "")),
+        key_id=kid,
+    )
+
+
+def bearer_token_from_metadata(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
+    """The token of an ``authorization: Bearer <token>`` gRPC metadata entry, or None."""
+    if not metadata:
+        return None
+    for k, v in metadata:
+        if k.lower() != "authorization":
+            continue
+        value = v.decode(errors="replace") if isinstance(v, bytes) else v
+        scheme, _, rest = value.strip().partition(" ")
+        if scheme.lower() == "bearer" and rest.strip():
+            return rest.strip()
+        return None
+    return None
