@@ -1,0 +1,1 @@
+"""wordarena's public gRPC contract: the .proto files and the Python code generated from them."""

@@ -1,0 +1,1 @@
+"""Package wordarena (proto package namespace)."""
