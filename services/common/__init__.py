@@ -1,0 +1,12 @@
+"""Shared service plumbing for the lobby and match servers.
+
+Modules:
+
+* ``config``   – settings from command-line flags with matching ``WORDARENA_*`` environment variables.
+* ``logs``     – structlog set-up (JSON lines in production, console in development) and context binding.
+* ``metrics``  – Prometheus registry helpers and the gRPC server interceptor (``grpc_server_*``).
+* ``db``       – SQLModel / SQLAlchemy engine and session helpers (SQLite WAL or PostgreSQL), Alembic runner.
+* ``errors``   – ``ServiceError`` and rich ``google.rpc.Status`` error details for grpc.aio.
+* ``server``   – grpc.aio server bootstrap: health, reflection, size limits, metrics, graceful shutdown.
+* ``auth``     – bearer token signing / verification (owned by the lobby).
+"""

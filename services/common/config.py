@@ -1,0 +1,133 @@
+"""Service settings: command-line flags, each with a matching ``WORDARENA_*`` environment variable.
+
+Precedence: flag > environment variable > default. Both services (lobby, match) use
+``build_parser`` and add their own flags; ``Settings`` holds the common ones.
+
+Common settings
+---------------
+``--listen`` / ``WORDARENA_LISTEN``                   gRPC host:port (default ``127.0.0.1:50051``).
+``--metrics-listen`` / ``WORDARENA_METRICS_LISTEN``   Prometheus ``/metrics`` host:port; empty = off.
+``--database-url`` / ``WORDARENA_DATABASE_URL``       SQLAlchemy URL; default an SQLite file in the
+                                                      data dir (``sqlite:///<data-dir>/<service>.db``).
+``--data-dir`` / ``WORDARENA_DATA_DIR``               where default files live (``~/.local/share/wordarena``).
+``--log-format`` / ``WORDARENA_LOG_FORMAT``           ``json`` (production) or ``console`` (default).
+``--log-level`` / ``WORDARENA_LOG_LEVEL``             ``debug``, ``info`` (default), ``warning``, ``error``.
+``--token-public-key`` / ``WORDARENA_TOKEN_PUBLIC_KEY``   Ed25519 public key (PEM text or a file path)
+                                                      that verifies player bearer tokens.
+``--token-private-key`` / ``WORDARENA_TOKEN_PRIVATE_KEY`` Ed25519 private key (PEM or path) that signs
+                                                      them (lobby; dev-token).
+``--service-token`` / ``WORDARENA_SERVICE_TOKEN``     shared secret for internal services (MatchControl).
+``--max-message-bytes`` / ``WORDARENA_MAX_MESSAGE_BYTES`` gRPC message size limit (default 4 MiB).
+``--shutdown-grace`` / ``WORDARENA_SHUTDOWN_GRACE``   seconds to drain on SIGTERM (default 10).
+``--advertise-address`` / ``WORDARENA_ADVERTISE_ADDRESS`` host:port clients should use (default: listen).
+``--server-id`` / ``WORDARENA_SERVER_ID``             stable instance id (default: hostname-pid).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ENV_PREFIX = "WORDARENA_"
+
+
+def env_name(flag: str) -> str:
+    """``--metrics-listen`` → ``WORDARENA_METRICS_LISTEN``."""
+    return ENV_PREFIX + flag.lstrip("-").replace("-", "_").upper()
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/wordarena`` or ``~/.local/share/wordarena``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "wordarena"
+
+
+@dataclass
+class Settings:
+    """Settings every service shares. ``extra`` holds service-specific flags by dest name."""
+
+    service: str
+    listen: str = "127.0.0.1:50051"
+    metrics_listen: str = ""
+    database_url: str = ""
+    data_dir: Path = field(default_factory=default_data_dir)
+    log_format: str = "console"
+    log_level: str = "info"
+    token_public_key: str = ""
+    token_private_key: str = ""
+    service_token: str = ""
+    max_message_bytes: int = 4 * 1024 * 1024
+    shutdown_grace: float = 10.0
+    advertise_address: str = ""
+    server_id: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.database_url:
+            self.database_url = f"sqlite:///{Path(self.data_dir) / (self.service + '.db')}"
+        if not self.server_id:
+            self.server_id = f"{socket.gethostname()}-{os.getpid()}"
+        if not self.advertise_address:
+            self.advertise_address = self.listen
+
+
+def add_flag(parser: argparse.ArgumentParser, flag: str, *, default: Any = None, type: Any = str,
+             help: str = "", **kwargs: Any) -> None:
+    """Add ``flag`` whose default comes from its ``WORDARENA_*`` environment variable."""
+    env = env_name(flag)
+    raw = os.environ.get(env)
+    value = type(raw) if raw is not None else default
+    parser.add_argument(flag, default=value, type=type, help=f"{help} [env {env}; default {default!r}]",
+                        **kwargs)
+
+
+def build_parser(service: str, description: str = "") -> argparse.ArgumentParser:
+    """A parser with the common flags; services add their own with ``add_flag``."""
+    p = argparse.ArgumentParser(prog=f"wordarena-{service}", description=description)
+    add_flag(p, "--listen", default="127.0.0.1:50051", help="gRPC listen address host:port")
+    add_flag(p, "--metrics-listen", default="", help="Prometheus /metrics host:port (empty = off)")
+    add_flag(p, "--database-url", default="", help="SQLAlchemy database URL (default: SQLite file)")
+    add_flag(p, "--data-dir", default=str(default_data_dir()), help="directory for default files")
+    add_flag(p, "--log-format", default="console", help="json or console",
+             choices=["json", "console"])
+    add_flag(p, "--log-level", default="info", help="debug, info, warning, error")
+    add_flag(p, "--token-public-key", default="", help="Ed25519 public key (PEM or path)")
+    add_flag(p, "--token-private-key", default="", help="Ed25519 private key (PEM or path)")
+    add_flag(p, "--service-token", default="", help="shared secret of internal services")
+    add_flag(p, "--max-message-bytes", default=4 * 1024 * 1024, type=int,
+             help="gRPC max send/receive message size")
+    add_flag(p, "--shutdown-grace", default=10.0, type=float, help="seconds to drain on SIGTERM")
+    add_flag(p, "--advertise-address", default="", help="host:port clients should use")
+    add_flag(p, "--server-id", default="", help="stable instance id")
+    return p
+
+
+_COMMON = {f.name for f in Settings.__dataclass_fields__.values()} - {"service", "extra"}
+
+
+def settings_from_args(service: str, args: argparse.Namespace) -> Settings:
+    """Split parsed arguments into common ``Settings`` fields and ``extra``."""
+    values = vars(args)
+    common = {k: v for k, v in values.items() if k in _COMMON}
+    extra = {k: v for k, v in values.items() if k not in _COMMON}
+    common["data_dir"] = Path(common.get("data_dir") or default_data_dir())
+    return Settings(service=service, extra=extra, **common)
+
+
+def load_settings(service: str, argv: Sequence[str] | None = None,
+                  parser: argparse.ArgumentParser | None = None) -> Settings:
+    """Parse ``argv`` (default: ``sys.argv[1:]``) with ``parser`` (default: the common one)."""
+    parser = parser or build_parser(service)
+    return settings_from_args(service, parser.parse_args(argv))
+
+
+def read_key(value: str) -> bytes:
+    """A key given as PEM text or as a path to a PEM file."""
+    if "-----BEGIN" in value:
+        return value.encode()
+    return Path(value).expanduser().read_bytes()

@@ -1,0 +1,116 @@
+"""Database helpers: SQLModel / SQLAlchemy engines (SQLite in WAL mode, or PostgreSQL), sessions,
+Alembic migrations, and ``Database`` which runs blocking ORM work off the event loop.
+
+SQLite: the file's directory is created; ``journal_mode=WAL``, ``busy_timeout`` and
+``synchronous`` (``FULL`` by default, so that a committed transaction survives a power loss; env
+``WORDARENA_SQLITE_SYNCHRONOUS`` may lower it to ``NORMAL``, which still survives a process
+crash). All work for an SQLite database runs on one thread, serialising writers.
+PostgreSQL: a small connection pool (``pool_pre_ping``) and as many worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine, make_url
+from sqlmodel import Session, create_engine
+
+T = TypeVar("T")
+
+
+def is_sqlite(url: str) -> bool:
+    """True for an ``sqlite://`` URL."""
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def make_engine(url: str, *, pool_size: int = 8, echo: bool = False) -> Engine:
+    """An engine for ``url`` configured as described in the module doc."""
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        if u.database and u.database != ":memory:":
+            Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, echo=echo, connect_args={"check_same_thread": False, "timeout": 30})
+        sync = os.environ.get("WORDARENA_SQLITE_SYNCHRONOUS", "FULL").upper()
+        if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            sync = "FULL"
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sync}")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    if u.get_backend_name() == "postgresql" and u.drivername == "postgresql":
+        url = str(u.set(drivername="postgresql+psycopg"))
+    return create_engine(url, echo=echo, pool_size=pool_size, max_overflow=pool_size,
+                         pool_pre_ping=True)
+
+
+@contextlib.contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """A session committed on success and rolled back on error."""
+    with Session(engine, expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+
+def run_migrations(engine: Engine, script_location: str | Path, version_table: str,
+                   revision: str = "head") -> None:
+    """Upgrade the database to ``revision`` with the Alembic scripts at ``script_location``.
+
+    Each service keeps its own ``version_table`` so that services can share one database."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(script_location))
+    cfg.set_main_option("version_table", version_table)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        cfg.attributes["version_table"] = version_table
+        command.upgrade(cfg, revision)
+
+
+class Database:
+    """An engine plus worker threads: ``await db.run(fn, *args)`` calls ``fn(session, *args)`` in a
+    transaction off the event loop and returns its result."""
+
+    def __init__(self, url: str, *, workers: int | None = None) -> None:
+        self.url = url
+        self.sqlite = is_sqlite(url)
+        n = 1 if self.sqlite else (workers or 8)
+        self.engine = make_engine(url, pool_size=n)
+        self._executor = ThreadPoolExecutor(max_workers=n, thread_name_prefix="db")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(session, *args)`` in a committed transaction on a worker thread."""
+        def work() -> T:
+            with session_scope(self.engine) as session:
+                return fn(session, *args)
+
+        return await asyncio.get_running_loop().run_in_executor(self._executor, work)
+
+    def run_sync(self, fn: Callable[..., T], *args: Any) -> T:
+        """The same, blocking (start-up code, tests)."""
+        with session_scope(self.engine) as session:
+            return fn(session, *args)
+
+    def close(self) -> None:
+        """Stop the workers and dispose of the connection pool."""
+        self._executor.shutdown(wait=True)
+        self.engine.dispose()

@@ -1,0 +1,122 @@
+"""grpc.aio server bootstrap shared by the services.
+
+``GrpcServer`` wires the conventions of the design: message size limits, the metrics
+interceptor, the standard health service (``grpc.health.v1``), server reflection, an optional
+Prometheus ``/metrics`` endpoint, and graceful shutdown: on SIGTERM / SIGINT every service is set
+NOT_SERVING, the ``on_drain`` callbacks run (e.g. end streams with UNAVAILABLE), in-flight calls
+get ``grace`` seconds to finish, then the server stops.
+
+    server = GrpcServer(settings)
+    server.add(match_pb2_grpc.add_MatchServiceServicer_to_server, servicer,
+               "wordarena.v1.MatchService")
+    port = await server.start()
+    await server.wait_for_termination_signal()   # returns after the graceful stop
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from services.common import logs
+from services.common.config import Settings
+from services.common.metrics import MetricsInterceptor, start_metrics_server
+
+log = logs.get_logger(__name__)
+
+DrainHook = Callable[[], Awaitable[None]]
+
+
+class GrpcServer:
+    """One grpc.aio server with health, reflection, metrics and graceful shutdown."""
+
+    def __init__(self, settings: Settings, *, listen: str | None = None,
+                 interceptors: Sequence[grpc.aio.ServerInterceptor] = ()) -> None:
+        self.settings = settings
+        self.listen = listen or settings.listen
+        limit = settings.max_message_bytes
+        self.server = grpc.aio.server(
+            interceptors=[MetricsInterceptor(), *interceptors],
+            options=[
+                ("grpc.max_receive_message_length", limit),
+                ("grpc.max_send_message_length", limit),
+                ("grpc.so_reuseport", 0),
+                ("grpc.keepalive_time_ms", 60_000),
+                ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+            ],
+        )
+        self.health = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        self.service_names: list[str] = [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
+        self.port = 0
+        self.metrics_port = 0
+        self._metrics_server: Any = None
+        self._drain_hooks: list[DrainHook] = []
+        self._stopping = asyncio.Event()
+        self._stopped = asyncio.Event()
+
+    def add(self, add_fn: Callable[[Any, grpc.aio.Server], None], servicer: Any, full_name: str) -> None:
+        """Register a servicer (``add_XServicer_to_server``) under its full service name."""
+        add_fn(servicer, self.server)
+        self.service_names.append(full_name)
+
+    def on_drain(self, hook: DrainHook) -> None:
+        """Run ``hook`` when shutting down, after health turns NOT_SERVING."""
+        self._drain_hooks.append(hook)
+
+    async def start(self) -> int:
+        """Bind, start serving and mark every service SERVING. Returns the bound port."""
+        reflection.enable_server_reflection([*self.service_names, reflection.SERVICE_NAME], self.server)
+        self.port = self.server.add_insecure_port(self.listen)
+        if self.port == 0:
+            raise OSError(f"cannot listen on {self.listen}")
+        await self.server.start()
+        for name in ["", *self.service_names]:
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        if self.settings.metrics_listen:
+            self._metrics_server, self.metrics_port = start_metrics_server(self.settings.metrics_listen)
+        log.info("server started", listen=self.listen, port=self.port, metrics_port=self.metrics_port,
+                 services=self.service_names)
+        return self.port
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Graceful stop: NOT_SERVING, drain hooks, then stop with ``grace`` seconds for calls."""
+        if self._stopping.is_set():
+            await self._stopped.wait()
+            return
+        self._stopping.set()
+        grace = self.settings.shutdown_grace if grace is None else grace
+        log.info("shutting down", grace=grace)
+        await self.health.enter_graceful_shutdown()
+        for hook in self._drain_hooks:
+            try:
+                await asyncio.wait_for(hook(), timeout=max(grace, 0.1))
+            except Exception as exc:  # pragma: no cover - logged, shutdown goes on
+                log.warning("drain hook failed", error=repr(exc))
+        await self.server.stop(grace)
+        if self._metrics_server is not None:
+            self._metrics_server.shutdown()
+            self._metrics_server = None
+        self._stopped.set()
+        log.info("server stopped")
+
+    async def wait_for_termination_signal(self) -> None:
+        """Block until SIGTERM / SIGINT (or ``stop``), then stop gracefully."""
+        loop = asyncio.get_running_loop()
+        requested = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # non-main thread
+                loop.add_signal_handler(sig, requested.set)
+        waiter = asyncio.ensure_future(requested.wait())
+        stopper = asyncio.ensure_future(self._stopping.wait())
+        await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+        stopper.cancel()
+        await self.stop()
