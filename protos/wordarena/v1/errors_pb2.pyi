@@ -47,6 +47,10 @@ class RuleCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RULE_CODE_DICTIONARY_UNAVAILABLE: _ClassVar[RuleCode]
     RULE_CODE_NO_TURN_TO_ANALYSE: _ClassVar[RuleCode]
     RULE_CODE_MATCH_NOT_STARTED: _ClassVar[RuleCode]
+    RULE_CODE_SQUARE_BLOCKED: _ClassVar[RuleCode]
+    RULE_CODE_NO_WORD: _ClassVar[RuleCode]
+    RULE_CODE_LETTER_NOT_IN_SET: _ClassVar[RuleCode]
+    RULE_CODE_NOT_ALLOWED: _ClassVar[RuleCode]
 
 class LobbyCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -97,6 +101,10 @@ RULE_CODE_FEATURE_UNAVAILABLE: RuleCode
 RULE_CODE_DICTIONARY_UNAVAILABLE: RuleCode
 RULE_CODE_NO_TURN_TO_ANALYSE: RuleCode
 RULE_CODE_MATCH_NOT_STARTED: RuleCode
+RULE_CODE_SQUARE_BLOCKED: RuleCode
+RULE_CODE_NO_WORD: RuleCode
+RULE_CODE_LETTER_NOT_IN_SET: RuleCode
+RULE_CODE_NOT_ALLOWED: RuleCode
 LOBBY_CODE_UNSPECIFIED: LobbyCode
 LOBBY_CODE_NAME_TAKEN: LobbyCode
 LOBBY_CODE_NAME_INVALID: LobbyCode
