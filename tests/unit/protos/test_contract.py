@@ -309,3 +309,44 @@ def test_enum_zero_values_are_unspecified() -> None:
         for enum in pb2.DESCRIPTOR.enum_types_by_name.values():
             assert enum.values[0].number == 0
             assert enum.values[0].name.endswith("_UNSPECIFIED"), enum.full_name
+
+
+def test_generated_code_imports_only_through_the_protos_package() -> None:
+    import subprocess
+    import sys
+
+    # A fresh interpreter: importing every module must not need (or create) a top-level
+    # `wordarena` package; the files are registered under their buf paths.
+    code = (
+        "import sys\n"
+        "from google.protobuf import descriptor_pool\n"
+        "from protos.wordarena.v1 import common_pb2, errors_pb2, match_pb2, match_pb2_grpc, "
+        "lobby_pb2, lobby_pb2_grpc, control_pb2, control_pb2_grpc\n"
+        "assert 'wordarena' not in sys.modules, 'generated code imported top-level wordarena'\n"
+        "pool = descriptor_pool.Default()\n"
+        "for f in ('common', 'errors', 'match', 'lobby', 'control'):\n"
+        "    pool.FindFileByName(f'wordarena/v1/{f}.proto')\n"
+        "pool.FindServiceByName('wordarena.v1.MatchService')\n"
+        "pool.FindMessageTypeByName('wordarena.v1.RuleViolation')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# Engine rule ids whose RuleCode is not simply RULE_CODE_<ID in upper snake case>.
+ENGINE_RULE_ALIASES = {
+    "player-not-active": "RULE_CODE_SEAT_INACTIVE",
+    "first-move-too-short": "RULE_CODE_WORD_TOO_SHORT",
+    "bad-blank": "RULE_CODE_INVALID_BLANK_LETTER",
+    "pending-decision": "RULE_CODE_DECISION_PENDING",
+    "nothing-pending": "RULE_CODE_NO_PENDING_PLAY",
+}
+
+
+def test_every_engine_rule_has_a_rule_code() -> None:
+    errors = pytest.importorskip("engine.errors")
+    names = set(errors_pb2.RuleCode.keys())
+    for rule in errors.Rule:
+        expected = ENGINE_RULE_ALIASES.get(
+            rule.value, "RULE_CODE_" + rule.value.upper().replace("-", "_")
+        )
+        assert expected in names, f"engine rule {rule.value!r} has no {expected} in errors.proto"
