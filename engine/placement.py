@@ -90,10 +90,12 @@ def check_placement(
     across = _direction(layout, after, placed, len(rows) == 1 and len(cols) > 1)
     _check_no_gap(layout, after, indexes, across)
     new = {i for i, _ in placed}
+    # Connection first: a lone tile off the layout (or a one-tile first play) is refused for
+    # where it stands, not for the word it fails to make.
+    _check_connection(ruleset, cells, indexes, new)
     words = _words(layout, after, new, indexes, across)
     if not words:
         raise RuleError(Rule.NO_WORD, "a play must form a word of at least two letters")
-    _check_connection(ruleset, cells, indexes, new)
     return Geometry(placed, across, words)
 
 
