@@ -350,3 +350,50 @@ def test_every_engine_rule_has_a_rule_code() -> None:
             rule.value, "RULE_CODE_" + rule.value.upper().replace("-", "_")
         )
         assert expected in names, f"engine rule {rule.value!r} has no {expected} in errors.proto"
+
+
+def test_stubs_and_error_details_over_a_real_channel() -> None:
+    """A toy servicer on loopback: a streamed event and a FAILED_PRECONDITION + StaleSeq error."""
+    from concurrent import futures
+
+    import grpc
+    from grpc_status import rpc_status
+
+    class Match(match_pb2_grpc.MatchServiceServicer):
+        def SubmitTurn(self, request, context):
+            detail = any_pb2.Any()
+            detail.Pack(errors_pb2.StaleSeq(current_seq=7, expected_seq=request.expected_seq))
+            context.abort_with_status(
+                rpc_status.to_status(
+                    status_pb2.Status(
+                        code=code_pb2.FAILED_PRECONDITION, message="stale", details=[detail]
+                    )
+                )
+            )
+
+        def StreamMatch(self, request, context):
+            for seq in range(request.after_seq + 1, request.after_seq + 3):
+                yield match_pb2.StreamMatchResponse(
+                    event=common_pb2.Event(seq=seq, turn_passed=common_pb2.TurnPassed(seat=0))
+                )
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    match_pb2_grpc.add_MatchServiceServicer_to_server(Match(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = match_pb2_grpc.MatchServiceStub(channel)
+            seqs = [
+                r.event.seq
+                for r in stub.StreamMatch(match_pb2.StreamMatchRequest(match_id="m", after_seq=4))
+            ]
+            assert seqs == [5, 6]
+            with pytest.raises(grpc.RpcError) as info:
+                stub.SubmitTurn(match_pb2.SubmitTurnRequest(match_id="m", expected_seq=5))
+            assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+            status = rpc_status.from_call(info.value)
+            stale = errors_pb2.StaleSeq()
+            assert status.details[0].Unpack(stale) and stale.current_seq == 7
+    finally:
+        server.stop(None)
