@@ -39,9 +39,19 @@ def test_forged_token_refused() -> None:
         auth.verify_token(key.public_key(), token)
     # Same kid header, but signed by another key: the signature check fails.
     forged = jwt.encode(
-        {"sub": "p-1", "name": "x", "kind": "player", "iss": auth.ISSUER, "aud": auth.AUDIENCE,
-         "iat": int(time.time()), "nbf": int(time.time()), "exp": int(time.time()) + 60},
-        other, algorithm="EdDSA", headers={"kid": auth.key_id(key)},
+        {
+            "sub": "p-1",
+            "name": "x",
+            "kind": "player",
+            "iss": auth.ISSUER,
+            "aud": auth.AUDIENCE,
+            "iat": int(time.time()),
+            "nbf": int(time.time()),
+            "exp": int(time.time()) + 60,
+        },
+        other,
+        algorithm="EdDSA",
+        headers={"kid": auth.key_id(key)},
     )
     with pytest.raises(auth.TokenInvalidError):
         auth.verify_token(key.public_key(), forged)
@@ -61,8 +71,15 @@ def test_garbage_refused(garbage: str) -> None:
 
 def test_hs256_and_none_algorithms_refused() -> None:
     key = auth.generate_key_pair()
-    claims = {"sub": "p", "kind": "player", "iss": auth.ISSUER, "aud": auth.AUDIENCE,
-              "iat": 1, "nbf": 1, "exp": 2**40}
+    claims = {
+        "sub": "p",
+        "kind": "player",
+        "iss": auth.ISSUER,
+        "aud": auth.AUDIENCE,
+        "iat": 1,
+        "nbf": 1,
+        "exp": 2**40,
+    }
     hs = jwt.encode(claims, "s" * 40, algorithm="HS256", headers={"kid": auth.key_id(key)})
     with pytest.raises(auth.TokenInvalidError, match="algorithm"):
         auth.verify_token(key.public_key(), hs)

@@ -1,0 +1,1 @@
+"""The lobby server: players, tables, matchmaking, allocation, records and leaderboards."""

@@ -1,0 +1,219 @@
+"""Match outcomes under each family's leaving rules, and the records they add up to.
+
+Outcomes (``decide_outcomes``)
+------------------------------
+A seat ends *active* or *inactive* (timed out, left, resigned or kicked).
+
+- Every family: inactive players cannot win or tie; they lose. Among the active seats the highest
+  final score wins; equal highest scores tie; the other active seats lose. When exactly one seat is
+  left active, it wins (Word Tiles: "if one player remains, they win"; War of Words: "if the game
+  ends because the second-to-last player resigns, the remaining player wins").
+- War of Words (war-of-words-2.txt): leaving (or resigning) during the first round of turns costs
+  no loss: the outcome is NO_RESULT, and the seat's score never counts. When the game ends because
+  an idle player was kicked, the remaining player wins only with the higher score; otherwise
+  neither a win nor a loss (NO_RESULT).
+- Word Tiles: a player who drops out on time, or leaves, has lost; the last player left wins.
+- Pass-and-play and unrated matches are not recorded at all.
+
+Records (``PlayerRecord``)
+--------------------------
+Per player and ruleset: ``games`` (rated matches with a WIN, LOSS or TIE), ``wins``, ``losses``,
+``ties``; ``average_score`` = mean final score over *scored games*; ``weighted_score`` = mean over
+the same games of (own final score − mean final score of the opponents), a margin-of-victory
+measure; ``best_score``. Scored games are those where the seat's score counts: a player who left
+early never has their average or weighted score adjusted (war-of-words-2.txt).
+
+Ratings
+-------
+Glicko-2 (``services.lobby.glicko2``), one rating period per match. A multi-player match counts as
+pairwise games between recorded seats: a WIN beats everyone else, a TIE draws with other TIEs
+and beats the losers; among losers, active seats beat inactive ones and then the higher final score
+wins (equal scores draw). NO_RESULT seats are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from services.lobby.glicko2 import DEFAULT_RATING, Rating, rate
+
+__all__ = [
+    "Outcome",
+    "PlayerRecord",
+    "SeatEnd",
+    "SeatStatus",
+    "apply_result",
+    "check_outcomes",
+    "decide_outcomes",
+    "pairwise_scores",
+]
+
+
+class SeatStatus(StrEnum):
+    """How a seat stood at the end (mirrors ``wordarena.v1.SeatStatus``)."""
+
+    ACTIVE = "active"
+    TIMED_OUT = "timed_out"
+    LEFT = "left"
+    RESIGNED = "resigned"
+    KICKED = "kicked"
+
+
+class Outcome(StrEnum):
+    """A seat's result (mirrors ``wordarena.v1.Outcome``)."""
+
+    WIN = "win"
+    LOSS = "loss"
+    TIE = "tie"
+    NO_RESULT = "no_result"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEnd:
+    """A seat at the end of a match, as the match server reports it."""
+
+    seat: int
+    player_id: str
+    score: int
+    status: SeatStatus = SeatStatus.ACTIVE
+    left_in_first_round: bool = False
+    score_counts: bool = True
+
+    @property
+    def active(self) -> bool:
+        """True when the seat was still playing at the end."""
+        return self.status == SeatStatus.ACTIVE
+
+
+def decide_outcomes(family: str, seats: Sequence[SeatEnd], ended_by_kick: bool = False) -> list[Outcome]:
+    """Each seat's outcome under the family's leaving rules (see the module docstring)."""
+    out: list[Outcome] = []
+    active = [s for s in seats if s.active]
+    top = max((s.score for s in active), default=None)
+    n_top = sum(1 for s in active if s.score == top)
+    for s in seats:
+        if not s.active:
+            if (
+                family == "warofwords"
+                and s.left_in_first_round
+                and s.status in (SeatStatus.LEFT, SeatStatus.RESIGNED)
+            ):
+                out.append(Outcome.NO_RESULT)
+            else:
+                out.append(Outcome.LOSS)
+            continue
+        if len(active) == 1:
+            if family == "warofwords" and ended_by_kick:
+                best_other = max((o.score for o in seats if o is not s), default=-(10**9))
+                out.append(Outcome.WIN if s.score > best_other else Outcome.NO_RESULT)
+            else:
+                out.append(Outcome.WIN)
+            continue
+        if s.score == top:
+            out.append(Outcome.TIE if n_top > 1 else Outcome.WIN)
+        else:
+            out.append(Outcome.LOSS)
+    return out
+
+
+def check_outcomes(family: str, seats: Sequence[SeatEnd], outcomes: Sequence[Outcome]) -> str | None:
+    """Why reported outcomes break the rules, or None when they are consistent."""
+    if len(outcomes) != len(seats):
+        return "one outcome per seat is needed"
+    winners = 0
+    for s, o in zip(seats, outcomes, strict=True):
+        if not s.active and o in (Outcome.WIN, Outcome.TIE):
+            return f"seat {s.seat} is inactive ({s.status.value}) and cannot win or tie"
+        if o == Outcome.NO_RESULT and family != "warofwords":
+            return f"seat {s.seat}: NO_RESULT exists only in War of Words"
+        winners += o == Outcome.WIN
+    if winners > 1:
+        return "more than one seat won"
+    if winners and any(o == Outcome.TIE for o in outcomes):
+        return "a match has either one winner or tied seats"
+    return None
+
+
+def _rank_key(s: SeatEnd, o: Outcome) -> tuple[int, int]:
+    tier = {Outcome.WIN: 3, Outcome.TIE: 2}.get(o, 1 if s.active else 0)
+    return (tier, s.score if tier < 2 else 0)
+
+
+def pairwise_scores(
+    seats: Sequence[SeatEnd], outcomes: Sequence[Outcome]
+) -> dict[int, list[tuple[int, float]]]:
+    """``{seat: [(opponent seat, score 0/0.5/1)]}`` over the recorded (not NO_RESULT) seats."""
+    rec = [(s, o) for s, o in zip(seats, outcomes, strict=True) if o != Outcome.NO_RESULT and s.player_id]
+    res: dict[int, list[tuple[int, float]]] = {s.seat: [] for s, _ in rec}
+    for s, o in rec:
+        for t, p in rec:
+            if t.seat == s.seat:
+                continue
+            a, b = _rank_key(s, o), _rank_key(t, p)
+            res[s.seat].append((t.seat, 1.0 if a > b else 0.0 if a < b else 0.5))
+    return res
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's record in one ruleset."""
+
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    scored_games: int = 0
+    score_sum: int = 0
+    margin_sum: float = 0.0
+    best_score: int = 0
+    rating: Rating = DEFAULT_RATING
+
+    @property
+    def average_score(self) -> float:
+        """Mean final score over scored games (0 when none)."""
+        return self.score_sum / self.scored_games if self.scored_games else 0.0
+
+    @property
+    def weighted_score(self) -> float:
+        """Mean of (own score − mean opponents' score) over scored games (0 when none)."""
+        return self.margin_sum / self.scored_games if self.scored_games else 0.0
+
+
+def apply_result(
+    records: dict[str, PlayerRecord], seats: Sequence[SeatEnd], outcomes: Sequence[Outcome]
+) -> dict[str, PlayerRecord]:
+    """The new records of the human players of one rated match (bots, ids ``bot:*``, are skipped).
+
+    ``records`` holds each human player's record before the match (missing = new player).
+    """
+    pairs = pairwise_scores(seats, outcomes)
+    by_seat = {s.seat: s for s in seats}
+    before = {s.player_id: records.get(s.player_id, PlayerRecord()) for s in seats}
+    out: dict[str, PlayerRecord] = {}
+    for s, o in zip(seats, outcomes, strict=True):
+        if s.player_id.startswith("bot:") or not s.player_id or o == Outcome.NO_RESULT:
+            continue
+        r = before[s.player_id]
+        r = replace(
+            r,
+            games=r.games + 1,
+            wins=r.wins + (o == Outcome.WIN),
+            losses=r.losses + (o == Outcome.LOSS),
+            ties=r.ties + (o == Outcome.TIE),
+        )
+        if s.score_counts and not (not s.active and s.status != SeatStatus.TIMED_OUT):
+            others = [t.score for t in seats if t.seat != s.seat]
+            margin = s.score - (sum(others) / len(others) if others else 0.0)
+            r = replace(
+                r,
+                scored_games=r.scored_games + 1,
+                score_sum=r.score_sum + s.score,
+                margin_sum=r.margin_sum + margin,
+                best_score=max(r.best_score, s.score),
+            )
+        opp = [(before[by_seat[t].player_id].rating, score) for t, score in pairs.get(s.seat, [])]
+        r = replace(r, rating=rate(r.rating, opp))
+        out[s.player_id] = r
+    return out

@@ -1,0 +1,199 @@
+"""Table settings, validated against the engine's rulesets.
+
+The lobby never re-implements a rule: seat counts, languages, boards and clock bounds come from
+``engine.rulesets``. The lobby's own limits: bot levels 1..5, at least one human seat, idle kicks
+after 1 hour .. 30 days, and challenge modes (instant for every family; Word Tiles also offers
+"accept or check", its default).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from engine.errors import EngineError
+from engine.rulesets import get_ruleset, list_rulesets
+from engine.rulesets.model import Ruleset, WordCheck
+from services.lobby.errors import LobbyError
+
+__all__ = [
+    "BOT_LEVEL_MAX",
+    "BOT_LEVEL_MIN",
+    "CHALLENGE_ACCEPT_OR_CHECK",
+    "CHALLENGE_INSTANT",
+    "TableConfig",
+    "catalog",
+    "challenge_modes",
+    "resolve_ruleset",
+    "validate_settings",
+]
+
+BOT_LEVEL_MIN, BOT_LEVEL_MAX = 1, 5
+IDLE_KICK_MIN_S, IDLE_KICK_MAX_S = 3600, 30 * 24 * 3600
+CHALLENGE_INSTANT = "instant"
+CHALLENGE_ACCEPT_OR_CHECK = "accept_or_check"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Validated table settings (the lobby's plain form of ``TableSettings``)."""
+
+    ruleset_id: str
+    language: str
+    board_id: str
+    seats: int
+    challenge_mode: str = CHALLENGE_INSTANT
+    clock_s: int = 0
+    idle_kick_s: int = 0
+    pass_and_play: bool = False
+    unrated: bool = False
+    spectators_allowed: bool = False
+    bots: tuple[tuple[int, int], ...] = ()
+    private: bool = False
+    host_starts: bool = False
+    extra: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def rated(self) -> bool:
+        """True when the match counts towards records."""
+        return not (self.unrated or self.pass_and_play)
+
+
+@cache
+def catalog() -> dict[str, dict[str, tuple[str, ...]]]:
+    """``{ruleset_id: {language: boards (default first)}}`` from the engine's catalogue."""
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for entry in list_rulesets():
+        boards = [entry["default_board"], *[b for b in entry["boards"] if b != entry["default_board"]]]
+        out.setdefault(entry["family"], {})[entry["language"]] = tuple(boards)
+    return out
+
+
+def resolve_ruleset(
+    ruleset_id: str, language: str = "", board_id: str = "", prefix: str = "ruleset"
+) -> Ruleset:
+    """The engine ruleset for a ruleset id / language / board (empty = defaults).
+
+    Raises NOT_FOUND for an unknown ruleset id, INVALID_ARGUMENT (SETTINGS_INVALID) for a language
+    or board the ruleset does not offer.
+    """
+    cat = catalog()
+    if not ruleset_id:
+        raise LobbyError.settings("ruleset_id is required", f"{prefix}.ruleset_id")
+    if ruleset_id not in cat:
+        raise LobbyError.not_found(
+            f"unknown ruleset {ruleset_id[:40]!r}; known: {', '.join(sorted(cat))}", f"{prefix}.ruleset_id"
+        )
+    langs = cat[ruleset_id]
+    lang = (language or "en").lower()
+    if lang not in langs:
+        raise LobbyError.settings(
+            f"ruleset {ruleset_id} has no language {language[:20]!r}; offered: {', '.join(langs)}",
+            f"{prefix}.language",
+        )
+    boards = langs[lang]
+    board = board_id or boards[0]
+    if board not in boards:
+        raise LobbyError.settings(
+            f"ruleset {ruleset_id} has no board {board_id[:40]!r}; offered: {', '.join(boards)}",
+            f"{prefix}.board_id",
+        )
+    try:
+        return get_ruleset(ruleset_id, lang, board)
+    except EngineError as exc:  # pragma: no cover - catalogue and engine disagree
+        raise LobbyError.settings(str(exc), prefix) from exc
+
+
+def challenge_modes(rs: Ruleset) -> tuple[str, ...]:
+    """Challenge modes a ruleset offers, the default first."""
+    if rs.word_check == WordCheck.DEFERRED:
+        return (CHALLENGE_ACCEPT_OR_CHECK, CHALLENGE_INSTANT)
+    return (CHALLENGE_INSTANT,)
+
+
+def validate_settings(
+    *,
+    ruleset_id: str,
+    language: str = "",
+    board_id: str = "",
+    seats: int = 0,
+    challenge_mode: str = "",
+    clock_s: int | None = None,
+    idle_kick_s: int | None = None,
+    pass_and_play: bool = False,
+    unrated: bool = False,
+    spectators_allowed: bool = False,
+    bots: tuple[tuple[int, int], ...] = (),
+    private: bool = False,
+    host_starts: bool = False,
+    prefix: str = "settings",
+) -> TableConfig:
+    """Validates table settings; returns the normalised config or raises ``LobbyError``.
+
+    ``seats`` 0 means the ruleset's minimum; ``clock_s`` None/0 means the ruleset's default (Word
+    Tiles: 10 minutes; others untimed); ``bots`` are (seat, level) pairs.
+    """
+    rs = resolve_ruleset(ruleset_id, language, board_id, f"{prefix}.ruleset")
+    n = seats or rs.min_players
+    if not rs.min_players <= n <= rs.max_players:
+        allowed = (
+            f"exactly {rs.min_players}"
+            if rs.min_players == rs.max_players
+            else f"{rs.min_players}..{rs.max_players}"
+        )
+        raise LobbyError.settings(f"{rs.name} is played by {allowed} players, not {n}", f"{prefix}.seats")
+    modes = challenge_modes(rs)
+    mode = challenge_mode or modes[0]
+    if mode not in modes:
+        raise LobbyError.settings(
+            f"{rs.name} offers challenge modes {', '.join(modes)}, not {mode}",
+            f"{prefix}.options.challenge_mode",
+        )
+    clock = int(clock_s or 0)
+    if clock < 0:
+        raise LobbyError.settings("clock must not be negative", f"{prefix}.options.clock.per_player")
+    if rs.clock.default > 0:
+        clock = clock or rs.clock.default
+        if not rs.clock.minimum <= clock <= rs.clock.maximum or clock % 60:
+            raise LobbyError.settings(
+                f"{rs.name} clock must be {rs.clock.minimum // 60}..{rs.clock.maximum // 60} whole minutes"
+                f" per player, not {clock} s",
+                f"{prefix}.options.clock.per_player",
+            )
+    elif clock and not 60 <= clock <= rs.clock.maximum:
+        raise LobbyError.settings(
+            f"{rs.name} clock must be 1 minute .. {rs.clock.maximum // 86400} days if set",
+            f"{prefix}.options.clock.per_player",
+        )
+    idle = int(idle_kick_s or 0)
+    if idle and not IDLE_KICK_MIN_S <= idle <= IDLE_KICK_MAX_S:
+        raise LobbyError.settings(
+            "idle kick must be 1 hour .. 30 days", f"{prefix}.options.clock.idle_kick_after"
+        )
+    seen: set[int] = set()
+    for i, (seat, level) in enumerate(bots):
+        where = f"{prefix}.bots[{i}]"
+        if not 0 <= seat < n:
+            raise LobbyError.settings(f"bot seat {seat} outside 0..{n - 1}", f"{where}.seat")
+        if seat in seen:
+            raise LobbyError.settings(f"two bots at seat {seat}", f"{where}.seat")
+        if not BOT_LEVEL_MIN <= level <= BOT_LEVEL_MAX:
+            raise LobbyError.settings(f"bot level must be 1..5, not {level}", f"{where}.bot_level")
+        seen.add(seat)
+    if len(bots) >= n:
+        raise LobbyError.settings("at least one seat must be left for a human", f"{prefix}.bots")
+    return TableConfig(
+        ruleset_id=ruleset_id,
+        language=rs.language,
+        board_id=rs.board.id,
+        seats=n,
+        challenge_mode=mode,
+        clock_s=clock,
+        idle_kick_s=idle,
+        pass_and_play=pass_and_play,
+        unrated=unrated or pass_and_play,
+        spectators_allowed=spectators_allowed,
+        bots=tuple(sorted(bots)),
+        private=private,
+        host_starts=host_starts,
+    )
