@@ -66,6 +66,7 @@ class GameState:
     exchanges: tuple[int, ...] = ()
     pending: PendingPlay | None = None
     turn: int = 0  # turns taken so far
+    rounds: int = 0  # complete rounds: times the turn came back round to the first seat
     rng_counter: int = 1  # 0 is the initial shuffle
     bonus_letter: str | None = None
     irradiated: bool = False

@@ -86,6 +86,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, Events]:
     handler = _HANDLERS[type(action)]
     new_state, events = handler(state, action)
     events[0].data["action"] = action_to_dict(action)
+    if not new_state.over and new_state.to_move < state.to_move:
+        # The turn came back round to the first seat: a round of turns is complete.
+        new_state = new_state.evolve(rounds=new_state.rounds + 1)
     return new_state, events
 
 
@@ -199,15 +202,20 @@ def _decide(state: GameState, action: Decide) -> tuple[GameState, Events]:
             events += more
         return state, events
     # The play fails: taken back (a pass for its player) and the checker plays.
-    indexes = [i for i, _ in pending.geometry.placed]
-    racks = _set(state.racks, pending.seat, state.racks[pending.seat] + pending.tokens)
-    state = state.evolve(cells=without_tiles(state.cells, indexes), racks=racks, pending=None,
-                         last_play=())
+    state = _take_back(state, pending)
     event = Event("play-checked", action.seat, {
         "by": pending.seat, "held": False, "invalid_words": list(bad),
         "returned": [[i, t.letter, t.blank] for i, t in pending.geometry.placed],
     })
     return after_turn(state, pending.seat, "failed", [event], advance=False, turn_taken=False)
+
+
+def _take_back(state: GameState, pending: PendingPlay) -> GameState:
+    """Lift a pending play off the board and give its tiles back to its player."""
+    indexes = [i for i, _ in pending.geometry.placed]
+    racks = _set(state.racks, pending.seat, state.racks[pending.seat] + pending.tokens)
+    return state.evolve(cells=without_tiles(state.cells, indexes), racks=racks, pending=None,
+                        last_play=())
 
 
 # --- pass and exchange ---------------------------------------------------------------------
@@ -257,8 +265,15 @@ def _depart(state: GameState, seat: int, status: Seat, event_type: str,
         raise RuleError(Rule.PLAYER_NOT_ACTIVE, f"seat {seat} is no longer in the game")
     seats = _set(state.seats, seat, status)
     was_to_move = state.to_move == seat
+    data: dict[str, Any] = {"first_round": state.rounds == 0} | (extra or {})
+    pending = state.pending
+    if pending is not None and pending.seat == seat:
+        # A play still waiting for a decision leaves with its player: only confirmed letters
+        # stay on the board, and nobody is asked to judge the play of someone who has gone.
+        state = _take_back(state, pending)
+        data["returned"] = [[i, t.letter, t.blank] for i, t in pending.geometry.placed]
     state = state.evolve(seats=seats)
-    events = [Event(event_type, seat, {"first_round": state.turn < state.players} | (extra or {}))]
+    events = [Event(event_type, seat, data)]
     if len(state.active_seats) < 2:
         return end_by_departure(state, event_type, events)
     if was_to_move:
