@@ -1,1 +1,19 @@
-"""Interchange formats: GCG game records (parse, write, replay and check) and CGP positions."""
+"""Interchange formats: GCG game records (parse, write, replay and check) and CGP positions.
+
+- ``engine.interchange.gcg``   ``parse_gcg(bytes | str) -> GameRecord``, ``write_gcg(record) -> str``
+- ``engine.interchange.check`` ``check_record(record, ruleset) -> list[Finding]``, ``replay_record``
+- ``engine.interchange.cgp``   ``position_from_cgp(text) -> GameState``, ``position_to_cgp(state)``,
+  ``parse_cgp`` / ``format_cgp`` for the exact text
+- ``engine.interchange.text``  ``board_text(layout, cells)``: the board as plain text
+"""
+
+from engine.interchange.cgp import Cgp, format_cgp, parse_cgp, position_from_cgp, position_to_cgp
+from engine.interchange.check import Finding, Step, check_record, replay_record
+from engine.interchange.gcg import GameRecord, Move, MoveKind, Player, parse_gcg, write_gcg
+from engine.interchange.text import board_text
+
+__all__ = [
+    "Cgp", "Finding", "GameRecord", "Move", "MoveKind", "Player", "Step", "board_text",
+    "check_record", "format_cgp", "parse_cgp", "parse_gcg", "position_from_cgp",
+    "position_to_cgp", "replay_record", "write_gcg",
+]
