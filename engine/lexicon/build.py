@@ -9,10 +9,11 @@ blank lines and lines starting with ``#`` are ignored.
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,8 +72,16 @@ def read_word_list(path: PathLike, *, comments: bool = False) -> Iterator[tuple[
     Handles gzip (by magic bytes) and UTF-8 / Latin-1 (detected). With ``comments``, lines
     starting with ``#`` are skipped. Raises :class:`LexiconError` naming the file (and line).
     """
-    text = _decode(path, _read_bytes(path))
-    for number, line in enumerate(text.splitlines(), start=1):
+    return _entries(path, read_text(path), comments)
+
+
+def read_text(path: PathLike) -> str:
+    """The whole text of a word list file (gunzipped, decoded); errors name file and line."""
+    return _decode(path, _read_bytes(path))
+
+
+def _entries(path: PathLike, text: str, comments: bool) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(io.StringIO(text), start=1):
         entry = line.strip()
         if not entry or (comments and entry.startswith("#")):
             continue
@@ -110,9 +119,9 @@ def _decode(path: PathLike, data: bytes) -> str:
     return data.decode("latin-1")
 
 
-def has_lowercase(entries: Iterable[str]) -> bool:
-    """True when some entry holds a lower-case letter: then capitals mark proper nouns."""
-    return any(entry != entry.upper() for entry in entries)
+def has_lowercase(text: str) -> bool:
+    """True when ``text`` holds a lower-case letter: then capitals mark proper nouns."""
+    return any(ch.islower() for ch in set(text))
 
 
 def collect_words(
@@ -130,9 +139,9 @@ def collect_words(
         files.append((additions, True))
     for path, is_additions in files:
         report.sources.append(str(path))
-        entries = list(read_word_list(path, comments=is_additions))
-        case_marks_proper = has_lowercase(entry for _, entry in entries)
-        for _, entry in entries:
+        text = read_text(path)
+        case_marks_proper = has_lowercase(text)
+        for _, entry in _entries(path, text, is_additions):
             report.read += 1
             result = normalize(entry, language, case_marks_proper=case_marks_proper)
             if result.word is None:

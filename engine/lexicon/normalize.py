@@ -21,6 +21,7 @@ lower-case words at all (an upper-case tournament list) carries no case informat
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
@@ -75,11 +76,20 @@ def normalize(raw: str, language: str, *, case_marks_proper: bool = True) -> Nor
     """Normalise one raw entry of a ``language`` word list.
 
     ``case_marks_proper`` says whether the list's capitalisation is meaningful: true for a list
-    that also holds lower-case words (every Debian list); pass false for an all-capitals list.
-    It is ignored for languages in :data:`CAPITALISED_NOUNS` except for all-capitals entries.
-    Raises ``KeyError`` for an unknown language.
+    that also holds lower-case words (every Debian list), so that a capitalised entry is a
+    proper noun (except in :data:`CAPITALISED_NOUNS` languages) and an all-capitals entry an
+    abbreviation; pass false for an all-capitals list. Raises ``KeyError`` for an unknown
+    language.
     """
     alphabet = alphabet_for(language)
+    if len(raw) >= MIN_WORD_LENGTH and _plain_pattern(language).fullmatch(raw):
+        return Normalized(raw.upper())  # lower-case letters of the alphabet only: nothing to do
+    return _normalize_full(raw, language, alphabet, case_marks_proper)
+
+
+def _normalize_full(
+    raw: str, language: str, alphabet: tuple[str, ...], case_marks_proper: bool
+) -> Normalized:
     entry = unicodedata.normalize("NFC", raw.strip())
     if not entry:
         return Normalized(None, Reason.EMPTY)
@@ -172,3 +182,15 @@ def _keep_set(language: str) -> frozenset[str]:
     if keep is None:
         keep = _KEEP_CACHE[language] = frozenset(ALPHABETS[language])
     return keep
+
+
+_PLAIN_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _plain_pattern(language: str) -> re.Pattern[str]:
+    """Entries made only of lower-case forms of the alphabet's letters (the common case)."""
+    pattern = _PLAIN_CACHE.get(language)
+    if pattern is None:
+        lower = "".join(c.lower() for c in ALPHABETS[language] if c.lower().upper() == c)
+        pattern = _PLAIN_CACHE[language] = re.compile(f"[{re.escape(lower)}]+")
+    return pattern

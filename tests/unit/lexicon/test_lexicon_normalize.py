@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.lexicon import ALPHABETS, Reason, normalize, normalize_word
+from engine.lexicon.normalize import _normalize_full
 
 
 def reason(raw: str, language: str, **kw: bool) -> Reason | None:
@@ -197,3 +200,14 @@ def test_polish_rejects_q_v_x() -> None:
 def test_unknown_language_is_a_key_error() -> None:
     with pytest.raises(KeyError, match="unknown language"):
         normalize_word("word", "xx")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(ALPHABETS)),
+    st.text(alphabet="abcñçäößéœłżAÑZ-' .", min_size=0, max_size=8),
+    st.booleans(),
+)
+def test_fast_path_agrees_with_the_full_rules(language: str, raw: str, case: bool) -> None:
+    full = _normalize_full(raw, language, ALPHABETS[language], case)
+    assert normalize(raw, language, case_marks_proper=case).word == full.word
