@@ -227,12 +227,6 @@ def _is_tiles(text: str) -> bool:
     return all(ch == "?" or ch.isalpha() for ch in text)
 
 
-def _number(text: str, what: str, where: str) -> int:
-    if not _NUMBER.match(text):
-        raise InputError(f"{what} {text!r} is not a number like +32 or -6", where)
-    return int(text)
-
-
 def _parse_move(builder: _Builder, line: str, number: int) -> Move:
     where = f"line {number}"
     match = _MOVE.match(line)
@@ -245,8 +239,10 @@ def _parse_move(builder: _Builder, line: str, number: int) -> Move:
         raise InputError(f"{nick!r} is not a player of this record (#player pragmas)", where)
     if len(rest) < 3:
         raise InputError("a move needs at least a move, a score and a running total", where)
-    total = _number(rest[-1], "running total", where)
-    score = _number(rest[-2], "score", where)
+    if not (_NUMBER.match(rest[-1]) and _NUMBER.match(rest[-2])):
+        raise InputError("a move line ends with its score and running total (+32 32), got "
+                         f"{' '.join(rest[-2:])!r}", where)
+    total, score = int(rest[-1]), int(rest[-2])
     head = rest[:-2]
     kind, position, word, rack_parts = _classify(head, rest[-2].startswith("-"), where)
     if len(rack_parts) > 1:
