@@ -1,0 +1,131 @@
+"""The lobby's tables (SQLModel). All names start with ``lobby_``: the lobby owns them alone."""
+
+from __future__ import annotations
+
+from sqlmodel import Field, SQLModel
+
+__all__ = [
+    "MatchRow",
+    "MatchSeatRow",
+    "MatchServerRow",
+    "PlayerRow",
+    "RecordRow",
+    "RequestRow",
+    "TableRow",
+]
+
+
+class PlayerRow(SQLModel, table=True):
+    """A player: a guest, or a claimed account (``password_hash`` set)."""
+
+    __tablename__ = "lobby_players"
+
+    id: str = Field(primary_key=True, max_length=64)
+    display_name: str = Field(max_length=64)
+    name_key: str = Field(index=True, max_length=96)
+    guest: bool = True
+    password_hash: str | None = Field(default=None, max_length=256)
+    created_at: float
+    last_seen: float = Field(index=True)
+
+
+class TableRow(SQLModel, table=True):
+    """A table; ``data`` is its JSON form (settings, seats, host, match)."""
+
+    __tablename__ = "lobby_tables"
+
+    id: str = Field(primary_key=True, max_length=64)
+    status: str = Field(index=True, max_length=16)
+    data: str
+    created_at: float
+    updated_at: float
+
+
+class MatchServerRow(SQLModel, table=True):
+    """A registered match server and its last reported load."""
+
+    __tablename__ = "lobby_match_servers"
+
+    id: str = Field(primary_key=True, max_length=128)
+    address: str = Field(max_length=256)
+    capacity: int = 0
+    active: int = 0
+    draining: bool = False
+    version: str = Field(default="", max_length=64)
+    last_heartbeat: float = Field(index=True)
+    registered_at: float
+
+
+class MatchRow(SQLModel, table=True):
+    """A match the lobby allocated (or learnt of from a result)."""
+
+    __tablename__ = "lobby_matches"
+
+    id: str = Field(primary_key=True, max_length=64)
+    table_id: str = Field(default="", max_length=64)
+    ruleset_id: str = Field(max_length=32)
+    language: str = Field(max_length=16)
+    board_id: str = Field(max_length=64)
+    server_id: str = Field(default="", max_length=128)
+    address: str = Field(default="", max_length=256)
+    active: bool = Field(default=True, index=True)
+    rated: bool = True
+    created_at: float
+    ended_at: float | None = None
+    reason: int = 0
+    result_hash: str | None = Field(default=None, max_length=64)
+
+
+class MatchSeatRow(SQLModel, table=True):
+    """A seat of a match: who, and (once reported) the result."""
+
+    __tablename__ = "lobby_match_seats"
+
+    match_id: str = Field(primary_key=True, max_length=64)
+    seat: int = Field(primary_key=True)
+    player_id: str = Field(index=True, max_length=64)
+    display_name: str = Field(default="", max_length=64)
+    bot_level: int = 0
+    guest: bool = False
+    ruleset_id: str = Field(max_length=32, index=True)
+    score: int = 0
+    status: int = 0
+    outcome: int = 0
+    score_counts: bool = True
+    recorded: bool = False
+    margin: float = 0.0
+    created_at: float = 0.0
+    ended_at: float | None = Field(default=None, index=True)
+
+
+class RecordRow(SQLModel, table=True):
+    """A player's all-time record and Glicko-2 rating in one ruleset."""
+
+    __tablename__ = "lobby_records"
+
+    player_id: str = Field(primary_key=True, max_length=64)
+    ruleset_id: str = Field(primary_key=True, max_length=32)
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    scored_games: int = 0
+    score_sum: int = 0
+    margin_sum: float = 0.0
+    best_score: int = 0
+    rating: float = Field(default=1500.0, index=True)
+    deviation: float = 350.0
+    volatility: float = 0.06
+    updated_at: float = 0.0
+
+
+class RequestRow(SQLModel, table=True):
+    """The first answer to an idempotent request (``request_id`` per player and method)."""
+
+    __tablename__ = "lobby_requests"
+
+    player_id: str = Field(primary_key=True, max_length=64)
+    method: str = Field(primary_key=True, max_length=32)
+    request_id: str = Field(primary_key=True, max_length=64)
+    response: bytes
+    created_at: float = Field(index=True)
