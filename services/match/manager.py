@@ -1,0 +1,547 @@
+"""The match manager: one writer per match, the event log as the source of truth.
+
+* Every match owned by this server lives in a ``Runtime`` rebuilt by replaying its stored events
+  (start-up, take-over after another server's lease expired, or first use).
+* Changes go through ``commit``: under the match's asyncio lock, the engine applies the action on
+  the in-memory state, the resulting events are appended in one transaction together with the
+  answer to the client's request id, and only then is the new state installed, subscribers fed
+  and the answer returned. Refused actions (``RuleError``) change nothing and write nothing.
+* ``expected_seq`` guards against stale clients; request ids make retries idempotent.
+* Clocks: remaining time per seat is stored with every event; a timer applies ``TimeOut`` when the
+  seat to move runs out (and on rebuild, for time that ran out while no server owned the match).
+* Bot seats play their own turns (``services.match.bots``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+
+from engine.errors import EngineError, InputError, RuleError
+from engine.game import Action, GameState, Kick, TimeOut, apply, replay, start_game
+from engine.game.events import Event as EngineEvent
+from engine.lexicon import load_lexicon
+from engine.rulesets import get_ruleset, parse_ruleset_id
+from protos.wordarena.v1 import common_pb2 as c
+from protos.wordarena.v1 import control_pb2 as ctl
+from protos.wordarena.v1 import errors_pb2 as e
+from services.common import logs
+from services.common.errors import ServiceError, invalid_argument
+from services.match import bots, metrics, views
+from services.match.models import MatchRow, RequestRow
+from services.match.runtime import (
+    Options,
+    Runtime,
+    SeatInfo,
+    Subscriber,
+    group_engine_events,
+    stored_kind,
+)
+from services.match.store import ConflictError, MatchStore, StoredEvent
+
+log = logs.get_logger(__name__)
+
+ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+SEED_MAX = 2**64 - 1
+
+
+def _lexicon_for(name: str) -> Any:
+    try:
+        return load_lexicon(name)
+    except Exception as exc:  # a missing word list: refuse the match, do not crash
+        raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                           f"lexicon {name!r} is not available on this server: {exc}") from exc
+
+
+def check_request_id(request_id: str) -> None:
+    """Refuse a missing or malformed request id."""
+    if not ID_RE.match(request_id or ""):
+        raise invalid_argument("request_id", "required: 1..64 characters of [A-Za-z0-9_-]")
+
+
+class MatchManager:
+    """Owns matches: creation, loading and take-over, commits, streams, clocks, bots."""
+
+    def __init__(self, store: MatchStore, *, server_id: str, address: str, lease_seconds: float = 30.0,
+                 capacity: int = 5000, stream_queue: int = 256, heartbeat_seconds: float = 15.0,
+                 lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0) -> None:
+        self.store = store
+        self.server_id = server_id
+        self.address = address
+        self.owner = f"{server_id}|{address}"
+        self.lease_seconds = lease_seconds
+        self.capacity = capacity
+        self.stream_queue = stream_queue
+        self.heartbeat_seconds = heartbeat_seconds
+        self.lexicon_for = lexicon_for
+        self.bot_delay = bot_delay
+        self.matches: dict[str, Runtime] = {}
+        self.draining = False
+        self.closing = False
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._renewer: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- life cycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Take over every claimable running match and start renewing leases."""
+        for match_id in await self.store.claimable(self.owner):
+            with contextlib.suppress(ServiceError):
+                await self.get(match_id)
+        self._renewer = asyncio.create_task(self._renew_loop())
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(max(self.lease_seconds / 3, 0.05))
+            try:
+                await self.store.renew(self.owner, self.lease_seconds)
+            except Exception as exc:  # pragma: no cover - database hiccup: retry next time
+                log.warning("lease renewal failed", error=repr(exc))
+
+    async def close(self, release: bool = False) -> None:
+        """Stop timers and bots, end streams (UNAVAILABLE), optionally release the leases."""
+        self.closing = True
+        if self._renewer:
+            self._renewer.cancel()
+        for rt in self.matches.values():
+            for sub in list(rt.subscribers):
+                sub.close("the match server is shutting down")
+            for t in (rt.timer, rt.bot_task):
+                if t is not None:
+                    t.cancel()
+        for t in list(self._tasks):
+            t.cancel()
+        if release:
+            await self.store.release(self.owner)
+
+    @property
+    def active_matches(self) -> int:
+        return sum(1 for rt in self.matches.values() if not rt.state.over)
+
+    @property
+    def stream_subscribers(self) -> int:
+        return sum(len(rt.subscribers) for rt in self.matches.values())
+
+    def load_pb(self) -> ctl.ServerLoad:
+        return ctl.ServerLoad(active_matches=self.active_matches, capacity=self.capacity,
+                              stream_subscribers=self.stream_subscribers, draining=self.draining)
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # --- creation ------------------------------------------------------------------------
+
+    async def create(self, req: ctl.CreateMatchRequest) -> ctl.CreateMatchResponse:
+        """CreateMatch: validate, store the match and its first event, start it."""
+        if not ID_RE.match(req.match_id):
+            raise invalid_argument("match_id", "required: 1..64 characters of [A-Za-z0-9_-]")
+        existing = await self.store.get(req.match_id)
+        if existing is not None:
+            return self._existing_answer(existing, req)
+        if self.draining or self.closing:
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE, "this match server is draining")
+        if self.active_matches >= self.capacity:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"this match server is at capacity ({self.capacity} matches)")
+        ruleset = self._ruleset(req.ruleset)
+        seats = self._seats(req, ruleset)
+        options = self._options(req.options, ruleset)
+        seed = req.seed or random.getrandbits(63)
+        lexicon = self.lexicon_for(ruleset.lexicon)
+        try:
+            state, events = start_game(ruleset, len(seats), seed, lexicon, True)
+        except InputError as exc:
+            raise invalid_argument("seats", str(exc)) from exc
+        now = time.time()
+        rt = Runtime(match_id=req.match_id, ruleset=ruleset, seats=seats, options=options,
+                     created_at=now, state=state, events=[], last_move=[now] * len(seats))
+        if options.per_player_seconds:
+            rt.clocks = [options.per_player_seconds] * len(seats)
+            rt.turn_start = now
+        stored = self._stored(rt, events, state, now)
+        # Normalise the stored request so a retry compares equal whatever the seed choice was.
+        canonical = ctl.CreateMatchRequest()
+        canonical.CopyFrom(req)
+        canonical.seed = 0 if not req.seed else req.seed
+        row = MatchRow(id=req.match_id, ruleset_id=ruleset.id, seed=str(seed),
+                       seats=json.dumps([s.to_dict() for s in seats]), options=json.dumps(options.to_dict()),
+                       create_request=canonical.SerializeToString(deterministic=True), table_id=req.table_id,
+                       status="in-progress", owner=self.owner, lease_until=now + self.lease_seconds,
+                       last_seq=len(stored), created_at=now)
+        got = await self.store.create(row, stored)
+        if got.create_request != row.create_request or got.seed != row.seed:
+            return self._existing_answer(got, req)
+        rt.events = stored
+        self.matches[rt.match_id] = rt
+        metrics.MATCHES_CREATED.inc()
+        metrics.MATCHES_ACTIVE.set(self.active_matches)
+        logs.bind(match_id=rt.match_id)
+        log.info("match created", ruleset=ruleset.id, seats=[s.player_id for s in seats])
+        self._after_commit(rt)
+        return ctl.CreateMatchResponse(match_id=rt.match_id, address=self.address, seed=seed)
+
+    def _existing_answer(self, row: MatchRow, req: ctl.CreateMatchRequest) -> ctl.CreateMatchResponse:
+        canonical = ctl.CreateMatchRequest()
+        canonical.CopyFrom(req)
+        if canonical.SerializeToString(deterministic=True) != row.create_request:
+            raise ServiceError(grpc.StatusCode.ALREADY_EXISTS,
+                               f"match {row.id!r} exists with different settings")
+        address = row.owner.partition("|")[2] or self.address
+        return ctl.CreateMatchResponse(match_id=row.id, address=address, seed=int(row.seed))
+
+    def _ruleset(self, ref: c.RulesetRef) -> Any:
+        if not ref.ruleset_id:
+            raise invalid_argument("ruleset.ruleset_id", "required, e.g. 'classic'")
+        try:
+            if "/" in ref.ruleset_id:
+                return parse_ruleset_id(ref.ruleset_id)
+            return get_ruleset(ref.ruleset_id, ref.language or "en", ref.board_id or None)
+        except InputError as exc:
+            raise invalid_argument(f"ruleset.{exc.where or 'ruleset_id'}", exc.detail) from exc
+
+    def _seats(self, req: ctl.CreateMatchRequest, ruleset: Any) -> list[SeatInfo]:
+        n = len(req.seats)
+        if not ruleset.min_players <= n <= ruleset.max_players:
+            raise invalid_argument("seats", f"{ruleset.name} is played by {ruleset.min_players}.."
+                                   f"{ruleset.max_players} players, not {n}")
+        by_index: dict[int, SeatInfo] = {}
+        for k, s in enumerate(req.seats):
+            if not 0 <= s.index < n or s.index in by_index:
+                raise invalid_argument(f"seats[{k}].index", f"seat indexes must be 0..{n - 1}, each once")
+            which = s.WhichOneof("occupant")
+            if which == "player":
+                if not s.player.player_id or len(s.player.player_id) > 128:
+                    raise invalid_argument(f"seats[{k}].player.player_id", "required, at most 128 chars")
+                name = s.player.display_name[:64] or s.player.player_id
+                by_index[s.index] = SeatInfo(s.player.player_id, name, guest=s.player.guest)
+            elif which == "bot_level":
+                if not 1 <= s.bot_level <= 5:
+                    raise invalid_argument(f"seats[{k}].bot_level", "must be 1..5")
+                by_index[s.index] = SeatInfo(f"bot:{s.bot_level}", f"Bot {s.bot_level}", bot=True,
+                                             bot_level=s.bot_level)
+            else:
+                raise invalid_argument(f"seats[{k}]", "a seat needs a player or a bot_level")
+        if all(si.bot for si in by_index.values()) and not by_index:
+            raise invalid_argument("seats", "no seats")
+        return [by_index[i] for i in range(n)]
+
+    def _options(self, o: c.MatchOptions, ruleset: Any) -> Options:
+        out = Options(challenge_mode=o.challenge_mode, pass_and_play=o.pass_and_play,
+                      unrated=o.unrated or o.pass_and_play, spectators_allowed=o.spectators_allowed)
+        if o.clock.HasField("per_player"):
+            secs = o.clock.per_player.ToTimedelta().total_seconds()
+            rule = ruleset.clock
+            if rule.maximum <= 0:
+                raise invalid_argument("options.clock.per_player", f"{ruleset.name} is untimed")
+            if not rule.minimum <= secs <= rule.maximum:
+                raise invalid_argument("options.clock.per_player",
+                                       f"must be {rule.minimum // 60}..{rule.maximum // 60} minutes")
+            out.per_player_seconds = secs
+        elif ruleset.clock.default > 0:
+            out.per_player_seconds = float(ruleset.clock.default)
+        if o.clock.HasField("idle_kick_after"):
+            secs = o.clock.idle_kick_after.ToTimedelta().total_seconds()
+            if not 3600 <= secs <= 30 * 86400:
+                raise invalid_argument("options.clock.idle_kick_after", "must be 1 hour .. 30 days")
+            out.idle_kick_seconds = secs
+        return out
+
+    # --- loading -------------------------------------------------------------------------
+
+    async def get(self, match_id: str) -> Runtime:
+        """The live match, loaded (and taken over) from the log if needed."""
+        if not match_id:
+            raise invalid_argument("match_id", "required")
+        rt = self.matches.get(match_id)
+        if rt is not None:
+            return rt
+        if self.closing:
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE, "this match server is shutting down")
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            rt = self.matches.get(match_id)
+            if rt is not None:
+                return rt
+            row = await self.store.get(match_id) if len(match_id) <= 64 else None
+            if row is None:
+                raise ServiceError(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            if row.status == "in-progress" and not await self.store.claim(match_id, self.owner,
+                                                                          self.lease_seconds):
+                fresh = await self.store.get(match_id)
+                addr = (fresh.owner if fresh else "").partition("|")[2]
+                raise ServiceError(grpc.StatusCode.UNAVAILABLE, f"match {match_id!r} is served elsewhere",
+                                   e.MatchMoved(match_id=match_id, new_address=addr))
+            rt = await self._rebuild(match_id)
+            self.matches[match_id] = rt
+            metrics.MATCHES_ACTIVE.set(self.active_matches)
+            if not rt.state.over:
+                metrics.RECOVERIES.inc()
+                self._after_commit(rt)
+            return rt
+
+    async def _rebuild(self, match_id: str) -> Runtime:
+        loaded = await self.store.load(match_id)
+        assert loaded is not None
+        row = loaded.row
+        ruleset = parse_ruleset_id(row.ruleset_id)
+        seats = [SeatInfo(**s) for s in json.loads(row.seats)]
+        options = Options.from_dict(json.loads(row.options))
+        engine_events = [EngineEvent.from_dict(ee) for ev in loaded.events
+                         for ee in ev.payload.get("engine", ())]
+        state: GameState = replay(engine_events, self.lexicon_for)
+        rt = Runtime(match_id=match_id, ruleset=ruleset, seats=seats, options=options,
+                     created_at=row.created_at, state=state, events=loaded.events,
+                     status=row.status, ended_at=row.ended_at, last_move=[row.created_at] * len(seats))
+        for ev in loaded.events:
+            for entry in ev.payload.get("board", ()):
+                if len(entry) > 1:
+                    rt.placed_seq[entry[0]] = ev.seq
+                else:
+                    rt.placed_seq.pop(entry[0], None)
+            after = ev.payload.get("after")
+            if after is not None:
+                if "clocks" in after and after["clocks"] is not None:
+                    rt.clocks = list(after["clocks"])
+                rt.turn_start = ev.time
+                for ee in ev.payload.get("engine", ()):
+                    if ee.get("seat") is not None and "action" in ee.get("data", {}):
+                        rt.last_move[ee["seat"]] = ev.time
+        rt.requests = {k: (r.method, r.response) for k, r in loaded.requests.items()}
+        if state.over:
+            rt.status = "finished"
+        log.info("match rebuilt from its log", match_id=match_id, seq=rt.seq)
+        return rt
+
+    # --- committing ----------------------------------------------------------------------
+
+    def _stored(self, rt: Runtime, events: list[EngineEvent], state: GameState, now: float,
+                clocks: list[float] | None = None) -> list[StoredEvent]:
+        """Turn engine events (already applied, giving ``state``) into stored events."""
+        before = rt.state
+        prev_racks = [list(r) for r in before.racks] if rt.events else [[] for _ in before.racks]
+        rt_state, rt.state = rt.state, state
+        try:
+            after = rt.after_snapshot()
+        finally:
+            rt.state = rt_state
+        if clocks is not None:
+            after["clocks"] = clocks
+        elif rt.clocks is not None:
+            after["clocks"] = list(rt.clocks)
+        after["rack_changed"] = [i for i, r in enumerate(state.racks) if list(r) != prev_racks[i]]
+        dicts = [ev.to_dict() for ev in events]
+        groups = group_engine_events(dicts)
+        game_over = next((g[0]["data"] for g in groups if g[0]["type"] == "game-over"), None)
+        out: list[StoredEvent] = []
+        seq = rt.seq
+        for g in groups:
+            seq += 1
+            kind = stored_kind(g[0]["type"])
+            a = dict(after)
+            if game_over is not None and kind != "game-over":
+                a["scores"] = [s - adj for s, adj in zip(game_over["scores"], game_over["adjustments"],
+                                                         strict=True)]
+            payload: dict[str, Any] = {"engine": g, "after": a, "board": self._board_changes(g, state, seq)}
+            out.append(StoredEvent(seq, now, kind, payload))
+        return out
+
+    @staticmethod
+    def _board_changes(group: list[dict[str, Any]], state: GameState, seq: int) -> list[list[Any]]:
+        head = group[0]
+        data = head["data"]
+        changes: list[list[Any]] = []
+        if head["type"] in ("play", "play-pending", "play-accepted", "play-checked"):
+            for index, *_ in data.get("placed", []):
+                cell = state.cells[index]
+                if cell is not None:
+                    changes.append([index, cell.letter, cell.blank, cell.owner, seq])
+            for index, *_ in data.get("returned", []):
+                changes.append([index])
+        return changes
+
+    async def commit(self, rt: Runtime, action: Action | None, *, player_id: str = "",
+                     request_id: str = "", method: str = "", expected_seq: int | None = None,
+                     build: Callable[[list[StoredEvent]], Any] | None = None,
+                     extra: list[StoredEvent] | None = None) -> Any:
+        """Apply ``action`` (or append ``extra`` events, e.g. chat) and store the result.
+
+        Call with ``rt.lock`` held. Returns ``build(events)`` (the answer, also stored under the
+        request id) or the stored events."""
+        key = (player_id, request_id)
+        if request_id and key in rt.requests:
+            return self._repeat(rt, key, method, build)
+        if expected_seq is not None and expected_seq != rt.seq:
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"expected_seq {expected_seq} is stale: the match is at seq {rt.seq}",
+                               e.StaleSeq(current_seq=rt.seq, expected_seq=expected_seq))
+        now = time.time()
+        if action is not None:
+            if rt.status != "in-progress" and not rt.state.over:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "the match is not in progress")
+            try:
+                new_state, engine_events = apply(rt.state, action)
+            except RuleError as exc:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, str(exc),
+                                   views.rule_violation(exc.code, str(exc), exc.words)) from exc
+            except EngineError as exc:
+                raise invalid_argument("move", str(exc)) from exc
+            clocks = rt.charged_clocks(now)
+            events = self._stored(rt, engine_events, new_state, now, clocks)
+        else:
+            new_state, clocks = rt.state, rt.clocks
+            events = extra or []
+        answer = build(events) if build is not None else events
+        request = None
+        if request_id:
+            blob = answer.SerializeToString() if hasattr(answer, "SerializeToString") else b""
+            request = RequestRow(match_id=rt.match_id, player_id=player_id, request_id=request_id,
+                                 method=method, last_seq=rt.seq + len(events), response=blob)
+        over = new_state.over and not rt.state.over
+        t0 = time.perf_counter()
+        try:
+            await self.store.append(rt.match_id, self.owner, rt.seq, events, request,
+                                    status="finished" if over else None, ended_at=now if over else None)
+        except ConflictError as exc:
+            self._lost(rt)
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                               f"match {rt.match_id!r} moved to another server; reconnect",
+                               e.MatchMoved(match_id=rt.match_id)) from exc
+        metrics.APPEND_SECONDS.observe(time.perf_counter() - t0)
+        # Durable: install the new state and tell everyone.
+        if action is not None:
+            rt.state = new_state
+            rt.clocks = clocks
+            rt.turn_start = now
+            if action.seat is not None and not isinstance(action, TimeOut | Kick):
+                rt.last_move[action.seat] = now
+            metrics.TURNS.labels(rt.ruleset.family, type(action).__name__.lower()).inc()
+        if over:
+            rt.status, rt.ended_at = "finished", now
+            metrics.MATCHES_ACTIVE.set(self.active_matches)
+            metrics.MATCHES_FINISHED.inc()
+        if request is not None:
+            rt.requests[key] = (method, request.response)
+        for ev in events:
+            ev.payload.setdefault("board", [])
+            for entry in ev.payload["board"]:
+                if len(entry) > 1:
+                    rt.placed_seq[entry[0]] = ev.seq
+                else:
+                    rt.placed_seq.pop(entry[0], None)
+            rt.events.append(ev)
+        self._publish(rt, events)
+        if action is not None:
+            self._after_commit(rt)
+        return answer
+
+    def _repeat(self, rt: Runtime, key: tuple[str, str], method: str,
+                build: Callable[[list[StoredEvent]], Any] | None) -> Any:
+        first_method, blob = rt.requests[key]
+        if first_method != method:
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"request_id {key[1]!r} was already used for {first_method}",
+                               views.violation(e.RULE_CODE_UNSPECIFIED, "request_id reused",
+                                               code_name="REQUEST_ID_REUSED"))
+        metrics.REPEATS.inc()
+        return ("repeat", blob)
+
+    def _lost(self, rt: Runtime) -> None:
+        """Another server owns the match now: forget it and end its streams."""
+        self.matches.pop(rt.match_id, None)
+        for sub in list(rt.subscribers):
+            sub.close("the match moved to another server")
+        for t in (rt.timer, rt.bot_task):
+            if t is not None:
+                t.cancel()
+
+    def _publish(self, rt: Runtime, events: list[StoredEvent]) -> None:
+        for sub in list(rt.subscribers):
+            for ev in events:
+                sub.push(ev)
+
+    # --- clocks and bots -----------------------------------------------------------------
+
+    def _after_commit(self, rt: Runtime) -> None:
+        if rt.timer is not None:
+            rt.timer.cancel()
+            rt.timer = None
+        if rt.state.over or self.closing:
+            return
+        seat = rt.state.to_move
+        if rt.clocks is not None:
+            left = rt.clock_remaining(seat) or 0.0
+            rt.timer = asyncio.create_task(self._clock_timer(rt, seat, rt.seq, left))
+        if rt.bot_seat(seat) and (rt.bot_task is None or rt.bot_task.done()):
+            rt.bot_task = asyncio.create_task(self._bot_turn(rt, rt.seq))
+
+    async def _clock_timer(self, rt: Runtime, seat: int, seq: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with rt.lock:
+            if rt.seq != seq or rt.state.over or rt.state.to_move != seat:
+                return
+            if (rt.clock_remaining(seat) or 0.0) > 0.01:
+                self._after_commit(rt)
+                return
+            logs.bind(match_id=rt.match_id)
+            log.info("clock ran out", seat=seat)
+            try:
+                await self.commit(rt, TimeOut(seat))
+            except ServiceError as exc:  # pragma: no cover - logged
+                log.warning("timeout not stored", error=exc.message)
+
+    async def expire_clock(self, rt: Runtime) -> None:
+        """Apply a TimeOut now if the seat to move has run out (call with the lock held)."""
+        if rt.clocks is None or rt.state.over:
+            return
+        seat = rt.state.to_move
+        if (rt.clock_remaining(seat) or 0.0) <= 0.0:
+            await self.commit(rt, TimeOut(seat))
+
+    async def _bot_turn(self, rt: Runtime, seq: int) -> None:
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay)
+        await asyncio.sleep(0)
+        async with rt.lock:
+            if rt.seq != seq or rt.state.over or not rt.bot_seat(rt.state.to_move):
+                return
+            seat = rt.state.to_move
+            action = await asyncio.to_thread(bots.choose, rt.state, seat, rt.seats[seat].bot_level)
+            try:
+                await self.commit(rt, action)
+            except ServiceError as exc:
+                log.warning("bot move refused", match_id=rt.match_id, seat=seat, error=exc.message)
+                fallback = bots.fallback(rt.state, seat)
+                with contextlib.suppress(ServiceError):
+                    await self.commit(rt, fallback)
+        rt.bot_task = None
+        if not rt.state.over and rt.bot_seat(rt.state.to_move):
+            self._after_commit(rt)
+
+    # --- streams -------------------------------------------------------------------------
+
+    def subscribe(self, rt: Runtime, viewer: int | None,
+                  after_seq: int) -> tuple[list[StoredEvent], Subscriber]:
+        """The stored events after ``after_seq`` and a subscription for the ones to come (taken
+        in one step, so nothing is missed and nothing is seen twice)."""
+        backlog = rt.events[after_seq:]
+        sub = Subscriber(viewer, self.stream_queue)
+        rt.subscribers.add(sub)
+        metrics.SUBSCRIBERS.inc()
+        return backlog, sub
+
+    def unsubscribe(self, rt: Runtime, sub: Subscriber) -> None:
+        if sub in rt.subscribers:
+            rt.subscribers.discard(sub)
+            metrics.SUBSCRIBERS.dec()

@@ -1,0 +1,229 @@
+"""Projections: engine state and stored events → contract messages, for one viewer.
+
+Hidden information is enforced here: a viewer's ``Rack`` and private event data (drawn or
+exchanged tiles) only ever come from the viewer's own seat; other seats show rack sizes; the bag
+order never appears; spectators (``viewer=None``) see no rack at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from google.protobuf.duration_pb2 import Duration
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from engine.board import Cells, square_name
+from engine.errors import Rule
+from engine.rulesets.layout import BLOCKING, SAND, STAR, TITANIUM, WATER
+from engine.rulesets.model import Ruleset, WordFactor
+from engine.tiles import BLANK, WILDCARD, is_action
+from protos.wordarena.v1 import common_pb2 as c
+from protos.wordarena.v1 import errors_pb2 as e
+
+FAMILIES = {"classic": c.FAMILY_CLASSIC, "wordtiles": c.FAMILY_WORDTILES,
+            "warofwords": c.FAMILY_WAROFWORDS, "scrabble": c.FAMILY_SCRABBLE}
+COLOURS = {1: c.TILE_COLOUR_YELLOW, 2: c.TILE_COLOUR_GREEN, 3: c.TILE_COLOUR_BLUE, 5: c.TILE_COLOUR_RED}
+SEAT_STATUS = {"active": c.SEAT_STATUS_ACTIVE, "resigned": c.SEAT_STATUS_RESIGNED,
+               "timed-out": c.SEAT_STATUS_TIMED_OUT, "left": c.SEAT_STATUS_LEFT,
+               "kicked": c.SEAT_STATUS_KICKED}
+REASONS = {"out": c.GAME_OVER_REASON_OUT_OF_TILES, "zero-turns": c.GAME_OVER_REASON_SCORELESS_TURNS,
+           "resigned": c.GAME_OVER_REASON_PLAYERS_LEFT, "left": c.GAME_OVER_REASON_PLAYERS_LEFT,
+           "kicked": c.GAME_OVER_REASON_PLAYERS_LEFT, "timed-out": c.GAME_OVER_REASON_TIMEOUT,
+           "aborted": c.GAME_OVER_REASON_ABORTED}
+
+# Engine rule codes → contract rule codes.
+RULES: dict[str, int] = {
+    Rule.GAME_OVER: e.RULE_CODE_GAME_OVER,
+    Rule.NOT_YOUR_TURN: e.RULE_CODE_NOT_YOUR_TURN,
+    Rule.PLAYER_NOT_ACTIVE: e.RULE_CODE_SEAT_INACTIVE,
+    Rule.NO_TILES: e.RULE_CODE_NO_TILES,
+    Rule.TILES_NOT_ON_RACK: e.RULE_CODE_TILES_NOT_ON_RACK,
+    Rule.OFF_BOARD: e.RULE_CODE_OFF_BOARD,
+    Rule.SQUARE_OCCUPIED: e.RULE_CODE_SQUARE_OCCUPIED,
+    Rule.SQUARE_BLOCKED: e.RULE_CODE_SQUARE_OCCUPIED,
+    Rule.DUPLICATE_SQUARE: e.RULE_CODE_DUPLICATE_SQUARE,
+    Rule.NOT_IN_LINE: e.RULE_CODE_NOT_IN_LINE,
+    Rule.GAP: e.RULE_CODE_GAP,
+    Rule.NOT_CONNECTED: e.RULE_CODE_NOT_CONNECTED,
+    Rule.FIRST_MOVE_OFF_START: e.RULE_CODE_FIRST_MOVE_OFF_START,
+    Rule.FIRST_MOVE_TOO_SHORT: e.RULE_CODE_WORD_TOO_SHORT,
+    Rule.NO_WORD: e.RULE_CODE_WORD_TOO_SHORT,
+    Rule.LETTER_NOT_IN_SET: e.RULE_CODE_INVALID_BLANK_LETTER,
+    Rule.BAD_BLANK: e.RULE_CODE_INVALID_BLANK_LETTER,
+    Rule.WORD_NOT_IN_LEXICON: e.RULE_CODE_WORD_NOT_IN_LEXICON,
+    Rule.EXCHANGE_LIMIT: e.RULE_CODE_EXCHANGE_LIMIT,
+    Rule.EXCHANGE_BAG_TOO_SMALL: e.RULE_CODE_EXCHANGE_BAG_TOO_SMALL,
+    Rule.PENDING_DECISION: e.RULE_CODE_DECISION_PENDING,
+    Rule.NOTHING_PENDING: e.RULE_CODE_NO_PENDING_PLAY,
+    Rule.NOT_ALLOWED: e.RULE_CODE_UNSPECIFIED,
+}
+
+
+def violation(code: int, message: str, words: Sequence[str] = (), code_name: str = "") -> e.RuleViolation:
+    """A RuleViolation; ``code_name`` defaults to the enum value's name without its prefix."""
+    name = code_name or e.RuleCode.Name(code).removeprefix("RULE_CODE_")
+    return e.RuleViolation(code=code, code_name=name, message=message, words=list(words))  # type: ignore[arg-type]
+
+
+def rule_violation(rule: str, message: str, words: Sequence[str] = ()) -> e.RuleViolation:
+    """The contract's RuleViolation for an engine ``RuleError``."""
+    code = RULES.get(rule, e.RULE_CODE_UNSPECIFIED)
+    name = e.RuleCode.Name(code).removeprefix("RULE_CODE_") if code else rule.upper().replace("-", "_")
+    return violation(code, message, words, name)
+
+
+def timestamp(epoch: float) -> Timestamp:
+    ts = Timestamp()
+    ts.FromNanoseconds(int(epoch * 1e9))
+    return ts
+
+
+def duration(seconds: float) -> Duration:
+    d = Duration()
+    d.FromNanoseconds(int(max(seconds, 0.0) * 1e9))
+    return d
+
+
+def square(ruleset: Ruleset, index: int) -> c.Square:
+    r, col = divmod(index, ruleset.board.cols)
+    return c.Square(row=r, col=col, notation=square_name(r, col))
+
+
+def square_at(row: int, col: int) -> c.Square:
+    return c.Square(row=row, col=col, notation=square_name(row, col) if 0 <= col < 26 else "")
+
+
+def ruleset_ref(ruleset: Ruleset) -> c.RulesetRef:
+    return c.RulesetRef(ruleset_id=ruleset.id, family=FAMILIES.get(ruleset.family, 0),  # type: ignore[arg-type]
+                        language=ruleset.language, board_id=ruleset.board.id, lexicon_id=ruleset.lexicon)
+
+
+def tile(ruleset: Ruleset, token_or_letter: str, blank: bool = False, owner: int | None = None,
+         placed_seq: int = 0, on_board: bool = False) -> c.Tile:
+    """A tile: a rack token (``?``, ``*``, ``@bomb``, a letter) or a board tile."""
+    t = c.Tile()
+    if is_action(token_or_letter):
+        t.action = c.ACTION_KIND_UNSPECIFIED  # action tiles: not in the engine yet
+        return t
+    if token_or_letter == WILDCARD:
+        t.letter, t.is_wildcard = WILDCARD, True
+    elif blank or token_or_letter == BLANK:
+        t.letter = token_or_letter if on_board else BLANK
+        t.is_blank = True
+    else:
+        t.letter = token_or_letter
+        t.value = ruleset.tiles.value(token_or_letter)
+        if ruleset.colour_bonus:
+            t.colour = COLOURS.get(t.value, 0)  # type: ignore[assignment]
+    if owner is not None:
+        t.owner_seat = owner
+    t.placed_seq = placed_seq
+    return t
+
+
+def rack(ruleset: Ruleset, tokens: Sequence[str]) -> c.Rack:
+    return c.Rack(tiles=[tile(ruleset, t) for t in tokens])
+
+
+@cache
+def _static_squares(ruleset: Ruleset) -> tuple[bytes, ...]:
+    layout = ruleset.board
+    out = []
+    for i, sq in enumerate(layout.squares):
+        b = c.BoardSquare(square=square(ruleset, i))
+        prem = None
+        add = ruleset.word_factor is WordFactor.ADD
+        if sq.colour:
+            prem = c.Premium(kind=c.PREMIUM_KIND_COLOUR, factor=ruleset.colour_bonus or 3,
+                             colour=COLOURS.get(sq.colour, 0), label=sq.label)  # type: ignore[arg-type]
+        elif sq.letter_mult > 1 and sq.word_mult > 1:
+            prem = c.Premium(kind=c.PREMIUM_KIND_LETTER_AND_WORD, factor=sq.letter_mult, label=sq.label)
+        elif sq.letter_mult > 1:
+            label = f"{sq.letter_mult}L" if add else {2: "DL", 3: "TL", 4: "QL"}.get(sq.letter_mult, sq.label)
+            prem = c.Premium(kind=c.PREMIUM_KIND_LETTER, factor=sq.letter_mult, label=label)
+        elif sq.word_mult > 1:
+            label = f"{sq.word_mult}W" if add else {2: "DW", 3: "TW", 4: "QW"}.get(sq.word_mult, sq.label)
+            prem = c.Premium(kind=c.PREMIUM_KIND_WORD, factor=sq.word_mult, label=label)
+        if prem is not None:
+            b.premium.CopyFrom(prem)
+        if sq.terrain == WATER:
+            b.terrain = c.TERRAIN_KIND_WATER
+            b.water_patch_id = layout.water_patch[i] + 1
+        elif sq.terrain == SAND:
+            b.terrain = c.TERRAIN_KIND_SAND
+        elif sq.terrain == TITANIUM:
+            b.scenery = c.SCENERY_KIND_TITANIUM
+        elif sq.terrain in BLOCKING:
+            b.scenery = c.SCENERY_KIND_BRICKS
+        b.is_star = sq.terrain == STAR
+        b.is_start = layout.start == i
+        out.append(b.SerializeToString())
+    return tuple(out)
+
+
+def board_square(ruleset: Ruleset, index: int, cell: Any, placed_seq: int = 0,
+                 pending: bool = False) -> c.BoardSquare:
+    """One square with the tile (an engine ``Tile`` or None) on it."""
+    b = c.BoardSquare.FromString(_static_squares(ruleset)[index])
+    if cell is not None:
+        b.tile.CopyFrom(tile(ruleset, cell.letter, cell.blank, cell.owner, placed_seq, on_board=True))
+        b.pending = pending
+    return b
+
+
+def board_view(ruleset: Ruleset, cells: Cells, placed_seq: dict[int, int], pending: set[int],
+               electrification: Sequence[int] = (), irradiated: bool = False) -> c.BoardView:
+    layout = ruleset.board
+    view = c.BoardView(board_id=layout.id, rows=layout.rows, cols=layout.cols, irradiated=irradiated)
+    for i in range(layout.rows * layout.cols):
+        view.squares.append(board_square(ruleset, i, cells[i], placed_seq.get(i, 0), i in pending))
+    if layout.start is not None:
+        view.start_square.CopyFrom(square(ruleset, layout.start))
+    for pid, el in enumerate(electrification):
+        view.water_patches.append(c.WaterPatch(patch_id=pid + 1, electrification=el))
+    return view
+
+
+def breakdown(ruleset: Ruleset, data: dict[str, Any], tiles_placed: int = 0) -> c.ScoreBreakdown:
+    """The contract's ScoreBreakdown from the engine's ``ScoreBreakdown.to_dict()``."""
+    out = c.ScoreBreakdown(total=int(data.get("total", 0)), bingo_bonus=int(data.get("bingo", 0)),
+                           tiles_placed=tiles_placed)
+    for k, w in enumerate(data.get("words", [])):
+        ws = c.WordScore(word=w["word"], main_word=k == 0, letter_total=int(w["letter_sum"]),
+                         bonus_letter_bonus=int(w.get("bonus_letter", 0)),
+                         word_factor=int(w["word_factor"]), score=int(w["score"]))
+        for p in w.get("premiums", []):
+            name = str(p["square"])
+            col, row = ord(name[0].upper()) - 65, int(name[1:]) - 1
+            kind_name = str(p["kind"])
+            kind = c.PREMIUM_KIND_WORD if kind_name.endswith("W") else (
+                c.PREMIUM_KIND_COLOUR if kind_name in ("yellow", "green", "blue", "red")
+                else c.PREMIUM_KIND_LETTER)
+            ws.premiums.append(c.PremiumApplied(square=square_at(row, col), kind=kind,  # type: ignore[arg-type]
+                                                factor=int(p["factor"])))
+        out.words.append(ws)
+    out.words_total = out.total - out.bingo_bonus
+    return out
+
+
+def placements(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> list[c.Placement]:
+    """``[[index, letter, blank], ...]`` → Placements."""
+    out = []
+    for index, letter, blank in placed:
+        p = c.Placement(square=square(ruleset, int(index)), letter=letter if letter != WILDCARD else "",
+                        is_blank=bool(blank), is_wildcard=letter == WILDCARD)
+        out.append(p)
+    return out
+
+
+def notation(ruleset: Ruleset, placed: Sequence[Sequence[Any]], across: bool, words: Sequence[str]) -> str:
+    """``8H WORD`` / ``H8 WORD`` for a play (the main word as scored)."""
+    if not placed:
+        return ""
+    cols = ruleset.board.cols
+    first = min(int(p[0]) for p in placed)
+    r, col = divmod(first, cols)
+    pos = f"{r + 1}{chr(65 + col)}" if across else f"{chr(65 + col)}{r + 1}"
+    return f"{pos} {words[0] if words else ''}".strip()
