@@ -294,8 +294,14 @@ def _leave(state: GameState, action: Leave) -> tuple[GameState, Events]:
 
 
 def _kick(state: GameState, action: Kick) -> tuple[GameState, Events]:
-    if action.by == action.seat or state.seats[action.by] is not Seat.ACTIVE:
+    if not state.ruleset.idle_kick:
+        raise RuleError(Rule.NOT_ALLOWED, f"{state.ruleset.name} has no Kick Idle Player")
+    if not 0 <= action.by < state.players or action.by == action.seat \
+            or state.seats[action.by] is not Seat.ACTIVE:
         raise RuleError(Rule.NOT_ALLOWED, "only another active player can kick an idle player")
+    if state.seats[action.seat] is Seat.ACTIVE and action.seat != state.to_move:
+        raise RuleError(Rule.NOT_ALLOWED,
+                        f"seat {action.seat} is not idle: it is seat {state.to_move}'s turn")
     return _depart(state, action.seat, Seat.KICKED, "kicked", {"by": action.by})
 
 

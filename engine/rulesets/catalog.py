@@ -103,6 +103,8 @@ def _warofwords(base: dict[str, Any]) -> dict[str, Any]:
         "zero_turns": ZeroTurnRule(frozenset({"pass"}), 3),
         "out_rule": OutRule.DEDUCT,
         "bonus_letter": True,
+        # "Kick Idle Player": another player may remove the one holding up the game.
+        "idle_kick": True,
     }
 
 

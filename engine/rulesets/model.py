@@ -103,6 +103,7 @@ class Ruleset:
     bonus_letter: bool  # warofwords: +10 for a word holding the game's Bonus Letter
     bonus_letter_points: int
     clock: ClockRule
+    idle_kick: bool = False  # warofwords: another player may kick the idle player to move
 
     def describe(self) -> dict[str, Any]:
         """A JSON-ready description for clients and the CLI."""
@@ -126,6 +127,7 @@ class Ruleset:
             "exchange": {"min_bag": self.exchange.min_bag, "per_player": self.exchange.per_player},
             "zero_turn_limit": self.zero_turns.limit,
             "out_rule": self.out_rule.value,
+            "idle_kick": self.idle_kick,
             "clock": {"default": self.clock.default, "min": self.clock.minimum,
                       "max": self.clock.maximum},
         }

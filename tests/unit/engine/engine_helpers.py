@@ -26,7 +26,7 @@ from engine.game import (
 from engine.game.events import Event
 from engine.placement import Placement
 from engine.rulesets import get_ruleset
-from engine.tiles import BLANK, Tile
+from engine.tiles import BLANK, Tile, is_action
 
 
 class AnyWord:
@@ -92,7 +92,8 @@ def new_game(
     new_racks = [tuple(state.racks[s] if racks is None else racks[s]) for s in range(players)]
     for rack in new_racks:
         for t in rack:
-            pool.remove(t)
+            if not is_action(t):  # action tiles are not in the letter supply yet
+                pool.remove(t)
     final_bag = tuple(pool) if bag is None else tuple(bag)
     state = state.evolve(
         cells=with_tiles(state.cells, placed),
