@@ -104,7 +104,8 @@ class _Replay:
         self.ruleset = ruleset
         state, _ = start_game(ruleset, len(record.players), seed=0, check_words=False)
         self.state = _racks_to_bag(state)
-        self.totals = [0] * len(record.players)
+        self.totals = [0] * len(record.players)  # as the record writes them
+        self.correct = [0] * len(record.players)  # as the arithmetic says
         self.next_seat: int | None = None
         self.last_play: tuple[int, tuple[int, ...], int] | None = None  # seat, squares, score
         self.leaves: list[Counter[str] | None] = [None] * len(record.players)
@@ -329,11 +330,16 @@ class _Replay:
         return sum(self.ruleset.tiles.value(t) for t in tokens)
 
     def check_total(self, move: Move) -> None:
-        previous = self.totals[move.seat]
-        if previous + move.score != move.total:
+        """The total must be the previous total plus the score. After a wrong total, the next
+        one may go on from either the written or the correct total (no cascade)."""
+        previous, correct = self.totals[move.seat], self.correct[move.seat]
+        if move.total not in (previous + move.score, correct + move.score):
             self.note(move, "total-mismatch",
                       f"{move.nick}: {previous} {'+' if move.score >= 0 else '-'} "
                       f"{abs(move.score)} = {previous + move.score}, the record says {move.total}")
+            self.correct[move.seat] = previous + move.score
+        else:
+            self.correct[move.seat] = move.total
         self.totals[move.seat] = move.total
 
 
