@@ -1,0 +1,647 @@
+"""The reference client library: talks to the lobby and match servers through the public contract.
+
+Everything here goes through ``protos.wordarena.v1``; nothing imports server code.
+
+* :class:`Config` — the signed-in identity per lobby, in ``$WORDARENA_CONFIG`` or
+  ``~/.config/wordarena/config.json``.
+* :class:`Client` — channels, ``authorization: Bearer`` metadata, typed wrappers for the lobby and
+  match RPCs, transparent reconnection when a match moves (``MatchMoved`` / ``LocateMatch``).
+* :class:`ClientError` / :func:`explain_rpc_error` — a gRPC failure in plain words, with the exit
+  code the scripting commands return (see :data:`EXIT_OK` …).
+* :meth:`Client.follow` — a stream consumer that reconnects and resumes with ``after_seq``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from grpc_status import rpc_status
+
+from protos.wordarena.v1 import (
+    common_pb2,
+    errors_pb2,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    match_pb2,
+    match_pb2_grpc,
+)
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+EXIT_UNREACHABLE = 3
+
+DEFAULT_LOBBY = "127.0.0.1:50051"
+DEFAULT_TIMEOUT = 10.0
+
+
+def default_lobby() -> str:
+    """The lobby address: ``$WORDARENA_LOBBY`` or ``127.0.0.1:50051``."""
+    return os.environ.get("WORDARENA_LOBBY") or DEFAULT_LOBBY
+
+
+def new_request_id() -> str:
+    """A fresh idempotency key."""
+    return uuid.uuid4().hex
+
+
+# --------------------------------------------------------------------------------------------
+# Configuration
+# --------------------------------------------------------------------------------------------
+
+
+def config_path() -> Path:
+    """``$WORDARENA_CONFIG`` or ``$XDG_CONFIG_HOME/wordarena/config.json`` (``~/.config``)."""
+    explicit = os.environ.get("WORDARENA_CONFIG")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "wordarena" / "config.json"
+
+
+@dataclass
+class Profile:
+    """The identity remembered for one lobby."""
+
+    player_id: str = ""
+    display_name: str = ""
+    token: str = ""
+    expire_time: str = ""
+    matches: dict[str, str] = field(default_factory=dict)  # match id -> last known address
+
+
+@dataclass
+class Config:
+    """The config file: one :class:`Profile` per lobby address."""
+
+    path: Path
+    profiles: dict[str, Profile] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Config:
+        """Read the file; a missing or unreadable file gives an empty config."""
+        path = path or config_path()
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls(path)
+        profiles = {}
+        for lobby, data in (raw.get("profiles") or {}).items():
+            if isinstance(data, dict):
+                known = {k: v for k, v in data.items() if k in Profile.__dataclass_fields__}
+                profiles[lobby] = Profile(**known)
+        return cls(path, profiles)
+
+    def save(self) -> None:
+        """Write the file (mode 0600: it holds bearer tokens)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"profiles": {k: vars(v) for k, v in self.profiles.items()}}
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+        os.chmod(tmp, 0o600)
+        tmp.replace(self.path)
+
+    def profile(self, lobby: str) -> Profile:
+        """The profile for ``lobby`` (created empty when absent)."""
+        return self.profiles.setdefault(lobby, Profile())
+
+
+# --------------------------------------------------------------------------------------------
+# Errors in plain words
+# --------------------------------------------------------------------------------------------
+
+
+class ClientError(Exception):
+    """A failure to show the user: a plain-words message and the exit code to return."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_REFUSED, *, code: str = "",
+                 rule: str = "", words: tuple[str, ...] = (), current_seq: int | None = None,
+                 new_address: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+        self.code = code  # gRPC status name, e.g. "FAILED_PRECONDITION"; "" for local errors
+        self.rule = rule  # RuleViolation / LobbyViolation code name
+        self.words = words
+        self.current_seq = current_seq  # StaleSeq
+        self.new_address = new_address  # MatchMoved
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as a JSON object (``--json`` output)."""
+        out: dict[str, Any] = {"error": self.message, "exit_code": self.exit_code}
+        if self.code:
+            out["status"] = self.code
+        if self.rule:
+            out["rule"] = self.rule
+        if self.words:
+            out["words"] = list(self.words)
+        if self.current_seq is not None:
+            out["current_seq"] = self.current_seq
+        if self.new_address is not None:
+            out["new_address"] = self.new_address
+        return out
+
+
+_EXIT_BY_STATUS = {
+    grpc.StatusCode.INVALID_ARGUMENT: EXIT_USAGE,
+    grpc.StatusCode.UNAVAILABLE: EXIT_UNREACHABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED: EXIT_UNREACHABLE,
+}
+
+_STATUS_WORDS = {
+    grpc.StatusCode.NOT_FOUND: "not found",
+    grpc.StatusCode.PERMISSION_DENIED: "not allowed",
+    grpc.StatusCode.UNAUTHENTICATED: "not signed in (or the sign-in expired): run `wordarena login`",
+    grpc.StatusCode.UNAVAILABLE: "the server cannot be reached",
+    grpc.StatusCode.DEADLINE_EXCEEDED: "the server did not answer in time",
+    grpc.StatusCode.RESOURCE_EXHAUSTED: "too many requests, or too slow a reader",
+    grpc.StatusCode.ALREADY_EXISTS: "already exists",
+    grpc.StatusCode.UNIMPLEMENTED: "the server does not offer this",
+}
+
+
+def rule_name(code_name: str) -> str:
+    """``WORD_NOT_IN_LEXICON`` → ``word not in lexicon``."""
+    return code_name.replace("_", " ").lower()
+
+
+def _square_names(squares: Any) -> list[str]:
+    from engine.board import square_name
+
+    return [s.notation or square_name(s.row, s.col) for s in squares]
+
+
+def explain_rule_violation(v: errors_pb2.RuleViolation) -> str:
+    """A RuleViolation in plain words: which rule, which words / squares / tiles."""
+    name = v.code_name or errors_pb2.RuleCode.Name(v.code).removeprefix("RULE_CODE_")
+    text = v.message or rule_name(name).capitalize()
+    extras = []
+    if v.words and not all(w in text for w in v.words):
+        extras.append("words: " + ", ".join(v.words))
+    if v.squares:
+        extras.append("squares: " + " ".join(_square_names(v.squares)))
+    if v.tiles:
+        extras.append("tiles: " + " ".join(t.letter or "?" for t in v.tiles))
+    suffix = f" ({'; '.join(extras)})" if extras else ""
+    return f"{text}{suffix} [rule: {rule_name(name)}]"
+
+
+def explain_rpc_error(err: grpc.RpcError) -> ClientError:
+    """Turn a failed call into a :class:`ClientError`, reading the ``google.rpc.Status`` details."""
+    code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
+    details = (err.details() if hasattr(err, "details") else "") or ""
+    exit_code = _EXIT_BY_STATUS.get(code, EXIT_REFUSED)
+    kwargs: dict[str, Any] = {"code": code.name if code else ""}
+    message = ""
+    try:
+        status = rpc_status.from_call(err)  # type: ignore[arg-type]
+    except Exception:  # a status without valid details: fall back to the text
+        status = None
+    for any_detail in status.details if status is not None else ():
+        if any_detail.Is(errors_pb2.RuleViolation.DESCRIPTOR):
+            v = errors_pb2.RuleViolation()
+            any_detail.Unpack(v)
+            message = explain_rule_violation(v)
+            kwargs["rule"] = v.code_name or errors_pb2.RuleCode.Name(v.code).removeprefix("RULE_CODE_")
+            kwargs["words"] = tuple(v.words)
+        elif any_detail.Is(errors_pb2.StaleSeq.DESCRIPTOR):
+            s = errors_pb2.StaleSeq()
+            any_detail.Unpack(s)
+            message = (f"The game has moved on (now at event {s.current_seq}, you had seen "
+                       f"{s.expected_seq}): look at the board again and retry")
+            kwargs["rule"] = "STALE_SEQ"
+            kwargs["current_seq"] = s.current_seq
+        elif any_detail.Is(errors_pb2.MatchMoved.DESCRIPTOR):
+            m = errors_pb2.MatchMoved()
+            any_detail.Unpack(m)
+            where = m.new_address or "a server not known yet"
+            message = f"The match moved to {where}"
+            kwargs["new_address"] = m.new_address
+        elif any_detail.Is(errors_pb2.LobbyViolation.DESCRIPTOR):
+            lv = errors_pb2.LobbyViolation()
+            any_detail.Unpack(lv)
+            name = lv.code_name or errors_pb2.LobbyCode.Name(lv.code).removeprefix("LOBBY_CODE_")
+            message = lv.message or rule_name(name).capitalize()
+            if lv.field:
+                message += f" (field {lv.field})"
+            message += f" [rule: {rule_name(name)}]"
+            kwargs["rule"] = name
+        elif any_detail.Is(errors_pb2.StreamCutOff.DESCRIPTOR):
+            c = errors_pb2.StreamCutOff()
+            any_detail.Unpack(c)
+            message = f"The stream was cut off after event {c.last_delivered_seq} (reading too slowly)"
+            kwargs["current_seq"] = c.last_delivered_seq
+    if not message:
+        base = _STATUS_WORDS.get(code, "")
+        if code == grpc.StatusCode.UNAVAILABLE and details and "connect" in details.lower():
+            message = f"The server cannot be reached ({details})"
+        elif details and base and code != grpc.StatusCode.UNAUTHENTICATED:
+            message = f"{details[0].upper()}{details[1:]} ({base})"
+        else:
+            message = (details or base or code.name.lower().replace("_", " ")).strip()
+            message = message[0].upper() + message[1:] if message else "Request failed"
+        if code == grpc.StatusCode.UNAUTHENTICATED:
+            message = "Not signed in, or the sign-in expired: run `wordarena login --name NAME`"
+    return ClientError(message, exit_code, **kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# The client
+# --------------------------------------------------------------------------------------------
+
+
+def to_dict(message: Message) -> dict[str, Any]:
+    """A protobuf message as JSON-ready data (field names as in the .proto)."""
+    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+
+
+Notice = Callable[[str], None]
+
+
+class Client:
+    """A signed-in (or not yet) client of one lobby and the match servers it points to."""
+
+    def __init__(self, lobby: str | None = None, *, config: Config | None = None,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.lobby_address = lobby or default_lobby()
+        self.config = config or Config.load()
+        self.timeout = timeout
+        self._channels: dict[str, grpc.Channel] = {}
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    @property
+    def profile(self) -> Profile:
+        """The remembered identity for this lobby."""
+        return self.config.profile(self.lobby_address)
+
+    def channel(self, address: str) -> grpc.Channel:
+        """A (cached) insecure channel to ``address``."""
+        ch = self._channels.get(address)
+        if ch is None:
+            ch = grpc.insecure_channel(address, options=[
+                ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+                ("grpc.enable_retries", 1),
+            ])
+            self._channels[address] = ch
+        return ch
+
+    def close(self) -> None:
+        """Close every channel."""
+        for ch in self._channels.values():
+            ch.close()
+        self._channels.clear()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def metadata(self) -> list[tuple[str, str]]:
+        """``authorization: Bearer <token>`` when signed in."""
+        token = self.profile.token
+        return [("authorization", f"Bearer {token}")] if token else []
+
+    @property
+    def lobby(self) -> lobby_pb2_grpc.LobbyServiceStub:
+        """The lobby stub."""
+        return lobby_pb2_grpc.LobbyServiceStub(self.channel(self.lobby_address))
+
+    def _call(self, method: Callable[..., Any], request: Message, *, timeout: float | None = None) -> Any:
+        try:
+            return method(request, metadata=self.metadata(), timeout=timeout or self.timeout)
+        except grpc.RpcError as err:
+            raise explain_rpc_error(err) from err
+
+    # -- identity -----------------------------------------------------------------------------
+
+    def sign_in_guest(self, name: str) -> common_pb2.Player:
+        """Sign in as a new guest and remember the token in the config file."""
+        resp = self._call(self.lobby.SignInGuest, lobby_pb2.SignInGuestRequest(display_name=name))
+        self._remember(resp.player, resp.token)
+        return resp.player
+
+    def sign_in(self, name: str, password: str) -> common_pb2.Player:
+        """Sign in to a claimed account and remember the token."""
+        resp = self._call(self.lobby.SignIn, lobby_pb2.SignInRequest(name=name, password=password))
+        self._remember(resp.player, resp.token)
+        return resp.player
+
+    def _remember(self, player: common_pb2.Player, token: lobby_pb2.AuthToken) -> None:
+        prof = self.profile
+        prof.player_id = player.player_id
+        prof.display_name = player.display_name
+        prof.token = token.token
+        prof.expire_time = token.expire_time.ToJsonString() if token.HasField("expire_time") else ""
+        self.config.save()
+
+    def ensure_signed_in(self, name: str | None = None) -> Profile:
+        """Use the remembered token if it still works, else sign in as a new guest."""
+        if self.profile.token:
+            try:
+                me = self._call(self.lobby.GetMe, lobby_pb2.GetMeRequest())
+                if not name or me.player.display_name == name:
+                    return self.profile
+            except ClientError as exc:
+                if exc.exit_code == EXIT_UNREACHABLE:
+                    raise
+        base = name or f"guest-{uuid.uuid4().hex[:6]}"
+        for attempt in range(5):
+            candidate = base if attempt == 0 else f"{base[:19]}-{uuid.uuid4().hex[:4]}"
+            try:
+                self.sign_in_guest(candidate)
+                return self.profile
+            except ClientError as exc:
+                if exc.rule != "NAME_TAKEN" or name:
+                    raise
+        raise ClientError("Could not find a free guest name", EXIT_REFUSED)
+
+    def me(self) -> lobby_pb2.GetMeResponse:
+        """The caller's identity (GetMe)."""
+        return self._call(self.lobby.GetMe, lobby_pb2.GetMeRequest())
+
+    # -- lobby --------------------------------------------------------------------------------
+
+    def create_table(self, settings: lobby_pb2.TableSettings, seat: int | None = None) -> lobby_pb2.Table:
+        """CreateTable; the caller becomes host and sits down."""
+        req = lobby_pb2.CreateTableRequest(settings=settings, request_id=new_request_id())
+        if seat is not None:
+            req.seat = seat
+        return self._call(self.lobby.CreateTable, req).table
+
+    def list_tables(self, filter_: lobby_pb2.TableFilter | None = None,
+                    page_size: int = 0) -> list[lobby_pb2.Table]:
+        """ListTables, every page."""
+        out: list[lobby_pb2.Table] = []
+        token = ""
+        while True:
+            resp = self._call(self.lobby.ListTables, lobby_pb2.ListTablesRequest(
+                filter=filter_ or lobby_pb2.TableFilter(), page_size=page_size, page_token=token))
+            out.extend(resp.tables)
+            token = resp.next_page_token
+            if not token or page_size:
+                return out
+
+    def get_table(self, table_id: str) -> lobby_pb2.Table:
+        """GetTable."""
+        return self._call(self.lobby.GetTable, lobby_pb2.GetTableRequest(table_id=table_id)).table
+
+    def join_table(self, table_id: str, invite_code: str = "",
+                   seat: int | None = None) -> lobby_pb2.JoinTableResponse:
+        """JoinTable."""
+        req = lobby_pb2.JoinTableRequest(table_id=table_id, invite_code=invite_code,
+                                         request_id=new_request_id())
+        if seat is not None:
+            req.seat = seat
+        return self._call(self.lobby.JoinTable, req)
+
+    def sit_bot(self, table_id: str, level: int, seat: int | None = None) -> lobby_pb2.Table:
+        """SitBot."""
+        req = lobby_pb2.SitBotRequest(table_id=table_id, bot_level=level, request_id=new_request_id())
+        if seat is not None:
+            req.seat = seat
+        return self._call(self.lobby.SitBot, req).table
+
+    def start_table(self, table_id: str) -> lobby_pb2.StartTableResponse:
+        """StartTable."""
+        return self._call(self.lobby.StartTable, lobby_pb2.StartTableRequest(
+            table_id=table_id, request_id=new_request_id()))
+
+    def wait_for_match(self, table_id: str, timeout: float = 60.0,
+                       on_wait: Callable[[lobby_pb2.Table], None] | None = None) -> lobby_pb2.MatchAssignment:
+        """Poll the table until its match has started; returns where to play."""
+        deadline = time.monotonic() + timeout
+        while True:
+            table = self.get_table(table_id)
+            if table.match.match_id:
+                self.remember_match(table.match)
+                return table.match
+            if table.status == lobby_pb2.TABLE_STATUS_CLOSED:
+                raise ClientError(f"Table {table_id} closed without a match", EXIT_REFUSED)
+            if time.monotonic() > deadline:
+                raise ClientError(f"Table {table_id} did not start within {timeout:.0f} s", EXIT_REFUSED)
+            if on_wait:
+                on_wait(table)
+            time.sleep(0.5)
+
+    def quick_match(self, criteria: lobby_pb2.QuickMatchCriteria) -> lobby_pb2.QuickMatchTicket:
+        """QuickMatch: enqueue and return the ticket."""
+        return self._call(self.lobby.QuickMatch, lobby_pb2.QuickMatchRequest(
+            criteria=criteria, request_id=new_request_id())).ticket
+
+    def wait_for_ticket(self, ticket_id: str, timeout: float = 600.0) -> lobby_pb2.QuickMatchTicket:
+        """Poll a ticket (once a second) until it is no longer queued."""
+        deadline = time.monotonic() + timeout
+        while True:
+            ticket = self._call(self.lobby.GetQuickMatchTicket,
+                                lobby_pb2.GetQuickMatchTicketRequest(ticket_id=ticket_id)).ticket
+            if ticket.status != lobby_pb2.TICKET_STATUS_QUEUED:
+                if ticket.assignment.match_id:
+                    self.remember_match(ticket.assignment)
+                return ticket
+            if time.monotonic() > deadline:
+                return ticket
+            time.sleep(1.0)
+
+    def cancel_ticket(self, ticket_id: str) -> lobby_pb2.QuickMatchTicket:
+        """CancelQuickMatchTicket."""
+        return self._call(self.lobby.CancelQuickMatchTicket,
+                          lobby_pb2.CancelQuickMatchTicketRequest(ticket_id=ticket_id)).ticket
+
+    def leaderboard(self, ruleset_id: str, period: int = 0,
+                    page_size: int = 0) -> lobby_pb2.GetLeaderboardResponse:
+        """GetLeaderboard (first page)."""
+        return self._call(self.lobby.GetLeaderboard, lobby_pb2.GetLeaderboardRequest(
+            ruleset_id=ruleset_id, period=period, page_size=page_size))  # type: ignore[arg-type]
+
+    def my_matches(self, state: int = 0) -> list[lobby_pb2.MatchSummary]:
+        """ListMyMatches (first page)."""
+        return list(self._call(self.lobby.ListMyMatches,
+                               lobby_pb2.ListMyMatchesRequest(state=state)).matches)  # type: ignore[arg-type]
+
+    def locate(self, match_id: str) -> str:
+        """LocateMatch → the match server's address (remembered)."""
+        a = self._call(self.lobby.LocateMatch, lobby_pb2.LocateMatchRequest(match_id=match_id)).assignment
+        self.remember_match(a)
+        return a.address
+
+    def remember_match(self, assignment: lobby_pb2.MatchAssignment) -> None:
+        """Remember where a match is played."""
+        if (assignment.match_id and assignment.address
+                and self.profile.matches.get(assignment.match_id) != assignment.address):
+            self.profile.matches[assignment.match_id] = assignment.address
+            self.config.save()
+
+    # -- match servers ------------------------------------------------------------------------
+
+    def match_address(self, match_id: str) -> str:
+        """Where ``match_id`` is played: remembered, else asked of the lobby."""
+        return self.profile.matches.get(match_id) or self.locate(match_id)
+
+    def match_stub(self, match_id: str) -> match_pb2_grpc.MatchServiceStub:
+        """A MatchService stub for the server that owns ``match_id``."""
+        return match_pb2_grpc.MatchServiceStub(self.channel(self.match_address(match_id)))
+
+    def _moved(self, match_id: str, exc: ClientError) -> bool:
+        """Follow a MatchMoved error; True when there is a new address to retry at."""
+        if exc.new_address is None and exc.exit_code != EXIT_UNREACHABLE:
+            return False
+        old = self.profile.matches.get(match_id)
+        if exc.new_address:
+            self.profile.matches[match_id] = exc.new_address
+            self.config.save()
+        else:
+            try:
+                self.profile.matches.pop(match_id, None)
+                self.locate(match_id)
+            except ClientError:
+                if old:
+                    self.profile.matches[match_id] = old
+                return False
+        return self.profile.matches.get(match_id) != old
+
+    def match_call(self, match_id: str, rpc: str, request: Message, *, timeout: float | None = None) -> Any:
+        """Call ``MatchService.<rpc>`` for ``match_id``, following the match if it moved."""
+        for attempt in range(3):
+            stub = self.match_stub(match_id)
+            try:
+                return self._call(getattr(stub, rpc), request, timeout=timeout)
+            except ClientError as exc:
+                if attempt < 2 and self._moved(match_id, exc):
+                    continue
+                raise
+        raise AssertionError("unreachable")
+
+    def get_match(self, match_id: str) -> match_pb2.MatchView:
+        """GetMatch → the caller's view."""
+        return self.match_call(match_id, "GetMatch", match_pb2.GetMatchRequest(match_id=match_id)).match
+
+    def submit(self, match_id: str, move: common_pb2.Move, expected_seq: int | None = None,
+               request_id: str | None = None) -> match_pb2.SubmitTurnResponse:
+        """SubmitTurn; ``expected_seq`` defaults to the view's latest seq."""
+        if expected_seq is None:
+            expected_seq = self.get_match(match_id).last_seq
+        req = match_pb2.SubmitTurnRequest(match_id=match_id, expected_seq=expected_seq,
+                                          request_id=request_id or new_request_id(), move=move)
+        return self.match_call(match_id, "SubmitTurn", req)
+
+    def decide(self, match_id: str, decision: int,
+               expected_seq: int | None = None) -> match_pb2.DecidePendingResponse:
+        """DecidePending (accept / check)."""
+        if expected_seq is None:
+            expected_seq = self.get_match(match_id).last_seq
+        req = match_pb2.DecidePendingRequest(match_id=match_id, expected_seq=expected_seq,
+                                             request_id=new_request_id(), decision=decision)  # type: ignore[arg-type]
+        return self.match_call(match_id, "DecidePending", req)
+
+    def preview(self, match_id: str, placements: list[common_pb2.Placement]) -> match_pb2.PreviewPlayResponse:
+        """PreviewPlay."""
+        return self.match_call(match_id, "PreviewPlay",
+                               match_pb2.PreviewPlayRequest(match_id=match_id, placements=placements))
+
+    def hindsight(self, match_id: str, turn_seq: int = 0, limit: int = 5) -> match_pb2.HindsightResponse:
+        """Hindsight."""
+        return self.match_call(match_id, "Hindsight", match_pb2.HindsightRequest(
+            match_id=match_id, turn_seq=turn_seq, limit=limit))
+
+    def strength(self, match_id: str,
+                 placements: list[common_pb2.Placement]) -> match_pb2.WordStrengthResponse:
+        """WordStrength."""
+        return self.match_call(match_id, "WordStrength",
+                               match_pb2.WordStrengthRequest(match_id=match_id, placements=placements))
+
+    def tile_bag(self, match_id: str) -> match_pb2.TileBagResponse:
+        """TileBag."""
+        return self.match_call(match_id, "TileBag", match_pb2.TileBagRequest(match_id=match_id))
+
+    def define(self, match_id: str | None, word: str, language: str = "") -> match_pb2.DefineResponse:
+        """Define, on the match's server (any match server answers; language from the match)."""
+        req = match_pb2.DefineRequest(word=word, language=language)
+        if match_id:
+            return self.match_call(match_id, "Define", req)
+        raise ClientError("define needs --match MATCH (a match server to ask)", EXIT_USAGE)
+
+    def chat(self, match_id: str, text: str) -> match_pb2.SendChatResponse:
+        """SendChat."""
+        return self.match_call(match_id, "SendChat", match_pb2.SendChatRequest(
+            match_id=match_id, request_id=new_request_id(), text=text))
+
+    def leave(self, match_id: str) -> match_pb2.LeaveMatchResponse:
+        """LeaveMatch."""
+        return self.match_call(match_id, "LeaveMatch", match_pb2.LeaveMatchRequest(
+            match_id=match_id, request_id=new_request_id()))
+
+    def follow(self, match_id: str, after_seq: int = 0, *, notice: Notice | None = None,
+               heartbeats: bool = False, max_retries: int = 30,
+               stop: Callable[[], bool] | None = None) -> Iterator[common_pb2.Event]:
+        """Every event after ``after_seq``, live; reconnects and resumes with the last seq seen.
+
+        Ends after GameOver (or when the server ends the stream). A dropped stream, a cut-off for
+        reading slowly, or a moved match reconnect (``notice`` is told); after ``max_retries``
+        consecutive failures the last :class:`ClientError` is raised.
+        """
+        last = after_seq
+        failures = 0
+        while True:
+            if stop and stop():
+                return
+            try:
+                stub = self.match_stub(match_id)
+                call = stub.StreamMatch(match_pb2.StreamMatchRequest(match_id=match_id, after_seq=last),
+                                        metadata=self.metadata())
+                reconnected = failures > 0
+                for msg in call:
+                    event = msg.event
+                    if reconnected and notice:
+                        notice("Reconnected; the game resumes where it was")
+                        reconnected = False
+                    failures = 0
+                    if event.WhichOneof("kind") == "heartbeat":
+                        if heartbeats:
+                            yield event
+                        continue
+                    if event.seq <= last:
+                        continue
+                    last = event.seq
+                    yield event
+                    if event.WhichOneof("kind") == "game_over":
+                        call.cancel()
+                        return
+                    if stop and stop():
+                        call.cancel()
+                        return
+                return  # the server ended the stream (OK)
+            except grpc.RpcError as err:
+                exc = explain_rpc_error(err)
+                if err.code() == grpc.StatusCode.CANCELLED and stop and stop():
+                    return
+                if exc.exit_code in (EXIT_USAGE,) or err.code() in (
+                        grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED,
+                        grpc.StatusCode.UNAUTHENTICATED):
+                    raise exc from err
+                failures += 1
+                if failures > max_retries:
+                    raise exc from err
+                if exc.new_address is not None or err.code() == grpc.StatusCode.UNAVAILABLE:
+                    self._moved(match_id, exc)
+                if notice:
+                    notice(f"Connection lost ({exc.message}); reconnecting from event {last}…")
+                time.sleep(min(0.2 * 2 ** min(failures, 4), 3.0))
+            except ClientError as exc:  # locating the match failed
+                failures += 1
+                if failures > max_retries:
+                    raise
+                if notice:
+                    notice(f"{exc.message}; retrying…")
+                time.sleep(min(0.2 * 2 ** min(failures, 4), 3.0))
