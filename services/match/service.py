@@ -1,0 +1,599 @@
+"""gRPC servicers of the match server: MatchService (players) and MatchControlService (lobby).
+
+Every RPC authenticates the bearer token first (UNAUTHENTICATED otherwise), binds
+``match_id`` / ``player_id`` / ``request_id`` to the log context, and turns ``ServiceError``
+into a rich ``google.rpc.Status``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hmac
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+
+from engine.board import with_tiles
+from engine.errors import EngineError, RuleError
+from engine.game import Decide, Exchange, Kick, Leave, Pass, Play, Resign
+from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
+from engine.rulesets.model import WordCheck
+from engine.scoring import score_play
+from engine.tiles import BLANK, WILDCARD, is_letter_token
+from engine.words import invalid_words, resolve_words
+from protos.wordarena.v1 import common_pb2 as c
+from protos.wordarena.v1 import control_pb2 as ctl
+from protos.wordarena.v1 import control_pb2_grpc as ctl_grpc
+from protos.wordarena.v1 import errors_pb2 as e
+from protos.wordarena.v1 import match_pb2 as m
+from protos.wordarena.v1 import match_pb2_grpc as m_grpc
+from services.common import auth, logs
+from services.common.errors import ServiceError, abort_with, invalid_argument
+from services.match import define as wordnet
+from services.match import metrics, views
+from services.match.manager import MatchManager, check_request_id
+from services.match.runtime import Runtime, SeatInfo
+from services.match.store import StoredEvent
+
+log = logs.get_logger(__name__)
+R = TypeVar("R")
+MAX_CHAT = 500
+
+
+class Authenticator:
+    """Bearer tokens: players (Ed25519 JWT from the lobby) and services (JWT of kind service, or
+    the shared service token)."""
+
+    def __init__(self, keys: auth.TokenKeys, service_token: str = "") -> None:
+        self.keys = keys
+        self.service_token = service_token
+
+    def _token(self, context: grpc.aio.ServicerContext) -> str:
+        token = auth.bearer_token_from_metadata(context.invocation_metadata())
+        if not token:
+            raise ServiceError(
+                grpc.StatusCode.UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"
+            )
+        return token
+
+    def player(self, context: grpc.aio.ServicerContext) -> auth.Claims:
+        try:
+            claims = self.keys.verify(self._token(context))
+        except auth.TokenError as exc:
+            raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, f"{exc.reason}: {exc.message}") from exc
+        logs.bind(player_id=claims.player_id)
+        return claims
+
+    def service(self, context: grpc.aio.ServicerContext) -> str:
+        token = self._token(context)
+        if self.service_token and hmac.compare_digest(token.encode(), self.service_token.encode()):
+            return "service-token"
+        try:
+            claims = self.keys.verify(token)
+        except auth.TokenError as exc:
+            raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, f"{exc.reason}: {exc.message}") from exc
+        if not claims.is_service:
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "a player token cannot call MatchControl")
+        return claims.player_id
+
+
+def rpc(fn: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
+    """Turn ``ServiceError`` into an aborted call with rich details."""
+
+    @functools.wraps(fn)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> R:
+        if getattr(request, "match_id", ""):
+            logs.bind(match_id=request.match_id)
+        if getattr(request, "request_id", ""):
+            logs.bind(client_request_id=request.request_id)
+        try:
+            return await fn(self, request, context)
+        except ServiceError as err:
+            await abort_with(context, err)
+            raise AssertionError("unreachable") from err  # abort raises
+
+    return wrapper
+
+
+def _not_seated(what: str = "act in") -> ServiceError:
+    return ServiceError(
+        grpc.StatusCode.PERMISSION_DENIED,
+        f"you have no seat to {what} this match",
+        views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your seat"),
+    )
+
+
+class MatchServicer(m_grpc.MatchServiceServicer):
+    """MatchService."""
+
+    def __init__(self, manager: MatchManager, authn: Authenticator) -> None:
+        self.manager = manager
+        self.authn = authn
+
+    # --- helpers -------------------------------------------------------------------------
+
+    async def _match(self, request: Any, context: grpc.aio.ServicerContext) -> tuple[Runtime, auth.Claims]:
+        claims = self.authn.player(context)
+        return await self.manager.get(request.match_id), claims
+
+    @staticmethod
+    def _viewer(
+        rt: Runtime, claims: auth.Claims, seat: int | None, *, spectate: bool
+    ) -> tuple[int | None, list[int]]:
+        controlled = rt.controlled_seats(claims.player_id)
+        if seat is not None:
+            if seat not in controlled:
+                raise _not_seated()
+            return seat, controlled
+        if not controlled:
+            if spectate and rt.options.spectators_allowed:
+                return None, []
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "you are not a player of this match and it has no spectators",
+            )
+        if rt.state.to_move in controlled and not rt.state.over:
+            return rt.state.to_move, controlled
+        return min(controlled), controlled
+
+    @staticmethod
+    def _seat_arg(request: Any) -> int | None:
+        return request.seat if request.HasField("seat") else None
+
+    def _acting_seat(self, rt: Runtime, claims: auth.Claims, seat: int | None) -> int:
+        viewer, _ = self._viewer(rt, claims, seat, spectate=False)
+        assert viewer is not None
+        return viewer
+
+    def _events(self, rt: Runtime, events: list[StoredEvent], viewer: int | None) -> list[c.Event]:
+        return [rt.project(ev, viewer) for ev in events]
+
+    def _placements(self, rt: Runtime, pls: Any, field: str = "placements") -> tuple[Placement, ...]:
+        layout = rt.ruleset.board
+        if not pls:
+            raise invalid_argument(field, "at least one placement is required")
+        if len(pls) > rt.ruleset.rack_size:
+            raise invalid_argument(
+                field,
+                f"at most {rt.ruleset.rack_size} tiles",
+                views.violation(e.RULE_CODE_TOO_MANY_TILES, "more tiles than a rack holds"),
+            )
+        out = []
+        for k, p in enumerate(pls):
+            where = f"{field}[{k}]"
+            if not layout.in_bounds(p.square.row, p.square.col):
+                v = views.violation(
+                    e.RULE_CODE_OFF_BOARD,
+                    f"({p.square.row}, {p.square.col}) is off the {layout.rows}x{layout.cols} board",
+                )
+                v.squares.append(c.Square(row=p.square.row, col=p.square.col))
+                raise invalid_argument(f"{where}.square", v.message, v)
+            if p.action:
+                raise invalid_argument(f"{where}.action", "action tiles are not supported by this server yet")
+            if p.is_wildcard:
+                letter = WILDCARD
+            else:
+                letter = p.letter.strip().upper()
+                if not rt.ruleset.tiles.has_letter(letter):
+                    v = views.violation(
+                        e.RULE_CODE_INVALID_BLANK_LETTER,
+                        f"{p.letter!r} is not a letter of the {rt.ruleset.language} alphabet",
+                    )
+                    raise invalid_argument(f"{where}.letter", v.message, v)
+            out.append(Placement(p.square.row, p.square.col, letter, bool(p.is_blank)))
+        return tuple(out)
+
+    def _action(self, rt: Runtime, seat: int, move: c.Move) -> Any:
+        which = move.WhichOneof("kind")
+        if which == "play":
+            if move.play.effect_moves:
+                raise invalid_argument("move.play.effect_moves", "effect moves are not supported yet")
+            return Play(seat, self._placements(rt, move.play.placements, "move.play.placements"))
+        if which == "pass_turn":
+            return Pass(seat)
+        if which == "exchange":
+            if not move.exchange.tiles:
+                raise invalid_argument("move.exchange.tiles", "name at least one tile")
+            tokens = []
+            for t in move.exchange.tiles:
+                tokens.append(
+                    BLANK if t.is_blank else WILDCARD if t.is_wildcard else t.letter.strip().upper()
+                )
+            return Exchange(seat, tuple(tokens))
+        if which == "resign":
+            return Resign(seat)
+        raise invalid_argument("move", "exactly one of play, pass_turn, exchange, resign is required")
+
+    async def _turn(
+        self,
+        rt: Runtime,
+        claims: auth.Claims,
+        seat: int,
+        action: Any,
+        request_id: str,
+        expected_seq: int | None,
+        method: str,
+        build: Callable[[list[StoredEvent]], Any],
+    ) -> Any:
+        t0 = time.perf_counter()
+        async with rt.lock:
+            if (claims.player_id, request_id) not in rt.requests:
+                await self.manager.expire_clock(rt)
+            result = await self.manager.commit(
+                rt,
+                action,
+                player_id=claims.player_id,
+                request_id=request_id,
+                method=method,
+                expected_seq=expected_seq,
+                build=build,
+            )
+        metrics.TURN_SECONDS.observe(time.perf_counter() - t0)
+        return result
+
+    # --- RPCs ----------------------------------------------------------------------------
+
+    @rpc
+    async def GetMatch(self, request: m.GetMatchRequest, context: Any) -> m.GetMatchResponse:
+        rt, claims = await self._match(request, context)
+        viewer, controlled = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
+        return m.GetMatchResponse(match=rt.view(viewer, controlled))
+
+    async def StreamMatch(
+        self, request: m.StreamMatchRequest, context: Any
+    ) -> AsyncIterator[m.StreamMatchResponse]:
+        try:
+            rt, claims = await self._match(request, context)
+            viewer, _ = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
+            if not 0 <= request.after_seq <= rt.seq:
+                raise invalid_argument("after_seq", f"must be 0..{rt.seq} (the latest seq)")
+        except ServiceError as err:
+            await abort_with(context, err)
+            return
+        backlog, sub = self.manager.subscribe(rt, viewer, request.after_seq)
+        last = request.after_seq
+        err: ServiceError | None = None
+        try:
+            for ev in backlog:
+                yield m.StreamMatchResponse(event=rt.project(ev, viewer))
+                last = ev.seq
+                if ev.kind == "game-over":
+                    return
+            while True:
+                if sub.overflowed:
+                    metrics.STREAM_CUTOFFS.inc()
+                    err = ServiceError(
+                        grpc.StatusCode.RESOURCE_EXHAUSTED,
+                        f"stream cut off: reading too slowly; resume with after_seq={last}",
+                        e.StreamCutOff(last_delivered_seq=last),
+                    )
+                    break
+                try:
+                    item = await asyncio.wait_for(sub.queue.get(), self.manager.heartbeat_seconds)
+                except TimeoutError:
+                    hb = c.Event(seq=rt.seq, time=views.timestamp(time.time()), heartbeat=c.Heartbeat())
+                    yield m.StreamMatchResponse(event=hb)
+                    continue
+                if item is None:
+                    if sub.overflowed:
+                        continue
+                    err = ServiceError(
+                        grpc.StatusCode.UNAVAILABLE,
+                        sub.closed_reason or "stream closed",
+                        e.MatchMoved(match_id=rt.match_id),
+                    )
+                    break
+                if item.seq <= last:
+                    continue
+                yield m.StreamMatchResponse(event=rt.project(item, viewer))
+                last = item.seq
+                if item.kind == "game-over":
+                    return
+        finally:
+            self.manager.unsubscribe(rt, sub)
+        if err is not None:
+            await abort_with(context, err)
+
+    @rpc
+    async def SubmitTurn(self, request: m.SubmitTurnRequest, context: Any) -> m.SubmitTurnResponse:
+        rt, claims = await self._match(request, context)
+        check_request_id(request.request_id)
+        seat = self._acting_seat(rt, claims, self._seat_arg(request))
+        action = self._action(rt, seat, request.move)
+
+        def build(events: list[StoredEvent]) -> m.SubmitTurnResponse:
+            racks = events[-1].payload["after"]["racks"] if events else [list(r) for r in rt.state.racks]
+            return m.SubmitTurnResponse(
+                events=self._events(rt, events, seat),
+                last_seq=rt.seq + len(events),
+                rack=views.rack(rt.ruleset, racks[seat]),
+            )
+
+        result = await self._turn(
+            rt, claims, seat, action, request.request_id, request.expected_seq, "SubmitTurn", build
+        )
+        return _answer(result, m.SubmitTurnResponse)
+
+    @rpc
+    async def DecidePending(self, request: m.DecidePendingRequest, context: Any) -> m.DecidePendingResponse:
+        rt, claims = await self._match(request, context)
+        check_request_id(request.request_id)
+        seat = self._acting_seat(rt, claims, self._seat_arg(request))
+        if request.decision not in (m.DECISION_ACCEPT, m.DECISION_CHECK):
+            raise invalid_argument("decision", "DECISION_ACCEPT or DECISION_CHECK")
+        action = Decide(seat, request.decision == m.DECISION_ACCEPT)
+
+        def build(events: list[StoredEvent]) -> m.DecidePendingResponse:
+            return m.DecidePendingResponse(
+                events=self._events(rt, events, seat), last_seq=rt.seq + len(events)
+            )
+
+        result = await self._turn(
+            rt, claims, seat, action, request.request_id, request.expected_seq, "DecidePending", build
+        )
+        return _answer(result, m.DecidePendingResponse)
+
+    @rpc
+    async def PreviewPlay(self, request: m.PreviewPlayRequest, context: Any) -> m.PreviewPlayResponse:
+        rt, claims = await self._match(request, context)
+        seat = self._acting_seat(rt, claims, self._seat_arg(request))
+        placements = self._placements(rt, request.placements)
+        st, r = rt.state, rt.ruleset
+        tokens = tuple(p.token for p in placements)
+        try:
+            check_tokens_on_rack(st.racks[seat], tokens)
+            geometry = check_placement(r, st.cells, placements, seat)
+        except RuleError as exc:
+            return m.PreviewPlayResponse(
+                legal=False, violation=views.rule_violation(exc.code, str(exc), exc.words)
+            )
+        cells = with_tiles(st.cells, geometry.placed)
+        texts = [word_text(cells, w) for w in geometry.words]
+        resolved: list[str | None] = list(texts)
+        bad: tuple[str, ...] = ()
+        if r.word_check is WordCheck.IMMEDIATE and st.lexicon is not None:
+            resolved = list(resolve_words(texts, st.lexicon, r.tiles.letters))
+            bad = tuple(invalid_words(texts, resolved))
+        words = tuple(rs or t for rs, t in zip(resolved, texts, strict=True))
+        bd = score_play(r, cells, geometry, words, tokens, st.board_effects)
+        out = m.PreviewPlayResponse(legal=not bad, breakdown=views.breakdown(r, bd.to_dict(), len(tokens)))
+        if bad:
+            out.violation.CopyFrom(
+                views.violation(
+                    e.RULE_CODE_WORD_NOT_IN_LEXICON, f"not in the word list: {', '.join(bad)}", bad
+                )
+            )
+        return out
+
+    async def _analysis_unavailable(self, request: Any, context: Any, what: str) -> None:
+        rt, claims = await self._match(request, context)
+        self._acting_seat(rt, claims, self._seat_arg(request))
+        raise ServiceError(
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"{what} is not available on this server yet (engine analysis pending)",
+            views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, f"{what} unavailable"),
+        )
+
+    @rpc
+    async def Hindsight(self, request: m.HindsightRequest, context: Any) -> m.HindsightResponse:
+        await self._analysis_unavailable(request, context, "Hindsight")
+        raise AssertionError("unreachable")
+
+    @rpc
+    async def WordStrength(self, request: m.WordStrengthRequest, context: Any) -> m.WordStrengthResponse:
+        await self._analysis_unavailable(request, context, "Word Strength")
+        raise AssertionError("unreachable")
+
+    @rpc
+    async def TileBag(self, request: m.TileBagRequest, context: Any) -> m.TileBagResponse:
+        rt, claims = await self._match(request, context)
+        seat = self._acting_seat(rt, claims, self._seat_arg(request))
+        st = rt.state
+        counts: dict[str, int] = {}
+        opp = 0
+        for i, rack in enumerate(st.racks):
+            if i != seat:
+                opp += len(rack)
+                for t in rack:
+                    counts[t] = counts.get(t, 0) + 1
+        for t in st.bag:
+            counts[t] = counts.get(t, 0) + 1
+        out = m.TileBagResponse(
+            bag_count=len(st.bag), opponent_rack_count=opp, unseen_count=sum(counts.values())
+        )
+        for token in sorted(counts, key=lambda t: (not is_letter_token(t), t)):
+            out.unseen.append(c.TileCount(tile=views.tile(rt.ruleset, token), count=counts[token]))
+        return out
+
+    @rpc
+    async def Define(self, request: m.DefineRequest, context: Any) -> m.DefineResponse:
+        self.authn.player(context)
+        word = request.word.strip()
+        if not word or len(word) > 32 or not word.isalpha():
+            raise invalid_argument("word", "1..32 letters")
+        if (request.language or "en").split("-")[0] != "en":
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"no dictionary is installed for {request.language!r}",
+                views.violation(e.RULE_CODE_DICTIONARY_UNAVAILABLE, "no dictionary"),
+            )
+        try:
+            senses = await asyncio.to_thread(wordnet.define, word)
+        except LookupError as exc:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                str(exc),
+                views.violation(e.RULE_CODE_DICTIONARY_UNAVAILABLE, str(exc)),
+            ) from exc
+        if not senses:
+            raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{word.upper()} is not in {wordnet.SOURCE}")
+        return m.DefineResponse(
+            word=word.upper(),
+            source=wordnet.SOURCE,
+            definitions=[m.Definition(part_of_speech=p, text=t, examples=ex) for p, t, ex in senses],
+        )
+
+    @rpc
+    async def SendChat(self, request: m.SendChatRequest, context: Any) -> m.SendChatResponse:
+        rt, claims = await self._match(request, context)
+        check_request_id(request.request_id)
+        text = request.text.strip()
+        if not text or len(text) > MAX_CHAT:
+            raise invalid_argument("text", f"1..{MAX_CHAT} characters")
+        controlled = rt.controlled_seats(claims.player_id)
+        if not controlled:
+            raise _not_seated("chat in")
+        if rt.options.pass_and_play:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "no chat in pass-and-play matches",
+                views.violation(e.RULE_CODE_CHAT_UNAVAILABLE, "chat unavailable"),
+            )
+        seat = controlled[0]
+        async with rt.lock:
+            ev = StoredEvent(
+                rt.seq + 1,
+                time.time(),
+                "chat",
+                {
+                    "chat": {
+                        "seat": seat,
+                        "player_id": claims.player_id,
+                        "name": rt.seats[seat].display_name,
+                        "text": text,
+                    }
+                },
+            )
+
+            def build(events: list[StoredEvent]) -> m.SendChatResponse:
+                return m.SendChatResponse(event=rt.project(events[0], seat))
+
+            result = await self.manager.commit(
+                rt,
+                None,
+                player_id=claims.player_id,
+                request_id=request.request_id,
+                method="SendChat",
+                build=build,
+                extra=[ev],
+            )
+        return _answer(result, m.SendChatResponse)
+
+    @rpc
+    async def ListLog(self, request: m.ListLogRequest, context: Any) -> m.ListLogResponse:
+        rt, claims = await self._match(request, context)
+        viewer, _ = self._viewer(rt, claims, None, spectate=True)
+        size = 50 if request.page_size <= 0 else min(request.page_size, 200)
+        try:
+            before = int(request.page_token) if request.page_token else rt.seq + 1
+        except ValueError as exc:
+            raise invalid_argument("page_token", "not a token from a previous page") from exc
+        kinds = {m.LOG_CHANNEL_CHAT: {"chat"}, m.LOG_CHANNEL_COMBAT: {"effect"}}.get(
+            request.channel, {"chat", "effect"}
+        )
+        picked = [ev for ev in reversed(rt.events[: max(before - 1, 0)]) if ev.kind in kinds]
+        page = picked[:size]
+        out = m.ListLogResponse(events=[rt.project(ev, viewer) for ev in page])
+        if len(picked) > size:
+            out.next_page_token = str(page[-1].seq)
+        return out
+
+    @rpc
+    async def LeaveMatch(self, request: m.LeaveMatchRequest, context: Any) -> m.LeaveMatchResponse:
+        rt, claims = await self._match(request, context)
+        check_request_id(request.request_id)
+        seat = self._acting_seat(rt, claims, self._seat_arg(request))
+
+        def build(events: list[StoredEvent]) -> m.LeaveMatchResponse:
+            projected = self._events(rt, events, seat)
+            loss = any(p.HasField("player_left") and p.player_left.counts_as_loss for p in projected)
+            return m.LeaveMatchResponse(events=projected, counts_as_loss=loss)
+
+        result = await self._turn(
+            rt, claims, seat, Leave(seat), request.request_id, None, "LeaveMatch", build
+        )
+        return _answer(result, m.LeaveMatchResponse)
+
+    @rpc
+    async def KickIdlePlayer(
+        self, request: m.KickIdlePlayerRequest, context: Any
+    ) -> m.KickIdlePlayerResponse:
+        rt, claims = await self._match(request, context)
+        check_request_id(request.request_id)
+        controlled = [s for s in rt.controlled_seats(claims.player_id) if rt.state.seats[s].value == "active"]
+        if not controlled:
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "only an active player may kick")
+        if not 0 <= request.seat < len(rt.seats):
+            raise invalid_argument("seat", f"must be 0..{len(rt.seats) - 1}")
+        by = controlled[0]
+        if rt.options.pass_and_play or request.seat in controlled:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "kicking is not possible here",
+                views.violation(e.RULE_CODE_KICK_NOT_ALLOWED, "kick not allowed"),
+            )
+        if (rt.state.to_move != request.seat or rt.state.over) and (
+            (claims.player_id, request.request_id) not in rt.requests
+        ):
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "only the seat to move can be idle",
+                views.violation(e.RULE_CODE_KICK_NOT_ALLOWED, "kick not allowed"),
+            )
+        idle = time.time() - max(rt.turn_start, rt.last_move[request.seat])
+        if idle < rt.options.idle_kick_seconds and (claims.player_id, request.request_id) not in rt.requests:
+            v = views.violation(e.RULE_CODE_KICK_TOO_EARLY, f"seat {request.seat} has been idle {idle:.0f}s")
+            v.retry_after.CopyFrom(views.timestamp(time.time() + rt.options.idle_kick_seconds - idle))
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, v.message, v)
+
+        def build(events: list[StoredEvent]) -> m.KickIdlePlayerResponse:
+            for ev in events:
+                ev.payload["idle_for"] = idle
+            return m.KickIdlePlayerResponse(events=self._events(rt, events, by))
+
+        result = await self._turn(
+            rt, claims, by, Kick(request.seat, by), request.request_id, None, "KickIdlePlayer", build
+        )
+        return _answer(result, m.KickIdlePlayerResponse)
+
+
+def _answer(result: Any, cls: type[R]) -> R:
+    if isinstance(result, tuple) and result and result[0] == "repeat":
+        return cls.FromString(result[1])  # type: ignore[attr-defined,no-any-return]
+    return result  # type: ignore[no-any-return]
+
+
+class ControlServicer(ctl_grpc.MatchControlServiceServicer):
+    """MatchControlService (lobby → match server), service-authenticated."""
+
+    def __init__(
+        self, manager: MatchManager, authn: Authenticator, on_drain: Callable[[bool], Awaitable[int]]
+    ) -> None:
+        self.manager = manager
+        self.authn = authn
+        self.on_drain = on_drain
+
+    @rpc
+    async def CreateMatch(self, request: ctl.CreateMatchRequest, context: Any) -> ctl.CreateMatchResponse:
+        self.authn.service(context)
+        try:
+            return await self.manager.create(request)
+        except EngineError as exc:
+            raise invalid_argument("ruleset", str(exc)) from exc
+
+    @rpc
+    async def GetLoad(self, request: ctl.GetLoadRequest, context: Any) -> ctl.GetLoadResponse:
+        self.authn.service(context)
+        return ctl.GetLoadResponse(load=self.manager.load_pb())
+
+    @rpc
+    async def Drain(self, request: ctl.DrainRequest, context: Any) -> ctl.DrainResponse:
+        self.authn.service(context)
+        remaining = await self.on_drain(request.release_matches)
+        return ctl.DrainResponse(remaining_matches=remaining)
+
+
+__all__ = ["Authenticator", "ControlServicer", "MatchServicer", "SeatInfo"]
