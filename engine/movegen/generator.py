@@ -1,0 +1,407 @@
+"""Every legal play of a position: Appel–Jacobson over the compiled DAWG.
+
+For each direction and each line (row or column) the generator marks the *anchors* (empty
+squares next to a tile; on an empty board the start square; in War of Words also every Star and
+Water square, which lets a play stand alone) and computes, for each empty square with tiles above
+or below it, the *cross-check* bitset of the letters that make a valid cross word there, and the
+score that cross word would add. From each anchor it builds *left parts* from the rack (or takes
+the tiles already left of it) and *extends right* through the DAWG, placing rack tiles on empty
+squares and walking over tiles already on the board. Scores are accumulated on the way from
+per-square tables derived from ``engine.scoring`` (see ``tables``), and a move is materialised
+only when a complete word is recorded.
+
+Each move is found once: it is built from its leftmost anchor (left-part squares are never
+anchors), a single tile forming words both ways is kept only in the across pass, and when War of
+Words wildcards could spell one placement through several words, a seen-set removes repeats.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.board import Cells
+from engine.movegen.lexwalk import LexWalker, walker_for
+from engine.movegen.move import Move
+from engine.movegen.tables import SquareTables, square_tables
+from engine.rulesets.model import FirstPlay, Ruleset
+from engine.scoring import NO_EFFECTS, BoardEffects, tile_value
+from engine.tiles import BLANK, WILDCARD
+
+_BLANK_KEY = ""  # cross-score dict key for a blank or wildcard (worth 0 points)
+
+
+class _ZeroScores(dict):  # type: ignore[type-arg]
+    """Cross score of a square without a cross word: 0 for any letter."""
+
+    def __missing__(self, key: str) -> int:
+        return 0
+
+
+_ZERO = _ZeroScores()
+
+
+def generate(
+    ruleset: Ruleset,
+    cells: Cells,
+    rack: Sequence[str],
+    lexicon: Any,
+    effects: BoardEffects = NO_EFFECTS,
+) -> list[Move]:
+    """Every legal play of ``rack`` on ``cells`` (letter plays only; action tiles are ignored)."""
+    tables = square_tables(ruleset, effects)
+    walker = walker_for(lexicon, tables.letters)
+    return _Generation(ruleset, tables, walker, cells, rack, effects).run()
+
+
+class _Generation:
+    """One call of the generator: the position, the rack and the moves found so far."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        tables: SquareTables,
+        walker: LexWalker,
+        cells: Cells,
+        rack: Sequence[str],
+        effects: BoardEffects,
+    ) -> None:
+        self.t = tables
+        self.w = walker
+        self.cells = cells
+        counts = Counter(tok for tok in rack if tok in tables.bits or tok in (BLANK, WILDCARD))
+        self.counts: dict[str, int] = dict(counts)
+        self.counts.setdefault(BLANK, 0)
+        self.counts.setdefault(WILDCARD, 0)
+        self.tiles_on_rack = sum(counts.values())
+        self.face = [
+            0 if tile is None else tile_value(ruleset, tile, effects) for tile in cells
+        ]
+        bonus = tables.bonus_letter
+        self.is_bonus = {letter: int(letter == bonus) for letter in tables.letters}
+        self.old_bonus = [
+            int(tile is not None and bonus is not None and not tile.blank and tile.letter == bonus)
+            for tile in cells
+        ]
+        empty = all(tile is None for tile in cells)
+        start_square = ruleset.first_play is FirstPlay.START_SQUARE
+        self.min_tiles = ruleset.first_play_min_tiles if (empty and start_square) else 1
+        self.anchor = self._anchors(ruleset, empty and start_square)
+        self.dedup = self.counts[WILDCARD] > 0 or any(
+            tile is not None and tile.letter == WILDCARD for tile in cells
+        )
+        self.seen: set[tuple] = set()
+        self.out: list[Move] = []
+
+    # -- setup -----------------------------------------------------------------------------
+
+    def _anchors(self, ruleset: Ruleset, first_play: bool) -> list[bool]:
+        t, cells = self.t, self.cells
+        rows, cols = t.rows, t.cols
+        if first_play:
+            start = ruleset.board.start
+            if start is None:
+                return [not b for b in t.blocked]
+            return [i == start for i in range(rows * cols)]
+        anchor = [False] * (rows * cols)
+        for i, tile in enumerate(cells):
+            if tile is not None or t.blocked[i]:
+                continue
+            if t.free_start[i]:
+                anchor[i] = True
+                continue
+            r, c = divmod(i, cols)
+            anchor[i] = (
+                (r > 0 and cells[i - cols] is not None)
+                or (r < rows - 1 and cells[i + cols] is not None)
+                or (c > 0 and cells[i - 1] is not None)
+                or (c < cols - 1 and cells[i + 1] is not None)
+            )
+        return anchor
+
+    def run(self) -> list[Move]:
+        if self.tiles_on_rack == 0:
+            return []
+        t = self.t
+        for across in (True, False):
+            for k in range(t.rows if across else t.cols):
+                squares = (range(k * t.cols, (k + 1) * t.cols) if across
+                           else range(k, t.rows * t.cols, t.cols))
+                if any(self.anchor[s] for s in squares):
+                    self._line(list(squares), across)
+        return self.out
+
+    def _cross(self, s: int, across: bool) -> tuple[int, dict[str, int] | None, int]:
+        """(cross-check bits, cross score per letter or None when no cross word, run length)
+        of the empty square ``s`` for plays whose main word runs ``across``."""
+        t, cells = self.t, self.cells
+        if t.blocked[s]:
+            return 0, None, 1
+        cols = t.cols
+        if across:
+            step, pos, limit = cols, s // cols, t.rows
+        else:
+            step, pos, limit = 1, s % cols, cols
+        before: list[int] = []
+        j, p = s, pos
+        while p > 0 and cells[j - step] is not None:
+            j -= step
+            p -= 1
+            before.append(j)
+        after: list[int] = []
+        j, p = s, pos
+        while p < limit - 1 and cells[j + step] is not None:
+            j += step
+            p += 1
+            after.append(j)
+        if not before and not after:
+            return t.all_bits, None, 1
+        before.reverse()
+        prefix = "".join(cells[i].letter for i in before)  # type: ignore[union-attr]
+        suffix = "".join(cells[i].letter for i in after)  # type: ignore[union-attr]
+        bits = self.w.cross_bits(prefix, suffix)
+        return bits, self._cross_scores(s, before + after, bits), len(before) + len(after) + 1
+
+    def _cross_scores(self, s: int, old: list[int], bits: int) -> dict[str, int]:
+        t = self.t
+        base = sum(self.face[i] for i in old)
+        has_bonus = any(self.old_bonus[i] for i in old)
+        factor = t.cross_factor[s]
+        bp = t.bonus_points
+        values = t.new_value[s]
+        scores = {_BLANK_KEY: (base + (bp if has_bonus else 0)) * factor}
+        counts = self.counts
+        every = counts[BLANK] or counts[WILDCARD]
+        for letter, bit in t.bits.items():
+            if bits & bit and (every or counts.get(letter)):
+                bonus = bp if (has_bonus or self.is_bonus[letter]) else 0
+                scores[letter] = (base + values[letter] + bonus) * factor
+        return scores
+
+    # -- one line ----------------------------------------------------------------------------
+
+    def _line(self, squares: list[int], across: bool) -> None:
+        """Generate every move whose main word lies on this line."""
+        cells = self.cells
+        n = len(squares)
+        letters = [None if cells[s] is None else cells[s].letter for s in squares]  # type: ignore[union-attr]
+        cross: list[int] = [0] * n
+        xscore: list[dict[str, int]] = [_ZERO] * n
+        xlen = [1] * n
+        for i, s in enumerate(squares):
+            if letters[i] is None:
+                bits, scores, length = self._cross(s, across)
+                cross[i] = bits
+                xlen[i] = length
+                if scores is not None:
+                    xscore[i] = scores
+        anchors = [self.anchor[s] for s in squares]
+        extend = self._extender(squares, letters, cross, xscore, xlen, across)
+        for a in range(n):
+            if anchors[a] and cross[a]:
+                self._from_anchor(a, squares, letters, anchors, extend)
+
+    def _from_anchor(
+        self, a: int, squares: list[int], letters: list[str | None], anchors: list[bool],
+        extend: Callable[..., None],
+    ) -> None:
+        t = self.t
+        if a > 0 and letters[a - 1] is not None:
+            start = a - 1
+            while start > 0 and letters[start - 1] is not None:
+                start -= 1
+            text = "".join(letters[start:a])  # type: ignore[arg-type]
+            msum = sum(self.face[squares[j]] for j in range(start, a))
+            bon = int(any(self.old_bonus[squares[j]] for j in range(start, a)))
+            for node in self.w.nodes_after(self.w.root, text):
+                extend(a, node, start, a, [], msum, 0 if t.additive else 1, bon, 0)
+            return
+        limit = 0
+        j = a - 1
+        while j >= 0 and letters[j] is None and not t.blocked[squares[j]] and not anchors[j]:
+            limit += 1
+            j -= 1
+        limit = min(limit, self.tiles_on_rack - 1)
+        self._left_parts(a, squares, limit, extend)
+
+    def _left_parts(self, a: int, squares: list[int], limit: int, extend: Callable[..., None]) -> None:
+        """Extend from anchor ``a`` after every left part of up to ``limit`` rack tiles."""
+        t, w, counts = self.t, self.w, self.counts
+        children = w.children
+        bits = t.bits
+        additive = t.additive
+        part: list[tuple[str, bool]] = []  # (letter, is blank-or-wildcard)
+        tokens: list[str] = []
+        new_value, word_mult, is_bonus = t.new_value, t.word_mult, self.is_bonus
+        any_letter = counts[BLANK] or counts[WILDCARD]
+
+        def place(node: int) -> None:
+            k = len(part)
+            start = a - k
+            msum, wf, bon = 0, 0 if additive else 1, 0
+            placed = []
+            for j, (letter, joker) in enumerate(part):
+                s = squares[start + j]
+                if not joker:
+                    msum += new_value[s][letter]
+                    bon |= is_bonus[letter]
+                wf = wf + word_mult[s] if additive else wf * word_mult[s]
+                token = tokens[j]
+                if token == WILDCARD:
+                    placed.append((s, WILDCARD, False))
+                else:
+                    placed.append((s, letter, token == BLANK))
+            extend(a, node, start, a, placed, msum, wf, bon, k)
+
+        def left(node: int) -> None:
+            place(node)
+            if len(part) >= limit:
+                return
+            kids = children(node)
+            if not kids:
+                return
+            for letter, child in kids.items():
+                if letter not in bits:
+                    continue
+                for token in (letter, BLANK, WILDCARD) if any_letter else (letter,):
+                    if counts.get(token):
+                        counts[token] -= 1
+                        part.append((letter, token != letter))
+                        tokens.append(token)
+                        left(child)
+                        tokens.pop()
+                        part.pop()
+                        counts[token] += 1
+
+        left(w.root)
+
+    def _extender(
+        self, squares: list[int], letters: list[str | None], cross: list[int],
+        xscore: list[dict[str, int]], xlen: list[int], across: bool,
+    ) -> Callable[..., None]:
+        """The extend-right recursion for one line, closed over the line's tables."""
+        t, w = self.t, self.w
+        n = len(squares)
+        counts = self.counts
+        maps, child_map = w.maps, w.lexicon.child_map
+        terminal = w.terminal
+        bits = t.bits
+        additive = t.additive
+        bp = t.bonus_points
+        bingo = t.bingo
+        cols = t.cols
+        min_tiles = self.min_tiles
+        out, seen, dedup = self.out, self.seen, self.dedup
+        face = [self.face[s] for s in squares]
+        old_bonus = [self.old_bonus[s] for s in squares]
+        new_value = [t.new_value[s] for s in squares]
+        word_mult = [t.word_mult[s] for s in squares]
+        is_bonus = self.is_bonus
+        rack_letters = [letter for letter in t.letters if counts.get(letter)]
+        jokers = counts[BLANK] > 0 or counts[WILDCARD] > 0
+        state = [0, 0, []]  # anchor, start, placed tiles
+
+        def record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
+            anchor, start, placed = state
+            if i - start < 2 or nt < min_tiles:
+                return
+            direction = across
+            if nt == 1:
+                if across:
+                    direction = i - start >= xlen[anchor]
+                elif xlen[anchor] > 1:
+                    return  # a single tile forming an across word: found in the across pass
+            key = tuple(placed)
+            if dedup:
+                if key in seen:
+                    return
+                seen.add(key)
+            score = (msum + (bp if bon else 0)) * (wf or 1) + xsum + bingo[nt]
+            out.append(Move(score, key, direction, cols))
+
+        def ext(i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
+            while i < n:
+                letter = letters[i]
+                if letter is None:
+                    break
+                kids = maps[node]
+                if kids is None:
+                    kids = maps[node] = child_map(node)
+                if letter == WILDCARD:
+                    for ch, child in kids.items():
+                        if ch in bits:
+                            ext(i + 1, child, msum, wf, bon, xsum, nt)
+                    return
+                child = kids.get(letter)
+                if child is None:
+                    return
+                node = child
+                msum += face[i]
+                bon |= old_bonus[i]
+                i += 1
+            if i > state[0] and terminal[node]:
+                record(i, nt, msum, wf, bon, xsum)
+            if i == n:
+                return
+            cs = cross[i]
+            if not cs:
+                return
+            kids = maps[node]
+            if kids is None:
+                kids = maps[node] = child_map(node)
+            if not kids:
+                return
+            s = squares[i]
+            nv = new_value[i]
+            xs = xscore[i]
+            nwf = wf + word_mult[i] if additive else wf * word_mult[i]
+            i1, nt1 = i + 1, nt + 1
+            placed = state[2]
+            if not jokers:
+                for letter in rack_letters:
+                    if counts[letter] and cs & bits[letter]:
+                        child = kids.get(letter)
+                        if child is not None:
+                            counts[letter] -= 1
+                            placed.append((s, letter, False))
+                            ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
+                                xsum + xs[letter], nt1)
+                            placed.pop()
+                            counts[letter] += 1
+                return
+            blank_score = xs[_BLANK_KEY]
+            for letter, child in kids.items():
+                bit = bits.get(letter)
+                if bit is None:
+                    continue
+                if cs & bit:
+                    if counts.get(letter):
+                        counts[letter] -= 1
+                        placed.append((s, letter, False))
+                        ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
+                            xsum + xs[letter], nt1)
+                        placed.pop()
+                        counts[letter] += 1
+                    if counts[BLANK]:
+                        counts[BLANK] -= 1
+                        placed.append((s, letter, True))
+                        ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
+                        placed.pop()
+                        counts[BLANK] += 1
+                if counts[WILDCARD]:
+                    counts[WILDCARD] -= 1
+                    placed.append((s, WILDCARD, False))
+                    ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
+                    placed.pop()
+                    counts[WILDCARD] += 1
+
+        def extend(
+            anchor: int, node: int, start: int, i: int, placed: list, msum: int, wf: int,
+            bon: int, nt: int,
+        ) -> None:
+            state[0], state[1], state[2] = anchor, start, placed
+            ext(i, node, msum, wf, bon, 0, nt)
+
+        return extend
+

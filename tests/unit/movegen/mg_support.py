@@ -1,0 +1,130 @@
+"""Test support for move generation: a small lexicon, random positions, and a slow,
+obviously-correct enumerator to compare the generator with."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import permutations, product
+
+from engine.board import with_tiles
+from engine.errors import RuleError
+from engine.game import Decide, GameState, apply, set_rack, start_game
+from engine.lexicon import compile_words, load_lexicon
+from engine.lexicon.alphabet import ALPHABETS
+from engine.placement import Placement, check_placement, word_text
+from engine.rulesets import get_ruleset
+from engine.scoring import score_play
+from engine.tiles import BLANK, WILDCARD
+from engine.words import invalid_words, resolve_words
+
+FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
+
+
+@cache
+def small_lexicon(size: int = 2500, seed: int = 7):
+    """A few thousand short English words (2-5 letters), compiled like the real lexicon."""
+    rng = random.Random(seed)
+    words = [w for w in load_lexicon("en").words() if 2 <= len(w) <= 5]
+    twos = [w for w in words if len(w) == 2]
+    chosen = set(rng.sample(words, size)) | set(twos)
+    return compile_words(chosen, "en", ALPHABETS["en"])
+
+
+def random_position(family: str, seed: int, lexicon, plays: int | None = None,
+                    rack_len: int | None = None, jokers: int | None = None) -> GameState:
+    """A legal position reached by random moves, with a small random rack for the seat to move."""
+    from engine.movegen import generate_moves
+
+    rng = random.Random(seed)
+    ruleset = get_ruleset(family)
+    state, _ = start_game(ruleset, 2, seed, lexicon)
+    if family == "warofwords" and rng.random() < 0.5:
+        patches = len(state.electrification)
+        state = state.evolve(electrification=tuple(rng.choice((1, 1, 2, 3)) for _ in range(patches)),
+                             irradiated=rng.random() < 0.2)
+    for _ in range(rng.randint(0, 6) if plays is None else plays):
+        moves = generate_moves(state)
+        if not moves:
+            break
+        move = rng.choice(moves[: max(1, len(moves) // 2)])
+        state, _ = apply(state, move.to_play(state.to_move))
+        if state.pending is not None:
+            state, _ = apply(state, Decide(state.to_move, True))
+        if state.over:
+            break
+    joker = WILDCARD if WILDCARD in ruleset.tiles.counts else BLANK
+    pool = list(state.bag) + list(state.racks[state.to_move])
+    naturals = [t for t in pool if t not in (BLANK, WILDCARD) and not t.startswith("@")]
+    n = rng.randint(2, 4) if rack_len is None else rack_len
+    k = (rng.choice((0, 0, 1, 1, 2)) if jokers is None else jokers)
+    k = min(k, pool.count(joker), n)
+    rack = [joker] * k + rng.sample(naturals, n - k)
+    return set_rack(state, state.to_move, tuple(rack))
+
+
+def brute_force(state: GameState, seat: int | None = None) -> dict[tuple, int]:
+    """Every legal play as {move key: score}: every line, every start square, every ordered
+    selection of rack tokens (blanks as every letter of the set), checked by the validator, the
+    word list and the scorer. A move key is ((square, letter, blank), ...) in reading order."""
+    seat = state.to_move if seat is None else seat
+    ruleset, cells, lexicon = state.ruleset, state.cells, state.lexicon
+    letters = ruleset.tiles.letters
+    rack = [t for t in state.racks[seat] if not t.startswith("@")]
+    rows, cols = ruleset.board.rows, ruleset.board.cols
+    found: dict[tuple, int] = {}
+    for across in (True, False):
+        for line in range(rows if across else cols):
+            squares = [line * cols + c for c in range(cols)] if across else \
+                [r * cols + line for r in range(rows)]
+            for start in range(len(squares)):
+                empties = [s for s in squares[start:] if cells[s] is None]
+                for k in range(1, len(rack) + 1):
+                    if len(empties) < k or cells[squares[start]] is not None:
+                        continue
+                    _try_squares(state, empties[:k], rack, letters, lexicon, found, seat)
+    return found
+
+
+def _geometry_words(state: GameState, squares: list[int]):
+    """The words (as square lists) a play on ``squares`` would form, or None if the squares
+    break a placement rule. Geometry does not depend on the letters."""
+    cols = state.ruleset.board.cols
+    dummy = [Placement(s // cols, s % cols, state.ruleset.tiles.letters[0]) for s in squares]
+    try:
+        geometry = check_placement(state.ruleset, state.cells, dummy, 0)
+    except RuleError:
+        return None
+    return geometry
+
+
+def _try_squares(state, squares, rack, letters, lexicon, found, seat) -> None:
+    geometry = _geometry_words(state, squares)
+    if geometry is None:
+        return
+    ruleset, cells = state.ruleset, state.cells
+    cols = ruleset.board.cols
+    for tokens in set(permutations(rack, len(squares))):
+        choices = [letters if t == BLANK else (t,) for t in tokens]
+        for shown in product(*choices):
+            placed = [(s, shown[j], tokens[j] == BLANK) for j, s in enumerate(squares)]
+            after = list(cells)
+            for s, letter, blank in placed:
+                after[s] = _tile(letter, blank, seat)
+            texts = [word_text(after, w) for w in geometry.words]
+            resolved = resolve_words(texts, lexicon, letters)
+            if invalid_words(texts, resolved):
+                continue
+            placements = [Placement(s // cols, s % cols, letter, blank) for s, letter, blank in placed]
+            geo = check_placement(ruleset, cells, placements, seat)
+            after_t = with_tiles(cells, geo.placed)
+            score = score_play(ruleset, after_t, geo, resolved, tokens, state.board_effects).total
+            key = tuple(sorted(placed))
+            assert found.get(key, score) == score
+            found[key] = score
+
+
+def _tile(letter: str, blank: bool, seat: int):
+    from engine.tiles import Tile
+
+    return Tile(letter, blank, seat)
