@@ -1,0 +1,81 @@
+"""``wordarena-lobby``: the lobby server.
+
+Flags (each with its ``WORDARENA_*`` environment variable; see ``services.common.config``):
+the common ``--listen``, ``--metrics-listen``, ``--database-url``, ``--data-dir``, ``--log-format``,
+``--log-level``, ``--token-private-key``, ``--token-public-key``, ``--service-token``,
+``--max-message-bytes``, ``--shutdown-grace``; and the lobby's own ``--token-ttl`` (seconds, default
+30 days) and ``--server-ttl`` (seconds without heartbeat before a match server gets no new
+matches, default 15). Without keys, a development key pair is generated in the data dir.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from protos.wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc
+from services.common import auth, logs
+from services.common.config import Settings, add_flag, build_parser, settings_from_args
+from services.common.db import Database
+from services.common.server import GrpcServer
+from services.lobby import store
+from services.lobby.service import Lobby, LobbyOptions
+
+__all__ = ["build_lobby", "main", "serve"]
+
+
+def parse(argv: Sequence[str] | None = None) -> Settings:
+    """Parses the lobby's flags."""
+    p = build_parser("lobby", "wordarena lobby server: players, tables, matchmaking, records")
+    add_flag(p, "--token-ttl", default=30 * 24 * 3600.0, type=float, help="player token lifetime, seconds")
+    add_flag(p, "--server-ttl", default=15.0, type=float, help="match server heartbeat timeout, seconds")
+    return settings_from_args("lobby", p.parse_args(argv))
+
+
+async def build_lobby(
+    settings: Settings, options: LobbyOptions | None = None
+) -> tuple[GrpcServer, Lobby, Database]:
+    """Migrates the database, builds the lobby and its server (not started)."""
+    keys = auth.load_token_keys(
+        settings.data_dir,
+        private_key=settings.token_private_key or None,
+        public_keys=settings.token_public_key or None,
+    )
+    if keys.signing_key is None:
+        raise SystemExit("the lobby needs a token signing key (--token-private-key)")
+    db = Database(settings.database_url)
+    await asyncio.to_thread(store.migrate, db)
+    opt = options or LobbyOptions(
+        token_ttl_s=float(settings.extra.get("token_ttl", 30 * 24 * 3600.0)),
+        server_ttl_s=float(settings.extra.get("server_ttl", 15.0)),
+    )
+    if settings.service_token:
+        opt.service_secret = settings.service_token
+    lobby = Lobby(db, keys, opt)
+    server = GrpcServer(settings)
+    server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, lobby, "wordarena.v1.LobbyService")
+    server.add(
+        control_pb2_grpc.add_MatchRegistryServiceServicer_to_server,
+        lobby,
+        "wordarena.v1.MatchRegistryService",
+    )
+    server.on_drain(lobby.stop)
+    return server, lobby, db
+
+
+async def serve(settings: Settings) -> None:
+    """Runs the lobby until SIGTERM / SIGINT."""
+    server, lobby, db = await build_lobby(settings)
+    await lobby.start()
+    await server.start()
+    try:
+        await server.wait_for_termination_signal()
+    finally:
+        db.close()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point."""
+    settings = parse(argv)
+    logs.configure_logging(settings.log_format, settings.log_level)
+    asyncio.run(serve(settings))

@@ -1,0 +1,1409 @@
+"""LobbyService and MatchRegistryService over grpc.aio.
+
+State: tables and quick-match tickets live in memory (tables are written through to the database
+and reloaded on start; tickets are not persisted: a restart expires them). Every table change runs
+under one asyncio lock, so concurrent joins never over-fill a table. Matches are allocated on the
+least-loaded healthy registered match server through ``MatchControlService.CreateMatch``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import hmac
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2
+from prometheus_client import Counter, Gauge, Histogram
+from sqlmodel import Session, select
+
+from protos.wordarena.v1 import (
+    common_pb2,
+    control_pb2,
+    control_pb2_grpc,
+    errors_pb2,
+    lobby_pb2,
+    lobby_pb2_grpc,
+)
+from services.common import auth, logs
+from services.common.db import Database
+from services.common.errors import ServiceError, abort_with
+from services.lobby import convert, store
+from services.lobby.errors import LobbyError
+from services.lobby.matchmaking import Criteria, Group, Queue, Ticket, TicketStatus
+from services.lobby.models import MatchRow, MatchSeatRow, MatchServerRow, PlayerRow, RecordRow
+from services.lobby.names import name_skeleton, validate_display_name
+from services.lobby.passwords import FailureThrottle, Passwords, validate_password
+from services.lobby.records import PlayerRecord, SeatEnd, apply_result, check_outcomes, decide_outcomes
+from services.lobby.settings import TableConfig, catalog, challenge_modes, resolve_ruleset, validate_settings
+from services.lobby.tables import Occupant, Table, TableStatus, bot_player_id
+
+log = logs.get_logger("wordarena.lobby")
+
+TABLES_OPEN = Gauge("wordarena_tables_open", "Tables open (waiting for players).")
+PLAYERS_ONLINE = Gauge("wordarena_players_online", "Players seen in the last 5 minutes.")
+MM_WAIT = Histogram(
+    "wordarena_matchmaking_wait_seconds",
+    "Time from QuickMatch to an assignment.",
+    buckets=(0.1, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 900),
+)
+ALLOCATIONS = Counter(
+    "wordarena_allocations_total", "Match allocations, by result (ok, no_capacity, failed).", ["result"]
+)
+
+_REQUEST_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_ONLINE_WINDOW_S = 300.0
+
+
+@dataclass
+class LobbyOptions:
+    """Tunables of the lobby (defaults as documented in lobby.proto)."""
+
+    token_ttl_s: float = 30 * 24 * 3600.0
+    service_token_ttl_s: float = 3600.0
+    server_ttl_s: float = 15.0
+    heartbeat_interval_s: float = 5.0
+    table_expiry_s: float = 3600.0
+    create_match_timeout_s: float = 10.0
+    matchmaking_tick_s: float = 0.25
+    watch_heartbeat_s: float = 30.0
+    watch_queue_size: int = 256
+    password_time_cost: int = 2
+    password_memory_kib: int = 19 * 1024
+    service_secret: str = ""
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _check_request_id(rid: str, field: str = "request_id") -> None:
+    if not rid or len(rid) > 64 or not set(rid) <= _REQUEST_ID_CHARS:
+        raise LobbyError.invalid("request_id must be 1..64 characters of [A-Za-z0-9_-]", field)
+
+
+def _check_id(value: str, what: str, field: str) -> None:
+    if not value:
+        raise LobbyError.invalid(f"{what} is required", field)
+    if len(value) > 64 or not set(value) <= _REQUEST_ID_CHARS | {":"}:
+        raise LobbyError.not_found(f"unknown {what}", field)
+
+
+def _page(size: int, default: int, maximum: int) -> int:
+    if size < 0:
+        raise LobbyError.invalid("page_size must not be negative", "page_size")
+    return min(size or default, maximum)
+
+
+def _token_offset(token: str, key: str) -> int:
+    """Decodes an opaque page token "<key>:<offset>" bound to the request's other fields."""
+    if not token:
+        return 0
+    k, _, off = token.rpartition(":")
+    if k != key or not off.isdigit():
+        raise LobbyError.invalid("bad page_token (or the request changed since)", "page_token")
+    return int(off)
+
+
+def _page_key(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:12]
+
+
+def _to_service_error(e: LobbyError) -> ServiceError:
+    details: list[Message] = []
+    code_value = errors_pb2.LobbyCode.Value(f"LOBBY_CODE_{e.code}") if e.code else 0
+    details.append(
+        errors_pb2.LobbyViolation(code=code_value, code_name=e.code, message=e.message, field=e.field)
+    )
+    if e.field and e.status == grpc.StatusCode.INVALID_ARGUMENT:
+        details.append(
+            error_details_pb2.BadRequest(
+                field_violations=[
+                    error_details_pb2.BadRequest.FieldViolation(field=e.field, description=e.message)
+                ]
+            )
+        )
+    if e.retry_after_s is not None:
+        info = error_details_pb2.RetryInfo()
+        info.retry_delay.FromNanoseconds(int(e.retry_after_s * 1e9))
+        details.append(info)
+    return ServiceError(e.status, e.message, *details)
+
+
+def unary(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """Turns LobbyError / ServiceError raised by a unary handler into rich statuses."""
+
+    @functools.wraps(fn)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            return await fn(self, request, context)
+        except LobbyError as e:
+            await abort_with(context, _to_service_error(e))
+        except ServiceError as e:
+            await abort_with(context, e)
+
+    return wrapper
+
+
+def streaming(fn: Callable[..., AsyncIterator[Any]]) -> Callable[..., AsyncIterator[Any]]:
+    """The same for server-streaming handlers."""
+
+    @functools.wraps(fn)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        try:
+            async for item in fn(self, request, context):
+                yield item
+        except LobbyError as e:
+            await abort_with(context, _to_service_error(e))
+        except ServiceError as e:
+            await abort_with(context, e)
+
+    return wrapper
+
+
+@dataclass
+class _Watcher:
+    filter: lobby_pb2.TableFilter
+    queue: asyncio.Queue[lobby_pb2.WatchTablesResponse | None]
+    seen: set[str] = field(default_factory=set)
+    overflow: bool = False
+
+
+def _matches_filter(t: Table, f: lobby_pb2.TableFilter, viewer: str) -> bool:
+    statuses = {convert.TABLE_STATUS_FROM_PB.get(s) for s in f.statuses} or {TableStatus.OPEN}
+    if t.status not in statuses:
+        return False
+    if t.config.private and t.seat_of(viewer) is None:
+        return False
+    if f.ruleset_id and t.config.ruleset_id != f.ruleset_id:
+        return False
+    if f.language and t.config.language != f.language.lower():
+        return False
+    if f.has_free_seat and t.full:
+        return False
+    return not (f.seats and t.config.seats != f.seats)
+
+
+def _check_filter(f: lobby_pb2.TableFilter) -> None:
+    for s in f.statuses:
+        if s not in convert.TABLE_STATUS_FROM_PB:
+            raise LobbyError.invalid("unknown table status", "filter.statuses")
+    if f.seats and not 2 <= f.seats <= 4:
+        raise LobbyError.invalid("seats must be 2..4 or 0", "filter.seats")
+    if len(f.ruleset_id) > 32 or len(f.language) > 16:
+        raise LobbyError.invalid("filter value too long", "filter")
+
+
+class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryServiceServicer):
+    """The lobby: both LobbyService (clients) and MatchRegistryService (match servers)."""
+
+    def __init__(self, db: Database, keys: auth.TokenKeys, options: LobbyOptions | None = None) -> None:
+        self.db = db
+        self.keys = keys
+        self.opt = options or LobbyOptions()
+        self.passwords = Passwords(self.opt.password_time_cost, self.opt.password_memory_kib)
+        self.throttle = FailureThrottle()
+        self.tables: dict[str, Table] = {}
+        self.lock = asyncio.Lock()
+        self.queue = Queue()
+        self.tickets: dict[str, Ticket] = {}
+        self.ticket_events: dict[str, asyncio.Event] = {}
+        self.watchers: list[_Watcher] = []
+        self.online: dict[str, float] = {}
+        self._channels: dict[str, grpc.aio.Channel] = {}
+        self._service_token: tuple[str, float] = ("", 0.0)
+        self._tasks: list[asyncio.Task[None]] = []
+        PLAYERS_ONLINE.set_function(self._online_count)
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Loads tables and starts the background loop (matchmaking, expiry)."""
+        for t in await self.db.run(store.load_tables, _now() - self.opt.table_expiry_s):
+            if t.status == TableStatus.STARTING:
+                t.start_failed()
+            self.tables[t.table_id] = t
+        self._update_gauges()
+        self._tasks.append(asyncio.create_task(self._background()))
+
+    async def stop(self) -> None:
+        """Ends streams and background work, closes channels."""
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+        for w in self.watchers:
+            with contextlib.suppress(asyncio.QueueFull):
+                w.queue.put_nowait(None)
+        for ev in self.ticket_events.values():
+            ev.set()
+        for ch in self._channels.values():
+            await ch.close()
+        self._channels.clear()
+
+    async def _background(self) -> None:
+        last_heartbeat = time.monotonic()
+        while True:
+            await asyncio.sleep(self.opt.matchmaking_tick_s)
+            try:
+                await self._run_matchmaking()
+                await self._expire_tables()
+                if time.monotonic() - last_heartbeat >= self.opt.watch_heartbeat_s:
+                    last_heartbeat = time.monotonic()
+                    self._broadcast_heartbeat()
+            except Exception as exc:  # pragma: no cover - logged, the loop goes on
+                log.warning("background step failed", error=repr(exc))
+
+    def _online_count(self) -> int:
+        cut = _now() - _ONLINE_WINDOW_S
+        for pid in [p for p, t in self.online.items() if t < cut]:
+            del self.online[pid]
+        return len(self.online)
+
+    def _update_gauges(self) -> None:
+        TABLES_OPEN.set(sum(1 for t in self.tables.values() if t.status == TableStatus.OPEN))
+
+    # -- auth -----------------------------------------------------------------------------------
+
+    def _claims(self, context: grpc.aio.ServicerContext) -> auth.Claims:
+        token = auth.bearer_token_from_metadata(context.invocation_metadata())
+        if token is None:
+            raise LobbyError(
+                grpc.StatusCode.UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"
+            )
+        try:
+            claims = self.keys.verify(token)
+        except auth.TokenError as exc:
+            raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, exc.message) from exc
+        return claims
+
+    def _player(self, context: grpc.aio.ServicerContext) -> auth.Claims:
+        claims = self._claims(context)
+        if claims.is_service:
+            raise LobbyError(grpc.StatusCode.PERMISSION_DENIED, "service tokens cannot act as players")
+        self.online[claims.player_id] = _now()
+        logs.bind(player_id=claims.player_id)
+        return claims
+
+    def _service(self, context: grpc.aio.ServicerContext) -> None:
+        token = auth.bearer_token_from_metadata(context.invocation_metadata())
+        secret = self.opt.service_secret
+        if token is not None and secret and hmac.compare_digest(token.encode(), secret.encode()):
+            return
+        claims = self._claims(context)
+        if not claims.is_service:
+            raise LobbyError(grpc.StatusCode.PERMISSION_DENIED, "a service token is needed")
+
+    def service_token(self) -> str:
+        """The bearer token the lobby presents to match servers."""
+        if self.opt.service_secret:
+            return self.opt.service_secret
+        tok, exp = self._service_token
+        if exp - _now() < 60:
+            tok = self.keys.issue("lobby", "lobby", self.opt.service_token_ttl_s, kind="service")
+            self._service_token = (tok, _now() + self.opt.service_token_ttl_s)
+        return tok
+
+    def _auth_token(self, player: PlayerRow) -> lobby_pb2.AuthToken:
+        tok = self.keys.issue(player.id, player.display_name, self.opt.token_ttl_s)
+        return lobby_pb2.AuthToken(token=tok, expire_time=convert.ts(_now() + self.opt.token_ttl_s))
+
+    @staticmethod
+    def _player_pb(p: PlayerRow) -> common_pb2.Player:
+        return common_pb2.Player(player_id=p.id, display_name=p.display_name, guest=p.guest)
+
+    # -- idempotency ------------------------------------------------------------------------------
+
+    async def _idempotent(
+        self,
+        player_id: str,
+        method: str,
+        request_id: str,
+        cls: type[Message],
+        make: Callable[[], Awaitable[Message]],
+    ) -> Any:
+        _check_request_id(request_id)
+        stored = await self.db.run(store.get_request, player_id, method, request_id)
+        if stored is not None:
+            return cls.FromString(stored)
+        resp = await make()
+        await self.db.run(store.put_request, player_id, method, request_id, resp.SerializeToString(), _now())
+        return resp
+
+    # -- players ----------------------------------------------------------------------------------
+
+    @unary
+    async def SignInGuest(
+        self, request: lobby_pb2.SignInGuestRequest, context: Any
+    ) -> lobby_pb2.SignInGuestResponse:
+        name = validate_display_name(request.display_name)
+        key = name_skeleton(name)
+        now = _now()
+
+        def work(s: Session) -> PlayerRow:
+            if store.name_in_use(s, key, now - self.opt.token_ttl_s):
+                raise LobbyError(
+                    grpc.StatusCode.ALREADY_EXISTS, "that name is in use", "NAME_TAKEN", "display_name"
+                )
+            p = PlayerRow(
+                id=f"p_{uuid.uuid4().hex}", display_name=name, name_key=key, created_at=now, last_seen=now
+            )
+            s.add(p)
+            return p
+
+        player = await self.db.run(work)
+        self.online[player.id] = now
+        log.info("guest signed in", player_id=player.id)
+        return lobby_pb2.SignInGuestResponse(player=self._player_pb(player), token=self._auth_token(player))
+
+    @unary
+    async def ClaimAccount(self, request: lobby_pb2.ClaimAccountRequest, context: Any) -> Any:
+        claims = self._player(context)
+        name = validate_display_name(request.name, "name") if request.name else None
+        validate_password(request.password)
+        hashed = await asyncio.to_thread(self.passwords.hash, request.password)
+        now = _now()
+
+        def work(s: Session) -> PlayerRow:
+            p = s.get(PlayerRow, claims.player_id)
+            if p is None:
+                raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, "unknown player")
+            if not p.guest:
+                raise LobbyError.precondition("ALREADY_CLAIMED", "this account is already claimed")
+            if name is not None:
+                key = name_skeleton(name)
+                if store.name_in_use(s, key, now - self.opt.token_ttl_s, except_id=p.id):
+                    raise LobbyError(
+                        grpc.StatusCode.ALREADY_EXISTS, "that name is in use", "NAME_TAKEN", "name"
+                    )
+                p.display_name, p.name_key = name, key
+            p.guest, p.password_hash, p.last_seen = False, hashed, now
+            s.add(p)
+            return p
+
+        p = await self.db.run(work)
+        return lobby_pb2.ClaimAccountResponse(player=self._player_pb(p), token=self._auth_token(p))
+
+    @unary
+    async def SignIn(self, request: lobby_pb2.SignInRequest, context: Any) -> lobby_pb2.SignInResponse:
+        if len(request.name) > 64 or len(request.password) > 256:
+            raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, "wrong name or password")
+        key = name_skeleton(request.name)
+        wait = self.throttle.retry_after(key)
+        if wait is not None:
+            raise LobbyError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED, "too many failed sign-ins", retry_after_s=wait
+            )
+
+        def find(s: Session) -> PlayerRow | None:
+            q = select(PlayerRow).where(PlayerRow.name_key == key, PlayerRow.guest == False)  # noqa: E712
+            return s.exec(q).first()
+
+        p = await self.db.run(find)
+        ok = await asyncio.to_thread(self.passwords.verify, p.password_hash if p else None, request.password)
+        if not ok or p is None:
+            self.throttle.fail(key)
+            raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, "wrong name or password")
+        self.throttle.succeed(key)
+        self.online[p.id] = _now()
+        return lobby_pb2.SignInResponse(player=self._player_pb(p), token=self._auth_token(p))
+
+    async def _get_player(self, player_id: str) -> PlayerRow:
+        def work(s: Session) -> PlayerRow | None:
+            p = s.get(PlayerRow, player_id)
+            if p is not None:
+                p.last_seen = _now()
+                s.add(p)
+            return p
+
+        p = await self.db.run(work)
+        if p is None:
+            raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, "unknown player")
+        return p
+
+    @unary
+    async def RefreshToken(self, request: Any, context: Any) -> lobby_pb2.RefreshTokenResponse:
+        claims = self._player(context)
+        p = await self._get_player(claims.player_id)
+        return lobby_pb2.RefreshTokenResponse(token=self._auth_token(p))
+
+    @unary
+    async def GetMe(self, request: Any, context: Any) -> lobby_pb2.GetMeResponse:
+        claims = self._player(context)
+        p = await self._get_player(claims.player_id)
+        return lobby_pb2.GetMeResponse(player=self._player_pb(p), create_time=convert.ts(p.created_at))
+
+    # -- tables -----------------------------------------------------------------------------------
+
+    def _broadcast(self, t: Table, kind: int) -> None:
+        now = convert.ts(_now())
+        for w in list(self.watchers):
+            if w.overflow:
+                continue
+            match = _matches_filter(t, w.filter, "")
+            k = kind
+            if not match:
+                if t.table_id not in w.seen:
+                    continue
+                w.seen.discard(t.table_id)
+                k = lobby_pb2.TABLE_CHANGE_KIND_CLOSED
+            elif t.table_id not in w.seen:
+                w.seen.add(t.table_id)
+                if k == lobby_pb2.TABLE_CHANGE_KIND_UPDATED:
+                    k = lobby_pb2.TABLE_CHANGE_KIND_OPENED
+            msg = lobby_pb2.WatchTablesResponse(kind=k, table=convert.table_pb(t), time=now)
+            try:
+                w.queue.put_nowait(msg)
+            except asyncio.QueueFull:
+                w.overflow = True
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    w.queue.get_nowait()
+                w.queue.put_nowait(None)
+
+    def _broadcast_heartbeat(self) -> None:
+        msg = lobby_pb2.WatchTablesResponse(
+            kind=lobby_pb2.TABLE_CHANGE_KIND_HEARTBEAT, time=convert.ts(_now())
+        )
+        for w in self.watchers:
+            with contextlib.suppress(asyncio.QueueFull):
+                w.queue.put_nowait(msg)
+
+    async def _save(self, t: Table, kind: int) -> None:
+        await self.db.run(store.save_table, t, _now())
+        self._update_gauges()
+        self._broadcast(t, kind)
+
+    def _table(self, table_id: str) -> Table:
+        _check_id(table_id, "table", "table_id")
+        t = self.tables.get(table_id)
+        if t is None:
+            raise LobbyError.not_found(f"no table {table_id!r}", "table_id")
+        return t
+
+    def _check_invite(self, t: Table, code: str, player_id: str) -> None:
+        if t.config.private and t.seat_of(player_id) is None and not hmac.compare_digest(code, t.invite_code):
+            raise LobbyError.denied("BAD_INVITE_CODE", "a private table needs its invite code", "invite_code")
+
+    @unary
+    async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> Any:
+        claims = self._player(context)
+        if not request.HasField("settings"):
+            raise LobbyError.settings("settings are required", "settings")
+        cfg = convert.config_from_pb(request.settings)
+        seat = request.seat if request.HasField("seat") else None
+        if seat is not None and (not 0 <= seat < cfg.seats or seat in dict(cfg.bots)):
+            raise LobbyError.invalid(f"seat must be a free seat in 0..{cfg.seats - 1}", "seat")
+
+        async def make() -> lobby_pb2.CreateTableResponse:
+            p = await self._get_player(claims.player_id)
+            async with self.lock:
+                t = Table.open(
+                    f"t_{uuid.uuid4().hex[:20]}",
+                    cfg,
+                    Occupant(p.id, p.display_name, guest=p.guest),
+                    seat,
+                    _now(),
+                )
+                self.tables[t.table_id] = t
+                await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_OPENED)
+            log.info("table opened", table_id=t.table_id, ruleset=cfg.ruleset_id)
+            if t.should_autostart:
+                await self._start(t, claims.player_id)
+            return lobby_pb2.CreateTableResponse(table=convert.table_pb(t, claims.player_id))
+
+        return await self._idempotent(
+            claims.player_id, "CreateTable", request.request_id, lobby_pb2.CreateTableResponse, make
+        )
+
+    @unary
+    async def GetTable(self, request: lobby_pb2.GetTableRequest, context: Any) -> lobby_pb2.GetTableResponse:
+        claims = self._player(context)
+        t = self._table(request.table_id)
+        private = t.config.private and t.seat_of(claims.player_id) is None
+        if private and not (request.invite_code and hmac.compare_digest(request.invite_code, t.invite_code)):
+            raise LobbyError.denied("BAD_INVITE_CODE", "a private table needs its invite code", "invite_code")
+        return lobby_pb2.GetTableResponse(table=convert.table_pb(t, claims.player_id))
+
+    @unary
+    async def ListTables(
+        self, request: lobby_pb2.ListTablesRequest, context: Any
+    ) -> lobby_pb2.ListTablesResponse:
+        claims = self._player(context)
+        _check_filter(request.filter)
+        size = _page(request.page_size, 50, 200)
+        key = _page_key(request.filter.SerializeToString(deterministic=True))
+        off = _token_offset(request.page_token, key)
+        rows = [t for t in self.tables.values() if _matches_filter(t, request.filter, claims.player_id)]
+        rows.sort(key=lambda t: (-t.created_at, t.table_id))
+        page = rows[off : off + size]
+        nxt = f"{key}:{off + size}" if off + size < len(rows) else ""
+        return lobby_pb2.ListTablesResponse(
+            tables=[convert.table_pb(t, claims.player_id) for t in page],
+            next_page_token=nxt,
+            total_size=len(rows),
+        )
+
+    @streaming
+    async def WatchTables(self, request: lobby_pb2.WatchTablesRequest, context: Any) -> AsyncIterator[Any]:
+        claims = self._player(context)
+        _check_filter(request.filter)
+        w = _Watcher(request.filter, asyncio.Queue(self.opt.watch_queue_size))
+        now = convert.ts(_now())
+        initial = []
+        for t in sorted(self.tables.values(), key=lambda t: -t.created_at):
+            if _matches_filter(t, request.filter, claims.player_id):
+                w.seen.add(t.table_id)
+                initial.append(convert.table_pb(t, claims.player_id))
+        self.watchers.append(w)
+        try:
+            for tb in initial:
+                yield lobby_pb2.WatchTablesResponse(
+                    kind=lobby_pb2.TABLE_CHANGE_KIND_EXISTING, table=tb, time=now
+                )
+            yield lobby_pb2.WatchTablesResponse(kind=lobby_pb2.TABLE_CHANGE_KIND_SYNCED, time=now)
+            while True:
+                msg = await w.queue.get()
+                if msg is None:
+                    if w.overflow:
+                        raise LobbyError(
+                            grpc.StatusCode.RESOURCE_EXHAUSTED, "too slow to keep up: reconnect to start over"
+                        )
+                    raise LobbyError(grpc.StatusCode.UNAVAILABLE, "lobby shutting down: reconnect")
+                yield msg
+        finally:
+            self.watchers.remove(w)
+
+    @unary
+    async def JoinTable(
+        self, request: lobby_pb2.JoinTableRequest, context: Any
+    ) -> lobby_pb2.JoinTableResponse:
+        claims = self._player(context)
+        t = self._table(request.table_id)
+        seat = request.seat if request.HasField("seat") else None
+
+        async def make() -> lobby_pb2.JoinTableResponse:
+            p = await self._get_player(claims.player_id)
+            async with self.lock:
+                self._check_invite(t, request.invite_code, p.id)
+                before = t.version
+                i = t.sit(Occupant(p.id, p.display_name, guest=p.guest), seat)
+                if t.version != before:
+                    await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_UPDATED)
+            if t.should_autostart:
+                await self._start(t, t.host_player_id)
+            return lobby_pb2.JoinTableResponse(table=convert.table_pb(t, p.id), seat=i)
+
+        return await self._idempotent(
+            claims.player_id, "JoinTable", request.request_id, lobby_pb2.JoinTableResponse, make
+        )
+
+    @unary
+    async def LeaveTable(
+        self, request: lobby_pb2.LeaveTableRequest, context: Any
+    ) -> lobby_pb2.LeaveTableResponse:
+        claims = self._player(context)
+        t = self._table(request.table_id)
+        async with self.lock:
+            t.leave(claims.player_id)
+            kind = (
+                lobby_pb2.TABLE_CHANGE_KIND_CLOSED
+                if t.status == TableStatus.CLOSED
+                else lobby_pb2.TABLE_CHANGE_KIND_UPDATED
+            )
+            await self._save(t, kind)
+        return lobby_pb2.LeaveTableResponse(table=convert.table_pb(t, claims.player_id))
+
+    @unary
+    async def SitBot(self, request: lobby_pb2.SitBotRequest, context: Any) -> lobby_pb2.SitBotResponse:
+        claims = self._player(context)
+        t = self._table(request.table_id)
+        seat = request.seat if request.HasField("seat") else None
+
+        async def make() -> lobby_pb2.SitBotResponse:
+            async with self.lock:
+                t.sit_bot(claims.player_id, request.bot_level or 3, seat)
+                await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_UPDATED)
+            if t.should_autostart:
+                await self._start(t, t.host_player_id)
+            return lobby_pb2.SitBotResponse(table=convert.table_pb(t, claims.player_id))
+
+        return await self._idempotent(
+            claims.player_id, "SitBot", request.request_id, lobby_pb2.SitBotResponse, make
+        )
+
+    @unary
+    async def StartTable(
+        self, request: lobby_pb2.StartTableRequest, context: Any
+    ) -> lobby_pb2.StartTableResponse:
+        claims = self._player(context)
+        t = self._table(request.table_id)
+
+        async def make() -> lobby_pb2.StartTableResponse:
+            if t.status == TableStatus.STARTED and t.seat_of(claims.player_id) is not None:
+                pass  # started by itself when full: answer with where to play
+            else:
+                t.check_start(claims.player_id)
+                await self._start(t, claims.player_id, raise_errors=True)
+            seat = t.seat_of(claims.player_id)
+            return lobby_pb2.StartTableResponse(
+                table=convert.table_pb(t, claims.player_id),
+                assignment=lobby_pb2.MatchAssignment(match_id=t.match_id, address=t.match_address, seat=seat),
+            )
+
+        return await self._idempotent(
+            claims.player_id, "StartTable", request.request_id, lobby_pb2.StartTableResponse, make
+        )
+
+    async def _start(self, t: Table, by: str, raise_errors: bool = False) -> None:
+        async with self.lock:
+            if t.status != TableStatus.OPEN:
+                if raise_errors:
+                    t.check_start(by)
+                return
+            occupants = t.begin_start()
+            await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_UPDATED)
+        try:
+            match_id, address = await self._allocate(t.config, occupants, t.table_id)
+        except LobbyError:
+            async with self.lock:
+                t.start_failed()
+                await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_UPDATED)
+            if raise_errors:
+                raise
+            return
+        async with self.lock:
+            t.started(match_id, address)
+            await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_STARTED)
+        log.info("table started", table_id=t.table_id, match_id=match_id, address=address)
+
+    async def _expire_tables(self) -> None:
+        cut = _now() - self.opt.table_expiry_s
+        async with self.lock:
+            for t in list(self.tables.values()):
+                if t.status == TableStatus.OPEN and t.created_at < cut:
+                    t.close()
+                    await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_CLOSED)
+                if t.status in (TableStatus.CLOSED, TableStatus.STARTED) and t.created_at < cut:
+                    del self.tables[t.table_id]
+
+    # -- allocation -------------------------------------------------------------------------------
+
+    def _channel(self, address: str) -> grpc.aio.Channel:
+        ch = self._channels.get(address)
+        if ch is None:
+            ch = grpc.aio.insecure_channel(address)
+            self._channels[address] = ch
+        return ch
+
+    async def _allocate(
+        self, cfg: TableConfig, occupants: list[Occupant], table_id: str = ""
+    ) -> tuple[str, str]:
+        """Creates the match on the least-loaded healthy server; returns (match id, address)."""
+        match_id = f"m_{uuid.uuid4().hex}"
+        servers = await self.db.run(store.healthy_servers, _now() - self.opt.server_ttl_s)
+        if not servers:
+            ALLOCATIONS.labels("no_capacity").inc()
+            raise LobbyError(
+                grpc.StatusCode.UNAVAILABLE, "no match server can take the match; retry later", "NO_CAPACITY"
+            )
+        seats = [
+            control_pb2.SeatAssignment(index=i, bot_level=o.bot_level)
+            if o.is_bot
+            else control_pb2.SeatAssignment(index=i, player=convert.player_pb(o))
+            for i, o in enumerate(occupants)
+        ]
+        req = control_pb2.CreateMatchRequest(
+            match_id=match_id,
+            ruleset=convert.ruleset_ref(cfg.ruleset_id, cfg.language, cfg.board_id),
+            seats=seats,
+            options=convert.options_pb(cfg),
+            table_id=table_id,
+        )
+        md = (("authorization", f"Bearer {self.service_token()}"),)
+        last_error = ""
+        for srv in servers:
+            stub = control_pb2_grpc.MatchControlServiceStub(self._channel(srv.address))
+            try:
+                resp = await stub.CreateMatch(req, metadata=md, timeout=self.opt.create_match_timeout_s)
+            except grpc.aio.AioRpcError as exc:
+                last_error = f"{srv.id}: {exc.code().name} {exc.details()}"
+                log.warning(
+                    "CreateMatch failed", server_id=srv.id, code=exc.code().name, details=exc.details()
+                )
+                continue
+            address = resp.address or srv.address
+            await self.db.run(self._record_match, match_id, srv.id, address, cfg, occupants, table_id)
+            ALLOCATIONS.labels("ok").inc()
+            log.info("match allocated", match_id=match_id, server_id=srv.id)
+            return match_id, address
+        ALLOCATIONS.labels("failed").inc()
+        raise LobbyError(
+            grpc.StatusCode.UNAVAILABLE,
+            f"no match server accepted the match ({last_error}); retry later",
+            "NO_CAPACITY",
+        )
+
+    @staticmethod
+    def _record_match(
+        s: Session,
+        match_id: str,
+        server_id: str,
+        address: str,
+        cfg: TableConfig,
+        occ: list[Occupant],
+        table_id: str,
+    ) -> None:
+        now = _now()
+        s.add(
+            MatchRow(
+                id=match_id,
+                table_id=table_id,
+                ruleset_id=cfg.ruleset_id,
+                language=cfg.language,
+                board_id=cfg.board_id,
+                server_id=server_id,
+                address=address,
+                rated=cfg.rated,
+                created_at=now,
+            )
+        )
+        for i, o in enumerate(occ):
+            s.add(
+                MatchSeatRow(
+                    match_id=match_id,
+                    seat=i,
+                    player_id=o.player_id,
+                    display_name=o.display_name,
+                    bot_level=o.bot_level,
+                    guest=o.guest,
+                    ruleset_id=cfg.ruleset_id,
+                    created_at=now,
+                )
+            )
+        srv = s.get(MatchServerRow, server_id)
+        if srv is not None:
+            srv.active += 1
+            s.add(srv)
+
+    # -- quick match ------------------------------------------------------------------------------
+
+    def _ticket_pb(self, t: Ticket) -> lobby_pb2.QuickMatchTicket:
+        crit = lobby_pb2.QuickMatchCriteria(
+            ruleset=convert.ruleset_ref(t.criteria.ruleset_id, t.criteria.language, t.criteria.board_id),
+            seats=t.criteria.seats,
+            bot_level=t.bot_level,
+        )
+        if t.bot_after_s is not None:
+            crit.bot_after.CopyFrom(convert.dur(t.bot_after_s))
+        msg = lobby_pb2.QuickMatchTicket(
+            ticket_id=t.ticket_id,
+            criteria=crit,
+            status={
+                TicketStatus.QUEUED: lobby_pb2.TICKET_STATUS_QUEUED,
+                TicketStatus.MATCHED: lobby_pb2.TICKET_STATUS_MATCHED,
+                TicketStatus.CANCELLED: lobby_pb2.TICKET_STATUS_CANCELLED,
+                TicketStatus.EXPIRED: lobby_pb2.TICKET_STATUS_EXPIRED,
+            }[t.status],
+            create_time=convert.ts(t.created_at),
+            players_waiting=self.queue.waiting(t.criteria) if t.status == TicketStatus.QUEUED else 0,
+        )
+        if t.status == TicketStatus.MATCHED:
+            msg.assignment.CopyFrom(
+                lobby_pb2.MatchAssignment(match_id=t.match_id, address=t.address, seat=t.seat)
+            )
+        return msg
+
+    def _notify(self, t: Ticket) -> None:
+        ev = self.ticket_events.get(t.ticket_id)
+        if ev is not None:
+            ev.set()
+
+    @unary
+    async def QuickMatch(
+        self, request: lobby_pb2.QuickMatchRequest, context: Any
+    ) -> lobby_pb2.QuickMatchResponse:
+        claims = self._player(context)
+        c = request.criteria
+        if not c.HasField("ruleset"):
+            raise LobbyError.invalid("criteria.ruleset is required", "criteria.ruleset")
+        if not 0 <= c.bot_level <= 5:
+            raise LobbyError.invalid("bot_level must be 1..5 (0 = 3)", "criteria.bot_level")
+        bot_after: float | None = None
+        if c.HasField("bot_after"):
+            bot_after = c.bot_after.ToNanoseconds() / 1e9
+            if not 5 <= bot_after <= 600:
+                raise LobbyError.invalid("bot_after must be 5 s .. 10 min", "criteria.bot_after")
+        cfg = validate_settings(
+            ruleset_id=c.ruleset.ruleset_id,
+            language=c.ruleset.language,
+            board_id=c.ruleset.board_id,
+            seats=c.seats or 2,
+            prefix="criteria",
+        )
+
+        async def make() -> lobby_pb2.QuickMatchResponse:
+            p = await self._get_player(claims.player_id)
+            existing = self.queue.queued_for(p.id)
+            if existing is not None:
+                raise LobbyError.precondition(
+                    "ALREADY_QUEUED", f"already queued with ticket {existing.ticket_id}", "criteria"
+                )
+            t = Ticket(
+                ticket_id=f"q_{uuid.uuid4().hex[:20]}",
+                player_id=p.id,
+                display_name=p.display_name,
+                criteria=Criteria(cfg.ruleset_id, cfg.language, cfg.board_id, cfg.seats),
+                created_at=_now(),
+                bot_after_s=bot_after,
+                bot_level=c.bot_level or 3,
+                guest=p.guest,
+            )
+            self.queue.add(t)
+            self.tickets[t.ticket_id] = t
+            await self._run_matchmaking()
+            return lobby_pb2.QuickMatchResponse(ticket=self._ticket_pb(t))
+
+        return await self._idempotent(
+            claims.player_id, "QuickMatch", request.request_id, lobby_pb2.QuickMatchResponse, make
+        )
+
+    async def _run_matchmaking(self) -> None:
+        now = _now()
+        for t in self.queue.expire(now):
+            self._notify(t)
+        groups = self.queue.match(now)
+        if groups:
+            await asyncio.gather(*(self._start_group(g) for g in groups))
+
+    async def _start_group(self, g: Group) -> None:
+        crit = g.criteria
+        cfg = validate_settings(
+            ruleset_id=crit.ruleset_id, language=crit.language, board_id=crit.board_id, seats=crit.seats
+        )
+        occ = [Occupant(t.player_id, t.display_name, guest=t.guest) for t in g.tickets]
+        occ += [Occupant(bot_player_id(g.bot_level), f"Bot {g.bot_level}", bot_level=g.bot_level)] * g.bots
+        try:
+            match_id, address = await self._allocate(cfg, occ)
+        except LobbyError as exc:
+            log.warning("quick match allocation failed", error=exc.message)
+            self.queue.requeue(g)
+            return
+        now = _now()
+        for i, t in enumerate(g.tickets):
+            self.queue.remove(t, TicketStatus.MATCHED)
+            t.match_id, t.address, t.seat = match_id, address, i
+            MM_WAIT.observe(now - t.created_at)
+            self._notify(t)
+
+    def _ticket(self, ticket_id: str, player_id: str) -> Ticket:
+        _check_id(ticket_id, "ticket", "ticket_id")
+        t = self.tickets.get(ticket_id)
+        if t is None or t.player_id != player_id:
+            raise LobbyError.not_found("no such ticket", "ticket_id")
+        return t
+
+    @unary
+    async def GetQuickMatchTicket(self, request: Any, context: Any) -> lobby_pb2.GetQuickMatchTicketResponse:
+        claims = self._player(context)
+        return lobby_pb2.GetQuickMatchTicketResponse(
+            ticket=self._ticket_pb(self._ticket(request.ticket_id, claims.player_id))
+        )
+
+    @streaming
+    async def WatchQuickMatchTicket(self, request: Any, context: Any) -> AsyncIterator[Any]:
+        claims = self._player(context)
+        t = self._ticket(request.ticket_id, claims.player_id)
+        ev = self.ticket_events.setdefault(t.ticket_id, asyncio.Event())
+        last = -1
+        try:
+            while True:
+                if t.version != last:
+                    last = t.version
+                    yield lobby_pb2.WatchQuickMatchTicketResponse(ticket=self._ticket_pb(t))
+                if t.status != TicketStatus.QUEUED:
+                    return
+                ev.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ev.wait(), timeout=self.opt.watch_heartbeat_s)
+        finally:
+            self.ticket_events.pop(t.ticket_id, None)
+
+    @unary
+    async def CancelQuickMatchTicket(
+        self, request: Any, context: Any
+    ) -> lobby_pb2.CancelQuickMatchTicketResponse:
+        claims = self._player(context)
+        t = self._ticket(request.ticket_id, claims.player_id)
+        if t.status in (TicketStatus.MATCHED, TicketStatus.EXPIRED):
+            raise LobbyError.precondition("TICKET_CLOSED", f"the ticket is already {t.status.value}")
+        if t.status == TicketStatus.QUEUED:
+            self.queue.remove(t, TicketStatus.CANCELLED)
+            self._notify(t)
+        return lobby_pb2.CancelQuickMatchTicketResponse(ticket=self._ticket_pb(t))
+
+    # -- matches, records, leaderboards -------------------------------------------------------------
+
+    @unary
+    async def LocateMatch(self, request: lobby_pb2.LocateMatchRequest, context: Any) -> Any:
+        claims = self._player(context)
+        _check_id(request.match_id, "match", "match_id")
+
+        def work(s: Session) -> tuple[MatchRow | None, int | None]:
+            m = s.get(MatchRow, request.match_id)
+            seat = s.exec(
+                select(MatchSeatRow.seat).where(
+                    MatchSeatRow.match_id == request.match_id, MatchSeatRow.player_id == claims.player_id
+                )
+            ).first()
+            return m, seat
+
+        m, seat = await self.db.run(work)
+        if m is None:
+            raise LobbyError.not_found("no such match", "match_id")
+        if not m.address:
+            raise LobbyError(grpc.StatusCode.UNAVAILABLE, "no server owns the match right now; retry shortly")
+        return lobby_pb2.LocateMatchResponse(
+            assignment=lobby_pb2.MatchAssignment(match_id=m.id, address=m.address, seat=seat)
+        )
+
+    @staticmethod
+    def _record_pb(ruleset_id: str, r: PlayerRecord) -> lobby_pb2.PlayerRecord:
+        return lobby_pb2.PlayerRecord(
+            ruleset_id=ruleset_id,
+            games=r.games,
+            wins=r.wins,
+            losses=r.losses,
+            ties=r.ties,
+            average_score=r.average_score,
+            weighted_score=r.weighted_score,
+            rating=lobby_pb2.Rating(
+                rating=r.rating.rating, deviation=r.rating.deviation, volatility=r.rating.volatility
+            ),
+            best_score=r.best_score,
+        )
+
+    @unary
+    async def GetPlayerRecord(self, request: lobby_pb2.GetPlayerRecordRequest, context: Any) -> Any:
+        claims = self._player(context)
+        pid = request.player_id or claims.player_id
+        _check_id(pid, "player", "player_id")
+        if request.ruleset_id:
+            resolve_ruleset(request.ruleset_id, prefix="ruleset_id")
+
+        def work(s: Session) -> tuple[PlayerRow | None, list[RecordRow]]:
+            q = select(RecordRow).where(RecordRow.player_id == pid)
+            if request.ruleset_id:
+                q = q.where(RecordRow.ruleset_id == request.ruleset_id)
+            return s.get(PlayerRow, pid), list(s.exec(q.order_by(RecordRow.ruleset_id)))
+
+        p, rows = await self.db.run(work)
+        if p is None:
+            raise LobbyError.not_found("no such player", "player_id")
+        return lobby_pb2.GetPlayerRecordResponse(
+            player=self._player_pb(p),
+            records=[self._record_pb(r.ruleset_id, store.record_from_row(r)) for r in rows],
+        )
+
+    @unary
+    async def GetLeaderboard(self, request: lobby_pb2.GetLeaderboardRequest, context: Any) -> Any:
+        claims = self._player(context)
+        if request.ruleset_id not in catalog():
+            raise LobbyError.invalid("unknown ruleset", "ruleset_id")
+        period = request.period or lobby_pb2.LEADERBOARD_PERIOD_ALL_TIME
+        if period not in lobby_pb2.LeaderboardPeriod.values():
+            raise LobbyError.invalid("unknown period", "period")
+        size = _page(request.page_size, 50, 100)
+        key = _page_key(request.ruleset_id, period)
+        off = _token_offset(request.page_token, key)
+        since = _period_start(period, _now())
+        entries = await self.db.run(_leaderboard, request.ruleset_id, since)
+        ranked = _rank(entries)
+        page = ranked[off : off + size]
+        mine = next((e for e in ranked if e.player.player_id == claims.player_id), None)
+        return lobby_pb2.GetLeaderboardResponse(
+            entries=page,
+            next_page_token=f"{key}:{off + size}" if off + size < len(ranked) else "",
+            caller_entry=mine,
+            total_size=len(ranked),
+        )
+
+    @unary
+    async def ListMyMatches(self, request: lobby_pb2.ListMyMatchesRequest, context: Any) -> Any:
+        claims = self._player(context)
+        if request.state not in lobby_pb2.MatchListState.values():
+            raise LobbyError.invalid("unknown state", "state")
+        size = _page(request.page_size, 20, 100)
+        key = _page_key(request.state)
+        off = _token_offset(request.page_token, key)
+
+        def work(s: Session) -> list[tuple[MatchRow, list[MatchSeatRow], int]]:
+            q = (
+                select(MatchRow, MatchSeatRow.seat)
+                .join(MatchSeatRow, MatchSeatRow.match_id == MatchRow.id)
+                .where(MatchSeatRow.player_id == claims.player_id)
+            )
+            if request.state == lobby_pb2.MATCH_LIST_STATE_ACTIVE:
+                q = q.where(MatchRow.active == True)  # noqa: E712
+            elif request.state == lobby_pb2.MATCH_LIST_STATE_FINISHED:
+                q = q.where(MatchRow.active == False)  # noqa: E712
+            q = q.order_by(MatchRow.active.desc(), MatchRow.created_at.desc(), MatchRow.id)  # type: ignore[attr-defined]
+            rows = list(s.exec(q.offset(off).limit(size + 1)))
+            out = []
+            for m, seat in rows:
+                seats = list(
+                    s.exec(
+                        select(MatchSeatRow).where(MatchSeatRow.match_id == m.id).order_by(MatchSeatRow.seat)
+                    )
+                )
+                out.append((m, seats, seat))
+            return out
+
+        rows = await self.db.run(work)
+        more = len(rows) > size
+        out = []
+        for m, seats, my_seat in rows[:size]:
+            mine = next(x for x in seats if x.seat == my_seat)
+            out.append(
+                lobby_pb2.MatchSummary(
+                    assignment=lobby_pb2.MatchAssignment(match_id=m.id, address=m.address, seat=my_seat),
+                    ruleset=convert.ruleset_ref(m.ruleset_id, m.language, m.board_id),
+                    active=m.active,
+                    seats=[
+                        common_pb2.Seat(
+                            index=x.seat,
+                            player=common_pb2.Player(
+                                player_id=x.player_id,
+                                display_name=x.display_name,
+                                guest=x.guest,
+                                bot=x.bot_level > 0,
+                                bot_level=x.bot_level,
+                            ),
+                            status=x.status,
+                            score=x.score,
+                        )
+                        for x in seats
+                    ],
+                    outcome=mine.outcome,
+                    start_time=convert.ts(m.created_at),
+                    end_time=convert.ts(m.ended_at),
+                )
+            )
+        return lobby_pb2.ListMyMatchesResponse(
+            matches=out, next_page_token=f"{key}:{off + size}" if more else ""
+        )
+
+    @unary
+    async def ListRulesets(self, request: Any, context: Any) -> lobby_pb2.ListRulesetsResponse:
+        out = []
+        for rid, langs in catalog().items():
+            rs = resolve_ruleset(rid)
+            out.append(
+                lobby_pb2.RulesetSummary(
+                    ruleset_id=rid,
+                    family=convert.FAMILY[rid],
+                    name=rs.name,
+                    languages=list(langs),
+                    board_ids=list(langs[rs.language]),
+                    min_seats=rs.min_players,
+                    max_seats=rs.max_players,
+                )
+            )
+        return lobby_pb2.ListRulesetsResponse(rulesets=out)
+
+    @unary
+    async def DescribeRuleset(self, request: lobby_pb2.DescribeRulesetRequest, context: Any) -> Any:
+        r = request.ruleset
+        rs = resolve_ruleset(r.ruleset_id, r.language, r.board_id)
+        if r.language and r.language.lower() not in catalog()[r.ruleset_id]:
+            raise LobbyError.not_found("unknown language", "ruleset.language")
+        langs = catalog()[r.ruleset_id]
+        desc = lobby_pb2.RulesetDescription(
+            summary=lobby_pb2.RulesetSummary(
+                ruleset_id=r.ruleset_id,
+                family=convert.FAMILY[r.ruleset_id],
+                name=rs.name,
+                languages=list(langs),
+                board_ids=list(langs[rs.language]),
+                min_seats=rs.min_players,
+                max_seats=rs.max_players,
+            ),
+            rack_size=rs.rack_size,
+            bingo=[
+                lobby_pb2.BingoBonus(tiles=b.count, letters_only=b.letters_only, points=b.bonus)
+                for b in rs.bingos
+            ],
+            exchange_limit=-1 if rs.exchange.per_player is None else rs.exchange.per_player,
+            exchange_min_bag=rs.exchange.min_bag,
+            challenge_modes=[convert.CHALLENGE_TO_PB[m] for m in challenge_modes(rs)],
+        )
+        if rs.clock.default:
+            desc.clock_min.CopyFrom(convert.dur(rs.clock.minimum))
+            desc.clock_max.CopyFrom(convert.dur(rs.clock.maximum))
+        return lobby_pb2.DescribeRulesetResponse(ruleset=desc)
+
+    # -- MatchRegistryService ------------------------------------------------------------------------
+
+    @staticmethod
+    def _check_load(load: control_pb2.ServerLoad) -> None:
+        if load.capacity < 0 or load.active_matches < 0 or load.capacity > 1_000_000:
+            raise LobbyError.invalid("bad capacity or load", "load")
+
+    @staticmethod
+    def _check_address(address: str) -> None:
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536 or len(address) > 256:
+            raise LobbyError.invalid("address must be host:port", "address")
+
+    @unary
+    async def RegisterMatchServer(self, request: control_pb2.RegisterMatchServerRequest, context: Any) -> Any:
+        self._service(context)
+        if not request.server_id or len(request.server_id) > 128:
+            raise LobbyError.invalid("server_id is required (1..128 characters)", "server_id")
+        self._check_address(request.address)
+        self._check_load(request.load)
+        now = _now()
+
+        def work(s: Session) -> None:
+            row = s.get(MatchServerRow, request.server_id) or MatchServerRow(
+                id=request.server_id, address="", last_heartbeat=now, registered_at=now
+            )
+            row.address, row.version = request.address, request.version[:64]
+            row.capacity, row.active = request.load.capacity, request.load.active_matches
+            row.draining, row.last_heartbeat = request.load.draining, now
+            s.add(row)
+
+        await self.db.run(work)
+        log.info("match server registered", server_id=request.server_id, address=request.address)
+        return control_pb2.RegisterMatchServerResponse(
+            heartbeat_interval=convert.dur(self.opt.heartbeat_interval_s),
+            server_ttl=convert.dur(self.opt.server_ttl_s),
+        )
+
+    @unary
+    async def Heartbeat(self, request: control_pb2.HeartbeatRequest, context: Any) -> Any:
+        self._service(context)
+        if request.address:
+            self._check_address(request.address)
+        self._check_load(request.load)
+        now = _now()
+
+        def work(s: Session) -> bool:
+            row = s.get(MatchServerRow, request.server_id) if request.server_id else None
+            if row is None:
+                return False
+            row.capacity, row.active = request.load.capacity, request.load.active_matches
+            row.draining, row.last_heartbeat = request.load.draining, now
+            if request.address:
+                row.address = request.address
+            s.add(row)
+            return True
+
+        if not await self.db.run(work):
+            raise LobbyError.not_found("unknown server_id: register again", "server_id")
+        return control_pb2.HeartbeatResponse(next_heartbeat_due=convert.ts(now + self.opt.server_ttl_s))
+
+    @unary
+    async def ReportMatchLocation(self, request: control_pb2.ReportMatchLocationRequest, context: Any) -> Any:
+        self._service(context)
+        _check_id(request.match_id, "match", "match_id")
+        self._check_address(request.address)
+
+        def work(s: Session) -> None:
+            m = s.get(MatchRow, request.match_id)
+            if m is None:
+                raise LobbyError.not_found("unknown match", "match_id")
+            m.server_id, m.address = request.server_id, request.address
+            s.add(m)
+
+        await self.db.run(work)
+        for t in self.tables.values():
+            if t.match_id == request.match_id:
+                t.match_address = request.address
+        return control_pb2.ReportMatchLocationResponse()
+
+    @unary
+    async def ReportResult(self, request: control_pb2.ReportResultRequest, context: Any) -> Any:
+        self._service(context)
+        _check_id(request.match_id, "match", "match_id")
+        if not 2 <= len(request.seats) <= 4:
+            raise LobbyError.invalid("a result has 2..4 seats", "seats")
+        if sorted(s.seat for s in request.seats) != list(range(len(request.seats))):
+            raise LobbyError.invalid("seats must be 0..n-1, each once", "seats")
+        ruleset_id = request.ruleset.ruleset_id
+        resolve_ruleset(ruleset_id, request.ruleset.language, request.ruleset.board_id)
+        ordered = sorted(request.seats, key=lambda s: s.seat)
+        for s in ordered:
+            if s.status not in convert.SEAT_STATUS_FROM_PB or (
+                s.outcome and s.outcome not in convert.OUTCOME_FROM_PB
+            ):
+                raise LobbyError.invalid("unknown seat status or outcome", "seats")
+            if not s.player_id or len(s.player_id) > 64:
+                raise LobbyError.invalid("seat player_id is required", "seats")
+        seats = [
+            SeatEnd(
+                seat=s.seat,
+                player_id=s.player_id,
+                score=s.final_score,
+                status=convert.SEAT_STATUS_FROM_PB[s.status],
+                left_in_first_round=s.outcome == common_pb2.OUTCOME_NO_RESULT,
+                score_counts=s.score_counts,
+            )
+            for s in ordered
+        ]
+        if all(s.outcome == 0 for s in ordered):
+            kicked = any(s.status == common_pb2.SEAT_STATUS_KICKED for s in ordered)
+            outcomes = decide_outcomes(ruleset_id, seats, ended_by_kick=kicked)
+        else:
+            outcomes = [convert.OUTCOME_FROM_PB.get(s.outcome) for s in ordered]  # type: ignore[misc]
+            if any(o is None for o in outcomes):
+                raise LobbyError.invalid("give every seat an outcome, or none", "seats")
+            why = check_outcomes(ruleset_id, seats, outcomes)
+            if why:
+                raise LobbyError.invalid(f"inconsistent result: {why}", "seats")
+        aborted = request.reason == common_pb2.GAME_OVER_REASON_ABORTED
+        digest = hashlib.sha256(
+            control_pb2.ReportResultRequest(
+                match_id=request.match_id,
+                ruleset=request.ruleset,
+                reason=request.reason,
+                seats=request.seats,
+                unrated=request.unrated,
+            ).SerializeToString(deterministic=True)
+        ).hexdigest()
+        end = request.end_time.ToNanoseconds() / 1e9 if request.HasField("end_time") else _now()
+
+        def work(s: Session) -> bool:
+            m = s.get(MatchRow, request.match_id)
+            if m is not None and m.result_hash is not None:
+                if m.result_hash != digest:
+                    raise LobbyError.precondition(
+                        "", "a different result was already recorded for this match"
+                    )
+                return True
+            if m is None:
+                m = MatchRow(
+                    id=request.match_id,
+                    ruleset_id=ruleset_id,
+                    language=request.ruleset.language or "en",
+                    board_id=request.ruleset.board_id,
+                    server_id=request.server_id,
+                    created_at=request.start_time.ToNanoseconds() / 1e9
+                    if request.HasField("start_time")
+                    else end,
+                )
+            rated = m.rated and not request.unrated and not aborted
+            m.active, m.ended_at, m.reason, m.result_hash, m.rated = False, end, request.reason, digest, rated
+            s.add(m)
+            rows = {r.seat: r for r in s.exec(select(MatchSeatRow).where(MatchSeatRow.match_id == m.id))}
+            for se, o in zip(seats, outcomes, strict=True):
+                r = rows.get(se.seat) or MatchSeatRow(
+                    match_id=m.id, seat=se.seat, player_id=se.player_id, ruleset_id=ruleset_id, created_at=end
+                )
+                if r.player_id != se.player_id:
+                    raise LobbyError.invalid(f"seat {se.seat} was allocated to another player", "seats")
+                r.score, r.status = se.score, ordered[se.seat].status
+                r.outcome = convert.OUTCOME_TO_PB[o] if not aborted else 0
+                r.score_counts, r.ended_at, r.recorded = (
+                    se.score_counts,
+                    end,
+                    rated and o.value != "no_result",
+                )
+                others = [t.score for t in seats if t.seat != se.seat]
+                r.margin = se.score - sum(others) / len(others)
+                if se.player_id.startswith("bot:"):
+                    r.bot_level = int(se.player_id[4:] or 0) if se.player_id[4:].isdigit() else 1
+                s.add(r)
+            if rated:
+                humans = [x.player_id for x in seats if not x.player_id.startswith("bot:")]
+                before = {pid: store.record_from_row(s.get(RecordRow, (pid, ruleset_id))) for pid in humans}
+                for pid, rec in apply_result(before, seats, outcomes).items():
+                    row = s.get(RecordRow, (pid, ruleset_id)) or RecordRow(
+                        player_id=pid, ruleset_id=ruleset_id
+                    )
+                    s.add(store.record_to_row(row, rec, end))
+            return False
+
+        already = await self.db.run(work)
+        if not already:
+            log.info("result recorded", match_id=request.match_id, outcomes=[o.value for o in outcomes])
+        return control_pb2.ReportResultResponse(already_recorded=already)
+
+
+def _period_start(period: int, now: float) -> float | None:
+    import datetime as dt
+
+    if period == lobby_pb2.LEADERBOARD_PERIOD_ALL_TIME:
+        return None
+    d = dt.datetime.fromtimestamp(now, dt.UTC)
+    day = d.replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == lobby_pb2.LEADERBOARD_PERIOD_DAY:
+        return day.timestamp()
+    if period == lobby_pb2.LEADERBOARD_PERIOD_WEEK:
+        return (day - dt.timedelta(days=day.weekday())).timestamp()
+    return day.replace(day=1).timestamp()
+
+
+def _leaderboard(s: Session, ruleset_id: str, since: float | None) -> list[tuple[PlayerRow, PlayerRecord]]:
+    """(player, record over the period) for players with a recorded game in the period."""
+    recs = {r.player_id: r for r in s.exec(select(RecordRow).where(RecordRow.ruleset_id == ruleset_id))}
+    if since is None:
+        players = {p.id: p for p in s.exec(select(PlayerRow).where(PlayerRow.id.in_(list(recs))))}  # type: ignore[attr-defined]
+        return [
+            (players[pid], store.record_from_row(r)) for pid, r in recs.items() if pid in players and r.games
+        ]
+    rows = s.exec(
+        select(MatchSeatRow).where(
+            MatchSeatRow.ruleset_id == ruleset_id,
+            MatchSeatRow.recorded == True,  # noqa: E712
+            MatchSeatRow.ended_at >= since,
+        )
+    )
+    agg: dict[str, PlayerRecord] = {}
+    for r in rows:
+        cur = agg.get(r.player_id, PlayerRecord())
+        scored = r.score_counts and r.status in (
+            0,
+            common_pb2.SEAT_STATUS_ACTIVE,
+            common_pb2.SEAT_STATUS_TIMED_OUT,
+        )
+        agg[r.player_id] = PlayerRecord(
+            games=cur.games + 1,
+            wins=cur.wins + (r.outcome == common_pb2.OUTCOME_WIN),
+            losses=cur.losses + (r.outcome == common_pb2.OUTCOME_LOSS),
+            ties=cur.ties + (r.outcome == common_pb2.OUTCOME_TIE),
+            scored_games=cur.scored_games + scored,
+            score_sum=cur.score_sum + (r.score if scored else 0),
+            margin_sum=cur.margin_sum + (r.margin if scored else 0.0),
+            best_score=max(cur.best_score, r.score if scored else 0),
+            rating=store.record_from_row(recs.get(r.player_id)).rating,
+        )
+    players = {p.id: p for p in s.exec(select(PlayerRow).where(PlayerRow.id.in_(list(agg))))}  # type: ignore[attr-defined]
+    return [(players[pid], rec) for pid, rec in agg.items() if pid in players]
+
+
+def _rank(entries: list[tuple[PlayerRow, PlayerRecord]]) -> list[lobby_pb2.LeaderboardEntry]:
+    entries.sort(key=lambda e: (-round(e[1].rating.rating, 6), -e[1].wins, e[0].id))
+    out: list[lobby_pb2.LeaderboardEntry] = []
+    prev: tuple[float, int] | None = None
+    rank = 0
+    for i, (p, rec) in enumerate(entries):
+        k = (round(rec.rating.rating, 6), rec.wins)
+        if k != prev:
+            rank, prev = i + 1, k
+        out.append(
+            lobby_pb2.LeaderboardEntry(
+                rank=rank,
+                player=common_pb2.Player(player_id=p.id, display_name=p.display_name, guest=p.guest),
+                record=Lobby._record_pb("", rec),
+            )
+        )
+    return out
