@@ -8,7 +8,6 @@ order never appears; spectators (``viewer=None``) see no rack at all.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 from google.protobuf.duration_pb2 import Duration
@@ -127,8 +126,18 @@ def rack(ruleset: Ruleset, tokens: Sequence[str]) -> c.Rack:
     return c.Rack(tiles=[tile(ruleset, t) for t in tokens])
 
 
-@cache
+_STATIC: dict[str, tuple[bytes, ...]] = {}
+
+
 def _static_squares(ruleset: Ruleset) -> tuple[bytes, ...]:
+    """Serialized BoardSquares without tiles, cached per ruleset id."""
+    got = _STATIC.get(ruleset.id)
+    if got is None:
+        got = _STATIC[ruleset.id] = _build_static(ruleset)
+    return got
+
+
+def _build_static(ruleset: Ruleset) -> tuple[bytes, ...]:
     layout = ruleset.board
     out = []
     for i, sq in enumerate(layout.squares):
