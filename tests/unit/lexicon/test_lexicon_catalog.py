@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 import time
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,6 +55,19 @@ def test_english_load_time_is_well_under_150_ms() -> None:
         Lexicon.load(bundled)
         times.append(time.perf_counter() - started)
     assert statistics.median(times) < 0.150
+
+
+def test_english_load_memory_is_well_under_40_mb() -> None:
+    bundled = SOURCES["en"].bundled
+    assert bundled is not None
+    tracemalloc.start()
+    try:
+        lex = Lexicon.load(bundled)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(lex) > 0
+    assert peak < 40 * 2**20
 
 
 def test_unknown_lexicon_name() -> None:
