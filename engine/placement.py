@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.board import Cells, square_name
-from engine.errors import Rule, RuleError
+from engine.errors import InputError, Rule, RuleError
 from engine.rulesets.layout import STAR, WATER, BoardLayout
 from engine.rulesets.model import FirstPlay, Ruleset
 from engine.tiles import BLANK, WILDCARD, Tile
@@ -101,6 +101,8 @@ def check_placement(
 
 def _check_square(ruleset: Ruleset, cells: Cells, p: Placement) -> int:
     layout = ruleset.board
+    if type(p.row) is not int or type(p.col) is not int or not isinstance(p.letter, str):
+        raise InputError(f"a placement is (row: int, col: int, letter: str), not {p!r}", "placement")
     if not layout.in_bounds(p.row, p.col):
         raise RuleError(Rule.OFF_BOARD, f"({p.row}, {p.col}) is off the board")
     index = layout.index(p.row, p.col)

@@ -31,7 +31,7 @@ from engine.game.state import GameState, Lexicon, PendingPlay, Seat, initial_cel
 from engine.placement import Geometry, check_placement, check_tokens_on_rack, word_text
 from engine.rulesets.model import Ruleset, WordCheck
 from engine.scoring import ScoreBreakdown, score_play
-from engine.tiles import WILDCARD, is_letter_token
+from engine.tiles import WILDCARD, is_action, is_letter_token
 from engine.words import invalid_words, resolve_words
 
 Events = list[Event]
@@ -113,9 +113,11 @@ def _require_no_pending(state: GameState) -> None:
 def _play(state: GameState, action: Play) -> tuple[GameState, Events]:
     _require_turn(state, action.seat)
     _require_no_pending(state)
+    # Geometry first: a malformed placement (off the board, a letter the set lacks) is refused
+    # for what it is rather than as "not on your rack".
+    geometry = check_placement(state.ruleset, state.cells, action.placements, action.seat)
     tokens = tuple(p.token for p in action.placements)
     check_tokens_on_rack(state.racks[action.seat], tokens)
-    geometry = check_placement(state.ruleset, state.cells, action.placements, action.seat)
     cells = with_tiles(state.cells, geometry.placed)
     words = _checked_words(state, cells, geometry)
     breakdown = score_play(state.ruleset, cells, geometry, words, tokens, state.board_effects)
@@ -233,6 +235,11 @@ def _exchange(state: GameState, action: Exchange) -> tuple[GameState, Events]:
     rule = state.ruleset.exchange
     if not action.tiles:
         raise RuleError(Rule.NO_TILES, "name the tiles to exchange")
+    unknown = [t for t in action.tiles
+               if not isinstance(t, str) or (t not in state.ruleset.tiles.counts and not is_action(t))]
+    if unknown:
+        raise RuleError(Rule.LETTER_NOT_IN_SET,
+                        f"not tiles of the {state.ruleset.tiles.id} set: {', '.join(map(repr, unknown))}")
     check_tokens_on_rack(state.racks[action.seat], action.tiles)
     used = state.exchanges[action.seat]
     if rule.per_player is not None and used >= rule.per_player:
