@@ -1,0 +1,354 @@
+"""Drawing a match with ``rich``: board (premiums, Word Tiles colours, last move, coordinates), rack
+with values, seats with scores and clocks, whose turn, tiles left, the last moves, the result.
+
+Everything works from contract messages (``MatchView``, ``Event``), so the same code draws a live
+match, a spectated one and a replayed record.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from engine.board import COLUMNS, square_name
+from protos.wordarena.v1 import common_pb2, errors_pb2, match_pb2
+
+# Square styles -------------------------------------------------------------------------------
+
+TILE_STYLE = "bold black on #e8d3a0"
+BLANK_TILE_STYLE = "bold #555555 on #e8d3a0"
+LAST_MOVE_STYLE = "bold black on #ffd700"
+PENDING_STYLE = "bold black on #c0a0ff"
+START_STYLE = "bold white on #b03060"
+PLAIN_STYLE = "#606060 on #1e3a2a"
+HIDDEN_STYLE = "white on #8899aa"
+_WORD_STYLES = {2: "bold white on #d47a9a", 3: "bold white on #c0392b", 4: "bold white on #7d1010"}
+_LETTER_STYLES = {2: "bold white on #4aa3df", 3: "bold white on #1f5fa8", 4: "bold white on #0b2f66"}
+COLOUR_STYLES = {
+    common_pb2.TILE_COLOUR_YELLOW: "bold black on #f1c40f",
+    common_pb2.TILE_COLOUR_GREEN: "bold black on #2ecc71",
+    common_pb2.TILE_COLOUR_BLUE: "bold white on #3498db",
+    common_pb2.TILE_COLOUR_RED: "bold white on #e74c3c",
+}
+_COLOUR_BY_VALUE = {1: common_pb2.TILE_COLOUR_YELLOW, 2: common_pb2.TILE_COLOUR_GREEN,
+                    3: common_pb2.TILE_COLOUR_BLUE, 5: common_pb2.TILE_COLOUR_RED}
+_COLOUR_LETTER = {common_pb2.TILE_COLOUR_YELLOW: "y", common_pb2.TILE_COLOUR_GREEN: "g",
+                  common_pb2.TILE_COLOUR_BLUE: "b", common_pb2.TILE_COLOUR_RED: "r"}
+_TERRAIN = {common_pb2.TERRAIN_KIND_WATER: ("~~", "white on #1060c0"),
+            common_pb2.TERRAIN_KIND_SAND: ("::", "black on #d8c078")}
+
+
+def premium_label(p: common_pb2.Premium) -> str:
+    """Two characters for an empty premium square: ``TW``, ``DL``, ``3L``, ``xR`` …"""
+    if p.kind == common_pb2.PREMIUM_KIND_COLOUR:
+        return "x" + _COLOUR_LETTER.get(p.colour, "?").upper()
+    short = {(common_pb2.PREMIUM_KIND_WORD, 2): "DW", (common_pb2.PREMIUM_KIND_WORD, 3): "TW",
+             (common_pb2.PREMIUM_KIND_LETTER, 2): "DL", (common_pb2.PREMIUM_KIND_LETTER, 3): "TL",
+             (common_pb2.PREMIUM_KIND_WORD, 4): "QW", (common_pb2.PREMIUM_KIND_LETTER, 4): "QL"}
+    if (p.kind, p.factor) in short:
+        return short[(p.kind, p.factor)]
+    suffix = {common_pb2.PREMIUM_KIND_WORD: "W", common_pb2.PREMIUM_KIND_LETTER: "L",
+              common_pb2.PREMIUM_KIND_LETTER_AND_WORD: "X"}.get(p.kind, "?")
+    return f"{p.factor}{suffix}"[:2]
+
+
+def premium_style(p: common_pb2.Premium) -> str:
+    """The background of a premium square."""
+    if p.kind == common_pb2.PREMIUM_KIND_COLOUR:
+        return COLOUR_STYLES.get(p.colour, PLAIN_STYLE)
+    if p.kind == common_pb2.PREMIUM_KIND_WORD:
+        return _WORD_STYLES.get(p.factor, _WORD_STYLES[3])
+    if p.kind == common_pb2.PREMIUM_KIND_LETTER:
+        return _LETTER_STYLES.get(p.factor, _LETTER_STYLES[3])
+    return "bold white on #8e44ad"
+
+
+def tile_text(tile: common_pb2.Tile) -> str:
+    """How a tile reads: the letter, lower case for a blank, ``*`` wildcard, action name."""
+    if tile.action:
+        return common_pb2.ActionKind.Name(tile.action).removeprefix("ACTION_KIND_")[:2]
+    if tile.is_wildcard:
+        return "*"
+    letter = tile.letter or "?"
+    return letter.lower() if tile.is_blank and letter != "?" else letter
+
+
+def last_move_seq(board: common_pb2.BoardView) -> int:
+    """The seq of the latest tiles placed (0 when the board is empty)."""
+    return max((sq.tile.placed_seq for sq in board.squares if sq.HasField("tile")), default=0)
+
+
+def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int) -> tuple[str, str]:
+    """Text (3 characters) and style of one square."""
+    if sq.hidden:
+        return " ░ ", HIDDEN_STYLE
+    if sq.HasField("tile") and (sq.tile.letter or sq.tile.is_wildcard or sq.tile.action):
+        t = sq.tile
+        text = f" {tile_text(t):<2}"[:3]
+        if sq.pending:
+            return text, PENDING_STYLE
+        if highlight_seq and t.placed_seq == highlight_seq:
+            return text, LAST_MOVE_STYLE
+        colour = t.colour or (_COLOUR_BY_VALUE.get(t.value) if sq.premium.kind ==
+                              common_pb2.PREMIUM_KIND_COLOUR else 0)
+        if t.colour and colour in COLOUR_STYLES:
+            return text, COLOUR_STYLES[colour]
+        return text, BLANK_TILE_STYLE if t.is_blank else TILE_STYLE
+    if sq.scenery:
+        return " # ", "bold white on #555555"
+    if sq.is_start:
+        return " ★ ", START_STYLE
+    if sq.is_star:
+        return " ☆ ", "bold yellow on #1e3a2a"
+    if sq.HasField("premium") and sq.premium.kind:
+        return f"{premium_label(sq.premium):>2} "[:3], premium_style(sq.premium)
+    if sq.terrain in _TERRAIN:
+        label, style = _TERRAIN[sq.terrain]
+        return f"{label} ", style
+    return " · ", PLAIN_STYLE
+
+
+def board_renderable(board: common_pb2.BoardView, *, highlight_seq: int | None = None) -> Text:
+    """The board with column letters on top and row numbers on the left."""
+    rows, cols = board.rows or 15, board.cols or 15
+    if highlight_seq is None:
+        highlight_seq = last_move_seq(board)
+    by_index = {sq.square.row * cols + sq.square.col: sq for sq in board.squares}
+    out = Text()
+    out.append("    " + "".join(f" {c} " for c in COLUMNS[:cols]) + "\n", style="bold")
+    for r in range(rows):
+        out.append(f"{r + 1:>3} ", style="bold")
+        for c in range(cols):
+            sq = by_index.get(r * cols + c) or common_pb2.BoardSquare()
+            text, style = square_cell(sq, highlight_seq)
+            out.append(text, style=style)
+        out.append(f" {r + 1:<3}", style="bold")
+        out.append("\n")
+    out.append("    " + "".join(f" {c} " for c in COLUMNS[:cols]), style="bold")
+    return out
+
+
+def rack_renderable(rack: common_pb2.Rack) -> Text:
+    """The rack: each tile with its value, e.g. ``[Q10] [A1] [?0]``."""
+    out = Text("Rack: ", style="bold")
+    if not rack.tiles:
+        out.append("(empty)", style="dim")
+    for t in rack.tiles:
+        style = COLOUR_STYLES.get(t.colour, TILE_STYLE) if t.colour else TILE_STYLE
+        out.append(f" {tile_text(t)}", style=style)
+        out.append(f"{t.value:<2}", style=style + " dim" if "dim" not in style else style)
+        out.append(" ")
+    return out
+
+
+def rack_letters(rack: common_pb2.Rack) -> str:
+    """The rack as letters, ``?`` for a blank."""
+    return "".join("?" if t.is_blank else tile_text(t) for t in rack.tiles)
+
+
+def clock_remaining(clock: common_pb2.Clock, now: float | None = None) -> float | None:
+    """Seconds left on a clock now (counting down while it runs); None when untimed."""
+    if not clock.HasField("remaining"):
+        return None
+    left = clock.remaining.ToTimedelta().total_seconds()
+    if clock.running and clock.HasField("as_of"):
+        now = time.time() if now is None else now
+        left -= max(0.0, now - (clock.as_of.seconds + clock.as_of.nanos / 1e9))
+    return max(0.0, left)
+
+
+def format_clock(seconds: float) -> str:
+    """``m:ss``."""
+    s = int(seconds + 0.999)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def seat_name(view: match_pb2.MatchView, seat: int) -> str:
+    """Display name of a seat (``seat N`` when unknown)."""
+    for s in view.seats:
+        if s.index == seat and s.player.display_name:
+            return s.player.display_name
+    return f"seat {seat}"
+
+
+def seats_renderable(view: match_pb2.MatchView, now: float | None = None) -> Text:
+    """Scores, clocks and whose turn, one line per seat."""
+    out = Text()
+    to_move = view.to_move_seat if view.HasField("to_move_seat") else -1
+    for s in view.seats:
+        mine = view.HasField("viewer_seat") and s.index == view.viewer_seat
+        marker = "▶ " if s.index == to_move else "  "
+        name = s.player.display_name or f"seat {s.index}"
+        if s.player.bot:
+            name += f" (bot {s.player.bot_level})"
+        if mine:
+            name += " (you)"
+        style = "bold green" if s.index == to_move else ""
+        out.append(f"{marker}{name:<28}", style=style)
+        out.append(f"{s.score:>5} pts", style="bold")
+        out.append(f"   {s.rack_count} tiles")
+        left = clock_remaining(s.clock, now) if s.HasField("clock") else None
+        if left is not None:
+            clock_style = "bold red" if left < 60 else ("bold yellow" if s.clock.running else "")
+            out.append(f"   ⏱ {format_clock(left)}", style=clock_style)
+        if s.status not in (common_pb2.SEAT_STATUS_ACTIVE, common_pb2.SEAT_STATUS_UNSPECIFIED):
+            out.append("   " + common_pb2.SeatStatus.Name(s.status).removeprefix("SEAT_STATUS_").lower(),
+                       style="dim")
+        out.append("\n")
+    return out
+
+
+def status_line(view: match_pb2.MatchView) -> Text:
+    """Whose turn, tiles in the bag, pending decision."""
+    out = Text()
+    if view.status == match_pb2.MATCH_STATUS_FINISHED or view.HasField("result"):
+        out.append("Game over", style="bold magenta")
+    elif view.HasField("to_move_seat"):
+        if view.to_move_seat in view.controlled_seats:
+            out.append("Your turn", style="bold green")
+        else:
+            out.append(f"{seat_name(view, view.to_move_seat)} to move", style="bold")
+    else:
+        out.append(match_pb2.MatchStatus.Name(view.status).removeprefix("MATCH_STATUS_").lower())
+    out.append(f"   ·   {view.bag_count} tiles in the bag   ·   turn {view.turn_number}")
+    if view.HasField("pending") and view.pending.placements:
+        decider = view.pending.decider_seat
+        who = "you" if decider in view.controlled_seats else seat_name(view, decider)
+        out.append(f"\nPending play by {seat_name(view, view.pending.seat)} "
+                   f"({view.pending.breakdown.total} pts): {who} must accept or check",
+                   style="bold magenta")
+    return out
+
+
+_REASONS = {
+    common_pb2.GAME_OVER_REASON_OUT_OF_TILES: "a player went out",
+    common_pb2.GAME_OVER_REASON_SCORELESS_TURNS: "too many scoreless turns",
+    common_pb2.GAME_OVER_REASON_PLAYERS_LEFT: "players left",
+    common_pb2.GAME_OVER_REASON_TIMEOUT: "clocks ran out",
+    common_pb2.GAME_OVER_REASON_ABORTED: "aborted",
+}
+
+
+def result_text(view: match_pb2.MatchView, result: common_pb2.GameOver) -> str:
+    """``GAME OVER (a player went out): Ann 312 WIN · Bot 290 LOSS — Ann wins``."""
+    parts = []
+    for fs in result.final_scores:
+        outcome = common_pb2.Outcome.Name(fs.outcome).removeprefix("OUTCOME_")
+        parts.append(f"{seat_name(view, fs.seat)} {fs.final_score} {outcome}")
+    winners = [seat_name(view, s) for s in result.winner_seats]
+    verdict = (" — tie between " + " and ".join(winners) if len(winners) > 1
+               else f" — {winners[0]} wins" if winners else "")
+    reason = _REASONS.get(result.reason, "over")
+    return f"GAME OVER ({reason}): " + " · ".join(parts) + verdict
+
+
+def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) -> str | None:
+    """One line for the move log; None for events not worth a line (heartbeats, draws)."""
+    kind = event.WhichOneof("kind")
+
+    def who(seat: int) -> str:
+        return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
+
+    if kind == "turn_played":
+        e = event.turn_played
+        notation = e.notation or _placements_text(e.placements)
+        bingo = " (bingo!)" if e.breakdown.bingo_bonus else ""
+        return f"{who(e.seat)}: {notation} for {e.points}{bingo}"
+    if kind == "turn_passed":
+        return f"{who(event.turn_passed.seat)} passed"
+    if kind == "tiles_exchanged":
+        e = event.tiles_exchanged
+        mine = f" ({''.join(tile_text(t) for t in e.returned)})" if e.returned else ""
+        return f"{who(e.seat)} swapped {e.count} tiles{mine}"
+    if kind == "play_pending":
+        e = event.play_pending
+        return (f"{who(e.seat)} played {_placements_text(e.placements)} for {e.breakdown.total} "
+                f"(pending: {who(e.decider_seat)} accepts or checks)")
+    if kind == "play_accepted":
+        e = event.play_accepted
+        return f"{who(e.decider_seat)} accepted {who(e.seat)}'s play ({e.points} pts)"
+    if kind == "play_checked":
+        e = event.play_checked
+        if e.result == common_pb2.CHECK_RESULT_HELD:
+            return f"{who(e.checker_seat)} checked {who(e.seat)}'s play: it held ({e.points} pts)"
+        return (f"{who(e.checker_seat)} checked {who(e.seat)}'s play: "
+                f"{', '.join(e.invalid_words) or 'invalid'} not valid, taken back")
+    if kind == "player_timed_out":
+        return f"{who(event.player_timed_out.seat)} ran out of time"
+    if kind == "player_left":
+        e = event.player_left
+        verb = "resigned" if e.kind == common_pb2.LEAVE_KIND_RESIGNED else "left"
+        return f"{who(e.seat)} {verb}"
+    if kind == "player_kicked":
+        return f"{who(event.player_kicked.seat)} was kicked for idleness"
+    if kind == "effect":
+        return event.effect.reason or "effect"
+    if kind == "chat":
+        e = event.chat
+        return f"💬 {e.sender.display_name or (who(e.seat) if e.HasField('seat') else '?')}: {e.text}"
+    if kind == "game_over":
+        e = event.game_over
+        return "Game over: " + ", ".join(f"{who(fs.seat)} {fs.final_score}" for fs in e.final_scores)
+    if kind == "match_started":
+        return "The match started"
+    return None
+
+
+def _placements_text(placements: Iterable[common_pb2.Placement]) -> str:
+    placed = list(placements)
+    if not placed:
+        return "-"
+    return " ".join(f"{square_name(p.square.row, p.square.col)}"
+                    f"{p.letter.lower() if p.is_blank else p.letter or '*'}" for p in placed)
+
+
+def names_of(view: match_pb2.MatchView) -> list[str]:
+    """Seat display names by index."""
+    n = max((s.index for s in view.seats), default=-1) + 1
+    names = [f"seat {i}" for i in range(n)]
+    for s in view.seats:
+        names[s.index] = s.player.display_name or names[s.index]
+    return names
+
+
+def breakdown_text(b: common_pb2.ScoreBreakdown) -> str:
+    """``WORD 24 (DW) + AB 5 = 29 (+35 bingo)``."""
+    words = []
+    for w in b.words:
+        prem = ",".join(f"{'L' if p.kind == common_pb2.PREMIUM_KIND_LETTER else 'W'}x{p.factor}"
+                        for p in w.premiums)
+        words.append(f"{w.word} {w.score}" + (f" ({prem})" if prem else ""))
+    bingo = f" (+{b.bingo_bonus} bingo)" if b.bingo_bonus else ""
+    return " + ".join(words) + f" = {b.total}{bingo}"
+
+
+def violation_text(v: errors_pb2.RuleViolation) -> str:
+    """A RuleViolation from a response (PreviewPlay, WordStrength) in plain words."""
+    from clients.cli.client import explain_rule_violation
+
+    return explain_rule_violation(v)
+
+
+def match_screen(view: match_pb2.MatchView, log: Sequence[str] = (), notices: Sequence[str] = (),
+                 *, now: float | None = None, title: str = "") -> RenderableType:
+    """The whole game screen."""
+    parts: list[RenderableType] = []
+    head = Text(title or f"wordarena · {view.ruleset.ruleset_id or '?'} · match {view.match_id}",
+                style="bold cyan")
+    parts.append(head)
+    parts.append(board_renderable(view.board))
+    parts.append(seats_renderable(view, now))
+    parts.append(status_line(view))
+    if view.HasField("rack") and view.HasField("viewer_seat"):
+        parts.append(rack_renderable(view.rack))
+    if log:
+        parts.append(Text("Last moves:", style="bold"))
+        parts.extend(Text("  " + line) for line in log[-6:])
+    if view.HasField("result") and view.result.final_scores:
+        parts.append(Text(result_text(view, view.result), style="bold magenta"))
+    for n in notices[-4:]:
+        parts.append(Text(n, style="yellow"))
+    return Group(*parts)
