@@ -1,0 +1,95 @@
+"""The one scorer: per-family policies and the breakdown a client shows."""
+
+from __future__ import annotations
+
+import json
+
+from engine_helpers import move, new_game, play
+
+from engine.board import with_tiles
+from engine.placement import check_placement
+from engine.rulesets import get_ruleset
+from engine.scoring import BoardEffects, bingo_bonus, score_play, word_factor
+
+
+def _score(family, position, word, tiles=(), effects=None, board=None):
+    ruleset = get_ruleset(family, "en", board)
+    effects = effects or BoardEffects()
+    state = new_game(family, board=board, check=False, tiles=tiles, racks=None)
+    cells = state.cells
+    geometry = check_placement(ruleset, cells, move(position, word), 0)
+    after = with_tiles(cells, geometry.placed)
+    texts = ["".join(after[i].letter for i in w.squares) for w in geometry.words]
+    tokens = [p.token for p in move(position, word)]
+    return score_play(ruleset, after, geometry, texts, tokens, effects)
+
+
+def test_breakdown_explains_every_point():
+    """Per word: letters, premiums (square, kind, factor), word factor and score; then the bingo
+    and the total, which is their sum. The breakdown is JSON-ready."""
+    breakdown = _score("classic", "8B", "RETAINS")
+    data = json.loads(json.dumps(breakdown.to_dict()))
+    assert data["total"] == 16 + 35 and data["bingo"] == 35
+    (word,) = data["words"]
+    assert word["word"] == "RETAINS" and word["letter_sum"] == 8 and word["word_factor"] == 2
+    assert word["premiums"] == [{"square": "D8", "kind": "DW", "factor": 2}]
+    assert data["total"] == sum(w["score"] for w in data["words"]) + data["bingo"]
+
+
+def test_breakdown_names_premiums_per_family():
+    classic = _score("classic", "7E", "D.G", tiles=[("7F", "O")])
+    assert [p.kind for p in classic.words[0].premiums] == ["DL"]
+    colour = _score("wordtiles", "8H", "ZA")
+    assert [(p.square, p.kind, p.factor) for p in colour.words[0].premiums] == [("H8", "red", 3)]
+    wow = _score("warofwords", "8D", "B..", tiles=[("8E", "AD")])
+    assert [(p.kind, p.factor) for p in wow.words[0].premiums] == [("4L", 4)]
+    wow2 = _score("warofwords", "2B", "B", tiles=[("B3", "AT")])
+    assert [(p.kind, p.factor) for p in wow2.words[0].premiums] == [("2W", 2)]
+
+
+def test_word_factor_policies():
+    classic, wow = get_ruleset("classic"), get_ruleset("warofwords")
+    assert word_factor(classic, []) == word_factor(wow, []) == 1
+    assert word_factor(classic, [2, 2]) == 4 and word_factor(classic, [2, 3]) == 6
+    assert word_factor(wow, [2, 2]) == 4 and word_factor(wow, [2, 3]) == 5
+    assert word_factor(wow, [3, 5]) == 8
+
+
+def test_bingo_needs_the_whole_count():
+    classic = get_ruleset("classic")
+    assert bingo_bonus(classic, list("RETAIN")) == 0
+    assert bingo_bonus(classic, list("RETAINS")) == 35
+    assert bingo_bonus(get_ruleset("scrabble"), list("RETAIN?")) == 50
+
+
+def test_irradiated_board_makes_every_letter_worth_one():
+    """warofwords: "If the board is irradiated ... all letters are worth 1 point." (board state
+    from the Nuclear Bomb; the scorer already honours it)."""
+    plain = _score("warofwords", "8G", "ZOO")
+    hot = _score("warofwords", "8G", "ZOO", effects=BoardEffects(irradiated=True))
+    assert plain.total == 12 and hot.total == 3
+
+
+def test_electrified_water_multiplies_letters_played_on_it():
+    """warofwords: a letter played on electrified Water is multiplied by the patch's charge."""
+    ruleset = get_ruleset("warofwords", "en", "warofwords-oasis")
+    patches = max(ruleset.board.water_patch) + 1
+    charge = BoardEffects(electrification=(4,) * patches)
+    plain = _score("warofwords", "4D", "AT", board="warofwords-oasis")
+    wet = _score("warofwords", "4D", "AT", board="warofwords-oasis", effects=charge)
+    assert plain.total == 2 and wet.total == 8
+    assert {p.kind for p in wet.words[0].premiums} == {"water"}
+
+
+def test_blank_never_takes_a_colour_bonus():
+    state = new_game("wordtiles", check=False, racks=["?ATSEOX", "QIZAEON"])
+    _, events = play(state, 0, "8H", "zA")
+    assert events[0].data["score"] == 1
+    assert events[0].data["breakdown"]["words"][0]["premiums"] == []
+
+
+def test_letter_and_word_premiums_combine_under_one_tile():
+    """A new tile on a letter premium inside a word on a word premium: letters first, then the
+    word factor. HEATS on row 1 of the Scrabble board: H on A1 (TW), T on D1 (DL), S old."""
+    breakdown = _score("scrabble", "1A", "HEAT.", tiles=[("1E", "S")])
+    assert breakdown.total == (4 + 1 + 1 + 1 * 2 + 1) * 3
