@@ -1,0 +1,145 @@
+"""Fixtures: a real lobby on loopback gRPC (SQLite or PostgreSQL) and a fake match server."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+import pytest
+
+from protos.wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2_grpc
+from services.common import auth
+from services.common.config import Settings
+from services.lobby.main import build_lobby
+from services.lobby.service import Lobby, LobbyOptions
+
+PG_DSN = os.environ.get("WORDARENA_TEST_PG", "host=127.0.0.1 port=5432 user=postgres")
+
+
+def _pg_database() -> Iterator[str]:
+    try:
+        import psycopg
+
+        conn = psycopg.connect(PG_DSN + " dbname=postgres", connect_timeout=3, autocommit=True)
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"PostgreSQL not reachable at {PG_DSN}: {exc}")
+    name = f"wa_lobby_test_{uuid.uuid4().hex[:10]}"
+    conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'lobby.db'}"
+    else:
+        yield from _pg_database()
+
+
+@dataclass
+class FakeMatchServer(control_pb2_grpc.MatchControlServiceServicer):
+    """A MatchControlService that accepts matches and remembers them."""
+
+    keys: auth.TokenKeys
+    created: list[control_pb2.CreateMatchRequest] = field(default_factory=list)
+    refuse: grpc.StatusCode | None = None
+    address: str = ""
+
+    async def CreateMatch(self, request, context):  # type: ignore[no-untyped-def]
+        token = auth.bearer_token_from_metadata(context.invocation_metadata())
+        try:
+            claims = self.keys.verify(token or "")
+        except auth.TokenError as exc:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, exc.message)
+        if not claims.is_service:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "service token needed")
+        if self.refuse is not None:
+            await context.abort(self.refuse, "refused by test")
+        self.created.append(request)
+        return control_pb2.CreateMatchResponse(match_id=request.match_id, address=self.address, seed=1)
+
+    async def GetLoad(self, request, context):  # type: ignore[no-untyped-def]
+        return control_pb2.GetLoadResponse(load=control_pb2.ServerLoad(capacity=100))
+
+
+@dataclass
+class LobbyEnv:
+    """A running lobby plus helpers."""
+
+    lobby: Lobby
+    address: str
+    channel: grpc.aio.Channel
+    stub: lobby_pb2_grpc.LobbyServiceStub
+    registry: control_pb2_grpc.MatchRegistryServiceStub
+    service_md: tuple[tuple[str, str], ...]
+    settings: Settings
+    server: object
+    db: object
+
+
+async def start_lobby(database_url: str, data_dir: Path) -> LobbyEnv:
+    """Starts a lobby on an ephemeral loopback port."""
+    settings = Settings(service="lobby", listen="127.0.0.1:0", database_url=database_url, data_dir=data_dir)
+    options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05)
+    server, lobby, db = await build_lobby(settings, options)
+    await lobby.start()
+    port = await server.start()
+    address = f"127.0.0.1:{port}"
+    channel = grpc.aio.insecure_channel(address)
+    token = lobby.keys.issue("match-test", "match-test", 3600, kind="service")
+    return LobbyEnv(
+        lobby=lobby,
+        address=address,
+        channel=channel,
+        stub=lobby_pb2_grpc.LobbyServiceStub(channel),
+        registry=control_pb2_grpc.MatchRegistryServiceStub(channel),
+        service_md=(("authorization", f"Bearer {token}"),),
+        settings=settings,
+        server=server,
+        db=db,
+    )
+
+
+async def stop_lobby(env: LobbyEnv) -> None:
+    """Stops a lobby started by ``start_lobby``."""
+    await env.channel.close()
+    await env.server.stop(0.5)  # type: ignore[attr-defined]
+    env.db.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+async def env(database_url: str, tmp_path: Path) -> AsyncIterator[LobbyEnv]:
+    """A running lobby."""
+    e = await start_lobby(database_url, tmp_path)
+    yield e
+    await stop_lobby(e)
+
+
+@pytest.fixture
+async def match_server(env: LobbyEnv) -> AsyncIterator[FakeMatchServer]:
+    """A fake match server registered with the lobby."""
+    fake = FakeMatchServer(env.lobby.keys)
+    server = grpc.aio.server()
+    control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    fake.address = f"127.0.0.1:{port}"
+    await env.registry.RegisterMatchServer(
+        control_pb2.RegisterMatchServerRequest(
+            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=100)
+        ),
+        metadata=env.service_md,
+    )
+    yield fake
+    await server.stop(0)

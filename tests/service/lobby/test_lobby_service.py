@@ -1,0 +1,439 @@
+"""The lobby over real loopback gRPC: guests, tables, allocation, results, records, bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from pathlib import Path
+
+import grpc
+import pytest
+from google.protobuf import duration_pb2
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lobby_harness import FakeMatchServer, LobbyEnv, start_lobby, stop_lobby
+
+from protos.wordarena.v1 import common_pb2, control_pb2, errors_pb2, lobby_pb2
+from services.common import auth
+from services.common.errors import detail
+
+
+def rid() -> str:
+    return uuid.uuid4().hex
+
+
+def md(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+async def guest(env: LobbyEnv, name: str | None = None) -> tuple[str, tuple[tuple[str, str], ...]]:
+    resp = await env.stub.SignInGuest(
+        lobby_pb2.SignInGuestRequest(display_name=name or f"g{uuid.uuid4().hex[:10]}")
+    )
+    return resp.player.player_id, md(resp.token.token)
+
+
+def settings_pb(ruleset: str = "classic", seats: int = 2, **kw: object) -> lobby_pb2.TableSettings:
+    return lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id=ruleset), seats=seats, **kw)
+
+
+async def expect(code: grpc.StatusCode, coro: object, lobby_code: str | None = None) -> grpc.aio.AioRpcError:
+    with pytest.raises(grpc.aio.AioRpcError) as ei:
+        await coro  # type: ignore[misc]
+    assert ei.value.code() == code, ei.value.details()
+    if lobby_code is not None:
+        v = detail(ei.value, errors_pb2.LobbyViolation)
+        assert v is not None and v.code_name == lobby_code
+    return ei.value
+
+
+async def test_guest_names_and_tokens(env: LobbyEnv) -> None:
+    pid, meta = await guest(env, "Alice")
+    me = await env.stub.GetMe(lobby_pb2.GetMeRequest(), metadata=meta)
+    assert me.player.player_id == pid and me.player.guest
+    await expect(
+        grpc.StatusCode.ALREADY_EXISTS,
+        env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name="AL1CE")),
+        "NAME_TAKEN",
+    )
+    await expect(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name="x" * 300)),
+        "NAME_INVALID",
+    )
+    await expect(grpc.StatusCode.UNAUTHENTICATED, env.stub.GetMe(lobby_pb2.GetMeRequest()))
+    forged = auth.issue_token(auth.generate_key_pair(), pid, "Alice", 60)
+    await expect(
+        grpc.StatusCode.UNAUTHENTICATED, env.stub.GetMe(lobby_pb2.GetMeRequest(), metadata=md(forged))
+    )
+    # claim, then sign in from "another device"
+    claimed = await env.stub.ClaimAccount(lobby_pb2.ClaimAccountRequest(password="hunter22!"), metadata=meta)
+    assert not claimed.player.guest
+    await expect(
+        grpc.StatusCode.FAILED_PRECONDITION,
+        env.stub.ClaimAccount(lobby_pb2.ClaimAccountRequest(password="hunter22!"), metadata=meta),
+        "ALREADY_CLAIMED",
+    )
+    again = await env.stub.SignIn(lobby_pb2.SignInRequest(name="alice", password="hunter22!"))
+    assert again.player.player_id == pid
+    await expect(
+        grpc.StatusCode.UNAUTHENTICATED,
+        env.stub.SignIn(lobby_pb2.SignInRequest(name="alice", password="wrong-password")),
+    )
+    refreshed = await env.stub.RefreshToken(lobby_pb2.RefreshTokenRequest(), metadata=meta)
+    assert auth.verify_token(env.lobby.keys.verifying, refreshed.token.token).player_id == pid
+
+
+async def test_table_to_result_to_records(
+    env: LobbyEnv, match_server: FakeMatchServer, tmp_path: Path
+) -> None:
+    a, ma = await guest(env, "Anna")
+    b, mb = await guest(env, "Boris")
+    watch = env.stub.WatchTables(lobby_pb2.WatchTablesRequest(), metadata=mb)
+    first = await watch.read()
+    assert first.kind == lobby_pb2.TABLE_CHANGE_KIND_SYNCED
+    req = lobby_pb2.CreateTableRequest(settings=settings_pb("classic"), request_id=rid())
+    t = (await env.stub.CreateTable(req, metadata=ma)).table
+    again = (await env.stub.CreateTable(req, metadata=ma)).table
+    assert again.table_id == t.table_id  # idempotent
+    opened = await watch.read()
+    assert opened.kind == lobby_pb2.TABLE_CHANGE_KIND_OPENED and opened.table.table_id == t.table_id
+    listed = await env.stub.ListTables(lobby_pb2.ListTablesRequest(), metadata=mb)
+    assert [x.table_id for x in listed.tables] == [t.table_id]
+    joined = await env.stub.JoinTable(
+        lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()), metadata=mb
+    )
+    assert joined.table.status == lobby_pb2.TABLE_STATUS_STARTED and joined.seat == 1
+    assert joined.table.match.address == match_server.address
+    match_id = joined.table.match.match_id
+    assert len(match_server.created) == 1
+    created = match_server.created[0]
+    assert [s.player.player_id for s in created.seats] == [a, b]
+    watch.cancel()
+    mine = await env.stub.ListMyMatches(lobby_pb2.ListMyMatchesRequest(), metadata=ma)
+    assert mine.matches[0].active and mine.matches[0].assignment.match_id == match_id
+    report = control_pb2.ReportResultRequest(
+        match_id=match_id,
+        server_id="ms-1",
+        ruleset=common_pb2.RulesetRef(ruleset_id="classic"),
+        reason=common_pb2.GAME_OVER_REASON_OUT_OF_TILES,
+        seats=[
+            control_pb2.SeatResult(
+                seat=0, player_id=a, final_score=350, status=common_pb2.SEAT_STATUS_ACTIVE, score_counts=True
+            ),
+            control_pb2.SeatResult(
+                seat=1, player_id=b, final_score=300, status=common_pb2.SEAT_STATUS_ACTIVE, score_counts=True
+            ),
+        ],
+    )
+    r1 = await env.registry.ReportResult(report, metadata=env.service_md)
+    r2 = await env.registry.ReportResult(report, metadata=env.service_md)
+    assert (r1.already_recorded, r2.already_recorded) == (False, True)
+    # a player token may not report
+    await expect(grpc.StatusCode.PERMISSION_DENIED, env.registry.ReportResult(report, metadata=ma))
+    # a different result for the same match is refused
+    other = control_pb2.ReportResultRequest()
+    other.CopyFrom(report)
+    other.seats[0].final_score = 10
+    await expect(
+        grpc.StatusCode.FAILED_PRECONDITION, env.registry.ReportResult(other, metadata=env.service_md)
+    )
+    # restart the lobby on the same database: the report is still known
+    await stop_lobby(env)
+    env2 = await start_lobby(env.settings.database_url, tmp_path)
+    try:
+        r3 = await env2.registry.ReportResult(report, metadata=env2.service_md)
+        assert r3.already_recorded
+        rec = await env2.stub.GetPlayerRecord(lobby_pb2.GetPlayerRecordRequest(player_id=a), metadata=ma)
+        (r,) = rec.records
+        assert (r.games, r.wins, r.losses, r.average_score, r.weighted_score) == (1, 1, 0, 350, 50)
+        assert r.rating.rating > 1500
+        board = await env2.stub.GetLeaderboard(
+            lobby_pb2.GetLeaderboardRequest(ruleset_id="classic"), metadata=mb
+        )
+        assert [e.player.player_id for e in board.entries] == [a, b]
+        assert board.caller_entry.rank == 2 and board.total_size == 2
+        week = await env2.stub.GetLeaderboard(
+            lobby_pb2.GetLeaderboardRequest(ruleset_id="classic", period=lobby_pb2.LEADERBOARD_PERIOD_WEEK),
+            metadata=mb,
+        )
+        assert week.caller_entry.record.losses == 1
+        done = await env2.stub.ListMyMatches(
+            lobby_pb2.ListMyMatchesRequest(state=lobby_pb2.MATCH_LIST_STATE_FINISHED), metadata=ma
+        )
+        assert done.matches[0].outcome == common_pb2.OUTCOME_WIN
+    finally:
+        await stop_lobby(env2)
+        env.channel = env2.channel  # the fixture's teardown closes an open channel
+        env.server, env.db = env2.server, env2.db
+
+
+async def test_fifty_clients_race_for_seats(env: LobbyEnv, match_server: FakeMatchServer) -> None:
+    _, host = await guest(env)
+    t = (
+        await env.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(
+                settings=settings_pb("wordtiles", 4, start_policy=lobby_pb2.START_POLICY_HOST),
+                request_id=rid(),
+            ),
+            metadata=host,
+        )
+    ).table
+    players = [await guest(env) for _ in range(50)]
+
+    async def join(meta: tuple[tuple[str, str], ...]) -> str:
+        try:
+            await env.stub.JoinTable(
+                lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()), metadata=meta
+            )
+            return "ok"
+        except grpc.aio.AioRpcError as exc:
+            return exc.code().name
+
+    results = await asyncio.gather(*(join(m) for _, m in players))
+    assert results.count("ok") == 3
+    assert set(results) == {"ok", "FAILED_PRECONDITION"}
+    got = (await env.stub.GetTable(lobby_pb2.GetTableRequest(table_id=t.table_id), metadata=host)).table
+    assert sum(1 for s in got.seats if s.HasField("player")) == 4
+    started = await env.stub.StartTable(
+        lobby_pb2.StartTableRequest(table_id=t.table_id, request_id=rid()), metadata=host
+    )
+    assert started.assignment.seat == 0 and len(match_server.created) == 1
+    assert match_server.created[0].options.clock.per_player.seconds == 600
+
+
+async def test_host_leaves_hand_over_and_bots(env: LobbyEnv, match_server: FakeMatchServer) -> None:
+    a, ma = await guest(env)
+    b, mb = await guest(env)
+    t = (
+        await env.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(settings=settings_pb("scrabble", 3), request_id=rid()), metadata=ma
+        )
+    ).table
+    await env.stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()), metadata=mb)
+    left = await env.stub.LeaveTable(lobby_pb2.LeaveTableRequest(table_id=t.table_id), metadata=ma)
+    assert left.table.host_player_id == b
+    await expect(
+        grpc.StatusCode.PERMISSION_DENIED,
+        env.stub.SitBot(lobby_pb2.SitBotRequest(table_id=t.table_id, request_id=rid()), metadata=ma),
+        "NOT_HOST",
+    )
+    await env.stub.SitBot(
+        lobby_pb2.SitBotRequest(table_id=t.table_id, bot_level=2, request_id=rid()), metadata=mb
+    )
+    started = await env.stub.StartTable(
+        lobby_pb2.StartTableRequest(table_id=t.table_id, request_id=rid()), metadata=mb
+    )
+    assert started.table.status == lobby_pb2.TABLE_STATUS_STARTED
+    seats = match_server.created[-1].seats
+    assert [s.WhichOneof("occupant") for s in seats] == ["bot_level", "player"]
+
+
+async def test_stale_or_refusing_servers_get_nothing(env: LobbyEnv, match_server: FakeMatchServer) -> None:
+    _, ma = await guest(env)
+    _, mb = await guest(env)
+    s = settings_pb("classic", start_policy=lobby_pb2.START_POLICY_HOST)
+    t = (
+        await env.stub.CreateTable(lobby_pb2.CreateTableRequest(settings=s, request_id=rid()), metadata=ma)
+    ).table
+    await env.stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()), metadata=mb)
+    match_server.refuse = grpc.StatusCode.RESOURCE_EXHAUSTED
+    await expect(
+        grpc.StatusCode.UNAVAILABLE,
+        env.stub.StartTable(lobby_pb2.StartTableRequest(table_id=t.table_id, request_id=rid()), metadata=ma),
+        "NO_CAPACITY",
+    )
+    match_server.refuse = None
+    env.lobby.opt.server_ttl_s = 0.0  # every server is now stale
+    await asyncio.sleep(0.01)
+    await expect(
+        grpc.StatusCode.UNAVAILABLE,
+        env.stub.StartTable(lobby_pb2.StartTableRequest(table_id=t.table_id, request_id=rid()), metadata=ma),
+        "NO_CAPACITY",
+    )
+    assert match_server.created == []
+    env.lobby.opt.server_ttl_s = 15.0
+    await env.registry.Heartbeat(
+        control_pb2.HeartbeatRequest(server_id="ms-1", load=control_pb2.ServerLoad(capacity=5)),
+        metadata=env.service_md,
+    )
+    ok = await env.stub.StartTable(
+        lobby_pb2.StartTableRequest(table_id=t.table_id, request_id=rid()), metadata=ma
+    )
+    assert ok.assignment.address == match_server.address
+    await expect(
+        grpc.StatusCode.NOT_FOUND,
+        env.registry.Heartbeat(control_pb2.HeartbeatRequest(server_id="nope"), metadata=env.service_md),
+    )
+
+
+async def test_quick_match(env: LobbyEnv, match_server: FakeMatchServer) -> None:
+    _, ma = await guest(env)
+    _, mb = await guest(env)
+    crit = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)
+    ta = (
+        await env.stub.QuickMatch(lobby_pb2.QuickMatchRequest(criteria=crit, request_id=rid()), metadata=ma)
+    ).ticket
+    assert ta.status == lobby_pb2.TICKET_STATUS_QUEUED
+    await expect(
+        grpc.StatusCode.FAILED_PRECONDITION,
+        env.stub.QuickMatch(lobby_pb2.QuickMatchRequest(criteria=crit, request_id=rid()), metadata=ma),
+        "ALREADY_QUEUED",
+    )
+    stream = env.stub.WatchQuickMatchTicket(
+        lobby_pb2.WatchQuickMatchTicketRequest(ticket_id=ta.ticket_id), metadata=ma
+    )
+    tb = (
+        await env.stub.QuickMatch(lobby_pb2.QuickMatchRequest(criteria=crit, request_id=rid()), metadata=mb)
+    ).ticket
+    states = [m.ticket async for m in stream]
+    assert states[-1].status == lobby_pb2.TICKET_STATUS_MATCHED
+    got_b = (
+        await env.stub.GetQuickMatchTicket(
+            lobby_pb2.GetQuickMatchTicketRequest(ticket_id=tb.ticket_id), metadata=mb
+        )
+    ).ticket
+    assert got_b.assignment.match_id == states[-1].assignment.match_id
+    assert {states[-1].assignment.seat, got_b.assignment.seat} == {0, 1}
+    await expect(
+        grpc.StatusCode.NOT_FOUND,
+        env.stub.GetQuickMatchTicket(
+            lobby_pb2.GetQuickMatchTicketRequest(ticket_id=tb.ticket_id), metadata=ma
+        ),
+    )
+    # bot offered after the caller's wait (5 s minimum; shortened here through the queue)
+    _, mc = await guest(env)
+    crit_bot = lobby_pb2.QuickMatchCriteria(
+        ruleset=common_pb2.RulesetRef(ruleset_id="classic"),
+        bot_after=duration_pb2.Duration(seconds=5),
+        bot_level=4,
+    )
+    tc = (
+        await env.stub.QuickMatch(
+            lobby_pb2.QuickMatchRequest(criteria=crit_bot, request_id=rid()), metadata=mc
+        )
+    ).ticket
+    env.lobby.tickets[tc.ticket_id].created_at -= 10
+    stream = env.stub.WatchQuickMatchTicket(
+        lobby_pb2.WatchQuickMatchTicketRequest(ticket_id=tc.ticket_id), metadata=mc
+    )
+    last = [m.ticket async for m in stream][-1]
+    assert last.status == lobby_pb2.TICKET_STATUS_MATCHED
+    assert [s.WhichOneof("occupant") for s in match_server.created[-1].seats] == ["player", "bot_level"]
+    await expect(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        env.stub.QuickMatch(
+            lobby_pb2.QuickMatchRequest(
+                criteria=lobby_pb2.QuickMatchCriteria(
+                    ruleset=common_pb2.RulesetRef(ruleset_id="classic"),
+                    bot_after=duration_pb2.Duration(seconds=1),
+                ),
+                request_id=rid(),
+            ),
+            metadata=mc,
+        ),
+    )
+
+
+async def test_bad_input_is_precise(env: LobbyEnv) -> None:
+    _, ma = await guest(env)
+    await expect(
+        grpc.StatusCode.NOT_FOUND,
+        env.stub.JoinTable(lobby_pb2.JoinTableRequest(table_id="nope", request_id=rid()), metadata=ma),
+    )
+    await expect(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        env.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(settings=settings_pb("classic", 3), request_id=rid()), metadata=ma
+        ),
+        "SETTINGS_INVALID",
+    )
+    clock = common_pb2.MatchOptions(
+        clock=common_pb2.ClockSettings(per_player=duration_pb2.Duration(seconds=60 * 60))
+    )
+    err = await expect(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        env.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(
+                settings=settings_pb("wordtiles", 2, options=clock), request_id=rid()
+            ),
+            metadata=ma,
+        ),
+        "SETTINGS_INVALID",
+    )
+    assert detail(err, errors_pb2.LobbyViolation).field == "settings.options.clock.per_player"
+    await expect(
+        grpc.StatusCode.NOT_FOUND,
+        env.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(settings=settings_pb("chess"), request_id=rid()), metadata=ma
+        ),
+    )
+    await expect(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        env.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(settings=settings_pb(), request_id=""), metadata=ma
+        ),
+    )
+    await expect(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        env.stub.ListTables(lobby_pb2.ListTablesRequest(page_token="garbage"), metadata=ma),
+    )
+    listed = await env.stub.ListTables(lobby_pb2.ListTablesRequest(), metadata=ma)
+    assert listed.tables == []
+    rs = await env.stub.ListRulesets(lobby_pb2.ListRulesetsRequest())
+    assert {r.ruleset_id for r in rs.rulesets} == {"classic", "wordtiles", "scrabble", "warofwords"}
+    d = await env.stub.DescribeRuleset(
+        lobby_pb2.DescribeRulesetRequest(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"))
+    )
+    assert d.ruleset.clock_min.seconds == 180 and d.ruleset.clock_max.seconds == 1200
+
+
+_text = st.text(max_size=80)
+_ints = st.integers(min_value=-(2**31), max_value=2**31 - 1)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    ruleset=st.sampled_from(["classic", "wordtiles", "warofwords", "scrabble", "", "x" * 100]),
+    language=st.sampled_from(["", "en", "pl", "xx", "EN"]),
+    seats=_ints,
+    clock=st.integers(min_value=0, max_value=10**7),
+    bots=st.lists(st.tuples(_ints, _ints), max_size=5),
+    table_id=_text,
+    page=st.integers(min_value=-5, max_value=500),
+)
+async def test_random_requests_never_internal(
+    env: LobbyEnv, ruleset: str, language: str, seats: int, clock: int, bots: list, table_id: str, page: int
+) -> None:
+    if not hasattr(env, "_meta"):
+        env._meta = (await guest(env))[1]  # type: ignore[attr-defined]
+    meta = env._meta  # type: ignore[attr-defined]
+    before = len(env.lobby.tables)
+    s = lobby_pb2.TableSettings(
+        ruleset=common_pb2.RulesetRef(ruleset_id=ruleset, language=language),
+        seats=seats,
+        options=common_pb2.MatchOptions(
+            clock=common_pb2.ClockSettings(per_player=duration_pb2.Duration(seconds=clock))
+        ),
+        bots=[lobby_pb2.BotSeat(seat=a, bot_level=b) for a, b in bots],
+        start_policy=lobby_pb2.START_POLICY_HOST,
+    )
+    calls = [
+        env.stub.CreateTable(lobby_pb2.CreateTableRequest(settings=s, request_id=rid()), metadata=meta),
+        env.stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, request_id=rid()), metadata=meta),
+        env.stub.GetTable(lobby_pb2.GetTableRequest(table_id=table_id), metadata=meta),
+        env.stub.ListTables(lobby_pb2.ListTablesRequest(page_size=page, page_token=table_id), metadata=meta),
+        env.stub.GetLeaderboard(
+            lobby_pb2.GetLeaderboardRequest(ruleset_id=ruleset, page_size=page), metadata=meta
+        ),
+        env.stub.LocateMatch(lobby_pb2.LocateMatchRequest(match_id=table_id), metadata=meta),
+        env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=table_id)),
+    ]
+    created = 0
+    for c in calls:
+        try:
+            r = await c
+            created += isinstance(r, lobby_pb2.CreateTableResponse)
+        except grpc.aio.AioRpcError as exc:
+            assert exc.code() not in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN), exc.details()
+    assert len(env.lobby.tables) == before + created
