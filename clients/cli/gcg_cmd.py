@@ -107,11 +107,16 @@ def _replay(args: argparse.Namespace) -> int:
     if unsupported:
         print(f"{args.file}:{unsupported.line}: {unsupported.message}")
         return FINDINGS
-    names = {p.seat: p.name for p in record.players}
-    print(f"{' vs '.join(names.values())} — {ruleset.name} ({ruleset.id})")
+    try:
+        steps = list(replay_record(record, ruleset))
+    except InputError as exc:
+        print(f"{args.file}: error: {exc}", file=sys.stderr)
+        return BAD_INPUT
+    names = [p.name for p in record.players]
+    print(f"{' vs '.join(names)} — {ruleset.name} ({ruleset.id})")
     print(board_text(ruleset.board, _empty(ruleset)))
     found = False
-    for step in replay_record(record, ruleset):
+    for step in steps:
         move = step.move
         print()
         print(f"line {move.line}: {format_move(move)}")

@@ -81,3 +81,12 @@ def test_replay_unsupported_letters(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["gcg", "replay", *paths(POLISH)]) == 1
     assert "--language pl" in capsys.readouterr().out
     assert main(["gcg", "replay", "--language", "pl", *paths(POLISH)]) == 0
+
+
+def test_replay_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lonely = tmp_path / "lonely.gcg"
+    lonely.write_text("#player1 a A\n>a: ABC - +0 0\n")
+    assert main(["gcg", "replay", str(lonely)]) == 2
+    assert main(["gcg", "replay", str(tmp_path / "missing.gcg")]) == 2
+    assert main(["gcg", "check", str(lonely)]) == 2
+    assert "players" in capsys.readouterr().err
