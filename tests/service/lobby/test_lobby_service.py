@@ -203,7 +203,7 @@ async def test_fifty_clients_race_for_seats(env: LobbyEnv, match_server: FakeMat
 
 
 async def test_host_leaves_hand_over_and_bots(env: LobbyEnv, match_server: FakeMatchServer) -> None:
-    a, ma = await guest(env)
+    _a, ma = await guest(env)
     b, mb = await guest(env)
     t = (
         await env.stub.CreateTable(
