@@ -20,6 +20,7 @@ from engine.errors import InputError, Rule, RuleError
 from engine.game import Exchange, GameState, Pass, Play, apply, set_rack, start_game
 from engine.interchange.gcg import GameRecord, Move, MoveKind
 from engine.placement import Placement
+from engine.rulesets.layout import BoardLayout
 from engine.rulesets.model import OutRule, Ruleset
 from engine.tiles import BLANK, Tile
 
@@ -116,7 +117,6 @@ class _Replay:
 
     def step(self, move: Move) -> Step:
         self.findings = []
-        score = None
         handler = {
             MoveKind.PLAY: self.play, MoveKind.PASS: self.pass_, MoveKind.EXCHANGE: self.exchange,
             MoveKind.PHONY: self.phony, MoveKind.OUT: self.out, MoveKind.END_RACK: self.end_rack,
@@ -382,12 +382,11 @@ def _put(values: tuple[tuple[str, ...], ...], index: int, value: tuple[str, ...]
     return (*values[:index], value, *values[index + 1:])
 
 
-def _force(cells: Cells, layout: object, placements: list[Placement], seat: int) -> Cells:
+def _force(cells: Cells, layout: BoardLayout, placements: list[Placement], seat: int) -> Cells:
     """Lay a refused play's tiles on the empty squares anyway, so that the board stays in step."""
-    rows, cols = layout.rows, layout.cols  # type: ignore[attr-defined]
     tiles = [
-        (p.row * cols + p.col, Tile(p.letter, p.blank, seat))
+        (layout.index(p.row, p.col), Tile(p.letter, p.blank, seat))
         for p in placements
-        if 0 <= p.row < rows and 0 <= p.col < cols and cells[p.row * cols + p.col] is None
+        if layout.in_bounds(p.row, p.col) and cells[layout.index(p.row, p.col)] is None
     ]
     return with_tiles(cells, tiles)
