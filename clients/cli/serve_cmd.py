@@ -1,0 +1,256 @@
+"""``wordarena serve``: a lobby and a match server on this machine, embedded SQLite by default.
+
+Both servers run as separate processes started from their real entry points
+(``services.lobby.main:main`` and ``services.match.main:main``) — the same code paths as a
+deployment. They share a data directory (SQLite files, the development token key pair) and a
+freshly generated service token. The match server is registered with the lobby (by the match
+server itself when it supports a lobby address flag; otherwise ``serve`` registers it and sends
+its heartbeats through the contract's ``MatchRegistryService``). Ctrl-C or SIGTERM stops both
+gracefully.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO
+
+import grpc
+
+from protos.wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2, lobby_pb2_grpc
+
+_LAUNCH = "import sys; from services.{0}.main import main; sys.exit(main() or 0)"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``serve``."""
+    p = subparsers.add_parser(
+        "serve", help="run a lobby and a match server on this machine (embedded SQLite)",
+        description="Starts the lobby and a match server, prints their addresses and runs until "
+        "Ctrl-C / SIGTERM. Port 0 picks a free port.")
+    p.add_argument("--lobby-listen", default=os.environ.get("WORDARENA_LOBBY") or "127.0.0.1:50051",
+                   metavar="HOST:PORT", help="lobby address (default 127.0.0.1:50051, env WORDARENA_LOBBY)")
+    p.add_argument("--match-listen", default="127.0.0.1:50052", metavar="HOST:PORT",
+                   help="match server address (default 127.0.0.1:50052)")
+    p.add_argument("--data-dir", default=None,
+                   help="where the SQLite files and keys live (default ~/.local/share/wordarena)")
+    p.add_argument("--database-url", default="",
+                   help="a database URL for both services instead of SQLite files (e.g. PostgreSQL)")
+    p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits before moving")
+    p.add_argument("--log-level", default="warning", help="servers' log level (default warning)")
+    p.add_argument("--log-file", default=None,
+                   help="servers' logs (default <data-dir>/serve.log; '-' = this terminal)")
+    p.add_argument("--ready-timeout", type=float, default=60.0, help="seconds to wait for start-up")
+    p.set_defaults(func=_serve)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port free right now."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def resolve(address: str) -> str:
+    """``host:0`` → ``host:<a free port>``."""
+    host, _, port = address.rpartition(":")
+    host = host or "127.0.0.1"
+    return f"{host}:{free_port(host) if port in ('', '0') else int(port)}"
+
+
+def _client_address(address: str) -> str:
+    host, _, port = address.rpartition(":")
+    return f"127.0.0.1:{port}" if host in ("0.0.0.0", "", "[::]", "::") else address
+
+
+def wait_ready(address: str, timeout: float, proc: subprocess.Popen | None = None) -> bool:
+    """Wait until a gRPC server answers at ``address`` (False if ``proc`` died or time ran out)."""
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(_client_address(address)) as ch:
+        while time.monotonic() < deadline:
+            if proc is not None and proc.poll() is not None:
+                return False
+            try:
+                grpc.channel_ready_future(ch).result(timeout=0.5)
+                return True
+            except grpc.FutureTimeoutError:
+                continue
+    return False
+
+
+def _match_supports(flag: str) -> bool:
+    try:
+        from services.match.main import parser
+
+        return any(flag in a.option_strings for a in parser()._actions)
+    except Exception:
+        return False
+
+
+class Registrar:
+    """Registers a match server with the lobby and keeps it alive with heartbeats, using the
+    contract's MatchRegistryService (for match servers that do not register themselves)."""
+
+    def __init__(self, lobby: str, match: str, token: str, server_id: str) -> None:
+        self.lobby = _client_address(lobby)
+        self.match = _client_address(match)
+        self.meta = [("authorization", f"Bearer {token}")]
+        self.server_id = server_id
+        self.stop = threading.Event()
+        self.interval = 5.0
+
+    def _load(self) -> control_pb2.ServerLoad:
+        with grpc.insecure_channel(self.match) as ch:
+            stub = control_pb2_grpc.MatchControlServiceStub(ch)
+            try:
+                return stub.GetLoad(control_pb2.GetLoadRequest(), metadata=self.meta, timeout=5).load
+            except grpc.RpcError:
+                return control_pb2.ServerLoad(capacity=5000)
+
+    def register(self) -> None:
+        """RegisterMatchServer (idempotent)."""
+        with grpc.insecure_channel(self.lobby) as ch:
+            stub = control_pb2_grpc.MatchRegistryServiceStub(ch)
+            resp = stub.RegisterMatchServer(control_pb2.RegisterMatchServerRequest(
+                server_id=self.server_id, address=self.match, load=self._load(), version="serve"),
+                metadata=self.meta, timeout=10)
+            if resp.HasField("heartbeat_interval") and resp.heartbeat_interval.seconds:
+                self.interval = max(1.0, resp.heartbeat_interval.ToTimedelta().total_seconds())
+
+    def run(self) -> None:
+        """Heartbeats until stopped (re-registering when the lobby forgot the server)."""
+        while not self.stop.wait(self.interval):
+            try:
+                with grpc.insecure_channel(self.lobby) as ch:
+                    control_pb2_grpc.MatchRegistryServiceStub(ch).Heartbeat(control_pb2.HeartbeatRequest(
+                        server_id=self.server_id, load=self._load(), address=self.match),
+                        metadata=self.meta, timeout=5)
+            except grpc.RpcError as err:
+                if err.code() == grpc.StatusCode.NOT_FOUND:
+                    with contextlib.suppress(grpc.RpcError):
+                        self.register()
+
+
+def _start(service: str, flags: list[str], env: dict[str, str], log: IO[str] | None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", _LAUNCH.format(service), *flags], env=env,
+                            stdout=log, stderr=subprocess.STDOUT if log else None,
+                            start_new_session=True)
+
+
+def _stop(procs: list[subprocess.Popen], grace: float = 10.0) -> None:
+    for p in procs:
+        if p.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                p.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for p in procs:
+        try:
+            p.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from services.common.config import default_data_dir
+
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    lobby_addr = resolve(args.lobby_listen)
+    match_addr = resolve(args.match_listen)
+    token = secrets.token_urlsafe(32)
+    env = dict(os.environ)
+    env.pop("WORDARENA_LISTEN", None)
+    env["WORDARENA_SERVICE_TOKEN"] = token
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    repo_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = repo_root + os.pathsep + env.get("PYTHONPATH", "")
+    common = ["--data-dir", str(data_dir), "--log-level", args.log_level]
+    if args.database_url:
+        common += ["--database-url", args.database_url]
+    log: IO[str] | None = None
+    log_path = None
+    if args.log_file != "-":
+        log_path = Path(args.log_file) if args.log_file else data_dir / "serve.log"
+        log = open(log_path, "a", encoding="utf-8")  # noqa: SIM115 - lives as long as the servers
+
+    stopping = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        stopping.set()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    procs: list[subprocess.Popen] = []
+    registrar: Registrar | None = None
+    try:
+        lobby = _start("lobby", [*common, "--listen", lobby_addr], env, log)
+        procs.append(lobby)
+        if not wait_ready(lobby_addr, args.ready_timeout, lobby):
+            print(f"serve: the lobby did not start (see {log_path or 'the output above'})", file=sys.stderr)
+            return 3
+        match_flags = [*common, "--listen", match_addr, "--advertise-address", _client_address(match_addr),
+                       "--bot-delay", str(args.bot_delay)]
+        self_registers = False
+        for flag in ("--lobby", "--lobby-address", "--registry"):
+            if _match_supports(flag):
+                match_flags += [flag, _client_address(lobby_addr)]
+                self_registers = True
+                break
+        match = _start("match", match_flags, env, log)
+        procs.append(match)
+        if not wait_ready(match_addr, args.ready_timeout, match):
+            print(f"serve: the match server did not start (see {log_path or 'the output above'})",
+                  file=sys.stderr)
+            return 3
+        if not self_registers:
+            registrar = Registrar(lobby_addr, match_addr, token, f"serve-{os.getpid()}")
+            try:
+                registrar.register()
+            except grpc.RpcError as err:
+                print(f"serve: could not register the match server: {err.details()}", file=sys.stderr)
+                return 3
+            threading.Thread(target=registrar.run, daemon=True).start()
+        _wait_for_capacity(_client_address(lobby_addr))
+        print(f"lobby  {_client_address(lobby_addr)}", flush=True)
+        print(f"match  {_client_address(match_addr)}", flush=True)
+        print(f"data   {data_dir}" + (f"   logs {log_path}" if log_path else ""), flush=True)
+        print(f"READY  play with: wordarena play --lobby {_client_address(lobby_addr)}   "
+              "(Ctrl-C stops the servers)", flush=True)
+        while not stopping.wait(0.5):
+            for p in procs:
+                if p.poll() is not None:
+                    name = "lobby" if p is lobby else "match server"
+                    print(f"serve: the {name} stopped (exit {p.returncode})", file=sys.stderr)
+                    return 3
+        print("serve: stopping…", flush=True)
+        return 0
+    finally:
+        if registrar:
+            registrar.stop.set()
+        _stop(procs)
+        for s, h in old.items():
+            signal.signal(s, h)
+        if log:
+            log.close()
+
+
+def _wait_for_capacity(lobby: str, timeout: float = 10.0) -> None:
+    """Best effort: wait until the lobby answers a ruleset listing (it is up and migrated)."""
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(lobby) as ch:
+        stub = lobby_pb2_grpc.LobbyServiceStub(ch)
+        while time.monotonic() < deadline:
+            try:
+                stub.ListRulesets(lobby_pb2.ListRulesetsRequest(), timeout=2)
+                return
+            except grpc.RpcError:
+                time.sleep(0.2)
