@@ -112,15 +112,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run(_leaderboard))
 
 
-def add_settings(p: argparse.ArgumentParser) -> None:
-    """Table settings options (shared with ``play``)."""
+def add_settings(p: argparse.ArgumentParser, *, bots: bool = True) -> None:
+    """Table settings options (shared with ``play``, which has its own ``--bot``)."""
     p.add_argument("--ruleset", default="classic",
                    help="classic, wordtiles, scrabble, warofwords (default classic)")
     p.add_argument("--language", default="", help="language, e.g. en, es, de (default en)")
     p.add_argument("--board", default="", help="board id (default the ruleset's)")
     p.add_argument("--seats", type=int, default=0, help="seats 2..4 (default the ruleset's minimum)")
-    p.add_argument("--bot", type=int, action="append", default=[], metavar="LEVEL",
-                   help="seat a bot of this level (1..5) at the next free seat; repeatable")
+    if bots:
+        p.add_argument("--bot", type=int, action="append", default=[], metavar="LEVEL",
+                       help="seat a bot of this level (1..5) at the next free seat; repeatable")
     p.add_argument("--clock", type=float, default=0, metavar="MINUTES",
                    help="minutes per player (wordtiles: 3..20)")
     p.add_argument("--challenge", choices=sorted(CHALLENGE), default="default",

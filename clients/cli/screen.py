@@ -1,0 +1,313 @@
+"""The interactive game screen shared by ``wordarena play`` and ``wordarena watch``.
+
+A background thread follows the match's event stream (reconnecting and resuming with the last seq,
+with a notice); the main thread redraws the screen when something changes (and every second while
+a clock runs) and reads the command line character by character, so a redraw never eats what the
+player is typing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import select
+import sys
+import termios
+import threading
+import time
+import tty
+from collections import deque
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from clients.cli import moves, render
+from clients.cli.client import EXIT_OK, Client, ClientError
+from clients.cli.match_cmd import define_text
+from protos.wordarena.v1 import common_pb2, match_pb2
+
+HELP = """Commands:
+  8H WORD        play across from H8      H8 WORD   play down from H8
+                 lower case = blank (e.g. 8H WoRD), '.' = a tile already on the board
+  pass           pass the turn            swap ABC  exchange tiles ('?' = blank)
+  resign         resign the match         accept / check   Word Tiles: decide a pending play
+  preview 8H WORD   score a play first    strength 8H WORD  how good is this play?
+  hindsight      best plays on your last turn          bag  tiles you have not seen
+  define WORD    what a word means        chat TEXT  say something
+  refresh        redraw                   help       this text     quit  leave the screen"""
+
+WATCH_HELP = """Commands: chat TEXT, refresh, help, quit"""
+
+
+class LineReader:
+    """Non-blocking line input: cbreak mode on a terminal (we echo), plain lines otherwise."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = stream or sys.stdin
+        self.fd = self.stream.fileno()
+        self.tty = os.isatty(self.fd)
+        self.buffer = ""
+        self._saved: Any = None
+        self.eof = False
+
+    def __enter__(self) -> LineReader:
+        if self.tty:
+            self._saved = termios.tcgetattr(self.fd)
+            tty.setcbreak(self.fd)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+
+    def poll(self, timeout: float) -> tuple[list[str], bool]:
+        """Lines completed within ``timeout`` seconds, and whether the typed text changed."""
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return [], False
+        data = os.read(self.fd, 4096)
+        if not data:
+            self.eof = True
+            return ([self.buffer] if self.buffer else []), False
+        lines = []
+        for ch in data.decode("utf-8", "replace"):
+            if ch in "\r\n":
+                lines.append(self.buffer)
+                self.buffer = ""
+            elif ch in ("\x7f", "\b"):
+                self.buffer = self.buffer[:-1]
+            elif ch == "\x15":  # Ctrl-U
+                self.buffer = ""
+            elif ch == "\x04" and not self.buffer:  # Ctrl-D
+                self.eof = True
+            elif ch == "\x1b" or ord(ch) < 32:
+                continue
+            else:
+                self.buffer += ch
+        return lines, True
+
+
+class GameScreen:
+    """One match on the screen: state, event log, notices, command handling."""
+
+    def __init__(self, client: Client, match_id: str, *, spectator: bool = False,
+                 out: Any = None) -> None:
+        self.client = client
+        self.match_id = match_id
+        self.spectator = spectator
+        self.out = out or sys.stdout
+        is_tty = hasattr(self.out, "isatty") and self.out.isatty()
+        width = None
+        with contextlib.suppress(OSError):
+            width = os.get_terminal_size(self.out.fileno()).columns
+        self.console = Console(file=self.out, force_terminal=is_tty, width=max(width or 100, 80),
+                               highlight=False)
+        self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.log: deque[str] = deque(maxlen=50)
+        self.notices: deque[str] = deque(maxlen=6)
+        self.info: list[str] = []
+        self.view = client.get_match(match_id)
+        self.names = render.names_of(self.view)
+        self.stop = threading.Event()
+        self.finished = self.view.status == match_pb2.MATCH_STATUS_FINISHED or self.view.HasField("result")
+        self.dirty = True
+        self._last_draw = 0.0
+        self._load_history()
+
+    # -- stream ---------------------------------------------------------------------------
+
+    def _load_history(self) -> None:
+        """The last moves so far, from the stored events (a short replay of the stream)."""
+        self._history_done = threading.Event()
+
+    def _follow(self) -> None:
+        try:
+            for event in self.client.follow(self.match_id, 0, notice=lambda t: self.events.put(("notice", t)),
+                                            stop=self.stop.is_set):
+                self.events.put(("event", event))
+        except ClientError as exc:
+            self.events.put(("notice", f"Lost the match stream: {exc.message}"))
+        except Exception as exc:  # the thread must never die silently
+            self.events.put(("notice", f"Stream error: {exc}"))
+
+    def start(self) -> None:
+        """Start following the stream."""
+        threading.Thread(target=self._follow, daemon=True).start()
+
+    def refresh(self) -> None:
+        """Fetch the view again."""
+        try:
+            self.view = self.client.get_match(self.match_id)
+            self.names = render.names_of(self.view)
+            if self.view.status == match_pb2.MATCH_STATUS_FINISHED or self.view.HasField("result"):
+                self.finished = True
+        except ClientError as exc:
+            self.notices.append(f"⚠ {exc.message}")
+        self.dirty = True
+
+    def drain(self) -> None:
+        """Apply what the stream thread delivered."""
+        changed = False
+        while True:
+            try:
+                kind, item = self.events.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "notice":
+                self.notices.append(f"⚠ {item}")
+                self.dirty = True
+                continue
+            line = render.describe_event(item, self.names)
+            if line and item.WhichOneof("kind") not in ("match_started",):
+                self.log.append(line)
+            if item.WhichOneof("kind") == "game_over":
+                self.finished = True
+            changed = True
+        if changed:
+            self.refresh()
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def has_clock(self) -> bool:
+        """True when some seat's clock runs (the screen then ticks every second)."""
+        return any(s.HasField("clock") and s.clock.running for s in self.view.seats)
+
+    def prompt(self) -> str:
+        """The prompt text."""
+        if self.finished:
+            return "game over — Enter or 'quit' to leave > "
+        if self.spectator:
+            return "watching > "
+        if self.view.HasField("to_move_seat") and self.view.to_move_seat in self.view.controlled_seats:
+            return "your move > "
+        return "waiting (commands still work) > "
+
+    def draw(self, typed: str = "") -> None:
+        """Redraw the whole screen and the prompt with what is typed so far."""
+        screen = render.match_screen(self.view, list(self.log), list(self.notices),
+                                     title=f"wordarena · {self.view.ruleset.ruleset_id} · "
+                                     f"match {self.match_id}" + (" · watching" if self.spectator else ""))
+        with self.console.capture() as cap:
+            self.console.print(screen)
+            for line in self.info:
+                self.console.print(Text(line, style="cyan"))
+        clear = "\x1b[H\x1b[2J" if self.console.is_terminal else "\n" + "-" * 60 + "\n"
+        self.out.write(clear + cap.get() + self.prompt() + typed)
+        self.out.flush()
+        self.dirty = False
+        self._last_draw = time.monotonic()
+
+    # -- commands -------------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        """Show a line under the board until the next command."""
+        self.info.append(text)
+
+    def handle(self, line: str) -> bool:
+        """Run one typed command; False to leave the screen."""
+        line = line.strip()
+        self.info = []
+        self.dirty = True
+        if self.finished and line.lower() in ("", "quit", "exit", "q"):
+            return False
+        if not line:
+            return True
+        head, _, rest = line.partition(" ")
+        verb = head.lower()
+        try:
+            if verb in ("quit", "exit", "q"):
+                return False
+            if verb in ("help", "?"):
+                self.info.extend((WATCH_HELP if self.spectator else HELP).splitlines())
+            elif verb in ("refresh", "r"):
+                self.refresh()
+            elif verb == "chat":
+                self.client.chat(self.match_id, rest)
+            elif self.spectator:
+                self.say("Spectators can only chat (type help)")
+            elif verb in ("accept", "check"):
+                decision = match_pb2.DECISION_ACCEPT if verb == "accept" else match_pb2.DECISION_CHECK
+                resp = self.client.decide(self.match_id, decision, self.view.last_seq)
+                self._after(resp.events)
+            elif verb == "preview":
+                resp = self.client.preview(self.match_id, self._placements(rest))
+                if resp.legal:
+                    self.say("Preview: " + (render.breakdown_text(resp.breakdown)
+                                            if resp.HasField("breakdown") else "score hidden"))
+                else:
+                    self.say("Not legal: " + render.violation_text(resp.violation))
+            elif verb == "strength":
+                s = self.client.strength(self.match_id, self._placements(rest))
+                if s.valid:
+                    self.say(f"Valid, {s.breakdown.total} pts: rank {s.rank} of {s.legal_play_count} "
+                             f"(best {s.best_score}, beats {s.percentile:.0%} of plays)")
+                else:
+                    bad = ", ".join(s.invalid_words)
+                    why = render.violation_text(s.violation) if s.violation.code_name else ""
+                    self.say("Not valid: " + "; ".join(x for x in (f"not words: {bad}" if bad else "", why)
+                                                       if x) + f" (best available {s.best_score})")
+            elif verb == "hindsight":
+                h = self.client.hindsight(self.match_id, 0, 5)
+                if h.HasField("played") and h.played.notation:
+                    self.say(f"You played {h.played.notation} for {h.played.breakdown.total}: rank "
+                             f"{h.played_rank} of {h.legal_play_count}")
+                for i, a in enumerate(h.best, 1):
+                    self.say(f"  {i}. {a.notation} for {a.breakdown.total}")
+            elif verb == "bag":
+                b = self.client.tile_bag(self.match_id)
+                tiles = " ".join(f"{'?' if tc.tile.is_blank else render.tile_text(tc.tile)}×{tc.count}"
+                                 for tc in b.unseen)
+                self.say(f"Unseen ({b.unseen_count}; {b.bag_count} in the bag): {tiles}")
+            elif verb == "define":
+                d = self.client.define(self.match_id, rest.strip(), self.view.ruleset.language)
+                self.info.extend(define_text(d).splitlines()[:8])
+            else:
+                move = moves.parse_move(self.view.board, line)
+                resp = self.client.submit(self.match_id, move, self.view.last_seq)
+                self._after(resp.events)
+        except ClientError as exc:
+            self.say(f"✗ {exc.message}")
+            if exc.current_seq is not None:
+                self.refresh()
+        return True
+
+    def _placements(self, text: str) -> list[common_pb2.Placement]:
+        position, word = moves.split_play(text)
+        return moves.placements(self.view.board, position, word)
+
+    def _after(self, events: Any) -> None:
+        for e in events:
+            line = render.describe_event(e, self.names)
+            if line:
+                self.say(f"✓ {line}")
+        self.refresh()
+
+    # -- main loop ------------------------------------------------------------------------
+
+    def run(self, reader: LineReader | None = None) -> int:
+        """Show the match until the player quits (or stdin closes)."""
+        self.start()
+        with reader or LineReader() as rd:
+            while True:
+                self.drain()
+                now = time.monotonic()
+                if self.dirty or (self.has_clock() and not self.finished and now - self._last_draw >= 1.0):
+                    self.draw(rd.buffer)
+                lines, typed = rd.poll(0.2)
+                if typed and rd.tty and not lines:
+                    self.out.write("\r\x1b[2K" + self.prompt() + rd.buffer)
+                    self.out.flush()
+                for line in lines:
+                    self.drain()
+                    if not self.handle(line):
+                        self.stop.set()
+                        self.out.write("\n")
+                        return EXIT_OK
+                if rd.eof:
+                    self.stop.set()
+                    self.drain()
+                    self.draw()
+                    self.out.write("\n")
+                    return EXIT_OK
