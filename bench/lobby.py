@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import grpc
 
 from protos.wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
+from services.common import logs
 from services.common.config import Settings
 from services.lobby.main import build_lobby
 
@@ -31,6 +32,7 @@ async def run(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="wa-lobby-bench-"))
     url = args.database_url or f"sqlite:///{tmp / 'lobby.db'}"
     settings = Settings(service="lobby", listen="127.0.0.1:0", database_url=url, data_dir=tmp)
+    logs.configure_logging("json", "warning")
     server, lobby, db = await build_lobby(settings)
     await lobby.start()
     port = await server.start()
@@ -49,7 +51,7 @@ async def run(args: argparse.Namespace) -> None:
     await asyncio.gather(*(signer() for _ in range(args.clients)))
     dt = time.perf_counter() - t0
     print(
-        f"sign-ins: {len(tokens)} in {dt:.2f} s = {len(tokens) / dt:.0f}/s ({args.clients} concurrent clients)"
+        f"sign-ins: {len(tokens)} in {dt:.2f} s = {len(tokens) / dt:.0f}/s ({args.clients} clients)"
     )
 
     for i in range(args.tables):

@@ -221,6 +221,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self._channels: dict[str, grpc.aio.Channel] = {}
         self._service_token: tuple[str, float] = ("", 0.0)
         self._tasks: list[asyncio.Task[None]] = []
+        self._views: dict[str, tuple[tuple[int, TableStatus, str], lobby_pb2.Table]] = {}
         PLAYERS_ONLINE.set_function(self._online_count)
 
     # -- life cycle ---------------------------------------------------------------------------
@@ -482,6 +483,16 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self._update_gauges()
         self._broadcast(t, kind)
 
+    def _table_view(self, t: Table, viewer: str) -> lobby_pb2.Table:
+        """The table as ``viewer`` sees it; the view of non-seated players is cached per version."""
+        if t.seat_of(viewer) is not None:
+            return convert.table_pb(t, viewer)
+        cached = self._views.get(t.table_id)
+        if cached is None or cached[0] != (t.version, t.status, t.match_address):
+            cached = ((t.version, t.status, t.match_address), convert.table_pb(t))
+            self._views[t.table_id] = cached
+        return cached[1]
+
     def _table(self, table_id: str) -> Table:
         _check_id(table_id, "table", "table_id")
         t = self.tables.get(table_id)
@@ -545,10 +556,9 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         rows = [t for t in self.tables.values() if _matches_filter(t, request.filter, claims.player_id)]
         rows.sort(key=lambda t: (-t.created_at, t.table_id))
         page = rows[off : off + size]
-        nxt = f"{key}:{off + size}" if off + size < len(rows) else ""
         return lobby_pb2.ListTablesResponse(
-            tables=[convert.table_pb(t, claims.player_id) for t in page],
-            next_page_token=nxt,
+            tables=[self._table_view(t, claims.player_id) for t in page],
+            next_page_token=f"{key}:{off + size}" if off + size < len(rows) else "",
             total_size=len(rows),
         )
 
@@ -694,6 +704,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
                     await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_CLOSED)
                 if t.status in (TableStatus.CLOSED, TableStatus.STARTED) and t.created_at < cut:
                     del self.tables[t.table_id]
+                    self._views.pop(t.table_id, None)
 
     # -- allocation -------------------------------------------------------------------------------
 
