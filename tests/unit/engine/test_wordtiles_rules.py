@@ -405,3 +405,21 @@ def test_wordtiles_leaving_with_a_pending_play_takes_it_back():
     assert state.to_move == 1
     state = play(state, 1, "8G", "CAT")[0]
     assert state.pending is not None
+
+
+def test_wordtiles_a_turn_lost_to_a_check_counts_as_a_turn_without_a_word():
+    """A checker whose check fails to find a bad word "loses their turn": that lost turn places
+    no word, so it counts towards the two rounds (wordarena's reading, docs/rules.md); the held
+    play itself is a word and restarts the count."""
+    state = wordtiles(racks=RACKS[:2], tiles=[("8G", "CAT")])
+    state = apply(state, Pass(0))[0]
+    state = apply(state, Pass(1))[0]
+    assert state.zero_run == 2
+    state = play(state, 0, "8G", "...S")[0]
+    state, _ = check(state, 1)
+    assert state.zero_run == 1 and state.to_move == 0
+    for seat in (0, 1):
+        state = apply(state, Pass(seat))[0]
+    assert not state.over
+    state = apply(state, Pass(0))[0]
+    assert state.over and state.result.reason == "zero-turns"
