@@ -423,3 +423,16 @@ def test_wordtiles_a_turn_lost_to_a_check_counts_as_a_turn_without_a_word():
     assert not state.over
     state = apply(state, Pass(0))[0]
     assert state.over and state.result.reason == "zero-turns"
+
+
+def test_wordtiles_two_rounds_count_the_players_still_in_the_game():
+    """"Two full rounds of players": the run needed is twice the number of players still in the
+    game when the run is counted — after a drop-out, the next turn without a word may end it
+    (wordarena's reading, docs/rules.md)."""
+    state = wordtiles(3, racks=RACKS[:3], tiles=[("8G", "CAT")])
+    for seat in (0, 1, 2, 0):
+        state = apply(state, Pass(seat))[0]
+    state = apply(state, TimeOut(1))[0]
+    assert not state.over and state.zero_run == 4
+    state = apply(state, Pass(2))[0]
+    assert state.over and state.result.reason == "zero-turns"
