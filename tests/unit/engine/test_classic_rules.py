@@ -292,3 +292,23 @@ def test_classic_is_two_players():
 
     with pytest.raises(InputError):
         start_game(get_ruleset("classic"), 3, 1, None, False)
+
+
+@pytest.mark.parametrize(("language", "absent"), [("es", "KW"), ("it", "JKWXY"), ("pt", "KWY")])
+def test_classic_absent_letters_cannot_be_played_even_with_a_blank(language, absent):
+    """Spanish: "K and W are absent and they cannot be used as blank tiles." Italian: "The letters
+    J, K, W, X and Y are absent and cannot be used ingame, or replaced by a blank tile."
+    Portuguese: "K, W and Y are absent and can not be used to replace blank tiles." """
+    state = new_game("classic", language=language, check=False, racks=["?AEOSRT", "AEOSRTI"])
+    for letter in absent:
+        refused(state, Play(0, move("8G", letter.lower() + "AS")), Rule.BAD_BLANK)
+        refused(state, Play(0, move("8G", letter + "AS")), Rule.LETTER_NOT_IN_SET)
+    _, events = play(state, 0, "8G", "cAS")
+    assert events[0].data["words"] == ["CAS"]
+
+
+def test_classic_spanish_n_tilde_is_a_tile_and_a_blank_may_be_it():
+    """"All diacritics are ignored but Ñ is accepted." """
+    state = new_game("classic", language="es", check=False, racks=["?AEOSRT", "AEOSRTI"])
+    _, events = play(state, 0, "8G", "AñO")
+    assert events[0].data["words"] == ["AÑO"]
