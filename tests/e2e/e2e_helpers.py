@@ -1,0 +1,84 @@
+"""End-to-end helpers: the running servers, CLI commands as separate processes (each with its own
+config file), and a move oracle."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WORDARENA = [sys.executable, "-m", "clients.cli.main"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Served:
+    """A running ``wordarena serve``."""
+
+    lobby: str
+    match: str
+    data_dir: Path
+    proc: subprocess.Popen
+
+    def env(self, config: Path) -> dict[str, str]:
+        """Environment for a CLI process talking to this server with its own config file."""
+        env = dict(os.environ)
+        env.update(WORDARENA_LOBBY=self.lobby, WORDARENA_CONFIG=str(config), PYTHONPATH=str(ROOT),
+                   COLUMNS="110", LINES="60", TERM="xterm-256color")
+        return env
+
+
+
+
+def cli(served: Served, config: Path, *args: str, check: bool = True,
+        timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run ``wordarena ARGS`` as a separate process."""
+    res = subprocess.run([*WORDARENA, *args], cwd=ROOT, env=served.env(config), capture_output=True,
+                         text=True, timeout=timeout)
+    if check and res.returncode != 0:
+        raise AssertionError(f"wordarena {' '.join(args)} → {res.returncode}\n{res.stdout}\n{res.stderr}")
+    return res
+
+
+def cli_json(served: Served, config: Path, *args: str) -> dict:
+    """Run a command with ``--json`` and parse its output."""
+    return json.loads(cli(served, config, *args, "--json").stdout)
+
+
+def best_move(view: dict) -> str | None:
+    """A legal play for the viewer in notation (``8H WORD``), from a ``state --json`` view, found
+    with the engine's move generator (the test's own oracle); None when there is none."""
+    from engine.movegen.generator import generate
+    from engine.notation import word_from_placements
+    from engine.rulesets import parse_ruleset_id
+    from engine.tiles import Tile
+
+    ruleset = parse_ruleset_id(view["ruleset"]["ruleset_id"])
+    layout = ruleset.board
+    cells: list[Tile | None] = [None] * (layout.rows * layout.cols)
+    for sq in view["board"].get("squares", []):
+        tile = sq.get("tile")
+        if tile and tile.get("letter"):
+            s = sq.get("square", {})
+            cells[layout.index(s.get("row", 0), s.get("col", 0))] = Tile(
+                tile["letter"], bool(tile.get("is_blank")), tile.get("owner_seat", 0))
+    rack = ["?" if t.get("is_blank") else t["letter"] for t in view.get("rack", {}).get("tiles", [])]
+    from engine.lexicon.catalog import load_lexicon
+
+    moves = generate(ruleset, tuple(cells), rack, load_lexicon(ruleset.lexicon))
+    if not moves:
+        return None
+    moves.sort(key=lambda m: (-m.score, m.tiles))
+    move = moves[0]
+    position, word = word_from_placements(layout, tuple(cells), move.placements(), move.across)
+    return f"{position} {word}"
