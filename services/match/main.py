@@ -124,14 +124,14 @@ async def start(settings: Settings) -> MatchServer:
     )
 
     async def on_shutdown() -> None:
-        await manager.close()
+        await manager.close(release=True)
 
     server.on_drain(on_shutdown)
-    await manager.start()
     port = await server.start()
     if settings.advertise_address.endswith(":0"):
         manager.address = settings.advertise_address.rpartition(":")[0] + f":{port}"
         manager.owner = f"{manager.server_id}|{manager.address}"
+    await manager.start()  # take over running matches (others load on first use)
     return MatchServer(settings, server, manager, db)
 
 

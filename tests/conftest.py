@@ -1,0 +1,85 @@
+"""Shared fixtures.
+
+PostgreSQL: ``WORDARENA_TEST_POSTGRES_URL`` (default
+``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``). Tests that need it skip with a visible
+reason when no server is reachable — except when ``CI`` is set, where they fail instead.
+Each test using ``database_url`` gets a fresh database: an SQLite file, or a new PostgreSQL
+database created for it and dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+
+
+def postgres_admin_url() -> str:
+    """The PostgreSQL URL tests may use to create databases."""
+    return os.environ.get("WORDARENA_TEST_POSTGRES_URL", DEFAULT_PG)
+
+
+def _psycopg_dsn(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+_pg_state: dict[str, str | None] = {}
+
+
+def postgres_unreachable() -> str | None:
+    """None when PostgreSQL answers, else why not (cached per session)."""
+    if "why" not in _pg_state:
+        try:
+            import psycopg
+
+            with psycopg.connect(_psycopg_dsn(postgres_admin_url()), connect_timeout=3) as conn:
+                conn.execute("SELECT 1")
+            _pg_state["why"] = None
+        except Exception as exc:  # any failure means: not usable
+            _pg_state["why"] = f"PostgreSQL not reachable at {postgres_admin_url()}: {exc}"
+    return _pg_state["why"]
+
+
+def require_postgres() -> None:
+    """Skip (or, under CI, fail) when PostgreSQL is not reachable."""
+    why = postgres_unreachable()
+    if why is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"CI requires PostgreSQL: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture
+def postgres_database() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database URL (dropped afterwards)."""
+    require_postgres()
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    admin = postgres_admin_url()
+    name = f"wa_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(_psycopg_dsn(admin), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = make_url(admin).set(database=name)
+    if url.drivername == "postgresql":
+        url = url.set(drivername="postgresql+psycopg")
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(_psycopg_dsn(admin), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of each kind: an SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.db'}"
+    else:
+        yield request.getfixturevalue("postgres_database")
