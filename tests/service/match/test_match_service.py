@@ -243,30 +243,40 @@ async def test_clock_runs_out_as_a_timeout_event_and_survives_restart(harness: H
 
 
 async def test_slow_consumer_is_cut_off(harness: Harness) -> None:
-    srv = await harness.start(stream_queue=2)
+    srv = await harness.start(stream_queue=4)
     mid = await harness.create(srv)
-    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    alice = harness.player(srv, "alice")
+    # Bob's channel keeps a small flow-control window, so an unread stream backs up quickly.
+    ch = grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}", options=[("grpc.http2.bdp_probe", 0)])
+    harness.channels.append(ch)
+    from match_harness import Player
+
+    bob = Player(ch, harness.keys.issue("bob", "Bob", 3600), "bob")
     call = bob.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=bob.md)
     first = await call.read()
     assert first.event.seq == 1
-    for k in range(2000):  # the reader does not read; its queue overflows
-        await alice.stub.SendChat(m.SendChatRequest(match_id=mid, request_id=f"c{k}", text="x" * 400),
+    rt = srv.manager.matches[mid]
+    for k in range(3000):  # bob does not read: his queue overflows
+        await alice.stub.SendChat(m.SendChatRequest(match_id=mid, request_id=f"c{k}", text="x" * 499),
                                   metadata=alice.md)
-        if srv.manager.matches[mid].subscribers and next(iter(
-                srv.manager.matches[mid].subscribers)).overflowed:
+        if any(sub.overflowed for sub in rt.subscribers):
             break
-    code = None
+    assert any(sub.overflowed for sub in rt.subscribers)
     last = 1
-    try:
-        while True:
-            msg = await call.read()
-            if msg is grpc.aio.EOF:
-                break
-            last = msg.event.seq
-    except grpc.aio.AioRpcError as err:
-        code = err.code()
-        assert detail(err, e.StreamCutOff).last_delivered_seq == last
-    assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    async def drain() -> grpc.StatusCode | None:
+        nonlocal last
+        try:
+            while True:
+                msg = await call.read()
+                if msg is grpc.aio.EOF:
+                    return None
+                last = msg.event.seq
+        except grpc.aio.AioRpcError as err:
+            assert detail(err, e.StreamCutOff).last_delivered_seq == last
+            return err.code()
+
+    assert await asyncio.wait_for(drain(), 20) == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 async def test_metrics_health_and_bad_tokens(harness: Harness) -> None:
