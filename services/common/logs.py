@@ -40,8 +40,9 @@ def configure_logging(fmt: str = "console", level: str = "info") -> None:
 
 
 def get_logger(name: str = "wordarena", **initial: Any) -> Any:
-    """A structlog logger with ``logger`` and any initial values bound."""
-    return structlog.get_logger(name).bind(logger=name, **initial)
+    """A lazy structlog logger with ``logger_name`` and any initial values bound (configuration
+    made later by ``configure_logging`` still applies)."""
+    return structlog.get_logger(name, logger_name=name, **initial)
 
 
 def bind(**values: Any) -> None:
