@@ -147,13 +147,15 @@ class MatchStore:
     # --- ownership ---------------------------------------------------------------------
 
     async def claim(self, match_id: str, owner: str, lease_seconds: float) -> bool:
-        """Take (or keep) ownership of a match whose lease is ours, free or expired."""
+        """Take (or keep) ownership of a match whose lease is ours (same server id, e.g. after a
+        restart), free or expired."""
         def work(s: Session) -> bool:
             now = time.time()
             result = s.exec(  # type: ignore[call-overload]
                 update(MatchRow).where(
                     MatchRow.id == match_id,  # type: ignore[arg-type]
                     or_(MatchRow.owner == owner, MatchRow.owner == "",  # type: ignore[arg-type]
+                        MatchRow.owner.startswith(owner.partition("|")[0] + "|"),  # type: ignore[attr-defined]
                         MatchRow.lease_until < now))  # type: ignore[arg-type]
                 .values(owner=owner, lease_until=now + lease_seconds))
             return result.rowcount == 1
@@ -188,6 +190,7 @@ class MatchStore:
             return list(s.exec(select(MatchRow.id).where(
                 MatchRow.status == "in-progress",
                 or_(MatchRow.owner == owner, MatchRow.owner == "",  # type: ignore[arg-type]
+                        MatchRow.owner.startswith(owner.partition("|")[0] + "|"),  # type: ignore[attr-defined]
                     MatchRow.lease_until < now))))  # type: ignore[arg-type]
 
         return await self.db.run(work)
