@@ -29,6 +29,7 @@ from engine.rulesets.model import FirstPlay, Ruleset
 from engine.scoring import NO_EFFECTS, BoardEffects, tile_value
 from engine.tiles import BLANK, WILDCARD
 
+new_move = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
 _BLANK_KEY = ""  # cross-score dict key for a blank or wildcard (worth 0 points)
 
 
@@ -92,6 +93,8 @@ class _Generation:
             tile is not None and tile.letter == WILDCARD for tile in cells
         )
         self.seen: set[tuple] = set()
+        self.left_parts: list[list[tuple]] | None = None
+        self.cross_at_anchor = 0
         self.out: list[Move] = []
 
     # -- setup -----------------------------------------------------------------------------
@@ -197,6 +200,7 @@ class _Generation:
                 if scores is not None:
                     xscore[i] = scores
         anchors = [self.anchor[s] for s in squares]
+        self.line_cross = cross
         extend = self._extender(squares, letters, cross, xscore, xlen, across)
         for a in range(n):
             if anchors[a] and cross[a]:
@@ -223,58 +227,96 @@ class _Generation:
             limit += 1
             j -= 1
         limit = min(limit, self.tiles_on_rack - 1)
+        self.cross_at_anchor = self.line_cross[a]
         self._left_parts(a, squares, limit, extend)
 
     def _left_parts(self, a: int, squares: list[int], limit: int, extend: Callable[..., None]) -> None:
-        """Extend from anchor ``a`` after every left part of up to ``limit`` rack tiles."""
-        t, w, counts = self.t, self.w, self.counts
-        children = w.children
-        bits = t.bits
+        """Extend from anchor ``a`` after every left part of up to ``limit`` rack tiles that
+        could go on: its node has a child letter the rack can still play at the anchor."""
+        t, counts = self.t, self.counts
         additive = t.additive
-        part: list[tuple[str, bool]] = []  # (letter, is blank-or-wildcard)
-        tokens: list[str] = []
         new_value, word_mult, is_bonus = t.new_value, t.word_mult, self.is_bonus
-        any_letter = counts[BLANK] or counts[WILDCARD]
-
-        def place(node: int) -> None:
-            k = len(part)
+        extend(a, self.w.root, a, a, [], 0, 0 if additive else 1, 0, 0)
+        if not limit:
+            return
+        csa = self.cross_at_anchor
+        by_length = self._left_part_table()
+        for k in range(1, limit + 1):
             start = a - k
-            msum, wf, bon = 0, 0 if additive else 1, 0
-            placed = []
-            for j, (letter, joker) in enumerate(part):
-                s = squares[start + j]
-                if not joker:
-                    msum += new_value[s][letter]
-                    bon |= is_bonus[letter]
-                wf = wf + word_mult[s] if additive else wf * word_mult[s]
-                token = tokens[j]
-                if token == WILDCARD:
-                    placed.append((s, WILDCARD, False))
-                else:
-                    placed.append((s, letter, token == BLANK))
-            extend(a, node, start, a, placed, msum, wf, bon, k)
+            line = squares[start:a]
+            for node, mask, wild, letters, tokens in by_length[k]:
+                if not (mask & csa or (wild and mask)):
+                    continue
+                msum, wf, bon = 0, 0 if additive else 1, 0
+                placed = []
+                for s, letter, token in zip(line, letters, tokens, strict=True):
+                    if token == letter:
+                        msum += new_value[s][letter]
+                        bon |= is_bonus[letter]
+                        placed.append((s, letter, False))
+                    else:
+                        placed.append((s, WILDCARD, False) if token == WILDCARD else (s, letter, True))
+                    wf = wf + word_mult[s] if additive else wf * word_mult[s]
+                for token in tokens:
+                    counts[token] -= 1
+                extend(a, node, start, a, placed, msum, wf, bon, k)
+                for token in tokens:
+                    counts[token] += 1
 
-        def left(node: int) -> None:
-            place(node)
-            if len(part) >= limit:
-                return
+    def _left_part_table(self) -> list[list[tuple]]:
+        """Every left part the rack can spell (a DAWG prefix of 1 .. tiles-1 letters), by
+        length: (node, child bits it could still use, wildcard left, letters, tokens)."""
+        if self.left_parts is not None:
+            return self.left_parts
+        t, w, counts = self.t, self.w, self.counts
+        bits, all_bits = t.bits, t.all_bits
+        children = w.children
+        table: list[list[tuple]] = [[] for _ in range(self.tiles_on_rack)]
+        letters: list[str] = []
+        tokens: list[str] = []
+        depth_limit = self.tiles_on_rack - 1
+
+        def kid_bits(node: int) -> int:
+            out = 0
+            for letter in children(node):
+                out |= bits.get(letter, 0)
+            return out
+
+        def visit(node: int) -> None:
             kids = children(node)
-            if not kids:
+            if letters:
+                if not kids:
+                    return
+                if counts[BLANK] or counts[WILDCARD]:
+                    avail = all_bits
+                else:
+                    avail = 0
+                    for letter, n in counts.items():
+                        if n and letter in bits:
+                            avail |= bits[letter]
+                mask = kid_bits(node) & avail
+                if mask:
+                    table[len(letters)].append(
+                        (node, mask, counts[WILDCARD] > 0, tuple(letters), tuple(tokens)))
+            if len(letters) >= depth_limit:
                 return
+            jokers = counts[BLANK] or counts[WILDCARD]
             for letter, child in kids.items():
                 if letter not in bits:
                     continue
-                for token in (letter, BLANK, WILDCARD) if any_letter else (letter,):
+                for token in (letter, BLANK, WILDCARD) if jokers else (letter,):
                     if counts.get(token):
                         counts[token] -= 1
-                        part.append((letter, token != letter))
+                        letters.append(letter)
                         tokens.append(token)
-                        left(child)
+                        visit(child)
                         tokens.pop()
-                        part.pop()
+                        letters.pop()
                         counts[token] += 1
 
-        left(w.root)
+        visit(w.root)
+        self.left_parts = table
+        return table
 
     def _extender(
         self, squares: list[int], letters: list[str | None], cross: list[int],
@@ -301,6 +343,16 @@ class _Generation:
         rack_letters = [letter for letter in t.letters if counts.get(letter)]
         jokers = counts[BLANK] > 0 or counts[WILDCARD] > 0
         state = [0, 0, []]  # anchor, start, placed tiles
+        kid_bits, child_bits = w.kid_bits, w.child_bits
+        playable = t.all_bits if jokers else sum(bits[letter] for letter in rack_letters)
+        # Per square: the letters the rack could put on the *next* square when it is empty
+        # (0 when it holds a tile or is the end: then the recursion must walk on).
+        ahead = [
+            (cross[i + 1] & playable) | (1 << 62)
+            if i + 1 < n and letters[i + 1] is None else 0
+            for i in range(n)
+        ]
+        tile_limit = self.tiles_on_rack
 
         def record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
             anchor, start, placed = state
@@ -318,7 +370,7 @@ class _Generation:
                     return
                 seen.add(key)
             score = (msum + (bp if bon else 0)) * (wf or 1) + xsum + bingo[nt]
-            out.append(Move(score, key, direction, cols))
+            out.append(new_move(Move, (score, key, direction, cols)))
 
         def ext(i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
             while i < n:
@@ -347,22 +399,32 @@ class _Generation:
             cs = cross[i]
             if not cs:
                 return
+            kb = kid_bits[node]
+            if kb is None:
+                kb = child_bits(node)
+            if not (kb & playable & cs or (kb and counts[WILDCARD])):
+                return
             kids = maps[node]
             if kids is None:
                 kids = maps[node] = child_map(node)
-            if not kids:
-                return
             s = squares[i]
             nv = new_value[i]
             xs = xscore[i]
             nwf = wf + word_mult[i] if additive else wf * word_mult[i]
             i1, nt1 = i + 1, nt + 1
             placed = state[2]
+            nxt = ahead[i] if nt1 < tile_limit else (ahead[i] and 1 << 62)
             if not jokers:
                 for letter in rack_letters:
                     if counts[letter] and cs & bits[letter]:
                         child = kids.get(letter)
                         if child is not None:
+                            if nxt and not terminal[child]:
+                                kb = kid_bits[child]
+                                if kb is None:
+                                    kb = child_bits(child)
+                                if not kb & nxt:
+                                    continue
                             counts[letter] -= 1
                             placed.append((s, letter, False))
                             ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
@@ -375,6 +437,12 @@ class _Generation:
                 bit = bits.get(letter)
                 if bit is None:
                     continue
+                if nxt and not terminal[child]:
+                    kb = kid_bits[child]
+                    if kb is None:
+                        kb = child_bits(child)
+                    if not kb & nxt:
+                        continue
                 if cs & bit:
                     if counts.get(letter):
                         counts[letter] -= 1

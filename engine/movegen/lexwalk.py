@@ -19,7 +19,7 @@ _CROSS_CACHE_LIMIT = 200_000
 class LexWalker:
     """Fast node access over one lexicon, for one alphabet of tile letters."""
 
-    __slots__ = ("bits", "cross_cache", "lexicon", "maps", "root", "terminal")
+    __slots__ = ("bits", "cross_cache", "kid_bits", "lexicon", "maps", "root", "terminal")
 
     def __init__(self, lexicon: Any, bits: dict[str, int]) -> None:
         self.lexicon = lexicon
@@ -28,6 +28,18 @@ class LexWalker:
         self.maps: list[dict[str, int] | None] = [None] * len(lexicon.terminal)
         self.bits = bits
         self.cross_cache: dict[tuple[str, str], int] = {}
+        self.kid_bits: list[int | None] = [None] * len(lexicon.terminal)
+
+    def child_bits(self, node: int) -> int:
+        """Bitset of the tile letters that continue some word from ``node`` (cached)."""
+        found = self.kid_bits[node]
+        if found is None:
+            bits = self.bits
+            found = 0
+            for letter in self.children(node):
+                found |= bits.get(letter, 0)
+            self.kid_bits[node] = found
+        return found
 
     def children(self, node: int) -> dict[str, int]:
         """``{letter: child}`` of ``node`` (cached)."""

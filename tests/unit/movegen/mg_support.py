@@ -16,7 +16,7 @@ from engine.placement import Placement, check_placement, word_text
 from engine.rulesets import get_ruleset
 from engine.scoring import score_play
 from engine.tiles import BLANK, WILDCARD
-from engine.words import invalid_words, resolve_words
+from engine.words import invalid_words, resolve_word, resolve_words
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 
@@ -56,7 +56,7 @@ def random_position(family: str, seed: int, lexicon, plays: int | None = None,
     joker = WILDCARD if WILDCARD in ruleset.tiles.counts else BLANK
     pool = list(state.bag) + list(state.racks[state.to_move])
     naturals = [t for t in pool if t not in (BLANK, WILDCARD) and not t.startswith("@")]
-    n = rng.randint(2, 4) if rack_len is None else rack_len
+    n = rng.randint(2, 3 if joker == WILDCARD else 4) if rack_len is None else rack_len
     k = (rng.choice((0, 0, 1, 1, 2)) if jokers is None else jokers)
     k = min(k, pool.count(joker), n)
     rack = [joker] * k + rng.sample(naturals, n - k)
@@ -104,21 +104,24 @@ def _try_squares(state, squares, rack, letters, lexicon, found, seat) -> None:
         return
     ruleset, cells = state.ruleset, state.cells
     cols = ruleset.board.cols
+    position = {s: j for j, s in enumerate(squares)}
+    # Each word as a template: a board letter, or the index of the new tile shown there.
+    templates = [[position[i] if i in position else cells[i].letter for i in w.squares]
+                 for w in geometry.words]
     for tokens in set(permutations(rack, len(squares))):
         choices = [letters if t == BLANK else (t,) for t in tokens]
         for shown in product(*choices):
-            placed = [(s, shown[j], tokens[j] == BLANK) for j, s in enumerate(squares)]
-            after = list(cells)
-            for s, letter, blank in placed:
-                after[s] = _tile(letter, blank, seat)
-            texts = [word_text(after, w) for w in geometry.words]
-            resolved = resolve_words(texts, lexicon, letters)
-            if invalid_words(texts, resolved):
+            texts = ["".join(shown[x] if isinstance(x, int) else x for x in tpl) for tpl in templates]
+            if any(resolve_word(text, lexicon, letters) is None for text in texts):
                 continue
+            placed = [(s, shown[j], tokens[j] == BLANK) for j, s in enumerate(squares)]
             placements = [Placement(s // cols, s % cols, letter, blank) for s, letter, blank in placed]
             geo = check_placement(ruleset, cells, placements, seat)
-            after_t = with_tiles(cells, geo.placed)
-            score = score_play(ruleset, after_t, geo, resolved, tokens, state.board_effects).total
+            after = with_tiles(cells, geo.placed)
+            words = [word_text(after, w) for w in geo.words]
+            resolved = resolve_words(words, lexicon, letters)
+            assert not invalid_words(words, resolved)
+            score = score_play(ruleset, after, geo, resolved, tokens, state.board_effects).total
             key = tuple(sorted(placed))
             assert found.get(key, score) == score
             found[key] = score

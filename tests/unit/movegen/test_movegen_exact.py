@@ -31,12 +31,12 @@ def _check(family: str, seed: int) -> int:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_generator_matches_brute_force(family: str) -> None:
-    total = sum(_check(family, seed) for seed in range(25))
+    total = sum(_check(family, seed) for seed in range(6))
     assert total > 0
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES)
 def test_generator_matches_brute_force_many(family: str) -> None:
-    total = sum(_check(family, seed) for seed in range(1000, 1200))
+    total = sum(_check(family, seed) for seed in range(1000, 1200))  # 200 positions per family
     assert total > 0

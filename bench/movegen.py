@@ -1,0 +1,168 @@
+"""Move generation benchmark: median full-generation time per ruleset and position.
+
+Positions are CGP lines: the empty board with ``AEINRST`` (War of Words: ``AEINRSTL``), and a
+mid-game board of about 17 words (built once by greedy play from a fixed seed, printed so it can
+be reused) with a rack without blanks, with one blank and with two (War of Words: wildcards).
+
+    .venv/bin/python bench/movegen.py [--runs 21] [--family classic ...] [--warm]
+
+Times are CPU time (``process_time``, steady on a shared machine) and wall time. By default
+every run starts cold (the generator's per-lexicon child maps and cross-check caches
+are cleared), which is what a first analysis of a position costs; ``--warm`` keeps them, which is
+what a bot or a server sees after a few turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.game import apply, set_rack, start_game
+from engine.interchange.cgp import position_from_cgp, position_to_cgp
+from engine.lexicon import catalog, load_lexicon
+from engine.movegen import clear_caches, generate_moves
+from engine.rulesets import get_ruleset
+
+FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
+POSITIONS = ("empty", "mid-game", "one blank", "two blanks")
+
+
+def board_words(state) -> int:
+    """Words on the board: maximal runs of two or more tiles, across and down."""
+    layout = state.ruleset.board
+    count = 0
+    for across in (True, False):
+        for a in range(layout.rows if across else layout.cols):
+            run = 0
+            for b in range(layout.cols if across else layout.rows):
+                i = a * layout.cols + b if across else b * layout.cols + a
+                if state.cells[i] is not None:
+                    run += 1
+                else:
+                    count += run >= 2
+                    run = 0
+            count += run >= 2
+    return count
+
+
+def midgame_cgp(family: str, lexicon, target_words: int = 17, seed: int = 3) -> str:
+    """A mid-game position: greedy play (best, 2nd, 3rd best in turn, to vary) until the board
+    holds ~``target_words``; the player to move keeps the rack the game dealt (no blanks)."""
+    state, _ = start_game(get_ruleset(family), 2, seed, lexicon)
+    turn = 0
+    while board_words(state) < target_words and not state.over:
+        # keep blanks and wildcards off the board so the blank racks stay possible
+        moves = [m for m in generate_moves(state) if not any(b or ch == "*" for _, ch, b in m.tiles)]
+        if not moves:
+            break
+        move = moves[min(len(moves) - 1, turn % 3)]
+        state, _ = apply(state, move.to_play(state.to_move))
+        if state.pending is not None:
+            from engine.game import Decide
+
+            state, _ = apply(state, Decide(state.to_move, True))
+        turn += 1
+    joker = "*" if family == "warofwords" else "?"
+    size = state.ruleset.rack_size
+    rack = [t for t in state.racks[state.to_move] if t != joker and not t.startswith("@")]
+    for token in state.bag:  # letters only, no blanks: fill up from the bag
+        if len(rack) == size:
+            break
+        if token != joker and not token.startswith("@"):
+            rack.append(token)
+    return with_rack(position_to_cgp(set_rack(state, state.to_move, tuple(rack))), "".join(rack))
+
+
+def rack_of(cgp: str) -> str:
+    return cgp.split(" ")[1].split("/")[0]
+
+
+def with_rack(cgp: str, rack: str) -> str:
+    """The CGP with the first rack replaced."""
+    fields = cgp.split(" ")
+    racks = fields[1].split("/")
+    racks = [rack] + [""] * (len(racks) - 1)  # opponents' racks unknown
+    fields[1] = "/".join(racks)
+    return " ".join(fields)
+
+
+def empty_cgp(family: str, lexicon, rack: str) -> str:
+    state, _ = start_game(get_ruleset(family), 2, 1, lexicon)
+    state = set_rack(state, 0, tuple(rack))
+    return position_to_cgp(state)
+
+
+def time_position(cgp: str, lexicon, runs: int, warm: bool) -> tuple[float, float, int]:
+    """Median CPU and wall seconds of a full generation, and the number of moves."""
+    state = position_from_cgp(cgp, lexicon=lexicon)
+    cpu, wall = [], []
+    count = 0
+    generate_moves(state, ordered=False)
+    for _ in range(runs):
+        if not warm:
+            clear_caches()
+        gc.collect()
+        c0, t0 = time.process_time(), time.perf_counter()
+        moves = generate_moves(state, ordered=False)
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - t0)
+        count = len(moves)
+    return statistics.median(cpu), statistics.median(wall), count
+
+
+def lexicon_figures() -> tuple[float, float]:
+    """Seconds and MB to load the default English lexicon (from its compiled file)."""
+    catalog.clear_loaded()
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    load_lexicon("en")
+    seconds = time.perf_counter() - t0
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return seconds, peak / 1e6
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--family", action="append", choices=FAMILIES)
+    parser.add_argument("--warm", action="store_true", help="keep the generator's caches")
+    parser.add_argument("--show-cgp", action="store_true", help="print the positions used")
+    args = parser.parse_args(argv)
+    load_s, load_mb = lexicon_figures()
+    catalog.clear_loaded()
+    t0 = time.perf_counter()
+    load_lexicon("en")
+    load_s = time.perf_counter() - t0
+    lexicon = load_lexicon("en")
+    print(f"lexicon en: {len(lexicon)} words, load {load_s * 1000:.0f} ms, {load_mb:.1f} MB")
+    print(f"{'ruleset':<12}{'position':<12}{'rack':<10}{'cpu ms':>8}{'wall ms':>9}{'moves':>8}"
+          f"{'moves/s':>10}")
+    for family in args.family or FAMILIES:
+        joker = "*" if family == "warofwords" else "?"
+        mid = midgame_cgp(family, lexicon)
+        natural = rack_of(mid)
+        for name in POSITIONS:
+            if name == "empty":
+                cgp = empty_cgp(family, lexicon, "AEINRST" + ("L" if family == "warofwords" else ""))
+            else:
+                blanks = POSITIONS.index(name) - 1
+                cgp = with_rack(mid, joker * blanks + natural[blanks:])
+            if args.show_cgp:
+                print(f"  {cgp}")
+            cpu, wall, count = time_position(cgp, lexicon, args.runs, args.warm)
+            rate = count / cpu if cpu else 0.0
+            print(f"{family:<12}{name:<12}{rack_of(cgp):<10}{cpu * 1000:>8.1f}{wall * 1000:>9.1f}"
+                  f"{count:>8}{rate:>10.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""Hindsight: after a turn, the best moves the player could have played instead."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.analysis.strength import play_score, rank_text
+from engine.errors import RuleError
+from engine.game.actions import Action, Play
+from engine.game.state import GameState
+from engine.movegen import Move, describe_move, generate_moves
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A move that could have been played, and how much more (or less) it scored."""
+
+    move: Move
+    position: str
+    word: str
+    difference: int  # move.score - played score
+
+
+@dataclass(frozen=True)
+class Hindsight:
+    """The verdict on one turn."""
+
+    played_score: int
+    rank: int  # of what was played among all legal moves (0 when it was not a legal play)
+    total: int
+    best: tuple[Alternative, ...]
+
+    @property
+    def missed(self) -> int:
+        """Points left on the table by not playing the best move (0 when it was played)."""
+        return max(0, self.best[0].difference) if self.best else 0
+
+    def describe(self) -> str:
+        if not self.best:
+            return "no legal play was possible"
+        top = self.best[0]
+        head = f"played {self.played_score}"
+        if self.rank:
+            head += f" ({rank_text(self.rank, self.total)})"
+        return f"{head}; best {top.word} at {top.position} for {top.move.score} ({top.difference:+d})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "played_score": self.played_score, "rank": self.rank, "total": self.total,
+            "best": [{"position": a.position, "word": a.word, "score": a.move.score,
+                      "difference": a.difference} for a in self.best],
+        }
+
+
+def hindsight(
+    state: GameState, action: Action | None, seat: int | None = None, top: int = 3
+) -> Hindsight:
+    """The ``top`` best moves ``seat`` (default: the seat to move) had in ``state`` (the position
+    *before* the turn), compared with ``action`` (what was played; a pass, an exchange or None
+    score 0)."""
+    who = state.to_move if seat is None else seat
+    moves = generate_moves(state, who)
+    played = 0
+    rank = 0
+    if isinstance(action, Play):
+        try:
+            played, _, bad = play_score(state, action.placements, who)
+            if not bad:
+                rank = 1 + sum(1 for m in moves if m.score > played)
+        except RuleError:
+            played = 0
+    best = tuple(
+        Alternative(m, info.position, info.word, m.score - played)
+        for m in moves[:top]
+        for info in [describe_move(state.ruleset, state.cells, m, effects=state.board_effects)]
+    )
+    return Hindsight(played, rank, len(moves), best)

@@ -1,0 +1,18 @@
+"""The Tile Bag: what one seat has not seen yet."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.game.state import GameState
+
+
+def tile_bag(state: GameState, seat: int) -> dict[str, int]:
+    """Unseen tiles from ``seat``'s point of view (the bag plus every other rack), by token,
+    in the tile set's order (letters, then blanks / wildcards / action tiles)."""
+    unseen: Counter[str] = Counter(state.bag)
+    for other, rack in enumerate(state.racks):
+        if other != seat:
+            unseen.update(rack)
+    order = {token: k for k, token in enumerate(state.ruleset.tiles.letters)}
+    return {t: unseen[t] for t in sorted(unseen, key=lambda t: (order.get(t, len(order)), t))}
