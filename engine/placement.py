@@ -23,12 +23,14 @@ from engine.tiles import BLANK, WILDCARD, Tile
 class Placement:
     """One tile put down: the square, the letter it shows and whether it is a blank.
 
-    A War of Words wildcard shows ``"*"`` (it takes its letters word by word)."""
+    A War of Words wildcard shows ``"*"`` (it takes its letters word by word); a War of Words
+    action tile shows its token (``"@bomb"``), handled by ``engine.warofwords``."""
 
     row: int
     col: int
     letter: str
     blank: bool = False
+    facing: str = ""  # warofwords: a Blaster's direction (up, down, left, right)
 
     @property
     def token(self) -> str:

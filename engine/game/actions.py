@@ -10,11 +10,23 @@ from engine.placement import Placement
 
 
 @dataclass(frozen=True, slots=True)
+class Move:
+    """warofwords: move the player's own Rain or Whirlwind from one square to another."""
+
+    from_row: int
+    from_col: int
+    to_row: int
+    to_col: int
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
-    """Put tiles on the board (and, in War of Words, later: action tiles)."""
+    """Put tiles on the board (in War of Words: letters and / or action tiles, and moves of
+    the player's Rain / Whirlwind, which alone are not a turn)."""
 
     seat: int
     placements: tuple[Placement, ...]
+    moves: tuple[Move, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +92,10 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     """JSON-ready form (stored in the event log, so that a match can be replayed)."""
     out: dict[str, Any] = {"kind": _NAMES[type(action)], "seat": action.seat}
     if isinstance(action, Play):
-        out["placements"] = [[p.row, p.col, p.letter, p.blank] for p in action.placements]
+        out["placements"] = [[p.row, p.col, p.letter, p.blank] + ([p.facing] if p.facing else [])
+                             for p in action.placements]
+        if action.moves:
+            out["moves"] = [[m.from_row, m.from_col, m.to_row, m.to_col] for m in action.moves]
     elif isinstance(action, Exchange):
         out["tiles"] = list(action.tiles)
     elif isinstance(action, Decide):
@@ -97,10 +112,12 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         seat = int(data["seat"])
         if kind == "play":
             placements = tuple(
-                Placement(int(r), int(c), str(letter), bool(blank))
-                for r, c, letter, blank in data["placements"]
+                Placement(int(p[0]), int(p[1]), str(p[2]), bool(p[3]),
+                          str(p[4]) if len(p) > 4 else "")
+                for p in data["placements"]
             )
-            return Play(seat, placements)
+            moves = tuple(Move(*(int(v) for v in m)) for m in data.get("moves", ()))
+            return Play(seat, placements, moves)
         if kind == "exchange":
             return Exchange(seat, tuple(str(t) for t in data["tiles"]))
         if kind == "decide":
@@ -110,5 +127,5 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         return _KINDS[kind](seat)
     except KeyError as exc:
         raise InputError(f"missing or unknown field {exc}", "action") from exc
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, IndexError) as exc:
         raise InputError(f"malformed action: {exc}", "action") from exc

@@ -32,6 +32,9 @@ from engine.placement import Geometry, check_placement, check_tokens_on_rack, wo
 from engine.rulesets.model import Ruleset, WordCheck
 from engine.scoring import ScoreBreakdown, score_play
 from engine.tiles import WILDCARD, is_action, is_letter_token
+from engine.warofwords.arena import enabled as has_action_tiles
+from engine.warofwords.clouds import initial_effects
+from engine.warofwords.turn import play_turn
 from engine.words import invalid_words, resolve_words
 
 Events = list[Event]
@@ -66,7 +69,7 @@ def start_game(
         ruleset=ruleset, seed=seed, cells=initial_cells(ruleset), racks=tuple(racks),
         bag=tuple(bag), scores=(0,) * players, to_move=0, seats=(Seat.ACTIVE,) * players,
         exchanges=(0,) * players, bonus_letter=bonus, electrification=(1,) * patches,
-        check_words=check_words, lexicon=lexicon,
+        check_words=check_words, lexicon=lexicon, effects=initial_effects(ruleset),
     )
     started = Event("game-started", None, {
         "ruleset": ruleset.id, "players": players, "seed": seed, "check_words": check_words,
@@ -113,6 +116,8 @@ def _require_no_pending(state: GameState) -> None:
 def _play(state: GameState, action: Play) -> tuple[GameState, Events]:
     _require_turn(state, action.seat)
     _require_no_pending(state)
+    if has_action_tiles(state.ruleset):  # War of Words: action tiles, live squares, moves
+        return play_turn(state, action)
     # Geometry first: a malformed placement (off the board, a letter the set lacks) is refused
     # for what it is rather than as "not on your rack".
     geometry = check_placement(state.ruleset, state.cells, action.placements, action.seat)

@@ -1,0 +1,97 @@
+"""Clouds (the Cloudy Day in the Park board): 5x5 areas that hide what lies under them from
+every view and switch off in-play score previews there. After every turn, swap or pass each
+cloud drifts one square in a random direction (or stays), independently, from the match's
+seeded RNG. The board file lists the clouds' starting centres under ``"clouds"``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from engine.game.state import GameState
+from engine.placement import Placement
+from engine.rulesets.model import Ruleset
+from engine.warofwords.arena import Arena, Marker, markers
+
+CLOUD_SIZE = 5
+DRIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+@cache
+def board_extras(board_id: str) -> dict[str, Any]:
+    """The War of Words-only keys of a board file (``clouds``)."""
+    path = resources.files("engine.rulesets") / "data" / "boards" / f"{board_id}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {k: v for k, v in data.items() if k in ("clouds",)}
+
+
+def initial_effects(ruleset: Ruleset) -> tuple[Marker, ...]:
+    """The effects a match on this board starts with (its clouds)."""
+    cols = ruleset.board.cols
+    return tuple(Marker("cloud", int(r) * cols + int(c), -1)
+                 for r, c in board_extras(ruleset.board.id).get("clouds", []))
+
+
+def drift(arena: Arena) -> None:
+    """Move every cloud one random step (or not), keeping its centre on the board."""
+    moved = []
+    for k, m in enumerate(arena.markers):
+        if m.kind != "cloud":
+            continue
+        dr, dc = arena.pick(list(DRIFTS))
+        r, c = divmod(m.index, arena.cols)
+        r = min(arena.rows - 1, max(0, r + dr))
+        c = min(arena.cols - 1, max(0, c + dc))
+        arena.markers[k] = Marker("cloud", r * arena.cols + c, -1)
+        moved.append(arena.name(r * arena.cols + c))
+    if moved:
+        arena.note("clouds", None, None, centres=moved)
+
+
+def hidden_squares(state: GameState) -> frozenset[int]:
+    """Indexes of the squares under a cloud now: hidden from every player's and spectator's
+    view (letters, multipliers, terrain and action tiles)."""
+    arena_cols = state.ruleset.board.cols
+    rows = state.ruleset.board.rows
+    out: set[int] = set()
+    h = CLOUD_SIZE // 2
+    for m in markers(state):
+        if m.kind != "cloud":
+            continue
+        r0, c0 = divmod(m.index, arena_cols)
+        for r in range(max(0, r0 - h), min(rows, r0 + h + 1)):
+            for c in range(max(0, c0 - h), min(arena_cols, c0 + h + 1)):
+                out.add(r * arena_cols + c)
+    return frozenset(out)
+
+
+def project(state: GameState) -> dict[str, Any]:
+    """What anyone may see of the War of Words board: the cells, live multipliers / terrain
+    and action tiles outside the clouds, the clouds' centres and the hidden squares."""
+    from engine.warofwords.arena import live_squares
+
+    hidden = hidden_squares(state)
+    cols = state.ruleset.board.cols
+    squares = live_squares(state)
+    return {
+        "hidden": sorted(hidden),
+        "clouds": [divmod(m.index, cols) for m in markers(state) if m.kind == "cloud"],
+        "cells": [None if i in hidden else t for i, t in enumerate(state.cells)],
+        "squares": {i: sq.label for i, sq in enumerate(squares)
+                    if i not in hidden and sq.label},
+        "tiles": [{"kind": m.kind, "square": m.index, "owner": m.owner, "age": m.age}
+                  for m in markers(state) if m.owner >= 0 and m.index not in hidden],
+        "electrification": list(state.electrification),
+        "irradiated": state.irradiated,
+    }
+
+
+def preview_allowed(state: GameState, placements: Sequence[Placement]) -> bool:
+    """False when a tile of the play lies under a cloud: in-play scoring stops working."""
+    hidden = hidden_squares(state)
+    cols = state.ruleset.board.cols
+    return not any(p.row * cols + p.col in hidden for p in placements)

@@ -1,0 +1,85 @@
+"""What each destructive action tile destroys (the destructive phase of a turn), and the
+growing tiles' stages. Every point lost is logged by ``Arena.destroy`` as an ``effect`` event.
+"""
+
+from __future__ import annotations
+
+from engine.rulesets.layout import TITANIUM, WATER
+from engine.warofwords.arena import REVEAL_PIRATE, Arena
+from engine.warofwords.catalog import FACINGS
+
+MAX_ELECTRIFICATION = 512
+
+
+def destroy_with(arena: Arena, kind: str, index: int, by: int, facing: str = "") -> None:
+    """Resolve one destructive tile of ``kind`` on ``index`` played (or moved) by ``by``."""
+    if kind == "bomb":
+        arena.destroy(arena.area(index, 3), effect="bomb", by=by, at=index)
+    elif kind == "blaster":
+        arena.destroy(blaster_line(arena, index, facing), effect="blaster", by=by, at=index)
+    elif kind == "whirlwind":
+        arena.destroy(arena.area(index, 3), effect="whirlwind", by=by, at=index,
+                      multipliers=True)
+    elif kind == "lightning":
+        lightning(arena, index, by)
+    elif kind == "nuke":
+        nuke(arena, index, by)
+    elif kind == "pirate":
+        arena.destroy(pirate_raid(arena, index), effect="pirate", by=by, at=index,
+                      reveal=REVEAL_PIRATE)
+    else:  # pragma: no cover - the catalog lists every destructive kind above
+        raise ValueError(kind)
+
+
+def blaster_line(arena: Arena, index: int, facing: str) -> list[int]:
+    """The squares a Blaster hits: from the next square in its facing to the board's edge or
+    the first Titanium square (which stops it and is not hit)."""
+    dr, dc = FACINGS[facing]
+    r, c = divmod(index, arena.cols)
+    out = []
+    r, c = r + dr, c + dc
+    while 0 <= r < arena.rows and 0 <= c < arena.cols:
+        i = r * arena.cols + c
+        if arena.squares[i].terrain == TITANIUM:
+            break
+        out.append(i)
+        r, c = r + dr, c + dc
+    return out
+
+
+def lightning(arena: Arena, index: int, by: int) -> None:
+    """Lightning destroys what lies on its square; on Water it doubles the electrification of
+    that Water patch (all Water on joined-water boards), up to 512."""
+    arena.destroy([index], effect="lightning", by=by, at=index)
+    if arena.squares[index].terrain != WATER:
+        return
+    patch = arena.layout.water_patch[index]
+    if patch < 0:
+        return
+    before = arena.electrification[patch]
+    arena.electrification[patch] = min(MAX_ELECTRIFICATION, before * 2)
+    arena.note("electrified", by, index, patch=patch, before=before,
+               after=arena.electrification[patch])
+
+
+def nuke(arena: Arena, index: int, by: int) -> None:
+    """The Nuclear Bomb destroys every letter and scenery tile on the board, costs nobody any
+    points, and irradiates the board. Shields do not stop it."""
+    everything = range(len(arena.cells))
+    arena.destroy(everything, effect="nuke", by=by, at=index, shieldable=False, penalise=False)
+    arena.irradiated = True
+    arena.note("irradiated", by, index)
+
+
+def pirate_raid(arena: Arena, index: int) -> list[int]:
+    """The shore a Pirate Ship raids: squares that are not Water, orthogonally next to a Water
+    square of the ship's patch, within the 5x5 square centred on the ship."""
+    patch = arena.layout.water_patch[index]
+    out = []
+    for i in arena.area(index, 5):
+        if arena.squares[i].terrain == WATER:
+            continue
+        if any(arena.layout.water_patch[j] == patch and arena.squares[j].terrain == WATER
+               for j in arena.neighbours(i)):
+            out.append(i)
+    return out

@@ -1,0 +1,222 @@
+"""Persistent effects: evaluated at the end of every turn (play, pass or swap), after the
+turn's constructive and destructive scoring.
+
+Action tiles on the board act in board order (top to bottom, left to right; on one square in
+the order they were put down), except Fire, whose burning squares all burn together when the
+first of them comes up. Clouds drift last. Every point gained or lost is an ``effect`` event.
+"""
+
+from __future__ import annotations
+
+from engine.game.events import Event
+from engine.game.state import GameState
+from engine.rulesets.layout import BLOCKING, SAND, SCENERY, WATER, Square
+from engine.warofwords import clouds
+from engine.warofwords.arena import (
+    ELEVEN,
+    REVEAL_BLACK_HOLE,
+    REVEAL_QUICKSAND,
+    Arena,
+    Marker,
+    multiplier_number,
+)
+
+BLACK_HOLE_SIZES = (1, 3, 5, 7)
+QUICKSAND_SIZES = (1, 3, 5)
+WHIRLWIND_TURNS = 3
+SANDSTORM_TURNS = 3
+FIRE_TURNS = 3  # a square burns at most this many times, then goes out
+FIRE_SPREAD = 1 / 3  # chance that fire grows to each neighbouring square holding fuel
+RAIN_SAND_LW = 0.10  # chance that Rain sprouts a 2LW on a bare Sand square
+COLLAPSE_MULTIPLIER = 0.10  # chance per bare square that a Black Hole's collapse leaves one
+COLLAPSE_CHOICES = ((2, 1), (3, 1), (4, 1), (2, 2), (1, 2), (1, 3), (1, 4))  # (L, W)
+MAX_L, MAX_W, MAX_LW = 8, 8, 9
+
+
+def end_of_turn(state: GameState, seat: int, events: list[Event]) -> GameState:
+    """Run every persistent effect once after ``seat``'s turn; append their events."""
+    if not state.effects:
+        return state
+    arena = Arena(state)
+    order = sorted(range(len(arena.markers)), key=lambda k: arena.markers[k].index)
+    queue = [arena.markers[k] for k in order if arena.markers[k].kind != "cloud"]
+    fire_done = False
+    for marker in queue:
+        if marker not in arena.markers:
+            continue  # swallowed by a Black Hole or a Quicksand earlier this turn
+        if marker.kind == "fire":
+            if not fire_done:
+                burn(arena)
+                fire_done = True
+        elif marker.kind in ("poison", "medic", "rain"):
+            tend(arena, marker)
+        elif marker.kind == "blackhole":
+            black_hole(arena, marker)
+        elif marker.kind == "whirlwind":
+            whirlwind(arena, marker, seat)
+        elif marker.kind == "quicksand":
+            quicksand(arena, marker)
+        elif marker.kind == "sandstorm":
+            _age(arena, marker, SANDSTORM_TURNS)
+    clouds.drift(arena)
+    events.extend(arena.events)
+    return arena.freeze()
+
+
+def _replace(arena: Arena, old: Marker, new: Marker | None) -> None:
+    k = arena.markers.index(old)
+    if new is None:
+        del arena.markers[k]
+    else:
+        arena.markers[k] = new
+
+
+def _age(arena: Arena, marker: Marker, lifetime: int) -> None:
+    age = marker.age + 1
+    if age >= lifetime:
+        _replace(arena, marker, None)
+        arena.note("expired", marker.owner, marker.index, tile=marker.kind)
+    else:
+        _replace(arena, marker, Marker(marker.kind, marker.index, marker.owner, age))
+
+
+def tend(arena: Arena, marker: Marker) -> None:
+    """Poison (-), Medic and Rain (+): per letter or wildcard in the 3x3 centred on the tile,
+    1 point, or the number of the multiplier under it, to or from its owner. Rain then grows
+    each multiplier in its area by 1 (8L, 8W, 9LW at most) and may sprout an LW on Sand."""
+    sign = -1 if marker.kind == "poison" else 1
+    points: dict[int, int] = {}
+    where: dict[int, list[int]] = {}
+    area = arena.area(marker.index, 3)
+    for i in area:
+        tile = arena.cells[i]
+        if tile is None:
+            continue
+        points[tile.owner] = points.get(tile.owner, 0) + sign * multiplier_number(arena.squares[i])
+        where.setdefault(tile.owner, []).append(i)
+    arena.credit(points, marker.kind, marker.owner, marker.index, where)
+    if marker.kind == "rain":
+        grow(arena, marker, area)
+
+
+def grow(arena: Arena, marker: Marker, area: list[int]) -> None:
+    grown = []
+    for i in area:
+        sq = arena.squares[i]
+        lm, wm = sq.letter_mult, sq.word_mult
+        if lm > 1 and wm > 1:
+            lm = wm = min(MAX_LW, lm + 1)
+        elif lm > 1:
+            lm = min(MAX_L, lm + 1)
+        elif wm > 1:
+            wm = min(MAX_W, wm + 1)
+        elif sq.terrain == SAND and arena.cells[i] is None and arena.chance(RAIN_SAND_LW):
+            lm = wm = 2
+        if (lm, wm) != (sq.letter_mult, sq.word_mult):
+            arena.squares[i] = Square(lm, wm, sq.colour, sq.terrain)
+            grown.append(arena.name(i))
+    if grown:
+        arena.note("grown", marker.owner, marker.index, squares=grown)
+
+
+def burn(arena: Arena) -> None:
+    """Every square on fire burns at once (per fire owner, shields apply); then each burning
+    square may set fire to each neighbour holding a letter or scenery (not Water, not already
+    burning); squares that have burnt ``FIRE_TURNS`` times go out."""
+    fires = [m for m in arena.markers if m.kind == "fire"]
+    for owner in sorted({m.owner for m in fires}):
+        squares = sorted(m.index for m in fires if m.owner == owner)
+        arena.destroy(squares, effect="fire", by=owner, at=None)
+    burning = {m.index for m in fires}
+    new: list[Marker] = []
+    for m in sorted(fires, key=lambda m: m.index):
+        for j in arena.neighbours(m.index):
+            fuel = arena.cells[j] is not None or arena.squares[j].terrain == SCENERY
+            if j in burning or not fuel or arena.squares[j].terrain == WATER:
+                continue
+            if arena.chance(FIRE_SPREAD):
+                burning.add(j)
+                new.append(Marker("fire", j, m.owner))
+    for m in fires:
+        _age(arena, m, FIRE_TURNS)
+    arena.markers.extend(new)
+    if new:
+        arena.note("fire-spread", None, None, squares=[arena.name(m.index) for m in new])
+
+
+def black_hole(arena: Arena, marker: Marker) -> None:
+    """Grows 1x1, 3x3, 5x5, 7x7 (one size per turn, starting the turn it is played), each time
+    destroying every letter, scenery, Titanium, multiplier and other action tile in its area
+    (Shields cannot stop it); after a turn at 7x7 it collapses, leaving random multipliers."""
+    if marker.age < len(BLACK_HOLE_SIZES):
+        size = BLACK_HOLE_SIZES[marker.age]
+        area = arena.area(marker.index, size)
+        arena.destroy(area, effect="blackhole", by=marker.owner, at=marker.index,
+                      shieldable=False, multipliers=True, titanium=True, reveal=REVEAL_BLACK_HOLE)
+        swallowed = [m for m in arena.markers
+                     if m is not marker and m.owner >= 0 and m.index in area]
+        for m in swallowed:
+            arena.markers.remove(m)
+        if swallowed:
+            arena.note("swallowed", marker.owner, marker.index,
+                       tiles=[[m.kind, arena.name(m.index)] for m in swallowed])
+        _replace(arena, marker, Marker(marker.kind, marker.index, marker.owner, marker.age + 1))
+        arena.note("blackhole-size", marker.owner, marker.index, size=size)
+        return
+    _replace(arena, marker, None)
+    left = []
+    for i in arena.area(marker.index, BLACK_HOLE_SIZES[-1]):
+        sq = arena.squares[i]
+        if arena.cells[i] is None and sq.terrain not in BLOCKING and arena.chance(COLLAPSE_MULTIPLIER):
+            lm, wm = arena.pick(list(COLLAPSE_CHOICES))
+            arena.squares[i] = Square(lm, wm, terrain=sq.terrain)
+            left.append([arena.name(i), arena.squares[i].label])
+    arena.note("collapsed", marker.owner, marker.index, tile="blackhole", multipliers=left)
+
+
+def whirlwind(arena: Arena, marker: Marker, seat: int) -> None:
+    """Every turn: destroys letters, scenery and multipliers in its 3x3 (an opponent's Shield
+    protects); it lives for 3 of its owner's turns, the one it was played in included."""
+    arena.destroy(arena.area(marker.index, 3), effect="whirlwind", by=marker.owner,
+                  at=marker.index, multipliers=True)
+    if seat == marker.owner:
+        _age(arena, marker, WHIRLWIND_TURNS)
+
+
+def quicksand(arena: Arena, marker: Marker) -> None:
+    """On Sand only. Grows 1x1, 3x3, 5x5 (one size per turn, from the turn it is played),
+    each time re-scoring every letter on Sand in its area for its owner, as if just played
+    there (value x the multipliers under it), doubled while a Sandstorm blows. After a turn at
+    5x5 it collapses: letters (their owners lose them), multipliers and Shields on its Sand
+    go, and with a 10% chance one of its Sand squares reveals an 11L."""
+    if marker.age < len(QUICKSAND_SIZES):
+        size = QUICKSAND_SIZES[marker.age]
+        factor = 2 if any(m.kind == "sandstorm" for m in arena.markers) else 1
+        points: dict[int, int] = {}
+        where: dict[int, list[int]] = {}
+        for i in arena.area(marker.index, size):
+            tile = arena.cells[i]
+            if tile is None or arena.squares[i].terrain != SAND:
+                continue
+            points[tile.owner] = points.get(tile.owner, 0) + factor * arena.letter_worth(i)
+            where.setdefault(tile.owner, []).append(i)
+        arena.credit(points, "quicksand", marker.owner, marker.index, where, size=size,
+                     sandstorm=factor == 2)
+        _replace(arena, marker, Marker(marker.kind, marker.index, marker.owner, marker.age + 1))
+        return
+    _replace(arena, marker, None)
+    sand = [i for i in arena.area(marker.index, QUICKSAND_SIZES[-1])
+            if arena.squares[i].terrain == SAND]
+    arena.destroy(sand, effect="quicksand", by=marker.owner, at=marker.index, shieldable=False,
+                  multipliers=True)
+    for m in [m for m in arena.markers if m.kind == "shield" and m.index in sand]:
+        arena.markers.remove(m)
+        arena.note("swallowed", marker.owner, m.index, tiles=[["shield", arena.name(m.index)]])
+    if sand and arena.chance(REVEAL_QUICKSAND):
+        i = arena.pick(sand)
+        arena.squares[i] = Square(letter_mult=ELEVEN, terrain=SAND)
+        arena.note("reveal-11L", marker.owner, i, source="quicksand")
+    arena.note("collapsed", marker.owner, marker.index, tile="quicksand")
+
+
+

@@ -1,0 +1,198 @@
+"""A War of Words Play: letters and / or action tiles (and moves of the player's own Rain or
+Whirlwind), scored in the text's order:
+
+1. constructive scoring — the word(s) made of the letters, on the board as it is before this
+   turn's action tiles act (placed multiplier / Star tiles are under no new letter, since an
+   action tile and a letter never share a square in one play); the bingo counts every tile;
+2. the action tiles take their places (multipliers, Stars, persistent tiles, moves);
+3. destructive scoring — each destructive tile played (or Whirlwind played or moved) in board
+   order, top to bottom then left to right; the player's own word was credited first;
+4. persistent effects — at the end of every turn, in ``engine.warofwords.persist`` (called from
+   the turn bookkeeping, so passes and swaps run them too).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.board import with_tiles
+from engine.errors import Rule, RuleError
+from engine.game.actions import Play
+from engine.game.endgame import after_turn
+from engine.game.events import Event
+from engine.game.state import GameState
+from engine.placement import Placement, check_placement, check_tokens_on_rack
+from engine.rulesets.layout import PLAIN, SAND, WATER, Square
+from engine.scoring import ScoreBreakdown, bingo_bonus, score_play
+from engine.tiles import is_action
+from engine.warofwords import effects
+from engine.warofwords.arena import Arena, Marker, live_ruleset
+from engine.warofwords.catalog import FACINGS, ActionSpec, Kind, Target, spec_of
+
+Events = list[Event]
+
+
+def play_turn(state: GameState, action: Play) -> tuple[GameState, Events]:
+    """Apply a War of Words Play (turn and pending checks already done by the caller)."""
+    from engine.game.turns import _checked_words, _play_data  # the shared word check
+
+    seat = action.seat
+    if not action.placements:
+        raise RuleError(Rule.NO_TILES, "play at least one tile: moving a Rain or Whirlwind "
+                                       "alone is not a turn")
+    tokens = tuple(p.token for p in action.placements)
+    letters = tuple(p for p in action.placements if not is_action(p.letter))
+    tiles = tuple(p for p in action.placements if is_action(p.letter))
+    ruleset = live_ruleset(state)
+    layout = ruleset.board
+    # Geometry first (as for every family), then the rack.
+    for p in action.placements:
+        if not layout.in_bounds(p.row, p.col):
+            raise RuleError(Rule.OFF_BOARD, f"({p.row}, {p.col}) is off the board")
+    taken = [layout.index(p.row, p.col) for p in action.placements]
+    if len(set(taken)) != len(taken):
+        raise RuleError(Rule.DUPLICATE_SQUARE, "two tiles on the same square")
+    geometry = check_placement(ruleset, state.cells, letters, seat) if letters else None
+    specs = [_check_action(state, p) for p in tiles]
+    moves = _check_moves(state, action)
+    check_tokens_on_rack(state.racks[seat], tokens)
+
+    # 1. constructive scoring
+    cells = state.cells
+    if geometry is not None:
+        cells = with_tiles(state.cells, geometry.placed)
+        words = _checked_words(state, cells, geometry)
+        breakdown = score_play(ruleset, cells, geometry, words, tokens, state.board_effects)
+        data = _play_data(geometry, words, breakdown)
+        last_play = tuple(i for i, _ in geometry.placed)
+    else:
+        bingo = bingo_bonus(ruleset, tokens)
+        breakdown = ScoreBreakdown((), bingo, bingo)
+        data = {"placed": [], "across": True, "words": [], "score": bingo,
+                "breakdown": breakdown.to_dict()}
+        last_play = ()
+    if tiles:
+        data["actions"] = [[layout.index(p.row, p.col), p.letter] + ([p.facing] if p.facing else [])
+                           for p in tiles]
+    if moves:
+        data["moves"] = [[a, b] for a, b in moves]
+    scores = list(state.scores)
+    scores[seat] += breakdown.total
+    rack = _remove(state.racks[seat], tokens)
+    racks = (*state.racks[:seat], rack, *state.racks[seat + 1:])
+    state = state.evolve(cells=cells, racks=racks, scores=tuple(scores), last_play=last_play)
+
+    # 2. action tiles take their places; 3. destructive tiles in board order
+    arena = Arena(state)
+    arena.events.append(Event("play", seat, data))
+    destructive: list[tuple[int, ActionSpec, str]] = []
+    for p, spec in zip(tiles, specs, strict=True):
+        index = layout.index(p.row, p.col)
+        if spec.kind is Kind.SQUARE:
+            _place_square_tile(arena, index, spec)
+        elif spec.kind is Kind.PERSISTENT:
+            arena.markers.append(Marker(spec.name, index, seat))
+            if spec.name == "whirlwind":
+                destructive.append((index, spec, ""))
+        elif spec.kind is Kind.BOARD:
+            arena.markers.append(Marker(spec.name, index, seat))
+        else:
+            destructive.append((index, spec, p.facing))
+    for src, dst in moves:
+        for k, m in enumerate(arena.markers):
+            if m.index == src and m.owner == seat and m.kind in ("rain", "whirlwind"):
+                arena.markers[k] = Marker(m.kind, dst, m.owner, m.age)
+                arena.note("moved", seat, dst, tile=m.kind, origin=arena.name(src))
+                if m.kind == "whirlwind":
+                    spec = spec_of("@whirlwind")
+                    assert spec is not None
+                    destructive.append((dst, spec, ""))
+                break
+    for index, spec, facing in sorted(destructive, key=lambda d: d[0]):
+        effects.destroy_with(arena, spec.name, index, seat, facing)
+    state = arena.freeze()
+    events = arena.events
+
+    # refill the rack, then the turn's bookkeeping (persistent effects, end of game)
+    k = max(0, state.ruleset.rack_size - len(state.racks[seat]))
+    drawn = list(state.bag[:k])
+    racks = (*state.racks[:seat], state.racks[seat] + tuple(drawn), *state.racks[seat + 1:])
+    state = state.evolve(racks=racks, bag=state.bag[k:])
+    events.append(Event("tiles-drawn", seat, {"count": len(drawn), "private": {"tiles": drawn}}))
+    kind = "scoreless" if breakdown.total == 0 else "word"
+    return after_turn(state, seat, kind, events)
+
+
+def _check_action(state: GameState, p: Placement) -> ActionSpec:
+    """Refuse an action tile that is unknown, lacks its facing or stands where it may not."""
+    spec = spec_of(p.letter)
+    if spec is None:
+        raise RuleError(Rule.LETTER_NOT_IN_SET, f"{p.letter!r} is not an action tile")
+    if spec.needs_facing and p.facing not in FACINGS:
+        raise RuleError(Rule.NOT_ALLOWED,
+                        f"a {spec.name} needs a facing: one of {', '.join(FACINGS)}")
+    if not spec.needs_facing and p.facing:
+        raise RuleError(Rule.NOT_ALLOWED, f"a {spec.name} has no facing")
+    arena = Arena(state)
+    index = state.ruleset.board.index(p.row, p.col)
+    square = arena.squares[index]
+    where = arena.name(index)
+    if spec.target is Target.EMPTY:
+        if arena.cells[index] is not None:
+            raise RuleError(Rule.SQUARE_OCCUPIED, f"{where} already holds a letter")
+        if square.blocked:
+            raise RuleError(Rule.SQUARE_BLOCKED, f"{where} is {square.terrain}")
+        if spec.name == "star" and square.terrain != PLAIN:
+            raise RuleError(Rule.NOT_ALLOWED, f"a Star goes on a plain square, not on "
+                                              f"{square.terrain}")
+    elif spec.target is Target.WATER and square.terrain != WATER:
+        raise RuleError(Rule.NOT_ALLOWED, f"a {spec.name} must be put on Water")
+    elif spec.target is Target.SAND and square.terrain != SAND:
+        raise RuleError(Rule.NOT_ALLOWED, f"{spec.name} has no effect off Sand")
+    if spec.kind in (Kind.PERSISTENT, Kind.SQUARE) and arena.marker_at(index) is not None:
+        raise RuleError(Rule.SQUARE_OCCUPIED, f"{where} already holds an action tile")
+    return spec
+
+
+def _check_moves(state: GameState, action: Play) -> list[tuple[int, int]]:
+    """The moves of a play as (from, to) square indexes, each of the player's own Rain or
+    Whirlwind, to a square of the board holding no other action tile."""
+    layout = state.ruleset.board
+    arena = Arena(state)
+    out: list[tuple[int, int]] = []
+    moved: set[int] = set()
+    for m in action.moves:
+        if not (layout.in_bounds(m.from_row, m.from_col) and layout.in_bounds(m.to_row, m.to_col)):
+            raise RuleError(Rule.OFF_BOARD, "a move must stay on the board")
+        src, dst = layout.index(m.from_row, m.from_col), layout.index(m.to_row, m.to_col)
+        marker = arena.marker_at(src, ("rain", "whirlwind"))
+        if marker is None or marker.owner != action.seat or src in moved:
+            raise RuleError(Rule.NOT_ALLOWED,
+                            f"there is no Rain or Whirlwind of yours to move at {arena.name(src)}")
+        if arena.marker_at(dst) is not None and dst != src:
+            raise RuleError(Rule.SQUARE_OCCUPIED, f"{arena.name(dst)} already holds an action tile")
+        moved.add(src)
+        out.append((src, dst))
+    return out
+
+
+def _place_square_tile(arena: Arena, index: int, spec: ActionSpec) -> None:
+    """A multiplier tile replaces the square's multiplier; a Star makes the square a Star."""
+    old = arena.squares[index]
+    if spec.name == "star":
+        arena.squares[index] = Square(old.letter_mult, old.word_mult, terrain="star")
+    else:
+        arena.squares[index] = Square(spec.letter_mult, spec.word_mult, terrain=old.terrain)
+    arena.note("placed", None, index, tile=spec.name)
+
+
+def _remove(rack: tuple[str, ...], tokens: tuple[str, ...]) -> tuple[str, ...]:
+    left = Counter(tokens)
+    out = []
+    for t in rack:
+        if left[t]:
+            left[t] -= 1
+        else:
+            out.append(t)
+    return tuple(out)
+
