@@ -1,0 +1,159 @@
+"""Bots: five levels, from a beginner who often misses good plays to an equity player.
+
+=====  ==========  =====================================================================
+level  name        plays
+=====  ==========  =====================================================================
+1      beginner    a random legal move
+2      casual      a random move among the better half (by score)
+3      club        one of the five best-scoring moves, at random
+4      expert      the best-scoring move
+5      strong      the best *equity*: score + value of the tiles kept (self-play leaves);
+                   exchanges a bad rack when the exchange beats every play
+=====  ==========  =====================================================================
+
+Every level passes or exchanges within its family's limits when it has no play, and in
+``wordtiles`` decides on a pending play: levels 3+ check a play whose words they do not know.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.bots.leaves import LeaveTable, leave_table
+from engine.game.actions import Action, Decide, Exchange, Pass
+from engine.game.state import GameState
+from engine.movegen import Move, generate_moves
+from engine.placement import word_text
+from engine.tiles import is_action
+from engine.words import invalid_words, resolve_words
+
+LEVELS = {1: "beginner", 2: "casual", 3: "club", 4: "expert", 5: "strong"}
+
+
+@dataclass
+class Bot:
+    """A computer player of one level. ``seed`` makes its random choices repeatable."""
+
+    level: int
+    seed: int = 0
+    lexicon: Any = None
+    leaves: LeaveTable | None = None
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ValueError(f"bot level must be one of {sorted(LEVELS)}, not {self.level}")
+        self.rng = random.Random(f"bot/{self.level}/{self.seed}")
+
+    @property
+    def name(self) -> str:
+        return LEVELS[self.level]
+
+    def choose(self, state: GameState) -> Action:
+        """The bot's action for the seat to move in ``state``."""
+        seat = state.to_move
+        if state.pending is not None:
+            return Decide(seat, self._accept(state))
+        moves = generate_moves(state, seat, self.lexicon)
+        move = self._pick(state, moves)
+        if move is not None:
+            return move.to_play(seat)
+        return self._no_play(state, seat)
+
+    # -- choosing a play -------------------------------------------------------------------
+
+    def _pick(self, state: GameState, moves: list[Move]) -> Move | None:
+        if not moves:
+            return None
+        if self.level == 1:
+            return self.rng.choice(moves)
+        if self.level == 2:
+            return self.rng.choice(moves[: max(1, len(moves) // 2)])
+        if self.level == 3:
+            return self.rng.choice(moves[:5])
+        if self.level == 4:
+            return moves[0]
+        return self._best_equity(state, moves)
+
+    def _table(self, state: GameState) -> LeaveTable:
+        if self.leaves is None:
+            self.leaves = leave_table(state.ruleset.family)
+        return self.leaves
+
+    def _best_equity(self, state: GameState, moves: list[Move]) -> Move | None:
+        seat = state.to_move
+        rack = state.racks[seat]
+        if not state.bag:  # end game: tiles kept only cost points
+            return moves[0]
+        table = self._table(state)
+        best, best_eq = None, float("-inf")
+        for move in moves[:400]:
+            eq = move.score + table.value(_leave(rack, move.tokens))
+            if eq > best_eq:
+                best, best_eq = move, eq
+        exchange = self._exchange_choice(state, seat)
+        if exchange is not None and best is not None:
+            _, eq = exchange
+            if eq > best_eq + 1.0:
+                return None
+        return best
+
+    # -- no play: exchange or pass --------------------------------------------------------------
+
+    def _can_exchange(self, state: GameState, seat: int, count: int) -> bool:
+        rule = state.ruleset.exchange
+        if rule.per_player is not None and state.exchanges[seat] >= rule.per_player:
+            return False
+        return count > 0 and len(state.bag) >= max(rule.min_bag, count)
+
+    def _exchange_choice(self, state: GameState, seat: int) -> tuple[tuple[str, ...], float] | None:
+        """(tiles to keep, equity) of the best exchange, by leave value, or None."""
+        rack = state.racks[seat]
+        table = self._table(state)
+        ranked = sorted(rack, key=lambda t: (table.values.get(t, -5.0) if not is_action(t) else -9))
+        best: tuple[tuple[str, ...], float] | None = None
+        for keep in range(0, len(rack)):
+            kept = tuple(ranked[len(rack) - keep:]) if keep else ()
+            if not self._can_exchange(state, seat, len(rack) - keep):
+                continue
+            eq = table.value(kept)
+            if best is None or eq > best[1]:
+                best = (kept, eq)
+        return best
+
+    def _no_play(self, state: GameState, seat: int) -> Action:
+        rack = state.racks[seat]
+        if self.level >= 4:
+            choice = self._exchange_choice(state, seat)
+            if choice is not None:
+                return Exchange(seat, tuple(_leave(rack, choice[0])))
+        elif self._can_exchange(state, seat, len(rack)):
+            return Exchange(seat, tuple(rack))
+        return Pass(seat)
+
+    # -- wordtiles: accept or check ---------------------------------------------------------------
+
+    def _accept(self, state: GameState) -> bool:
+        if self.level < 3 or (self.lexicon is None and state.lexicon is None):
+            return True
+        lexicon = self.lexicon or state.lexicon
+        pending = state.pending
+        assert pending is not None
+        texts = [word_text(state.cells, w) for w in pending.geometry.words]
+        resolved = resolve_words(texts, lexicon, state.ruleset.tiles.letters)
+        return not invalid_words(texts, resolved)
+
+
+def _leave(rack: tuple[str, ...], used: tuple[str, ...] | list[str]) -> list[str]:
+    """The rack minus ``used`` tokens."""
+    left = Counter(used)
+    out = []
+    for t in rack:
+        if left[t]:
+            left[t] -= 1
+        else:
+            out.append(t)
+    return out
