@@ -70,7 +70,7 @@ def test_a_blaster_reaches_the_edge_of_the_board_without_titanium():
 def test_a_shield_owned_by_the_opposite_player_stops_a_bomb_and_a_blaster():
     s = game(racks=[("@bomb", "@blaster"), ("B",)], tiles=[("8G", "CAT", 1), ("1A", "OX", 1)],
              effects=[marker("shield", "G9", 1)])
-    s2, events = play(s, 0, put("H7", "@bomb"), put("A3", "@blaster", "up"))
+    s2, _events = play(s, 0, put("H7", "@bomb"), put("A3", "@blaster", "up"))
     assert [letter_at(s2, n) for n in ("G8", "H8")] == ["C", "A"]  # G9's 3x3: F8-H10
     assert letter_at(s2, "I8") is None
     assert letter_at(s2, "A1") is None  # no shield there
@@ -86,7 +86,7 @@ def test_your_own_shield_does_not_protect_against_your_own_destruction():
 def test_a_whirlwind_destroys_letters_scenery_and_multipliers_unless_shielded():
     # Open Field: G7 and I7 are 2L; H8 the Star.
     s = game(racks=[("@whirlwind",), ("B",)], tiles=[("8G", "CAT", 1)])
-    s2, events = play(s, 0, put("H7", "@whirlwind"))
+    s2, _events = play(s, 0, put("H7", "@whirlwind"))
     squares = live_squares(s2)
     assert squares[sq("G7")] == Square() and squares[sq("I7")] == Square()
     assert squares[sq("H8")].terrain == "star"  # terrain is not a multiplier
@@ -104,7 +104,7 @@ def test_multipliers_are_not_destroyed_except_by_black_hole_quicksand_and_whirlw
     assert live_squares(s2)[sq("D8")] == Square(letter_mult=4)
     assert live_squares(s2)[sq("C7")] == Square(letter_mult=2)
     assert letter_at(s2, "D8") is None
-    s3, events = play(s2, 1, word("8C", "ZAE."))
+    _s3, events = play(s2, 1, word("8C", "ZAE."))
     # Z on C8 (plain) 10, A on D8 (4L, revealed) 4, E 1, old O 1
     assert events[0].data["score"] == 10 + 4 + 1 + 1
 
@@ -148,14 +148,14 @@ def test_the_11L_chance_is_drawn_from_the_matchs_seeded_rng():
 def test_several_destructive_tiles_are_evaluated_top_to_bottom_then_left_to_right():
     s = game(racks=[("@bomb", "@bomb", "@blaster"), ("B",)],
              tiles=[("8G", "CAT", 1), ("3B", "OX", 1)])
-    s2, events = play(s, 0, put("I9", "@bomb"), put("C3", "@bomb"), put("G2", "@blaster", "down"))
+    _s2, events = play(s, 0, put("I9", "@bomb"), put("C3", "@bomb"), put("G2", "@blaster", "down"))
     order = [e.data["at"] for e in effect_events(events) if e.data.get("destroyed")]
     assert order == ["G2", "C3", "I9"]  # row 2 before row 3; then row 9
 
 
 def test_each_destructive_tile_only_destroys_any_given_tile_once():
     s = game(racks=[("@bomb", "@bomb"), ("B",)], tiles=[("8G", "CAT", 1)])
-    s2, events = play(s, 0, put("H7", "@bomb"), put("H9", "@bomb"))
+    _s2, events = play(s, 0, put("H7", "@bomb"), put("H9", "@bomb"))
     assert points(events) == {1: -(3 + 1 + 1)}  # C, A, T lost once, though in both areas
     assert sum(len(e.data["squares"]) for e in effect_events(events, "bomb")) == 3
 
@@ -185,7 +185,7 @@ def test_the_nuclear_bomb_destroys_all_letters_and_scenery_and_costs_nobody_poin
 def test_once_irradiated_all_letters_are_worth_1_point():
     s = game(racks=[("@nuke",), ("Z", "A", "X")], tiles=[("8G", "CAT", 1)])
     s, _ = play(s, 0, put("A1", "@nuke"))
-    s2, events = play(s, 1, word("8G", "ZAX"))
+    _s2, events = play(s, 1, word("8G", "ZAX"))
     assert events[0].data["score"] == 3
 
 
