@@ -223,44 +223,52 @@ class Lexicon:
 # -- compiling -------------------------------------------------------------------------------
 
 
-class _State:
-    __slots__ = ("edges", "final", "id")
-
-    def __init__(self) -> None:
-        self.edges: dict[str, _State] = {}
-        self.final = False
-        self.id = -1
-
-
 def compile_words(words: Iterable[str], language: str, alphabet: tuple[str, ...]) -> Lexicon:
     """Compile ``words`` into a minimal DAWG :class:`Lexicon`.
 
     Words must be non-empty and made of ``alphabet`` letters; they are sorted and deduplicated
-    here. Uses Daciuk et al.'s incremental algorithm for sorted input, so that memory stays
-    proportional to the minimal automaton. Output is deterministic.
+    here. Uses Daciuk et al.'s incremental algorithm for sorted input: only the path of the
+    previous word is unminimised, every other state is registered once by its signature
+    ``(final, (letter, child), ...)``, so memory stays proportional to the minimal automaton.
+    Output is deterministic.
     """
     ordered = sorted(set(words))
     _check_letters(ordered, alphabet)
-    states: list[_State] = []
-    register: dict[tuple, _State] = {}
-    root = _State()
-    path: list[_State] = [root]  # path[i] is the state after the first i letters of prev
+    register: dict[tuple, int] = {}
+    signatures: list[tuple] = []  # by state id: (final, (letter, child id), ...)
+    finals: list[bool] = [False]  # per depth of the previous word's path (0 = root)
+    edges: list[list[tuple[str, int]]] = [[]]  # per depth: edges to registered children
     prev = ""
     for word in ordered:
         common = _common_prefix(prev, word)
-        _minimize(path, common, register, states, prev)
-        node = path[common]
-        for letter in word[common:]:
-            nxt = _State()
-            node.edges[letter] = nxt
-            path.append(nxt)
-            node = nxt
-        node.final = True
+        _register_path(prev, common, finals, edges, register, signatures)
+        for _ in range(len(word) - common):
+            finals.append(False)
+            edges.append([])
+        finals[-1] = True
         prev = word
-    _minimize(path, 0, register, states, prev)
-    root.id = len(states)
-    states.append(root)
-    return _flatten(states, root, language, alphabet, len(ordered))
+    _register_path(prev, 0, finals, edges, register, signatures)
+    root = len(signatures)
+    signatures.append((finals[0], *edges[0]))
+    return _flatten(signatures, root, language, alphabet, len(ordered))
+
+
+def _register_path(
+    prev: str,
+    down_to: int,
+    finals: list[bool],
+    edges: list[list[tuple[str, int]]],
+    register: dict[tuple, int],
+    signatures: list[tuple],
+) -> None:
+    """Register the states of ``prev``'s path deeper than ``down_to`` (deepest first)."""
+    for depth in range(len(finals) - 1, down_to, -1):
+        signature = (finals.pop(), *edges.pop())
+        state = register.get(signature)
+        if state is None:
+            state = register[signature] = len(signatures)
+            signatures.append(signature)
+        edges[depth - 1].append((prev[depth - 1], state))
 
 
 def _check_letters(words: list[str], alphabet: tuple[str, ...]) -> None:
@@ -281,39 +289,22 @@ def _common_prefix(a: str, b: str) -> int:
     return i
 
 
-def _minimize(
-    path: list[_State], down_to: int, register: dict[tuple, _State], states: list[_State], prev: str
-) -> None:
-    """Replace the states of ``path`` deeper than ``down_to`` by registered equivalents."""
-    for depth in range(len(path) - 1, down_to, -1):
-        state = path.pop()
-        key = (state.final, *((k, v.id) for k, v in state.edges.items()))
-        existing = register.get(key)
-        parent = path[depth - 1]
-        if existing is not None:
-            parent.edges[prev[depth - 1]] = existing
-        else:
-            state.id = len(states)
-            states.append(state)
-            register[key] = state
-
-
 def _flatten(
-    states: list[_State], root: _State, language: str, alphabet: tuple[str, ...], words: int
+    signatures: list[tuple], root: int, language: str, alphabet: tuple[str, ...], words: int
 ) -> Lexicon:
     order = {letter: i for i, letter in enumerate(alphabet)}
     first = array(_U32)
     targets = array(_U32)
     letters: list[str] = []
-    terminal = bytearray(len(states))
-    for state in states:
+    terminal = bytearray(len(signatures))
+    for state, (final, *out) in enumerate(signatures):
         first.append(len(targets))
-        terminal[state.id] = 1 if state.final else 0
-        for letter in sorted(state.edges, key=order.__getitem__):
+        terminal[state] = 1 if final else 0
+        for letter, child in sorted(out, key=lambda edge: order[edge[0]]):
             letters.append(letter)
-            targets.append(state.edges[letter].id)
+            targets.append(child)
     first.append(len(targets))
-    return Lexicon(language, alphabet, first, "".join(letters), targets, bytes(terminal), root.id, words)
+    return Lexicon(language, alphabet, first, "".join(letters), targets, bytes(terminal), root, words)
 
 
 # -- encoding and decoding -------------------------------------------------------------------
