@@ -186,8 +186,9 @@ class Arena:
                 shieldable: bool = True, penalise: bool = True, multipliers: bool = False,
                 titanium: bool = False, reveal: float = REVEAL_PLAYER) -> None:
         """Destroy letters, wildcards and scenery on ``indexes`` (and multipliers / Titanium
-        when asked). Owners lose what their letters were worth (one event per owner); a
-        destroyed scenery tile reveals an 11L with chance ``reveal``."""
+        when asked). Owners lose what their letters were worth unless ``penalise`` is off (one
+        event per owner, naming the squares, even at 0 points); a destroyed scenery tile
+        reveals an 11L with chance ``reveal``."""
         lost: dict[int, int] = {}
         where: dict[int, list[int]] = {}
         revealed: list[int] = []
@@ -196,9 +197,9 @@ class Arena:
                 continue
             tile = self.cells[i]
             if tile is not None:
-                if penalise:
-                    lost[tile.owner] = lost.get(tile.owner, 0) - self.letter_worth(i)
-                    where.setdefault(tile.owner, []).append(i)
+                worth = self.letter_worth(i) if penalise else 0
+                lost[tile.owner] = lost.get(tile.owner, 0) - worth
+                where.setdefault(tile.owner, []).append(i)
                 self.cells[i] = None
             sq = self.squares[i]
             if sq.terrain == SCENERY or (titanium and sq.terrain == TITANIUM):
