@@ -18,11 +18,14 @@ from typing import Any
 from engine.bots.bot import Bot
 from engine.bots.leaves import VOWELS, LeaveTable
 from engine.bots.selfplay import play_game
-from engine.game import Play
+from engine.game import Decide, Play
 from engine.game.state import GameState
 from engine.lexicon import load_lexicon
 from engine.rulesets import get_ruleset
 from engine.tiles import is_action
+
+
+SHRINK = 20
 
 
 def collect(family: str, games: int, seed: int = 0) -> list[tuple[tuple[str, ...], int]]:
@@ -42,11 +45,16 @@ def _recorder(samples: list[tuple[tuple[str, ...], int]]) -> Any:
 
     def on_turn(before: GameState, action: Any, after: GameState) -> None:
         seat = action.seat
+        if isinstance(action, Decide):  # wordtiles: the opponent's verdict, not a turn
+            return
         if not isinstance(action, Play):
             waiting.pop(seat, None)
             return
+        pending = after.pending
+        gained = pending.breakdown.total if pending is not None and pending.seat == seat else \
+            after.scores[seat] - before.scores[seat]
         if seat in waiting:
-            samples.append((waiting.pop(seat), after.scores[seat] - before.scores[seat]))
+            samples.append((waiting.pop(seat), gained))
         if before.bag:
             used = Counter(p.token for p in action.placements)
             kept = tuple(sorted((Counter(before.racks[seat]) - used).elements()))
@@ -62,7 +70,9 @@ def fit(family: str, samples: list[tuple[tuple[str, ...], int]], games: int) -> 
     for leave, score in samples:
         for token in set(leave):
             by_token[token].append(score)
-    values = {t: round(sum(v) / len(v) - mean, 2) for t, v in by_token.items() if len(v) >= 5}
+    # shrunk towards 0 (as if SHRINK more samples had scored the mean): rare tiles stay modest
+    values = {t: round((sum(v) - mean * len(v)) / (len(v) + SHRINK), 2)
+              for t, v in by_token.items() if len(v) >= 5}
     dup_res, bal_res = [], []
     for leave, score in samples:
         residual = score - mean - sum(values.get(t, 0.0) for t in set(leave))
@@ -81,7 +91,8 @@ def fit(family: str, samples: list[tuple[tuple[str, ...], int]], games: int) -> 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     family, games = args[0], int(args[1])
-    table = fit(family, collect(family, games), games)
+    samples = collect(family, games)
+    table = fit(family, samples, games)
     out = Path(__file__).resolve().parent / "data" / f"leaves-{family}.json"
     out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{out}: {len(table.values)} tokens from {games} games")

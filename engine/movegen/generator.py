@@ -17,6 +17,7 @@ Words wildcards could spell one placement through several words, a seen-set remo
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,14 +34,6 @@ new_move = tuple.__new__  # Move(...) without the named tuple's Python-level __n
 _BLANK_KEY = ""  # cross-score dict key for a blank or wildcard (worth 0 points)
 
 
-class _ZeroScores(dict):  # type: ignore[type-arg]
-    """Cross score of a square without a cross word: 0 for any letter."""
-
-    def __missing__(self, key: str) -> int:
-        return 0
-
-
-_ZERO = _ZeroScores()
 
 
 def generate(
@@ -53,7 +46,15 @@ def generate(
     """Every legal play of ``rack`` on ``cells`` (letter plays only; action tiles are ignored)."""
     tables = square_tables(ruleset, effects)
     walker = walker_for(lexicon, tables.letters)
-    return _Generation(ruleset, tables, walker, cells, rack, effects).run()
+    # The generator makes no reference cycles; the cyclic collector would only rescan the many
+    # small tuples it allocates, so it is paused for the call.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _Generation(ruleset, tables, walker, cells, rack, effects).run()
+    finally:
+        if paused:
+            gc.enable()
 
 
 class _Generation:
@@ -93,6 +94,8 @@ class _Generation:
             tile is not None and tile.letter == WILDCARD for tile in cells
         )
         self.seen: set[tuple] = set()
+        # cross score of a square without a cross word: 0 whatever goes there
+        self.zero = dict.fromkeys(tables.letters, 0) | {_BLANK_KEY: 0}
         self.left_parts: list[list[tuple]] | None = None
         self.cross_at_anchor = 0
         self.out: list[Move] = []
@@ -127,13 +130,36 @@ class _Generation:
         if self.tiles_on_rack == 0:
             return []
         t = self.t
-        for across in (True, False):
+        mirror = self._mirrored()
+        for across in (True,) if mirror else (True, False):
             for k in range(t.rows if across else t.cols):
                 squares = (range(k * t.cols, (k + 1) * t.cols) if across
                            else range(k, t.rows * t.cols, t.cols))
                 if any(self.anchor[s] for s in squares):
                     self._line(list(squares), across)
+        if mirror:
+            self._add_mirror()
         return self.out
+
+    def _mirrored(self) -> bool:
+        """On an empty board whose squares and anchors are symmetric about the diagonal, the
+        down moves are the across moves transposed: generate across only, then mirror."""
+        t = self.t
+        if not t.symmetric or any(tile is not None for tile in self.cells):
+            return False
+        n = t.cols
+        anchor = self.anchor
+        return all(anchor[r * n + c] == anchor[c * n + r] for r in range(n) for c in range(r))
+
+    def _add_mirror(self) -> None:
+        cols = self.t.cols
+        out = self.out
+        mirrored = [
+            new_move(Move, (m.score, tuple(((s % cols) * cols + s // cols, letter, blank)
+                                            for s, letter, blank in m.tiles), False, cols))
+            for m in out
+        ]
+        out.extend(mirrored)
 
     def _cross(self, s: int, across: bool) -> tuple[int, dict[str, int] | None, int]:
         """(cross-check bits, cross score per letter or None when no cross word, run length)
@@ -190,7 +216,7 @@ class _Generation:
         n = len(squares)
         letters = [None if cells[s] is None else cells[s].letter for s in squares]  # type: ignore[union-attr]
         cross: list[int] = [0] * n
-        xscore: list[dict[str, int]] = [_ZERO] * n
+        xscore: list[dict[str, int]] = [self.zero] * n
         xlen = [1] * n
         for i, s in enumerate(squares):
             if letters[i] is None:
@@ -352,6 +378,12 @@ class _Generation:
             if i + 1 < n and letters[i + 1] is None else 0
             for i in range(n)
         ]
+        # Per square: the bit of the (non-wildcard) tile on the next square, which a child must
+        # continue with (0 when the next square is empty, a wildcard or off the line).
+        ahead_tile = [
+            bits.get(letters[i + 1], 0) if i + 1 < n and letters[i + 1] is not None else 0  # type: ignore[arg-type]
+            for i in range(n)
+        ]
         tile_limit = self.tiles_on_rack
 
         def record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
@@ -414,12 +446,19 @@ class _Generation:
             i1, nt1 = i + 1, nt + 1
             placed = state[2]
             nxt = ahead[i] if nt1 < tile_limit else (ahead[i] and 1 << 62)
+            tile_next = ahead_tile[i]
             if not jokers:
                 for letter in rack_letters:
                     if counts[letter] and cs & bits[letter]:
                         child = kids.get(letter)
                         if child is not None:
-                            if nxt and not terminal[child]:
+                            if tile_next:
+                                kb = kid_bits[child]
+                                if kb is None:
+                                    kb = child_bits(child)
+                                if not kb & tile_next:
+                                    continue
+                            elif nxt and not terminal[child]:
                                 kb = kid_bits[child]
                                 if kb is None:
                                     kb = child_bits(child)
@@ -437,7 +476,13 @@ class _Generation:
                 bit = bits.get(letter)
                 if bit is None:
                     continue
-                if nxt and not terminal[child]:
+                if tile_next:
+                    kb = kid_bits[child]
+                    if kb is None:
+                        kb = child_bits(child)
+                    if not kb & tile_next:
+                        continue
+                elif nxt and not terminal[child]:
                     kb = kid_bits[child]
                     if kb is None:
                         kb = child_bits(child)

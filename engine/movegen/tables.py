@@ -33,6 +33,7 @@ class SquareTables:
     all_bits: int
     bonus_letter: str | None
     bonus_points: int
+    symmetric: bool  # square (rows == cols) and every table is the same under transposition
 
 
 def _letter_values(ruleset: Ruleset, index: int, effects: BoardEffects) -> dict[str, int]:
@@ -65,14 +66,21 @@ def build_tables(ruleset: Ruleset, effects: BoardEffects) -> SquareTables:
     letters = tuple(ruleset.tiles.letters)
     bits = {letter: 1 << k for k, letter in enumerate(letters)}
     bonus = effects.bonus_letter if ruleset.bonus_letter else None
+    new_value = tuple(_letter_values(ruleset, i, effects) for i in range(len(squares)))
+    blocked = tuple(sq.blocked for sq in squares)
+    symmetric = layout.rows == layout.cols and all(
+        table[r * layout.cols + c] == table[c * layout.cols + r]
+        for table in (new_value, word_mult, cross, blocked, free)
+        for r in range(layout.rows) for c in range(r)
+    )
     return SquareTables(
         rows=layout.rows,
         cols=layout.cols,
-        new_value=tuple(_letter_values(ruleset, i, effects) for i in range(len(squares))),
+        new_value=new_value,
         word_mult=word_mult,
         additive=additive,
         cross_factor=cross,
-        blocked=tuple(sq.blocked for sq in squares),
+        blocked=blocked,
         free_start=free,
         bingo=tuple(bingo_bonus(ruleset, ["A"] * n) for n in range(ruleset.rack_size + 1)),
         letters=letters,
@@ -80,6 +88,7 @@ def build_tables(ruleset: Ruleset, effects: BoardEffects) -> SquareTables:
         all_bits=(1 << len(letters)) - 1,
         bonus_letter=bonus,
         bonus_points=ruleset.bonus_letter_points if bonus else 0,
+        symmetric=symmetric,
     )
 
 

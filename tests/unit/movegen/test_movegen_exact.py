@@ -40,3 +40,12 @@ def test_generator_matches_brute_force(family: str) -> None:
 def test_generator_matches_brute_force_many(family: str) -> None:
     total = sum(_check(family, seed) for seed in range(1000, 1200))  # 200 positions per family
     assert total > 0
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_empty_board_matches_brute_force(family: str) -> None:
+    lexicon = small_lexicon()
+    for seed in range(3):
+        state = random_position(family, seed, lexicon, plays=0, rack_len=4, jokers=seed % 2)
+        got = {m.key: m.score for m in generate_moves(state)}
+        assert got == brute_force(state)

@@ -1,0 +1,62 @@
+"""Bots: legal actions at every level, exchanges and passes, wordtiles decisions, series."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bots import LEVELS, Bot, leave_table, play_game, play_series
+from engine.game import Decide, Exchange, Pass, Play, apply, set_rack, start_game
+from engine.lexicon import load_lexicon
+from engine.placement import Placement
+from engine.rulesets import get_ruleset
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return load_lexicon("en")
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("family", ["classic", "warofwords"])
+def test_every_level_makes_a_legal_play(family: str, level: int, lexicon) -> None:
+    state, _ = start_game(get_ruleset(family), 2, 3, lexicon)
+    for _ in range(3):
+        action = Bot(level, 1, lexicon).choose(state)
+        state, _ = apply(state, action)  # raises if illegal
+
+
+def test_without_a_play_the_bot_exchanges_or_passes(lexicon) -> None:
+    state, _ = start_game(get_ruleset("classic"), 2, 3, lexicon)
+    state = set_rack(state, 0, ("Q", "X", "Z", "J"))
+    state = state.evolve(cells=state.cells)  # empty board: QXZJ spells nothing
+    action = Bot(5, 0, lexicon).choose(state)
+    assert isinstance(action, Exchange)
+    apply(state, action)
+    no_exchanges = state.evolve(bag=state.bag[:0])
+    assert isinstance(Bot(5, 0, lexicon).choose(no_exchanges), Pass)
+    assert isinstance(Bot(1, 0, lexicon).choose(no_exchanges), Pass)
+
+
+def test_wordtiles_bots_check_an_invalid_pending_play(lexicon) -> None:
+    state, _ = start_game(get_ruleset("wordtiles"), 2, 3, lexicon, check_words=True)
+    state = set_rack(state, 0, ("Q", "X", "Z", "A", "E", "I", "O"))
+    bogus = Play(0, (Placement(7, 7, "Q"), Placement(7, 8, "X")))
+    state, _ = apply(state, bogus)
+    assert state.pending is not None
+    assert Bot(5, 0, lexicon).choose(state) == Decide(1, False)
+    assert Bot(1, 0, lexicon).choose(state) == Decide(1, True)
+
+
+def test_leave_tables_are_shipped() -> None:
+    for family in ("classic", "scrabble", "wordtiles", "warofwords"):
+        table = leave_table(family)
+        assert table.games > 0 and table.values
+        assert table.value(("?",) if family != "warofwords" else ("*",)) > table.value(("Q",))
+
+
+def test_a_game_ends_and_a_series_counts(lexicon) -> None:
+    outcome = play_game(get_ruleset("classic"), [Bot(4, 0, lexicon), Bot(1, 0, lexicon)], 1,
+                        lexicon)
+    assert outcome.winners and outcome.turns > 5
+    stats = play_series(get_ruleset("classic"), (4, 1), 2, lexicon)
+    assert stats.games == 2 and 0 <= stats.win_rate <= 1
