@@ -9,7 +9,8 @@
 * ``expected_seq`` guards against stale clients; request ids make retries idempotent.
 * Clocks: remaining time per seat is stored with every event; a timer applies ``TimeOut`` when the
   seat to move runs out (and on rebuild, for time that ran out while no server owned the match).
-* Bot seats play their own turns (``services.match.bots``).
+* Bot seats play their own turns (``services.match.bots``: the engine's bots, in worker threads).
+* A finished match is handed to ``on_finished`` (the result reporter) once it is stored.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import random
 import re
 import time
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import grpc
 
@@ -49,6 +51,7 @@ from services.match.store import ConflictError, MatchStore, StoredEvent
 
 log = logs.get_logger(__name__)
 
+T = TypeVar("T")
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SEED_MAX = 2**64 - 1
 
@@ -72,7 +75,8 @@ class MatchManager:
 
     def __init__(self, store: MatchStore, *, server_id: str, address: str, lease_seconds: float = 30.0,
                  capacity: int = 5000, stream_queue: int = 256, heartbeat_seconds: float = 15.0,
-                 lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0) -> None:
+                 lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0,
+                 engine_workers: int = 2) -> None:
         self.store = store
         self.server_id = server_id
         self.address = address
@@ -89,6 +93,9 @@ class MatchManager:
         self._loading: dict[str, asyncio.Lock] = {}
         self._renewer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._engine_pool = ThreadPoolExecutor(max_workers=max(1, engine_workers),
+                                               thread_name_prefix="engine")
+        self.on_finished: Callable[[Runtime], Any] | None = None
 
     # --- life cycle ----------------------------------------------------------------------
 
@@ -120,6 +127,7 @@ class MatchManager:
                     t.cancel()
         for t in list(self._tasks):
             t.cancel()
+        self._engine_pool.shutdown(wait=False, cancel_futures=True)
         if release:
             await self.store.release(self.owner)
 
@@ -442,6 +450,11 @@ class MatchManager:
                     rt.placed_seq.pop(entry[0], None)
             rt.events.append(ev)
         self._publish(rt, events)
+        if over and self.on_finished is not None:
+            try:
+                self.on_finished(rt)
+            except Exception as exc:  # pragma: no cover - the reporter's start-up sweep retries
+                log.error("result not queued", match_id=rt.match_id, error=repr(exc))
         if action is not None:
             self._after_commit(rt)
         return answer
@@ -509,24 +522,42 @@ class MatchManager:
         if (rt.clock_remaining(seat) or 0.0) <= 0.0:
             await self.commit(rt, TimeOut(seat))
 
+    async def run_blocking(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking engine work (bot moves, analysis) on the engine worker threads, off the
+        event loop, so that one slow move generation never stalls other matches."""
+        return await asyncio.get_running_loop().run_in_executor(self._engine_pool, fn, *args)
+
     async def _bot_turn(self, rt: Runtime, seq: int) -> None:
-        if self.bot_delay:
-            await asyncio.sleep(self.bot_delay)
-        await asyncio.sleep(0)
-        async with rt.lock:
-            if rt.seq != seq or rt.state.over or not rt.bot_seat(rt.state.to_move):
+        """Let the bot to move play (or decide on a pending play). The move is generated in a
+        worker thread without holding the match's lock; it is committed only if the game has
+        not changed meanwhile (chat does not count)."""
+        try:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(0)
+            state = rt.state
+            if state.over or not rt.bot_seat(state.to_move) or rt.status != "in-progress":
                 return
-            seat = rt.state.to_move
-            action = await asyncio.to_thread(bots.choose, rt.state, seat, rt.seats[seat].bot_level)
+            seat = state.to_move
             try:
-                await self.commit(rt, action)
-            except ServiceError as exc:
-                log.warning("bot move refused", match_id=rt.match_id, seat=seat, error=exc.message)
-                fallback = bots.fallback(rt.state, seat)
-                with contextlib.suppress(ServiceError):
-                    await self.commit(rt, fallback)
-        rt.bot_task = None
-        if not rt.state.over and rt.bot_seat(rt.state.to_move):
+                action = await self.run_blocking(bots.choose, state, seat, rt.seats[seat].bot_level)
+            except Exception as exc:  # an engine bug must not stop the match
+                log.error("bot failed to choose", match_id=rt.match_id, seat=seat, error=repr(exc))
+                action = bots.safe_action(state, seat)
+            async with rt.lock:
+                if rt.state is not state or self.closing:
+                    return  # the game moved on (e.g. a timeout); whoever moved re-arms the bot
+                try:
+                    await self.commit(rt, action)
+                except ServiceError as exc:
+                    log.warning("bot move refused", match_id=rt.match_id, seat=seat, error=exc.message)
+                    with contextlib.suppress(ServiceError):
+                        await self.commit(rt, bots.safe_action(rt.state, seat))
+        finally:
+            if rt.bot_task is asyncio.current_task():
+                rt.bot_task = None
+        if not rt.state.over and rt.bot_seat(rt.state.to_move) and not self.closing \
+                and self.matches.get(rt.match_id) is rt:
             self._after_commit(rt)
 
     # --- streams -------------------------------------------------------------------------

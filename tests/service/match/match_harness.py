@@ -107,11 +107,13 @@ def play_move(action: Any) -> c.Move:
 
 
 def engine_move(state: Any, seat: int) -> c.Move:
-    """A legal move for ``seat`` found with the greedy bot (a play, exchange or pass)."""
+    """A legal move for ``seat``: the engine's best-scoring play, else an exchange or a pass."""
     from engine.game import Exchange, Play
+    from engine.movegen import generate_moves
     from services.match import bots
 
-    action = bots.greedy_play(state, seat) or bots.fallback(state, seat)
+    moves = generate_moves(state, seat)
+    action = moves[0].to_play(seat) if moves else bots.safe_action(state, seat)
     if isinstance(action, Play):
         return play_move(action)
     if isinstance(action, Exchange):

@@ -322,8 +322,9 @@ async def test_bot_plays_its_seat_and_preview_tilebag_chat(harness: Harness) -> 
     assert rt.state.to_move == 0 and rt.seq >= 3
     bag = await alice.stub.TileBag(m.TileBagRequest(match_id=mid), metadata=alice.md)
     assert bag.unseen_count == bag.bag_count + bag.opponent_rack_count
-    from services.match import bots
-    play = bots.greedy_play(rt.state, 0)
+    from engine.movegen import generate_moves
+    best = generate_moves(rt.state, 0)
+    play = best[0].to_play(0) if best else None
     if play is not None:
         pv = await alice.stub.PreviewPlay(m.PreviewPlayRequest(match_id=mid,
                                                                placements=play_move(play).play.placements),
