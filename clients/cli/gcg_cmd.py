@@ -1,5 +1,5 @@
-"""``wordarena gcg check|replay``: check GCG game records against the engine, or watch one
-replayed on the board."""
+"""``wordarena gcg check|hindsight|replay``: check GCG game records against the engine, annotate
+one with Hindsight, or watch one replayed on the board."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import json
 import sys
 from pathlib import Path
 
+from engine.analysis.record import review_record
 from engine.errors import InputError
 from engine.interchange.check import Finding, check_record, replay_record, unsupported_letters
 from engine.interchange.gcg import GameRecord, MoveKind, format_move, parse_gcg
 from engine.interchange.text import board_text
+from engine.lexicon import load_lexicon
 from engine.rulesets import get_ruleset, parse_ruleset_id
 from engine.rulesets.model import Ruleset
 
@@ -33,6 +35,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                        help="also report racks that lack the tiles kept from the last turn")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.set_defaults(func=_check)
+    review = sub.add_parser(
+        "hindsight", help="annotate a record: the best moves each player could have played",
+        description="Replays the record and, for every turn whose rack is known, prints what was "
+        "played, its rank among all legal moves and the best alternatives (words checked "
+        "against the ruleset's lexicon, which may differ from the record's).",
+    )
+    _ruleset_options(review)
+    review.add_argument("--top", type=int, default=3, help="alternatives per turn (default 3)")
+    review.add_argument("--json", action="store_true")
+    review.add_argument("file", metavar="FILE")
+    review.set_defaults(func=_hindsight)
     replay = sub.add_parser("replay", help="print the board after each move")
     _ruleset_options(replay)
     replay.add_argument("file", metavar="FILE")
@@ -141,3 +154,25 @@ def _totals(record: GameRecord, line: int) -> list[tuple[int, int]]:
             break
         totals[move.seat] = move.total
     return sorted(totals.items())
+
+
+def _hindsight(args: argparse.Namespace) -> int:
+    try:
+        ruleset = _ruleset(args)
+        record = _load(args.file)
+        lexicon = load_lexicon(ruleset.lexicon)
+        reviews = list(review_record(record, ruleset, lexicon, top=max(1, args.top)))
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return BAD_INPUT
+    if args.json:
+        print(json.dumps({"file": args.file, "turns": [r.to_dict() for r in reviews]}, indent=1))
+        return OK
+    for review in reviews:
+        print(f"{args.file}:{review.line}: {review.nick}: {review.played}: "
+              f"{review.verdict.describe()}")
+    missed = {}
+    for review in reviews:
+        missed[review.nick] = missed.get(review.nick, 0) + review.verdict.missed
+    print("points missed: " + ", ".join(f"{nick} {points}" for nick, points in missed.items()))
+    return OK

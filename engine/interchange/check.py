@@ -45,6 +45,7 @@ class Step:
     state: GameState
     score: int | None
     findings: tuple[Finding, ...]
+    before: GameState | None = None  # the position the mover faced, their rack dealt (turns only)
 
 
 def check_record(record: GameRecord, ruleset: Ruleset, leaves: bool = False) -> list[Finding]:
@@ -111,19 +112,21 @@ class _Replay:
         self.last_play: tuple[int, tuple[int, ...], int] | None = None  # seat, squares, score
         self.leaves: list[Counter[str] | None] = [None] * len(record.players)
         self.findings: list[Finding] = []
+        self.before: GameState | None = None  # set when a turn deals the mover's rack
 
     def note(self, move: Move, code: str, message: str) -> None:
         self.findings.append(Finding(move.line, code, message))
 
     def step(self, move: Move) -> Step:
         self.findings = []
+        self.before = None
         handler = {
             MoveKind.PLAY: self.play, MoveKind.PASS: self.pass_, MoveKind.EXCHANGE: self.exchange,
             MoveKind.PHONY: self.phony, MoveKind.OUT: self.out, MoveKind.END_RACK: self.end_rack,
         }.get(move.kind, self.adjustment)
         score = handler(move)
         self.check_total(move)
-        return Step(move, self.state, score, tuple(self.findings))
+        return Step(move, self.state, score, tuple(self.findings), self.before)
 
     # --- turns -----------------------------------------------------------------------------
 
@@ -164,6 +167,7 @@ class _Replay:
             racks = _put(state.racks, move.seat, tuple(rack))
             state = state.evolve(racks=racks, bag=tuple(bag))
         self.state = state.evolve(to_move=move.seat, result=None, zero_run=0, pending=None)
+        self.before = self.state
 
     def play(self, move: Move) -> int | None:
         layout = self.ruleset.board
