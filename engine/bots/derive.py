@@ -4,7 +4,8 @@ Expert bots (level 4, greedy) play each other. After every play made while the b
 tiles, the tiles the player kept (its *leave*) are recorded with the score that player makes on
 its next turn. A token's value is how much more than average the next turn scores when the
 token is kept; the duplicate and vowel/consonant penalties are the average remaining surplus per
-extra copy and per unit of imbalance. Run it with ``python -m engine.bots.derive FAMILY GAMES``.
+extra copy and per unit of imbalance. Run it with
+``python -m engine.bots.derive FAMILY GAMES [SAMPLES.json]``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from engine.game.state import GameState
 from engine.lexicon import load_lexicon
 from engine.rulesets import get_ruleset
 from engine.tiles import is_action
-
 
 SHRINK = 20
 
@@ -92,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     family, games = args[0], int(args[1])
     samples = collect(family, games)
+    if len(args) > 2:  # keep the raw samples, to refit without replaying
+        Path(args[2]).write_text(json.dumps(samples), encoding="utf-8")
     table = fit(family, samples, games)
     out = Path(__file__).resolve().parent / "data" / f"leaves-{family}.json"
     out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -385,6 +385,7 @@ class _Generation:
             for i in range(n)
         ]
         tile_limit = self.tiles_on_rack
+        natural, blank_tile = t.natural, t.blank
 
         def record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
             anchor, start, placed = state
@@ -440,6 +441,7 @@ class _Generation:
             if kids is None:
                 kids = maps[node] = child_map(node)
             s = squares[i]
+            nat = natural[s]
             nv = new_value[i]
             xs = xscore[i]
             nwf = wf + word_mult[i] if additive else wf * word_mult[i]
@@ -465,7 +467,7 @@ class _Generation:
                                 if not kb & nxt:
                                     continue
                             counts[letter] -= 1
-                            placed.append((s, letter, False))
+                            placed.append(nat[letter])
                             ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
                                 xsum + xs[letter], nt1)
                             placed.pop()
@@ -491,14 +493,14 @@ class _Generation:
                 if cs & bit:
                     if counts.get(letter):
                         counts[letter] -= 1
-                        placed.append((s, letter, False))
+                        placed.append(nat[letter])
                         ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
                             xsum + xs[letter], nt1)
                         placed.pop()
                         counts[letter] += 1
                     if counts[BLANK]:
                         counts[BLANK] -= 1
-                        placed.append((s, letter, True))
+                        placed.append(blank_tile[s][letter])
                         ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
                         placed.pop()
                         counts[BLANK] += 1

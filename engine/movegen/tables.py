@@ -34,6 +34,8 @@ class SquareTables:
     bonus_letter: str | None
     bonus_points: int
     symmetric: bool  # square (rows == cols) and every table is the same under transposition
+    natural: tuple[dict[str, tuple[int, str, bool]], ...]  # per square: letter -> new-tile tuple
+    blank: tuple[dict[str, tuple[int, str, bool]], ...]  # the same shown by a blank
 
 
 def _letter_values(ruleset: Ruleset, index: int, effects: BoardEffects) -> dict[str, int]:
@@ -89,6 +91,8 @@ def build_tables(ruleset: Ruleset, effects: BoardEffects) -> SquareTables:
         bonus_letter=bonus,
         bonus_points=ruleset.bonus_letter_points if bonus else 0,
         symmetric=symmetric,
+        natural=tuple({ch: (i, ch, False) for ch in letters} for i in range(len(squares))),
+        blank=tuple({ch: (i, ch, True) for ch in letters} for i in range(len(squares))),
     )
 
 
