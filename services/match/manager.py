@@ -522,10 +522,18 @@ class MatchManager:
         if (rt.clock_remaining(seat) or 0.0) <= 0.0:
             await self.commit(rt, TimeOut(seat))
 
-    async def run_blocking(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run_blocking(self, use: str, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking engine work (bot moves, analysis) on the engine worker threads, off the
-        event loop, so that one slow move generation never stalls other matches."""
-        return await asyncio.get_running_loop().run_in_executor(self._engine_pool, fn, *args)
+        event loop, so that one slow move generation never stalls other matches. ``use`` labels
+        the ``wordarena_movegen_seconds`` histogram."""
+        def timed() -> T:
+            t0 = time.perf_counter()
+            try:
+                return fn(*args)
+            finally:
+                metrics.MOVEGEN_SECONDS.labels(use).observe(time.perf_counter() - t0)
+
+        return await asyncio.get_running_loop().run_in_executor(self._engine_pool, timed)
 
     async def _bot_turn(self, rt: Runtime, seq: int) -> None:
         """Let the bot to move play (or decide on a pending play). The move is generated in a
@@ -540,7 +548,7 @@ class MatchManager:
                 return
             seat = state.to_move
             try:
-                action = await self.run_blocking(bots.choose, state, seat, rt.seats[seat].bot_level)
+                action = await self.run_blocking("bot", bots.choose, state, seat, rt.seats[seat].bot_level)
             except Exception as exc:  # an engine bug must not stop the match
                 log.error("bot failed to choose", match_id=rt.match_id, seat=seat, error=repr(exc))
                 action = bots.safe_action(state, seat)

@@ -32,8 +32,8 @@ from protos.wordarena.v1 import match_pb2 as m
 from protos.wordarena.v1 import match_pb2_grpc as m_grpc
 from services.common import auth, logs
 from services.common.errors import ServiceError, abort_with, invalid_argument
+from services.match import analysis, metrics, views
 from services.match import define as wordnet
-from services.match import metrics, views
 from services.match.manager import MatchManager, check_request_id
 from services.match.runtime import Runtime, SeatInfo
 from services.match.store import StoredEvent
@@ -368,24 +368,63 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             )
         return out
 
-    async def _analysis_unavailable(self, request: Any, context: Any, what: str) -> None:
-        rt, claims = await self._match(request, context)
-        self._acting_seat(rt, claims, self._seat_arg(request))
-        raise ServiceError(
+    @staticmethod
+    def _unavailable(what: str, why: str) -> ServiceError:
+        return ServiceError(
             grpc.StatusCode.FAILED_PRECONDITION,
-            f"{what} is not available on this server yet (engine analysis pending)",
-            views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, f"{what} unavailable"),
+            f"{what} is not available here: {why}",
+            views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, f"{what} unavailable: {why}"),
         )
+
+    async def _analyse(self, use: str, fn: Callable[..., R], *args: Any) -> R:
+        try:
+            return await self.manager.run_blocking(use, fn, *args)
+        except EngineError as exc:
+            raise invalid_argument("placements", str(exc)) from exc
 
     @rpc
     async def Hindsight(self, request: m.HindsightRequest, context: Any) -> m.HindsightResponse:
-        await self._analysis_unavailable(request, context, "Hindsight")
-        raise AssertionError("unreachable")
+        rt, claims = await self._match(request, context)
+        if not 0 <= request.limit <= analysis.MAX_HINDSIGHT:
+            raise invalid_argument("limit", f"1..{analysis.MAX_HINDSIGHT} (0 = 1)")
+        if request.turn_seq < 0:
+            raise invalid_argument("turn_seq", "an event seq of a turn, or 0 for your latest turn")
+        over = rt.state.over
+        viewer, controlled = self._viewer(rt, claims, self._seat_arg(request), spectate=over)
+        if rt.state.lexicon is None:
+            raise self._unavailable("Hindsight", "this match has no word list")
+        events = list(rt.events)
+        turn = analysis.find_turn(events, -1 if viewer is None else viewer, request.turn_seq)
+        if turn is None:
+            which = (f"seq {request.turn_seq} is not a turn" if request.turn_seq
+                     else "you have not played a turn yet")
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"nothing to analyse: {which}",
+                views.violation(e.RULE_CODE_NO_TURN_TO_ANALYSE, which),
+            )
+        if not over and analysis.turn_seat(turn) not in controlled:
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "another seat's turns can be analysed only once the match is over",
+                views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your turn to analyse"),
+            )
+        return await self._analyse("hindsight", analysis.hindsight_response, events, turn,
+                                   request.limit or 1, self.manager.lexicon_for)
 
     @rpc
     async def WordStrength(self, request: m.WordStrengthRequest, context: Any) -> m.WordStrengthResponse:
-        await self._analysis_unavailable(request, context, "Word Strength")
-        raise AssertionError("unreachable")
+        rt, claims = await self._match(request, context)
+        seat = self._acting_seat(rt, claims, self._seat_arg(request))
+        placements = self._placements(rt, request.placements)
+        state = rt.state
+        if state.lexicon is None:
+            raise self._unavailable("Word Strength", "this match has no word list")
+        if rt.ruleset.word_check is not WordCheck.IMMEDIATE and not state.over:
+            raise self._unavailable(
+                "Word Strength", "words are judged by accept-or-check while the match runs"
+            )
+        return await self._analyse("word_strength", analysis.word_strength_response, state, seat, placements)
 
     @rpc
     async def TileBag(self, request: m.TileBagRequest, context: Any) -> m.TileBagResponse:

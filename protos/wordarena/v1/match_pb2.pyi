@@ -248,7 +248,7 @@ class WordStrengthRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., placements: _Optional[_Iterable[_Union[_common_pb2.Placement, _Mapping]]] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class WordStrengthResponse(_message.Message):
-    __slots__ = ("valid", "invalid_words", "violation", "breakdown", "rank", "legal_play_count", "best_score", "percentile")
+    __slots__ = ("valid", "invalid_words", "violation", "breakdown", "rank", "legal_play_count", "best_score", "percentile", "best")
     VALID_FIELD_NUMBER: _ClassVar[int]
     INVALID_WORDS_FIELD_NUMBER: _ClassVar[int]
     VIOLATION_FIELD_NUMBER: _ClassVar[int]
@@ -257,6 +257,7 @@ class WordStrengthResponse(_message.Message):
     LEGAL_PLAY_COUNT_FIELD_NUMBER: _ClassVar[int]
     BEST_SCORE_FIELD_NUMBER: _ClassVar[int]
     PERCENTILE_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
     valid: bool
     invalid_words: _containers.RepeatedScalarFieldContainer[str]
     violation: _errors_pb2.RuleViolation
@@ -265,7 +266,8 @@ class WordStrengthResponse(_message.Message):
     legal_play_count: int
     best_score: int
     percentile: float
-    def __init__(self, valid: _Optional[bool] = ..., invalid_words: _Optional[_Iterable[str]] = ..., violation: _Optional[_Union[_errors_pb2.RuleViolation, _Mapping]] = ..., breakdown: _Optional[_Union[_common_pb2.ScoreBreakdown, _Mapping]] = ..., rank: _Optional[int] = ..., legal_play_count: _Optional[int] = ..., best_score: _Optional[int] = ..., percentile: _Optional[float] = ...) -> None: ...
+    best: AnalysedPlay
+    def __init__(self, valid: _Optional[bool] = ..., invalid_words: _Optional[_Iterable[str]] = ..., violation: _Optional[_Union[_errors_pb2.RuleViolation, _Mapping]] = ..., breakdown: _Optional[_Union[_common_pb2.ScoreBreakdown, _Mapping]] = ..., rank: _Optional[int] = ..., legal_play_count: _Optional[int] = ..., best_score: _Optional[int] = ..., percentile: _Optional[float] = ..., best: _Optional[_Union[AnalysedPlay, _Mapping]] = ...) -> None: ...
 
 class TileBagRequest(_message.Message):
     __slots__ = ("match_id", "seat")

@@ -1,0 +1,173 @@
+"""The analysis RPCs' engine work: Hindsight and Word Strength (``engine.analysis``) turned into
+contract messages.
+
+Everything here is blocking (move generation) and runs in the match manager's engine worker
+threads (``MatchManager.run_blocking``), on immutable engine states, never on the event loop.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.analysis import hindsight, word_strength
+from engine.board import with_tiles
+from engine.errors import RuleError
+from engine.game import GameState, Play, replay
+from engine.game.actions import action_from_dict
+from engine.game.events import Event as EngineEvent
+from engine.movegen import Move, describe_move, generate_moves
+from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
+from engine.rulesets.model import Ruleset
+from engine.scoring import score_play
+from engine.words import invalid_words, resolve_words
+from protos.wordarena.v1 import common_pb2 as c
+from protos.wordarena.v1 import errors_pb2 as e
+from protos.wordarena.v1 import match_pb2 as m
+from services.match import views
+from services.match.store import StoredEvent
+
+# Stored event kinds that are a seat's own turn (the head engine event carries the action).
+TURN_KINDS = frozenset({"turn-played", "play-pending", "turn-passed", "tiles-exchanged", "resigned"})
+MAX_HINDSIGHT = 20
+
+
+def turn_seat(ev: StoredEvent) -> int | None:
+    """The seat whose turn ``ev`` is, or None when it is not a turn."""
+    if ev.kind not in TURN_KINDS:
+        return None
+    engine = ev.payload.get("engine") or ()
+    if not engine or "action" not in engine[0].get("data", {}):
+        return None
+    seat = engine[0].get("seat")
+    return int(seat) if seat is not None else None
+
+
+def find_turn(events: Sequence[StoredEvent], seat: int, turn_seq: int) -> StoredEvent | None:
+    """The stored turn to analyse: the event at ``turn_seq`` (any seat's turn), or with
+    ``turn_seq`` 0 the latest turn of ``seat``; None when there is no such turn."""
+    if turn_seq:
+        if not 1 <= turn_seq <= len(events):
+            return None
+        ev = events[turn_seq - 1]
+        return ev if turn_seat(ev) is not None else None
+    for ev in reversed(events):
+        if turn_seat(ev) == seat:
+            return ev
+    return None
+
+
+def _leave(rack: Sequence[str], used: Sequence[str]) -> list[str]:
+    left = Counter(used)
+    out = []
+    for t in rack:
+        if left[t]:
+            left[t] -= 1
+        else:
+            out.append(t)
+    return out
+
+
+def _play_pb(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> c.PlayMove:
+    return c.PlayMove(placements=views.placements(ruleset, placed))
+
+
+def analysed_move(state: GameState, seat: int, move: Move) -> m.AnalysedPlay:
+    """An AnalysedPlay for a generated move in ``state``: placements, breakdown, notation, leave."""
+    r = state.ruleset
+    info = describe_move(r, state.cells, move, effects=state.board_effects)
+    placed = [[i, letter, blank] for i, letter, blank in move.tiles]
+    return m.AnalysedPlay(
+        play=_play_pb(r, placed),
+        breakdown=views.breakdown(r, info.breakdown.to_dict(), move.tile_count),
+        notation=f"{info.position} {info.word}",
+        leave=[views.tile(r, t) for t in _leave(state.racks[seat], move.tokens)],
+    )
+
+
+def state_before(events: Sequence[StoredEvent], seq: int,
+                 lexicon_for: Callable[[str], Any]) -> GameState:
+    """The engine state just before stored event ``seq``, replayed from the log."""
+    engine = [EngineEvent.from_dict(ee) for ev in events[: seq - 1] for ee in ev.payload.get("engine", ())]
+    return replay(engine, lexicon_for)
+
+
+def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: int,
+                       lexicon_for: Callable[[str], Any]) -> m.HindsightResponse:
+    """Hindsight for the stored turn ``turn``: the best plays from the rack held then, what was
+    played, its rank among the legal plays and how many there were."""
+    head = turn.payload["engine"][0]
+    seat = int(head["seat"])
+    state = state_before(events, turn.seq, lexicon_for)
+    action = action_from_dict(head["data"]["action"])
+    verdict = hindsight(state, action, seat, top=limit)
+    out = m.HindsightResponse(turn_seq=turn.seq, legal_play_count=verdict.total)
+    for alt in verdict.best:
+        out.best.append(analysed_move(state, seat, alt.move))
+    if isinstance(action, Play):
+        r = state.ruleset
+        data = head["data"]
+        placed = data.get("placed") or [[r.board.index(p.row, p.col), p.letter, p.blank]
+                                         for p in action.placements]
+        played = m.AnalysedPlay(
+            play=_play_pb(r, placed),
+            leave=[views.tile(r, t) for t in _leave(state.racks[seat], [p.token for p in action.placements])],
+        )
+        if "breakdown" in data:
+            played.breakdown.CopyFrom(views.breakdown(r, data["breakdown"], len(placed)))
+        if "across" in data and data.get("words"):
+            played.notation = views.notation(r, placed, data["across"], data["words"])
+        out.played.CopyFrom(played)
+        out.played_rank = verdict.rank
+    return out
+
+
+def tentative_breakdown(state: GameState, seat: int, placements: Sequence[Placement],
+                        *, check_words: bool) -> tuple[c.ScoreBreakdown | None, e.RuleViolation | None,
+                                                      tuple[str, ...]]:
+    """(breakdown, violation, words not in the lexicon) of a tentative play from ``seat``'s rack.
+
+    The breakdown is None when the geometry or the rack refuses the play (the violation says
+    why); words are looked up only when ``check_words``."""
+    r = state.ruleset
+    tokens = tuple(p.token for p in placements)
+    try:
+        check_tokens_on_rack(state.racks[seat], tokens)
+        geometry = check_placement(r, state.cells, placements, seat)
+    except RuleError as exc:
+        return None, views.rule_violation(exc.code, str(exc), exc.words), ()
+    cells = with_tiles(state.cells, geometry.placed)
+    texts = [word_text(cells, w) for w in geometry.words]
+    resolved: list[str | None] = list(texts)
+    bad: tuple[str, ...] = ()
+    if check_words and state.lexicon is not None:
+        resolved = list(resolve_words(texts, state.lexicon, r.tiles.letters))
+        bad = tuple(invalid_words(texts, resolved))
+    words = tuple(rs or t for rs, t in zip(resolved, texts, strict=True))
+    bd = score_play(r, cells, geometry, words, tokens, state.board_effects)
+    return views.breakdown(r, bd.to_dict(), len(tokens)), None, bad
+
+
+def word_strength_response(state: GameState, seat: int,
+                           placements: Sequence[Placement]) -> m.WordStrengthResponse:
+    """Word Strength of a tentative play of ``seat`` on the current board: validity, the words
+    that fail, breakdown, rank among every legal play of the rack, best score, percentile and the
+    best alternative."""
+    moves = generate_moves(state, seat)
+    verdict = word_strength(state, placements, seat, moves)
+    breakdown, violation, _ = tentative_breakdown(state, seat, placements, check_words=False)
+    out = m.WordStrengthResponse(valid=verdict.valid, invalid_words=list(verdict.invalid_words),
+                                 legal_play_count=verdict.total,
+                                 best_score=moves[0].score if moves else 0)
+    if breakdown is not None:
+        out.breakdown.CopyFrom(breakdown)
+    if violation is not None:
+        out.violation.CopyFrom(violation)
+    if verdict.valid:
+        out.rank = verdict.rank
+        if moves:
+            out.percentile = sum(1 for mv in moves if mv.score < verdict.score) / len(moves)
+    if verdict.best is not None:
+        out.best.CopyFrom(analysed_move(state, seat, verdict.best))
+    return out
