@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from engine.errors import InputError
@@ -9,10 +10,12 @@ from engine.game.state import GameState
 from engine.movegen.generator import generate
 from engine.movegen.move import Move
 
+_score = itemgetter(0)
+
 
 def sort_moves(moves: list[Move]) -> list[Move]:
-    """Best first: by score, then a stable order of the tiles (deterministic for bots/tests)."""
-    moves.sort(key=lambda m: (-m.score, m.tiles))
+    """Best first, by score; equal scores keep the generator's (deterministic) order."""
+    moves.sort(key=_score, reverse=True)
     return moves
 
 
