@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.analysis.position import check_position
 from engine.analysis.strength import play_score, rank_text
 from engine.errors import RuleError
 from engine.game.actions import Action, Play
@@ -59,6 +60,7 @@ def hindsight(
     """The ``top`` best moves ``seat`` (default: the seat to move) had in ``state`` (the position
     *before* the turn), compared with ``action`` (what was played; a pass, an exchange or None
     score 0)."""
+    check_position(state)
     who = state.to_move if seat is None else seat
     moves = generate_moves(state, who)
     played = 0

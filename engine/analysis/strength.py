@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.analysis.position import check_position
 from engine.board import with_tiles
 from engine.errors import RuleError
 from engine.game.state import GameState
@@ -92,6 +93,7 @@ def word_strength(
     moves: list[Move] | None = None,
 ) -> Strength:
     """Judge a tentative play of ``seat`` (default: the seat to move) in ``state``."""
+    check_position(state)
     who = state.to_move if seat is None else seat
     all_moves = moves if moves is not None else generate_moves(state, who)
     try:

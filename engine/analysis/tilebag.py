@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.analysis.position import check_position
+from engine.errors import InputError
 from engine.game.state import GameState
 
 
 def tile_bag(state: GameState, seat: int) -> dict[str, int]:
     """Unseen tiles from ``seat``'s point of view (the bag plus every other rack), by token,
     in the tile set's order (letters, then blanks / wildcards / action tiles)."""
+    check_position(state)
+    if not 0 <= seat < state.players:
+        raise InputError(f"there is no seat {seat}", "seat")
     unseen: Counter[str] = Counter(state.bag)
     for other, rack in enumerate(state.racks):
         if other != seat:

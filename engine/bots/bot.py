@@ -89,9 +89,10 @@ class Bot:
         if not state.bag:  # end game: tiles kept only cost points
             return moves[0]
         table = self._table(state)
+        weight = min(1.0, len(state.bag) / state.ruleset.rack_size)  # leaves matter less late
         best, best_eq = None, float("-inf")
         for move in moves[:400]:
-            eq = move.score + table.value(_leave(rack, move.tokens))
+            eq = move.score + weight * table.value(_leave(rack, move.tokens))
             if eq > best_eq:
                 best, best_eq = move, eq
         exchange = self._exchange_choice(state, seat)
