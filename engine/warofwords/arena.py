@@ -17,7 +17,7 @@ from engine.board import square_name
 from engine.game.events import Event
 from engine.game.rng import rng_for
 from engine.game.state import GameState
-from engine.rulesets.layout import PLAIN, SCENERY, TITANIUM, Square
+from engine.rulesets.layout import SCENERY, TITANIUM, Square
 from engine.rulesets.model import Ruleset
 from engine.tiles import Tile, is_action
 
@@ -234,8 +234,3 @@ class Arena:
             rng_counter=self.rng_counter,
         )
 
-
-__all__ = [
-    "PLAIN", "Arena", "Marker", "SquareChange", "enabled", "live_ruleset", "live_squares",
-    "markers", "multiplier_number",
-]
