@@ -1,0 +1,453 @@
+"""Match server load benchmark: N concurrent two-player matches of real plays over loopback gRPC.
+
+    .venv/bin/python bench/match_load.py                          # 500 matches, SQLite, 1 s think
+    .venv/bin/python bench/match_load.py --matches 50 --think 0   # closed loop: capacity
+    .venv/bin/python bench/match_load.py --postgres               # + PostgreSQL (127.0.0.1:5432)
+    .venv/bin/python bench/match_load.py --profile /tmp/match.raw # + py-spy of the server
+
+The match server (``python -m services.match.main``) runs in its own process on a fresh SQLite
+file (``--postgres``: also on a fresh PostgreSQL database, URL from WORDARENA_TEST_POSTGRES_URL,
+default ``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``). The load runs in
+``--procs`` other processes (real gRPC clients; nothing shares the server's event loop).
+
+Every match is a *classic* game whose moves were computed before the run with
+``engine.movegen`` (the top-scoring play for the seat to move, else a pass) from the same seed
+the server deals from, so every SubmitTurn is a real play the server validates and scores.
+Each match has both players' streams open for the whole game; when a game ends, its slot starts
+a new match, so ``--matches`` games are always in progress. Players wait a random think time
+(exponential, mean ``--think`` seconds) before each turn; ``--think 0`` is a closed loop.
+
+Printed per database, over the timed window (``--duration`` seconds after every slot started):
+turns/s, SubmitTurn p50/p99 (client-side, request to answer), event-to-stream delivery p50/p99
+(server event time to the moment the opponent's stream yields it), the server's peak RSS and
+RSS per active match (peak minus the RSS before any match, over the matches in progress).
+A figure script, not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SERVICE_TOKEN = "bench-service-token"
+RULESET = "classic"
+
+# --------------------------------------------------------------------------------------------
+# Scripts: real games computed with the engine's move generator before the run.
+
+
+def _script(seed: int) -> dict[str, Any]:
+    from engine.game import Pass, apply, start_game
+    from engine.lexicon import load_lexicon
+    from engine.movegen import generate_moves
+    from engine.rulesets import get_ruleset
+
+    ruleset = get_ruleset(RULESET, "en", None)
+    state, _ = start_game(ruleset, 2, seed, load_lexicon(ruleset.lexicon), True)
+    turns: list[list[Any]] = []
+    while not state.over:
+        seat = state.to_move
+        moves = generate_moves(state)
+        if moves:
+            mv = moves[0]
+            cols = mv.cols
+            tiles = [[i // cols, i % cols, letter, bool(blank)] for i, letter, blank in mv.tiles]
+            turns.append([seat, tiles])
+            action: Any = mv.to_play(seat)
+        else:
+            turns.append([seat, None])
+            action = Pass(seat)
+        state, _ = apply(state, action)
+    return {"seed": seed, "turns": turns}
+
+
+def load_scripts(count: int, cache: bool) -> list[dict[str, Any]]:
+    """``count`` game scripts (seeds 1..count), cached in the temp directory."""
+    digest = hashlib.sha256()
+    for sub in ("engine/game", "engine/rulesets", "engine/placement.py", "engine/scoring.py"):
+        base = ROOT / sub
+        for p in sorted(base.rglob("*.py")) if base.is_dir() else [base]:
+            digest.update(p.read_bytes())
+    path = Path(tempfile.gettempdir()) / f"wordarena-load-scripts-{count}-{digest.hexdigest()[:12]}.json"
+    if cache and path.exists():
+        return json.loads(path.read_text())  # type: ignore[no-any-return]
+    t0 = time.perf_counter()
+    with mp.get_context("spawn").Pool(os.cpu_count() or 2) as pool:
+        scripts = pool.map(_script, range(1, count + 1))
+    print(f"computed {count} game scripts in {time.perf_counter() - t0:.1f}s "
+          f"({sum(len(s['turns']) for s in scripts)} turns)", flush=True)
+    path.write_text(json.dumps(scripts))
+    return scripts
+
+
+# --------------------------------------------------------------------------------------------
+# The load (one client process).
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(int(q * len(values)), len(values) - 1)]
+
+
+async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict[str, Any]],
+                  think: float, duration: float, ramp_deadline: float, channels_n: int,
+                  tag: str) -> dict[str, Any]:
+    import grpc
+    from google.rpc import status_pb2
+
+    from protos.wordarena.v1 import common_pb2 as c
+    from protos.wordarena.v1 import control_pb2 as ctl
+    from protos.wordarena.v1 import control_pb2_grpc, match_pb2_grpc
+    from protos.wordarena.v1 import errors_pb2 as e
+    from protos.wordarena.v1 import match_pb2 as m
+    from services.common import auth
+
+    keys = auth.load_token_keys(Path(data_dir))
+    target = f"127.0.0.1:{port}"
+    # Distinct channel arguments give distinct HTTP/2 connections.
+    channels = [grpc.aio.insecure_channel(target, options=[("grpc.channel_id", i)])
+                for i in range(channels_n)]
+    service_md = [("authorization", f"Bearer {SERVICE_TOKEN}")]
+    control = control_pb2_grpc.MatchControlServiceStub(channels[0])
+    latencies: list[float] = []
+    delivery: list[float] = []
+    counts = {"turns": 0, "refused": 0, "matches": 0, "stale": 0, "cutoffs": 0, "errors": 0}
+    state = {"measuring": False, "stop": False}
+    started = asyncio.Event()
+    ready = {"n": 0}
+    rng = random.Random(hash(tag))
+
+    def stale_seq(err: grpc.aio.AioRpcError) -> int | None:
+        for key, value in err.trailing_metadata() or ():
+            if key == "grpc-status-details-bin":
+                st = status_pb2.Status.FromString(value)
+                for d in st.details:
+                    if d.Is(e.StaleSeq.DESCRIPTOR):
+                        s = e.StaleSeq()
+                        d.Unpack(s)
+                        return s.current_seq
+        return None
+
+    async def follow(stream: Any, first: asyncio.Event, done: asyncio.Event) -> None:
+        try:
+            async for msg in stream:
+                ev = msg.event
+                if ev.HasField("heartbeat"):
+                    continue
+                if ev.HasField("match_started"):
+                    first.set()
+                    continue
+                if state["measuring"]:
+                    delivery.append(time.time() - (ev.time.seconds + ev.time.nanos * 1e-9))
+                if ev.HasField("game_over"):
+                    break
+        except grpc.aio.AioRpcError as err:
+            if err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                counts["cutoffs"] += 1
+            elif err.code() != grpc.StatusCode.CANCELLED:
+                counts["errors"] += 1
+        finally:
+            first.set()
+            done.set()
+
+    async def slot(k: int) -> None:
+        players = [f"{tag}s{k}a", f"{tag}s{k}b"]
+        md = [[("authorization", f"Bearer {keys.issue(p, p, 7200)}")] for p in players]
+        game = 0
+        first_round = True
+        while not state["stop"]:
+            script = scripts[(k + game * 7) % len(scripts)]
+            game += 1
+            mid = f"{tag}-{k}-{game}"
+            ch = channels[k % len(channels)]
+            stub = match_pb2_grpc.MatchServiceStub(ch)
+            try:
+                await control.CreateMatch(ctl.CreateMatchRequest(
+                    match_id=mid, ruleset=c.RulesetRef(ruleset_id=RULESET), seed=script["seed"],
+                    seats=[ctl.SeatAssignment(index=i, player=c.Player(player_id=p, display_name=p))
+                           for i, p in enumerate(players)]), metadata=service_md)
+            except grpc.aio.AioRpcError:
+                counts["errors"] += 1
+                await asyncio.sleep(0.5)
+                continue
+            if state["measuring"]:
+                counts["matches"] += 1
+            streams, tasks, dones = [], [], []
+            firsts = []
+            for i in range(2):
+                s = stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=md[i])
+                f, d = asyncio.Event(), asyncio.Event()
+                streams.append(s)
+                firsts.append(f)
+                dones.append(d)
+                tasks.append(asyncio.create_task(follow(s, f, d)))
+            for f in firsts:
+                await f.wait()
+            if first_round:
+                first_round = False
+                ready["n"] += 1
+                if ready["n"] == len(slots):
+                    started.set()
+            seq = 1
+            for seat, tiles in script["turns"]:
+                if state["stop"]:
+                    break
+                if think > 0:
+                    await asyncio.sleep(rng.expovariate(1.0 / think))
+                if tiles is None:
+                    move = c.Move(pass_turn=c.PassMove())
+                else:
+                    move = c.Move(play=c.PlayMove(placements=[
+                        c.Placement(square=c.Square(row=r, col=col), letter=letter, is_blank=blank)
+                        for r, col, letter, blank in tiles]))
+                req = m.SubmitTurnRequest(match_id=mid, expected_seq=seq, request_id=uuid.uuid4().hex,
+                                          move=move)
+                t0 = time.perf_counter()
+                try:
+                    r = await stub.SubmitTurn(req, metadata=md[seat])
+                except grpc.aio.AioRpcError as err:
+                    cur = stale_seq(err)
+                    if cur is not None:
+                        counts["stale"] += 1
+                        seq = cur
+                    else:
+                        counts["refused" if err.code() in (grpc.StatusCode.INVALID_ARGUMENT,
+                                                           grpc.StatusCode.FAILED_PRECONDITION)
+                               else "errors"] += 1
+                    break
+                if state["measuring"]:
+                    latencies.append(time.perf_counter() - t0)
+                    counts["turns"] += 1
+                seq = r.last_seq
+            await asyncio.wait(tasks, timeout=10)
+            for s in streams:
+                s.cancel()
+            for t in tasks:
+                t.cancel()
+
+    async def pace() -> None:
+        # Start the slots spread over the ramp so that games are out of phase.
+        tasks = []
+        spread = max(ramp_deadline - time.time(), 0.0)
+        for k in slots:
+            tasks.append(asyncio.create_task(slot(k)))
+            await asyncio.sleep(spread / max(len(slots), 1))
+        return tasks  # type: ignore[return-value]
+
+    tasks: Any = await pace()
+    await started.wait()
+    t_start = time.perf_counter()
+    t0_wall = time.time()
+    cpu0 = time.process_time()
+    state["measuring"] = True
+    await asyncio.sleep(duration)
+    state["measuring"] = False
+    wall = time.perf_counter() - t_start
+    cpu = time.process_time() - cpu0
+    state["stop"] = True
+    await asyncio.sleep(0.2)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for ch in channels:
+        await ch.close()
+    return {"latencies": latencies, "delivery": delivery, "wall": wall, "client_cpu": cpu / wall,
+            "t0": t0_wall, "t1": t0_wall + wall,
+            **counts}
+
+
+def _client_proc(args: tuple[Any, ...], out: Any) -> None:
+    import logging
+
+    logging.disable(logging.WARNING)
+    result = asyncio.run(_client(*args))
+    out.send(result)
+    out.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The server process.
+
+
+def rss_kb(pid: int, field: str = "VmRSS") -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process (all threads)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
+def _cpu_between(samples: list[tuple[float, float]], t0: float, t1: float) -> float:
+    """Average CPU use (cores) of the sampled process between wall times t0 and t1."""
+    inside = [s for s in samples if t0 <= s[0] <= t1]
+    if len(inside) < 2:
+        return float("nan")
+    return (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
+
+
+def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess.Popen[str], int]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "services.match.main", "--listen", "127.0.0.1:0",
+           "--database-url", url, "--data-dir", str(data_dir), "--service-token", SERVICE_TOKEN,
+           "--log-level", "warning", "--log-format", "json", "--shutdown-grace", "2",
+           "--server-id", f"bench-{uuid.uuid4().hex[:6]}", *extra]
+    with open(data_dir / "server.log", "a") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
+    assert proc.stdout is not None
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line and proc.poll() is not None:
+            raise RuntimeError(f"match server exited: see {data_dir / 'server.log'}")
+        if line.startswith("LISTENING"):
+            return proc, int(line.split()[1])
+    raise RuntimeError("match server did not start")
+
+
+def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, Any]]) -> dict[str, Any]:
+    data_dir = Path(tempfile.mkdtemp(prefix=f"wa-load-{name}-"))
+    from services.common import auth
+
+    auth.load_token_keys(data_dir)  # the key pair, before the server and clients read it
+    proc, port = start_server(url, data_dir, args.server_arg or [])
+    profiler = None
+    try:
+        time.sleep(0.5)
+        rss0 = rss_kb(proc.pid)
+        ramp = min(max(args.matches / 100.0, 1.0), 10.0)
+        ramp_deadline = time.time() + ramp
+        ctx = mp.get_context("spawn")
+        procs, pipes = [], []
+        for i in range(args.procs):
+            slots = list(range(i, args.matches, args.procs))
+            rx, tx = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_client_proc, args=((port, str(data_dir), slots, scripts, args.think,
+                                                        args.duration, ramp_deadline, args.channels,
+                                                        f"c{i}"), tx))
+            p.start()
+            procs.append(p)
+            pipes.append(rx)
+        if args.profile:
+            time.sleep(ramp + 2)
+            profiler = subprocess.Popen(
+                [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
+                 "--format", "raw", "--rate", "200", "--output", args.profile,
+                 "--duration", str(int(args.duration)), "--nonblocking"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        results = []
+        peak_active = 0
+        samples: list[tuple[float, float]] = []
+        while len(results) < len(pipes):
+            for rx in pipes:
+                if rx.poll(0.5):
+                    results.append(rx.recv())
+            peak_active = max(peak_active, rss_kb(proc.pid))
+            samples.append((time.time(), cpu_s(proc.pid)))
+        for p in procs:
+            p.join()
+        peak = rss_kb(proc.pid, "VmHWM")
+    finally:
+        if profiler is not None:
+            profiler.wait(timeout=60)
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(data_dir, ignore_errors=True)
+    lat = [x for r in results for x in r["latencies"]]
+    dlv = [x for r in results for x in r["delivery"]]
+    wall = max(r["wall"] for r in results)
+    out = {k: sum(r[k] for r in results) for k in ("turns", "refused", "matches", "stale", "cutoffs",
+                                                    "errors")}
+    out.update(turns_per_s=out["turns"] / wall, p50=pct(lat, 0.5) * 1e3, p99=pct(lat, 0.99) * 1e3,
+               d50=pct(dlv, 0.5) * 1e3, d99=pct(dlv, 0.99) * 1e3, peak_mb=peak / 1024,
+               per_match_kb=(peak - rss0) / max(args.matches, 1), base_mb=rss0 / 1024,
+               client_cpu=max(r["client_cpu"] for r in results),
+               server_cpu=_cpu_between(samples, min(r["t0"] for r in results),
+                                       max(r["t1"] for r in results)))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--matches", type=int, default=500, help="concurrent matches (default 500)")
+    ap.add_argument("--duration", type=float, default=30.0, help="timed window, seconds (default 30)")
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="mean think time before each turn, seconds (default 1; 0 = closed loop)")
+    ap.add_argument("--procs", type=int, default=1, help="client processes (default 1)")
+    ap.add_argument("--channels", type=int, default=8, help="gRPC connections per client process")
+    ap.add_argument("--scripts", type=int, default=40, help="distinct precomputed games (default 40)")
+    ap.add_argument("--no-cache", action="store_true", help="recompute the game scripts")
+    ap.add_argument("--postgres", action="store_true", help="also run on PostgreSQL")
+    ap.add_argument("--sqlite-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--profile", default="", help="py-spy raw profile of the server to this file")
+    ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
+    args = ap.parse_args()
+    scripts = load_scripts(args.scripts, not args.no_cache)
+    targets = [("sqlite", "sqlite:///{dir}/bench.db")]
+    pg_name = admin = None
+    if args.postgres:
+        import psycopg
+
+        admin = os.environ.get("WORDARENA_TEST_POSTGRES_URL",
+                               "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+        pg_name = f"wa_load_{uuid.uuid4().hex[:8]}"
+        with psycopg.connect(admin.replace("+psycopg", ""), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{pg_name}"')
+        targets.append(("postgresql", admin.rsplit("/", 1)[0] + "/" + pg_name))
+    try:
+        for name, url in targets:
+            if "{dir}" in url:
+                d = tempfile.mkdtemp(prefix="wa-load-db-")
+                url = url.format(dir=d)
+            r = run(name, url, args, scripts)
+            print(f"{name:10s} matches={args.matches} think={args.think}s procs={args.procs} "
+                  f"window={args.duration:.0f}s turns={r['turns']} games_started={r['matches']}\n"
+                  f"  turns/s={r['turns_per_s']:.0f}  SubmitTurn p50={r['p50']:.1f}ms p99={r['p99']:.1f}ms  "
+                  f"stream delivery p50={r['d50']:.1f}ms p99={r['d99']:.1f}ms\n"
+                  f"  server peak RSS={r['peak_mb']:.0f}MB (idle {r['base_mb']:.0f}MB, "
+                  f"{r['per_match_kb']:.0f}KB per active match)  "
+                  f"refused={r['refused']} stale={r['stale']} cutoffs={r['cutoffs']} errors={r['errors']}\n"
+                  f"  CPU (cores): server={r['server_cpu']:.2f} client={r['client_cpu']:.2f}",
+                  flush=True)
+    finally:
+        if pg_name and admin:
+            import psycopg
+
+            with psycopg.connect(admin.replace("+psycopg", ""), autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
