@@ -98,6 +98,8 @@ class _Generation:
         self.zero = dict.fromkeys(tables.letters, 0) | {_BLANK_KEY: 0}
         self.left_parts: list[list[tuple]] | None = None
         self.cross_at_anchor = 0
+        self.line_cross: list[int] = []
+        self.line_letters: list[str | None] = []
         self.out: list[Move] = []
 
     # -- setup -----------------------------------------------------------------------------
@@ -227,6 +229,7 @@ class _Generation:
                     xscore[i] = scores
         anchors = [self.anchor[s] for s in squares]
         self.line_cross = cross
+        self.line_letters = letters
         extend = self._extender(squares, letters, cross, xscore, xlen, across)
         for a in range(n):
             if anchors[a] and cross[a]:
@@ -267,11 +270,17 @@ class _Generation:
             return
         csa = self.cross_at_anchor
         by_length = self._left_part_table()
+        viable = self._look_ahead(a, squares)
         for k in range(1, limit + 1):
             start = a - k
             line = squares[start:a]
+            last = k + 1 >= self.tiles_on_rack
             for node, mask, wild, letters, tokens in by_length[k]:
-                if not (mask & csa or (wild and mask)):
+                if not wild:
+                    cand = mask & csa
+                    if not cand or (viable is not None and not viable(node, cand, last)):
+                        continue
+                elif not mask:
                     continue
                 msum, wf, bon = 0, 0 if additive else 1, 0
                 placed = []
@@ -288,6 +297,45 @@ class _Generation:
                 extend(a, node, start, a, placed, msum, wf, bon, k)
                 for token in tokens:
                     counts[token] += 1
+
+    def _look_ahead(self, a: int, squares: list[int]) -> Callable[[int, int, bool], bool] | None:
+        """A memoised test for a left part ending in ``node`` before anchor ``a``: can one of
+        the letters ``cand`` go on the anchor and the word still go on (through the tile on the
+        next square, or ending there / continuing on an empty one)? None when a wildcard on the
+        next square makes the test moot."""
+        t, w = self.t, self.w
+        line = self.line_letters
+        n = len(line)
+        nxt = line[a + 1] if a + 1 < n else None
+        if nxt == WILDCARD:
+            return None
+        tile_bit = t.bits.get(nxt, 0) if nxt is not None else 0
+        jokers = self.counts[BLANK] or self.counts[WILDCARD]
+        playable = t.all_bits if jokers else sum(
+            bit for letter, bit in t.bits.items() if self.counts.get(letter))
+        need = self.line_cross[a + 1] & playable if a + 1 < n and nxt is None else 0
+        terminal, children, child_bits, bits = w.terminal, w.children, w.child_bits, t.bits
+        memo: dict[tuple[int, int, bool], bool] = {}
+
+        def viable(node: int, cand: int, last: bool) -> bool:
+            key = (node, cand, last)
+            found = memo.get(key)
+            if found is not None:
+                return found
+            found = False
+            for letter, child in children(node).items():
+                if not bits.get(letter, 0) & cand:
+                    continue
+                if tile_bit:
+                    found = bool(child_bits(child) & tile_bit)
+                else:
+                    found = bool(terminal[child]) or (not last and bool(child_bits(child) & need))
+                if found:
+                    break
+            memo[key] = found
+            return found
+
+        return viable
 
     def _left_part_table(self) -> list[list[tuple]]:
         """Every left part the rack can spell (a DAWG prefix of 1 .. tiles-1 letters), by
@@ -373,8 +421,10 @@ class _Generation:
         playable = t.all_bits if jokers else sum(bits[letter] for letter in rack_letters)
         # Per square: the letters the rack could put on the *next* square when it is empty
         # (0 when it holds a tile or is the end: then the recursion must walk on).
+        # A wildcard fits any letter of the main word wherever some letter fits the cross word.
+        wild = counts[WILDCARD] > 0
         ahead = [
-            (cross[i + 1] & playable) | (1 << 62)
+            ((t.all_bits if cross[i + 1] else 0) if wild else cross[i + 1] & playable) | (1 << 62)
             if i + 1 < n and letters[i + 1] is None else 0
             for i in range(n)
         ]
