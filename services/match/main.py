@@ -9,6 +9,12 @@ common ones — listen, metrics, database, keys, logging):
                                                         reader is cut off (default 256)
 ``--heartbeat-seconds`` / ``WORDARENA_HEARTBEAT_SECONDS`` stream heartbeat interval (default 15)
 ``--bot-delay`` / ``WORDARENA_BOT_DELAY``               seconds a bot waits before moving (default 0)
+``--engine-workers`` / ``WORDARENA_ENGINE_WORKERS``     threads for bot moves and analysis (default 2)
+``--lobby`` / ``WORDARENA_LOBBY``                       host:port of the lobby's MatchRegistryService;
+                                                        when set, the server registers, heartbeats
+                                                        (address, capacity, load) and reports every
+                                                        finished match's result (retried until
+                                                        acknowledged; see ``services.match.lobby_link``)
 
 Start-up applies the database migrations, takes over the running matches whose lease is free or
 expired, and serves. SIGTERM: health NOT_SERVING, streams end with UNAVAILABLE, in-flight calls
@@ -29,7 +35,9 @@ from services.common import auth, logs
 from services.common.config import Settings, add_flag, build_parser, settings_from_args
 from services.common.db import Database
 from services.common.server import GrpcServer
+from services.match.lobby_link import LobbyLink
 from services.match.manager import MatchManager
+from services.match.results import ResultOutbox
 from services.match.service import Authenticator, ControlServicer, MatchServicer
 from services.match.store import MatchStore
 
@@ -44,6 +52,8 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--stream-queue", default=256, type=int, help="events buffered per stream")
     add_flag(p, "--heartbeat-seconds", default=15.0, type=float, help="stream heartbeat interval")
     add_flag(p, "--bot-delay", default=0.0, type=float, help="seconds a bot waits before moving")
+    add_flag(p, "--engine-workers", default=2, type=int, help="threads for bot moves and analysis")
+    add_flag(p, "--lobby", default="", help="lobby host:port to register with and report results to")
     return p
 
 
@@ -60,6 +70,8 @@ class MatchServer:
     grpc: GrpcServer
     manager: MatchManager
     db: Database
+    outbox: ResultOutbox
+    link: LobbyLink | None = None
 
     @property
     def port(self) -> int:
@@ -79,6 +91,10 @@ async def start(settings: Settings) -> MatchServer:
         "stream_queue": 256,
         "heartbeat_seconds": 15.0,
         "bot_delay": 0.0,
+        "engine_workers": 2,
+        "lobby": "",
+        "report_retry_base": 1.0,
+        "report_retry_max": 300.0,
     } | settings.extra
     db = Database(settings.database_url)
     store = MatchStore(db)
@@ -98,7 +114,14 @@ async def start(settings: Settings) -> MatchServer:
         stream_queue=int(extra["stream_queue"]),
         heartbeat_seconds=float(extra["heartbeat_seconds"]),
         bot_delay=float(extra["bot_delay"]),
+        engine_workers=int(extra["engine_workers"]),
     )
+    outbox = ResultOutbox(db, store)
+    link: LobbyLink | None = None
+    if extra["lobby"]:
+        link = LobbyLink(str(extra["lobby"]), manager, outbox, service_token=settings.service_token,
+                         keys=keys, retry_base=float(extra["report_retry_base"]),
+                         retry_max=float(extra["report_retry_max"]))
     authn = Authenticator(keys, settings.service_token)
 
     async def drain(release: bool) -> int:
@@ -124,6 +147,8 @@ async def start(settings: Settings) -> MatchServer:
     )
 
     async def on_shutdown() -> None:
+        if link is not None:
+            await link.stop()
         await manager.close(release=True)
 
     server.on_drain(on_shutdown)
@@ -131,8 +156,10 @@ async def start(settings: Settings) -> MatchServer:
     if settings.advertise_address.endswith(":0"):
         manager.address = settings.advertise_address.rpartition(":")[0] + f":{port}"
         manager.owner = f"{manager.server_id}|{manager.address}"
+    if link is not None:
+        await link.start()  # before take-over, so matches ending from now on are reported
     await manager.start()  # take over running matches (others load on first use)
-    return MatchServer(settings, server, manager, db)
+    return MatchServer(settings, server, manager, db, outbox, link)
 
 
 async def _run(settings: Settings) -> None:

@@ -37,7 +37,7 @@ from protos.wordarena.v1 import control_pb2 as ctl
 from protos.wordarena.v1 import errors_pb2 as e
 from services.common import logs
 from services.common.errors import ServiceError, invalid_argument
-from services.match import bots, metrics, views
+from services.match import bots, metrics, results, views
 from services.match.models import MatchRow, RequestRow
 from services.match.runtime import (
     Options,
@@ -352,6 +352,10 @@ class MatchManager:
         dicts = [ev.to_dict() for ev in events]
         groups = group_engine_events(dicts)
         game_over = next((g[0]["data"] for g in groups if g[0]["type"] == "game-over"), None)
+        early: list[int] = []
+        if game_over is not None:  # who left in the first round (War of Words: no result)
+            early = results.first_round_leavers(
+                [*(ev.payload.get("engine", ()) for ev in rt.events), *groups])
         out: list[StoredEvent] = []
         seq = rt.seq
         for g in groups:
@@ -361,6 +365,8 @@ class MatchManager:
             if game_over is not None and kind != "game-over":
                 a["scores"] = [s - adj for s, adj in zip(game_over["scores"], game_over["adjustments"],
                                                          strict=True)]
+            if kind == "game-over" and early:
+                a["first_round_left"] = early
             payload: dict[str, Any] = {"engine": g, "after": a, "board": self._board_changes(g, state, seq)}
             out.append(StoredEvent(seq, now, kind, payload))
         return out

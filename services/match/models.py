@@ -5,6 +5,7 @@ in ``services/match/migrations`` (``store.migrate``), never by ``create_all`` ou
 * ``match_events``    the append-only log, primary key ``(match_id, seq)``; ``payload`` is JSON
                       (the engine events behind the stored event and the state after it).
 * ``match_requests``  idempotency: the first answer to each ``(match_id, player_id, request_id)``.
+* ``match_results``   outbox of finished matches' results until the lobby acknowledges them.
 """
 
 from __future__ import annotations
@@ -56,3 +57,20 @@ class RequestRow(SQLModel, table=True):
     method: str = Field(max_length=32)
     last_seq: int
     response: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class ResultRow(SQLModel, table=True):
+    """A finished match's result for the lobby (the outbox of ``services.match.results``):
+    ``pending`` until the lobby acknowledges it, then ``acked``; ``refused`` when the lobby
+    rejected it as inconsistent (not retried; an operator's matter)."""
+
+    __tablename__ = "match_results"
+
+    match_id: str = Field(primary_key=True, max_length=64)
+    report: bytes = Field(sa_column=Column(LargeBinary, nullable=False))  # ReportResultRequest
+    state: str = Field(default="pending", max_length=16)
+    attempts: int = 0
+    next_attempt_at: float = 0.0
+    created_at: float = 0.0
+    acked_at: float | None = None
+    last_error: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))

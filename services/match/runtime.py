@@ -12,7 +12,7 @@ from engine.game import GameState, Seat
 from engine.rulesets.model import Ruleset
 from protos.wordarena.v1 import common_pb2 as c
 from protos.wordarena.v1 import match_pb2 as m
-from services.match import views
+from services.match import results, views
 from services.match.store import StoredEvent
 
 HEARTBEAT = object()
@@ -264,14 +264,10 @@ class Runtime:
         winners = list(data["winners"])
         scores, adj = data["scores"], data["adjustments"]
         go = c.GameOver(reason=views.REASONS.get(data["reason"], 0), winner_seats=winners)  # type: ignore[arg-type]
-        top = len(winners)
+        outcomes = results.seat_outcomes(r.family, after["seats"], winners, data["reason"],
+                                         after.get("first_round_left") or ())
         for i in range(len(self.seats)):
-            if i in winners:
-                outcome = c.OUTCOME_TIE if top > 1 else c.OUTCOME_WIN
-            elif r.family == "warofwords" and after["seats"][i] == "left" and after.get("first_round_left"):
-                outcome = c.OUTCOME_NO_RESULT
-            else:
-                outcome = c.OUTCOME_LOSS
+            outcome = outcomes[i]
             fs = c.FinalScore(seat=i, score_before=scores[i] - adj[i],
                               rack_penalty=min(adj[i], 0), rack_bonus=max(adj[i], 0),
                               final_score=scores[i], outcome=outcome)  # type: ignore[arg-type]

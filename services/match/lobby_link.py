@@ -1,0 +1,222 @@
+"""The match server's side of the lobby's ``MatchRegistryService`` (``--lobby`` /
+``WORDARENA_LOBBY``).
+
+* **Registration and heartbeats.** ``RegisterMatchServer`` (retried with backoff until the lobby
+  answers), then a ``Heartbeat`` every ``heartbeat_interval`` the lobby asked for, carrying the
+  address, capacity and load (active matches, streams, draining). A lobby that forgot the server
+  (NOT_FOUND, e.g. after losing its database) gets a new registration. On shutdown a last
+  heartbeat says ``draining`` so the lobby stops sending matches at once.
+* **Results.** Each finished match's ``ReportResultRequest`` is put in the outbox
+  (``services.match.results``) when the match ends, and delivered by ``ReportResult`` until the
+  lobby acknowledges it: retried with exponential backoff (with jitter, capped), surviving
+  restarts because the outbox is in the database. The lobby is idempotent by match id, so a
+  report delivered twice is recorded once. A report the lobby refuses as inconsistent
+  (INVALID_ARGUMENT, FAILED_PRECONDITION) is marked ``refused`` and logged, not retried.
+
+Authentication: the shared service token (``--service-token``) when configured, else a service
+JWT signed with the configured private key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from typing import Any
+
+import grpc
+
+from protos.wordarena.v1 import control_pb2 as ctl
+from protos.wordarena.v1 import control_pb2_grpc as ctl_grpc
+from services.common import auth, logs
+from services.match import metrics
+from services.match.results import ResultOutbox, build_report, facts_of
+
+log = logs.get_logger(__name__)
+
+PERMANENT = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION)
+SWEEP_WINDOW_S = 2 * 86400.0
+VERSION = "wordarena-match/1"
+
+
+class LobbyLink:
+    """Registers with the lobby, heartbeats, and delivers the result outbox."""
+
+    def __init__(self, lobby: str, manager: Any, outbox: ResultOutbox, *, service_token: str = "",
+                 keys: auth.TokenKeys | None = None, retry_base: float = 1.0, retry_max: float = 300.0,
+                 rpc_timeout: float = 10.0) -> None:
+        self.lobby = lobby
+        self.manager = manager
+        self.outbox = outbox
+        self.service_token = service_token
+        self.keys = keys
+        self.retry_base = retry_base
+        self.retry_max = retry_max
+        self.rpc_timeout = rpc_timeout
+        self.heartbeat_interval = 5.0
+        self.registered = asyncio.Event()
+        self._wake = asyncio.Event()
+        self._channel: grpc.aio.Channel | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._jwt: tuple[str, float] = ("", 0.0)
+        self._stopping = False
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    def _metadata(self) -> list[tuple[str, str]]:
+        if self.service_token:
+            return [("authorization", f"Bearer {self.service_token}")]
+        tok, exp = self._jwt
+        if exp - time.time() < 60 and self.keys is not None:
+            tok = self.keys.issue(self.manager.server_id, "match server", 3600, kind="service")
+            self._jwt = (tok, time.time() + 3600)
+        return [("authorization", f"Bearer {tok}")] if tok else []
+
+    @property
+    def stub(self) -> ctl_grpc.MatchRegistryServiceStub:
+        if self._channel is None:
+            self._channel = grpc.aio.insecure_channel(self.lobby)
+        return ctl_grpc.MatchRegistryServiceStub(self._channel)
+
+    def _backoff(self, attempt: int) -> float:
+        delay = min(self.retry_max, self.retry_base * (2 ** min(max(attempt - 1, 0), 20)))
+        return delay * random.uniform(0.5, 1.0)
+
+    # --- life cycle --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Hook into the manager, queue results missed by a crash, start the background loops."""
+        self.manager.on_finished = self.match_finished
+        try:
+            added = await self.outbox.sweep(self.manager.server_id, time.time() - SWEEP_WINDOW_S)
+            if added:
+                log.info("queued results of matches that ended before a restart", count=added)
+        except Exception as exc:  # pragma: no cover - logged; the matches' results wait
+            log.error("result sweep failed", error=repr(exc))
+        self._tasks = [asyncio.create_task(self._registry_loop()), asyncio.create_task(self._report_loop())]
+
+    async def stop(self, final_heartbeat: bool = True) -> None:
+        """Stop the loops; tell the lobby this server is draining (best effort)."""
+        self._stopping = True
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        if final_heartbeat and self.registered.is_set():
+            load = self.manager.load_pb()
+            load.draining = True
+            with contextlib.suppress(grpc.RpcError, asyncio.TimeoutError):
+                await self.stub.Heartbeat(ctl.HeartbeatRequest(
+                    server_id=self.manager.server_id, load=load, address=self.manager.address),
+                    metadata=self._metadata(), timeout=2.0)
+        if self._channel is not None:
+            await self._channel.close()
+            self._channel = None
+
+    # --- registration and heartbeats ---------------------------------------------------------
+
+    async def register(self) -> None:
+        """RegisterMatchServer once (raises ``grpc.RpcError``)."""
+        resp = await self.stub.RegisterMatchServer(ctl.RegisterMatchServerRequest(
+            server_id=self.manager.server_id, address=self.manager.address, load=self.manager.load_pb(),
+            version=VERSION), metadata=self._metadata(), timeout=self.rpc_timeout)
+        if resp.HasField("heartbeat_interval"):
+            secs = resp.heartbeat_interval.ToTimedelta().total_seconds()
+            if secs > 0:
+                self.heartbeat_interval = min(max(secs, 0.05), 60.0)
+        self.registered.set()
+        log.info("registered with the lobby", lobby=self.lobby, address=self.manager.address)
+
+    async def _registry_loop(self) -> None:
+        attempt = 0
+        while True:
+            try:
+                if not self.registered.is_set():
+                    await self.register()
+                    attempt = 0
+                await asyncio.sleep(self.heartbeat_interval)
+                await self.stub.Heartbeat(ctl.HeartbeatRequest(
+                    server_id=self.manager.server_id, load=self.manager.load_pb(),
+                    address=self.manager.address), metadata=self._metadata(), timeout=self.rpc_timeout)
+                attempt = 0
+            except grpc.RpcError as err:
+                code = err.code() if isinstance(err, grpc.aio.AioRpcError) else None
+                if code == grpc.StatusCode.NOT_FOUND:
+                    self.registered.clear()
+                    continue
+                attempt += 1
+                log.warning("lobby registry call failed", lobby=self.lobby, code=str(code), attempt=attempt)
+                await asyncio.sleep(self._backoff(attempt))
+
+    # --- results -----------------------------------------------------------------------------
+
+    def match_finished(self, rt: Any) -> None:
+        """``MatchManager.on_finished``: queue the match's result and wake the sender."""
+        report = build_report(facts_of(rt), self.manager.server_id)
+        if report is None:
+            return
+        task = asyncio.create_task(self._enqueue(report))
+        self._tasks.append(task)
+        task.add_done_callback(lambda t: self._tasks.remove(t) if t in self._tasks else None)
+
+    async def _enqueue(self, report: ctl.ReportResultRequest) -> None:
+        try:
+            await self.outbox.enqueue(report)
+        except Exception as exc:  # the start-up sweep queues it again
+            log.error("result not stored in the outbox", match_id=report.match_id, error=repr(exc))
+            return
+        self._wake.set()
+
+    async def deliver_due(self) -> int:
+        """Send every due report once. Returns how many the lobby acknowledged."""
+        acked = 0
+        for due in await self.outbox.claim_due(hold_seconds=max(self.rpc_timeout * 3, 5.0)):
+            try:
+                resp = await self.stub.ReportResult(due.report, metadata=self._metadata(),
+                                                    timeout=self.rpc_timeout)
+            except grpc.RpcError as err:
+                code = err.code() if isinstance(err, grpc.aio.AioRpcError) else grpc.StatusCode.UNKNOWN
+                detail = err.details() if isinstance(err, grpc.aio.AioRpcError) else repr(err)
+                if code in PERMANENT:
+                    log.error("the lobby refused a match result", match_id=due.match_id, code=code.name,
+                              error=detail)
+                    await self.outbox.settle(due.match_id, "refused", f"{code.name}: {detail}")
+                    metrics.RESULTS_REPORTED.labels("refused").inc()
+                else:
+                    delay = self._backoff(due.attempts)
+                    log.warning("result not delivered; retrying", match_id=due.match_id, code=code.name,
+                                error=detail, attempt=due.attempts, retry_in=round(delay, 2))
+                    await self.outbox.retry_at(due.match_id, time.time() + delay, f"{code.name}: {detail}")
+                    metrics.RESULTS_REPORTED.labels("retry").inc()
+                continue
+            await self.outbox.settle(due.match_id, "acked")
+            metrics.RESULTS_REPORTED.labels("already" if resp.already_recorded else "acked").inc()
+            log.info("result reported", match_id=due.match_id, already_recorded=resp.already_recorded)
+            acked += 1
+        return acked
+
+    async def _report_loop(self) -> None:
+        while True:
+            self._wake.clear()
+            pending = 1
+            try:
+                await self.deliver_due()
+                pending = await self.outbox.pending()
+                metrics.RESULTS_PENDING.set(pending)
+            except Exception as exc:  # database hiccup: try again shortly
+                log.warning("result delivery step failed", error=repr(exc))
+            # Poll while reports wait for a retry; otherwise sleep until a match ends.
+            idle = min(self.retry_base, 1.0) if pending else 30.0
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=idle)
+
+
+def make_link(lobby: str, manager: Any, outbox: ResultOutbox, settings: Any, keys: auth.TokenKeys,
+              **kw: Any) -> LobbyLink:
+    """A ``LobbyLink`` from the server's settings."""
+    return LobbyLink(lobby, manager, outbox, service_token=settings.service_token, keys=keys, **kw)
+
+
+__all__ = ["LobbyLink", "make_link"]

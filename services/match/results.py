@@ -1,0 +1,241 @@
+"""Match results: each seat's outcome under the leaving rules, the ``ReportResultRequest`` the
+lobby records, and the outbox that keeps results until the lobby acknowledges them.
+
+Outcomes (``seat_outcomes``), the same in ``GameOver`` (what players see) and in the report:
+
+- an inactive seat (resigned, left, timed out, kicked) never wins or ties: it loses — except in
+  War of Words, where leaving or resigning during the first round of turns is NO_RESULT;
+- among the active seats, the engine's winners win (several: a tie); the others lose;
+- War of Words, a game ended by kicking an idle player: the remaining player wins only with the
+  higher score, otherwise NO_RESULT (the engine then names no winner).
+
+``score_counts`` is true for seats still active at the end and for seats that dropped out on
+time; false for seats that left, resigned or were kicked. Pass-and-play and unrated matches are
+reported with ``unrated`` set (the lobby then keeps them out of records and leaderboards).
+
+The outbox (table ``match_results``) is written when a match ends (and, at start-up, for matches
+that ended without an outbox row, e.g. after a crash right after the final commit). The report is
+stored serialized, so every retry sends the same bytes and the lobby's idempotency by match id
+applies.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from engine.rulesets import parse_ruleset_id
+from engine.rulesets.model import Ruleset
+from protos.wordarena.v1 import common_pb2 as c
+from protos.wordarena.v1 import control_pb2 as ctl
+from services.common.db import Database
+from services.match import views
+from services.match.models import MatchRow, ResultRow
+from services.match.store import MatchStore, StoredEvent
+
+DEPARTURES = frozenset({"left", "resigned"})
+
+
+def first_round_leavers(groups: Iterable[Sequence[dict[str, Any]]]) -> list[int]:
+    """Seats that left or resigned during the first round, from engine event groups."""
+    out: set[int] = set()
+    for g in groups:
+        if not g:
+            continue
+        head = g[0]
+        if head.get("type") in DEPARTURES and head.get("data", {}).get("first_round") and \
+                head.get("seat") is not None:
+            out.add(int(head["seat"]))
+    return sorted(out)
+
+
+def seat_outcomes(family: str, statuses: Sequence[str], winners: Sequence[int], reason: str,
+                  first_round_left: Iterable[int] = ()) -> list[int]:
+    """Each seat's ``wordarena.v1.Outcome`` (see the module doc)."""
+    early = set(first_round_left)
+    wins = set(winners)
+    out: list[int] = []
+    for i, status in enumerate(statuses):
+        if status != "active":
+            if family == "warofwords" and status in DEPARTURES and i in early:
+                out.append(c.OUTCOME_NO_RESULT)
+            else:
+                out.append(c.OUTCOME_LOSS)
+        elif i in wins:
+            out.append(c.OUTCOME_TIE if len(wins) > 1 else c.OUTCOME_WIN)
+        elif family == "warofwords" and reason == "kicked" and not wins:
+            out.append(c.OUTCOME_NO_RESULT)
+        else:
+            out.append(c.OUTCOME_LOSS)
+    return out
+
+
+def score_counts(status: str, outcome: int) -> bool:
+    """Whether a seat's final score counts towards average / weighted score."""
+    return status in ("active", "timed-out") and outcome != c.OUTCOME_NO_RESULT
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFacts:
+    """What a report is built from (a live ``Runtime`` or a match reloaded from the store)."""
+
+    match_id: str
+    ruleset: Ruleset
+    player_ids: list[str]
+    unrated: bool
+    created_at: float
+    events: Sequence[StoredEvent]
+
+
+def facts_of(rt: Any) -> MatchFacts:
+    """``MatchFacts`` of a live ``services.match.runtime.Runtime``."""
+    return MatchFacts(rt.match_id, rt.ruleset, [s.player_id for s in rt.seats],
+                      bool(rt.options.unrated or rt.options.pass_and_play), rt.created_at, list(rt.events))
+
+
+def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest | None:
+    """The lobby's ``ReportResultRequest`` for a finished match (None when it has not ended)."""
+    over = next((ev for ev in reversed(facts.events) if ev.kind == "game-over"), None)
+    if over is None:
+        return None
+    data = over.payload["engine"][0]["data"]
+    after = over.payload["after"]
+    statuses: list[str] = list(after["seats"])
+    early = first_round_leavers(ev.payload.get("engine", ()) for ev in facts.events)
+    family = facts.ruleset.family
+    outcomes = seat_outcomes(family, statuses, data["winners"], data["reason"], early)
+    ref = views.ruleset_ref(facts.ruleset)
+    ref.ruleset_id = family  # the lobby's ruleset ids are the families (language, board beside)
+    req = ctl.ReportResultRequest(
+        match_id=facts.match_id, server_id=server_id, ruleset=ref,
+        reason=views.REASONS.get(data["reason"], c.GAME_OVER_REASON_UNSPECIFIED),  # type: ignore[arg-type]
+        unrated=facts.unrated or data["reason"] == "aborted",
+        start_time=views.timestamp(facts.created_at), end_time=views.timestamp(over.time),
+        turn_count=int(after.get("turn", 0)),
+    )
+    for i, pid in enumerate(facts.player_ids):
+        req.seats.append(ctl.SeatResult(
+            seat=i, player_id=pid, final_score=int(data["scores"][i]), outcome=outcomes[i],  # type: ignore[arg-type]
+            status=views.SEAT_STATUS.get(statuses[i], c.SEAT_STATUS_UNSPECIFIED),  # type: ignore[arg-type]
+            score_counts=score_counts(statuses[i], outcomes[i])))
+    return req
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """A result to deliver now."""
+
+    match_id: str
+    report: ctl.ReportResultRequest
+    attempts: int
+
+
+class ResultOutbox:
+    """The ``match_results`` table: enqueue, claim what is due, acknowledge, reschedule."""
+
+    def __init__(self, db: Database, store: MatchStore) -> None:
+        self.db = db
+        self.store = store
+
+    async def enqueue(self, report: ctl.ReportResultRequest) -> bool:
+        """Store a report to deliver (no-op when one is stored already). True when added."""
+        blob = report.SerializeToString(deterministic=True)
+        now = time.time()
+
+        def work(s: Session) -> bool:
+            if s.get(ResultRow, report.match_id) is not None:
+                return False
+            s.add(ResultRow(match_id=report.match_id, report=blob, created_at=now, next_attempt_at=now))
+            return True
+
+        try:
+            return await self.db.run(work)
+        except IntegrityError:  # another server stored it first
+            return False
+
+    async def claim_due(self, limit: int = 50, hold_seconds: float = 30.0) -> list[Due]:
+        """Pending reports whose next attempt is due, held for ``hold_seconds`` so that other
+        servers sharing the database do not send them at the same time."""
+        now = time.time()
+
+        def work(s: Session) -> list[Due]:
+            rows = list(s.exec(select(ResultRow).where(
+                ResultRow.state == "pending", col(ResultRow.next_attempt_at) <= now)
+                .order_by(col(ResultRow.next_attempt_at)).limit(limit)))
+            out = []
+            for r in rows:
+                got = s.exec(update(ResultRow).where(  # type: ignore[call-overload]
+                    col(ResultRow.match_id) == r.match_id, col(ResultRow.state) == "pending",
+                    col(ResultRow.next_attempt_at) == r.next_attempt_at)
+                    .values(next_attempt_at=now + hold_seconds, attempts=r.attempts + 1))
+                if got.rowcount == 1:
+                    out.append(Due(r.match_id, ctl.ReportResultRequest.FromString(r.report), r.attempts + 1))
+            return out
+
+        return await self.db.run(work)
+
+    async def settle(self, match_id: str, state: str, error: str = "") -> None:
+        """Mark a report ``acked`` or ``refused`` (``error`` replaces the last error when given)."""
+        now = time.time()
+        values: dict[str, Any] = {"state": state, "acked_at": now}
+        if error:
+            values["last_error"] = error[:2000]
+
+        def work(s: Session) -> None:
+            s.exec(update(ResultRow).where(col(ResultRow.match_id) == match_id)  # type: ignore[call-overload]
+                   .values(**values))
+
+        await self.db.run(work)
+
+    async def retry_at(self, match_id: str, when: float, error: str) -> None:
+        """Schedule the next attempt of a report."""
+        def work(s: Session) -> None:
+            s.exec(update(ResultRow).where(col(ResultRow.match_id) == match_id,  # type: ignore[call-overload]
+                                           col(ResultRow.state) == "pending")
+                   .values(next_attempt_at=when, last_error=error[:2000]))
+
+        await self.db.run(work)
+
+    async def pending(self) -> int:
+        """How many reports wait for an acknowledgement."""
+        def work(s: Session) -> int:
+            return int(s.exec(select(func.count()).select_from(ResultRow)
+                              .where(ResultRow.state == "pending")).one())
+
+        return await self.db.run(work)
+
+    async def get(self, match_id: str) -> ResultRow | None:
+        """The outbox row of a match (tests, operators)."""
+        return await self.db.run(lambda s: s.get(ResultRow, match_id))
+
+    async def sweep(self, server_id: str, since: float) -> int:
+        """Queue the results of matches that ended after ``since`` without an outbox row (the
+        server stopped between the final commit and the outbox write). Returns how many."""
+        def missing(s: Session) -> list[str]:
+            known = select(ResultRow.match_id)
+            return list(s.exec(select(MatchRow.id).where(
+                MatchRow.status == "finished", col(MatchRow.ended_at) >= since,
+                col(MatchRow.id).not_in(known))))
+
+        added = 0
+        for match_id in await self.db.run(missing):
+            loaded = await self.store.load(match_id)
+            if loaded is None:
+                continue
+            row = loaded.row
+            options = json.loads(row.options)
+            facts = MatchFacts(match_id, parse_ruleset_id(row.ruleset_id),
+                               [seat["player_id"] for seat in json.loads(row.seats)],
+                               bool(options.get("unrated") or options.get("pass_and_play")),
+                               row.created_at, loaded.events)
+            report = build_report(facts, server_id)
+            if report is not None and await self.enqueue(report):
+                added += 1
+        return added

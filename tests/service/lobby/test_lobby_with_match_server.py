@@ -1,0 +1,214 @@
+"""The lobby with a real match server, both in-process on loopback gRPC.
+
+A guest opens a table with a bot seat, starts it, and plays the whole game on the match server
+(the guest's moves are the engine generator's best move; the bot is ``engine.bots`` level 4). The
+match server registered itself with the lobby (``--lobby``) and reports the result. The lobby
+is stopped while the game is played, so the first reports fail and are retried until the lobby
+is back (same database, same address); then the report is delivered again (a lost
+acknowledgement) and once more by hand: the record and the leaderboard count the game exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+from sqlalchemy import update
+from sqlmodel import col
+
+from engine.movegen import generate_moves
+from protos.wordarena.v1 import common_pb2 as c
+from protos.wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2, lobby_pb2_grpc, match_pb2_grpc
+from protos.wordarena.v1 import match_pb2 as m
+from services.common.config import Settings
+from services.common.db import Database
+from services.lobby.main import build_lobby
+from services.lobby.service import LobbyOptions
+from services.match import bots
+from services.match.main import MatchServer
+from services.match.main import start as start_match
+from services.match.models import ResultRow
+
+
+@dataclass
+class Lobby:
+    """A lobby server and a client channel."""
+
+    server: Any
+    lobby: Any
+    db: Any
+    port: int
+    channel: grpc.aio.Channel
+
+    @property
+    def stub(self) -> lobby_pb2_grpc.LobbyServiceStub:
+        return lobby_pb2_grpc.LobbyServiceStub(self.channel)
+
+    async def stop(self) -> None:
+        await self.channel.close()
+        await self.server.stop(0.2)
+        self.db.close()
+
+
+async def start_lobby(database_url: str, data_dir: Path, port: int = 0) -> Lobby:
+    """A lobby on ``port`` (0 = any free port)."""
+    settings = Settings(service="lobby", listen=f"127.0.0.1:{port}", database_url=database_url,
+                        data_dir=data_dir)
+    options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05,
+                           heartbeat_interval_s=0.2)
+    server, lobby, db = await build_lobby(settings, options)
+    await lobby.start()
+    bound = await server.start()
+    return Lobby(server, lobby, db, bound, grpc.aio.insecure_channel(f"127.0.0.1:{bound}"))
+
+
+async def start_match_server(data_dir: Path, lobby_port: int) -> MatchServer:
+    """A real match server reporting to the lobby (own SQLite file, the lobby's dev keys)."""
+    settings = Settings(service="match", listen="127.0.0.1:0", advertise_address="127.0.0.1:0",
+                        data_dir=data_dir, database_url=f"sqlite:///{data_dir / 'match.db'}",
+                        server_id="ms-e2e", shutdown_grace=0.5,
+                        extra={"lobby": f"127.0.0.1:{lobby_port}", "report_retry_base": 0.05,
+                               "report_retry_max": 0.3})
+    return await start_match(settings)
+
+
+async def eventually(check: Any, timeout: float = 20.0) -> Any:
+    """Poll ``check()`` (async) until it returns something truthy."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = await check()
+        if got:
+            return got
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+def _move(action: Any) -> c.Move:
+    from engine.game import Exchange, Play
+
+    if isinstance(action, Play):
+        return c.Move(play=c.PlayMove(placements=[
+            c.Placement(square=c.Square(row=p.row, col=p.col), letter=p.letter, is_blank=p.blank)
+            for p in action.placements]))
+    if isinstance(action, Exchange):
+        return c.Move(exchange=c.ExchangeMove(tiles=[
+            c.Tile(letter="" if t == "?" else t, is_blank=t == "?") for t in action.tiles]))
+    return c.Move(pass_turn=c.PassMove())
+
+
+async def test_guest_plays_a_bot_to_the_end_and_the_result_is_recorded_once(
+    database_url: str, tmp_path: Path
+) -> None:
+    lobby = await start_lobby(database_url, tmp_path)
+    srv = await start_match_server(tmp_path, lobby.port)
+    match_channel = grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}")
+    try:
+        assert srv.link is not None
+        await asyncio.wait_for(srv.link.registered.wait(), 10)
+
+        guest = await lobby.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name="Tess"))
+        md = [("authorization", f"Bearer {guest.token.token}")]
+        me = guest.player.player_id
+        settings = lobby_pb2.TableSettings(
+            ruleset=c.RulesetRef(ruleset_id="classic", language="en"), seats=2,
+            bots=[lobby_pb2.BotSeat(seat=1, bot_level=4)], start_policy=lobby_pb2.START_POLICY_HOST)
+        table = await lobby.stub.CreateTable(lobby_pb2.CreateTableRequest(
+            settings=settings, request_id=uuid.uuid4().hex, seat=0), metadata=md)
+        started = await lobby.stub.StartTable(lobby_pb2.StartTableRequest(
+            table_id=table.table.table_id, request_id=uuid.uuid4().hex), metadata=md)
+        mid = started.assignment.match_id
+        assert started.assignment.address == f"127.0.0.1:{srv.port}"
+        seat = started.assignment.seat
+
+        # The lobby goes away while the game is played.
+        port = lobby.port
+        await lobby.stop()
+
+        stub = match_pb2_grpc.MatchServiceStub(match_channel)
+        rt = srv.manager.matches[mid]
+        for _ in range(200):
+            await eventually(lambda: asyncio.sleep(0, result=rt.state.over or rt.state.to_move == seat))
+            if rt.state.over:
+                break
+            moves = generate_moves(rt.state, seat)
+            action = moves[0].to_play(seat) if moves else bots.safe_action(rt.state, seat)
+            await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=rt.seq,
+                                                      request_id=uuid.uuid4().hex, move=_move(action)),
+                                  metadata=md)
+        assert rt.state.over
+        view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
+        assert view.status == m.MATCH_STATUS_FINISHED
+        assert view.result.reason in (c.GAME_OVER_REASON_OUT_OF_TILES, c.GAME_OVER_REASON_SCORELESS_TURNS)
+        mine = view.result.final_scores[seat]
+
+        # Reports fail while the lobby is down, and are retried.
+        row = await eventually(lambda: srv.outbox.get(mid))
+        await eventually(lambda: _attempts(srv, mid, 2))
+        assert (await srv.outbox.get(mid)).state == "pending"
+
+        lobby = await start_lobby(database_url, tmp_path, port)
+        acked = await eventually(lambda: _state(srv, mid, "acked"))
+        assert acked.last_error  # the failed attempts were noted
+
+        async def record() -> Any:
+            r = await lobby.stub.GetPlayerRecord(lobby_pb2.GetPlayerRecordRequest(player_id=me), metadata=md)
+            return next((x for x in r.records if x.ruleset_id == "classic"), None)
+
+        rec = await eventually(record)
+        expected_win = mine.outcome == c.OUTCOME_WIN
+        assert (rec.games, rec.wins, rec.losses + rec.ties) == (1, int(expected_win), int(not expected_win))
+        assert rec.best_score == mine.final_score
+
+        # A lost acknowledgement, then a restart of the match server: the persisted outbox
+        # delivers the same report again.
+        await srv.stop(0.2)
+
+        def reset(s: Any) -> None:
+            s.exec(update(ResultRow).where(col(ResultRow.match_id) == mid)
+                   .values(state="pending", next_attempt_at=0.0, acked_at=None))
+
+        db = Database(f"sqlite:///{tmp_path / 'match.db'}")
+        await db.run(reset)
+        db.close()
+        srv = await start_match_server(tmp_path, lobby.port)
+        await eventually(lambda: _state(srv, mid, "acked"))
+        # And once more by hand, byte for byte: acknowledged, already recorded.
+        row = await srv.outbox.get(mid)
+        assert row is not None
+        registry = control_pb2_grpc.MatchRegistryServiceStub(lobby.channel)
+        token = lobby.lobby.keys.issue("ms-e2e", "ms", 600, kind="service")
+        again = await registry.ReportResult(control_pb2.ReportResultRequest.FromString(row.report),
+                                            metadata=[("authorization", f"Bearer {token}")])
+        assert again.already_recorded
+
+        rec = await record()
+        assert rec.games == 1
+        board = await lobby.stub.GetLeaderboard(lobby_pb2.GetLeaderboardRequest(
+            ruleset_id="classic", period=lobby_pb2.LEADERBOARD_PERIOD_ALL_TIME), metadata=md)
+        assert [e.player.player_id for e in board.entries].count(me) == 1
+        assert board.caller_entry.record.games == 1
+        mine_listed = await lobby.stub.ListMyMatches(lobby_pb2.ListMyMatchesRequest(), metadata=md)
+        listed = [s for s in mine_listed.matches if s.assignment.match_id == mid]
+        assert len(listed) == 1 and not listed[0].active and listed[0].outcome == mine.outcome
+    finally:
+        await match_channel.close()
+        await srv.stop(0.2)
+        srv.db.close()
+        with contextlib.suppress(Exception):
+            await lobby.stop()
+
+
+async def _attempts(srv: MatchServer, match_id: str, n: int) -> bool:
+    row = await srv.outbox.get(match_id)
+    return row is not None and row.attempts >= n
+
+
+async def _state(srv: MatchServer, match_id: str, state: str) -> Any:
+    row = await srv.outbox.get(match_id)
+    return row if row is not None and row.state == state else None
