@@ -2,9 +2,9 @@
 
 Expert bots (level 4, greedy) play each other. After every play made while the bag still holds
 tiles, the tiles the player kept (its *leave*) are recorded with the score that player makes on
-its next turn. A token's value is how much more than average the next turn scores when the
-token is kept; the duplicate and vowel/consonant penalties are the average remaining surplus per
-extra copy and per unit of imbalance. Run it with
+its next turn. A ridge regression of that score on the kept tiles (counts of each token, extra
+copies, vowel/consonant imbalance; unpenalised intercept) gives each token's value and the two
+penalties. Run it with
 ``python -m engine.bots.derive FAMILY GAMES [SAMPLES.json]``.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from engine.lexicon import load_lexicon
 from engine.rulesets import get_ruleset
 from engine.tiles import is_action
 
-SHRINK = 20
+RIDGE = 20.0
 
 
 def collect(family: str, games: int, seed: int = 0) -> list[tuple[tuple[str, ...], int]]:
@@ -63,37 +63,72 @@ def _recorder(samples: list[tuple[tuple[str, ...], int]]) -> Any:
     return on_turn
 
 
+def _features(leave: tuple[str, ...], tokens: list[str]) -> list[float]:
+    """Counts of each token, extra copies, vowel/consonant imbalance beyond one."""
+    counts = Counter(leave)
+    vowels = sum(1 for t in leave if t in VOWELS)
+    extra = sum(n - 1 for n in counts.values() if n > 1)
+    imbalance = max(0, abs(vowels - (len(leave) - vowels)) - 1)
+    return [float(counts.get(t, 0)) for t in tokens] + [float(extra), float(imbalance)]
+
+
+def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (small dense systems)."""
+    n = len(rhs)
+    a = [[*row, rhs[i]] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        div = a[col][col]
+        for r in range(n):
+            if r != col and a[r][col]:
+                f = a[r][col] / div
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
 def fit(family: str, samples: list[tuple[tuple[str, ...], int]], games: int) -> LeaveTable:
-    """Leave values from samples (first-order: per token, then shape penalties)."""
-    mean = sum(s for _, s in samples) / len(samples)
-    by_token: dict[str, list[int]] = defaultdict(list)
+    """Ridge regression of the next-turn score on the kept tiles: one value per token, a
+    penalty per extra copy and per unit of imbalance; an unpenalised intercept absorbs the
+    average. The ridge (RIDGE) keeps rarely kept tiles near 0."""
+    tokens = sorted({t for leave, _ in samples for t in leave})
+    width = len(tokens) + 3  # intercept, tokens, duplicates, imbalance
+    xtx = [[0.0] * width for _ in range(width)]
+    xty = [0.0] * width
     for leave, score in samples:
-        for token in set(leave):
-            by_token[token].append(score)
-    # shrunk towards 0 (as if SHRINK more samples had scored the mean): rare tiles stay modest
-    values = {t: round((sum(v) - mean * len(v)) / (len(v) + SHRINK), 2)
-              for t, v in by_token.items() if len(v) >= 5}
-    dup_res, bal_res = [], []
-    for leave, score in samples:
-        residual = score - mean - sum(values.get(t, 0.0) for t in set(leave))
-        extra = sum(n - 1 for n in Counter(leave).values() if n > 1)
-        if extra:
-            dup_res.append(residual / extra)
-        vowels = sum(1 for t in leave if t in VOWELS)
-        imbalance = max(0, abs(vowels - (len(leave) - vowels)) - 1)
-        if imbalance:
-            bal_res.append(residual / imbalance)
-    duplicate = round(min(0.0, sum(dup_res) / len(dup_res)), 2) if dup_res else -2.0
-    balance = round(min(0.0, sum(bal_res) / len(bal_res)), 2) if bal_res else -1.0
-    return LeaveTable(family, values, duplicate, balance, games)
+        x = [1.0, *_features(leave, tokens)]
+        nonzero = [(i, v) for i, v in enumerate(x) if v]
+        for i, vi in nonzero:
+            xty[i] += vi * score
+            row = xtx[i]
+            for j, vj in nonzero:
+                row[j] += vi * vj
+    for i in range(1, width):
+        xtx[i][i] += RIDGE
+    w = _solve(xtx, xty)
+    raw = {t: w[1 + k] for k, t in enumerate(tokens)}
+    # Keeping a tile is not worth points in itself: when the average tile (weighted by the
+    # set) comes out positive (War of Words: racks with action tiles keep fewer letters and
+    # score less next turn), shift the values so that it is 0.
+    counts = get_ruleset(family).tiles.counts
+    weight = sum(counts.get(t, 0) for t in raw) or 1
+    mean = sum(v * counts.get(t, 0) for t, v in raw.items()) / weight
+    values = {t: round(v - max(0.0, mean), 2) for t, v in raw.items()}
+    return LeaveTable(family, values, round(min(0.0, w[-2]), 2), round(min(0.0, w[-1]), 2),
+                      games)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     family, games = args[0], int(args[1])
-    samples = collect(family, games)
-    if len(args) > 2:  # keep the raw samples, to refit without replaying
-        Path(args[2]).write_text(json.dumps(samples), encoding="utf-8")
+    if games == 0 and len(args) > 2:  # refit from kept samples: FAMILY 0 SAMPLES.json GAMES
+        samples = [(tuple(leave), int(score)) for leave, score in
+                   json.loads(Path(args[2]).read_text(encoding="utf-8"))]
+        games = int(args[3]) if len(args) > 3 else 0
+    else:
+        samples = collect(family, games)
+        if len(args) > 2:  # keep the raw samples, to refit without replaying
+            Path(args[2]).write_text(json.dumps(samples), encoding="utf-8")
     table = fit(family, samples, games)
     out = Path(__file__).resolve().parent / "data" / f"leaves-{family}.json"
     out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
