@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import multiprocessing as mp
 import os
@@ -80,12 +79,9 @@ def _script(seed: int) -> dict[str, Any]:
 
 def load_scripts(count: int, cache: bool) -> list[dict[str, Any]]:
     """``count`` game scripts (seeds 1..count), cached in the temp directory."""
-    digest = hashlib.sha256()
-    for sub in ("engine/game", "engine/rulesets", "engine/placement.py", "engine/scoring.py"):
-        base = ROOT / sub
-        for p in sorted(base.rglob("*.py")) if base.is_dir() else [base]:
-            digest.update(p.read_bytes())
-    path = Path(tempfile.gettempdir()) / f"wordarena-load-scripts-{count}-{digest.hexdigest()[:12]}.json"
+    # Keyed by count only: if the engine's rules change, a stale script's plays are refused
+    # (the summary counts them) — run once with --no-cache.
+    path = Path(tempfile.gettempdir()) / f"wordarena-load-scripts-{count}.json"
     if cache and path.exists():
         return json.loads(path.read_text())  # type: ignore[no-any-return]
     t0 = time.perf_counter()

@@ -265,13 +265,23 @@ class KeyRing:
         return iter(self.keys.values())
 
 
+#: Verified tokens remembered per ``TokenKeys`` (a server sees the same bearer token on every call).
+VERIFY_CACHE_SIZE = 65536
+
+
 @dataclass(frozen=True)
 class TokenKeys:
-    """A server's token keys: the signing key (lobby only) and the verifying key ring."""
+    """A server's token keys: the signing key (lobby only) and the verifying key ring.
+
+    ``verify`` remembers the claims of tokens it has verified (the keys of an instance never
+    change), so a client's repeated calls cost a dictionary look-up and an expiry check instead
+    of an Ed25519 verification."""
 
     signing_key: Ed25519PrivateKey | None
     verifying: KeyRing
     source: str = "configured"
+    _verified: dict[tuple[str, str | None], Claims] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @property
     def signing_key_id(self) -> str | None:
@@ -292,7 +302,17 @@ class TokenKeys:
 
     def verify(self, token: str, *, kind: TokenKind | None = None) -> Claims:
         """Verifies a token against the key ring (see :func:`verify_token`)."""
-        return verify_token(self.verifying, token, kind=kind)
+        key = (token, kind)
+        claims = self._verified.get(key)
+        if claims is not None:
+            if time.time() <= claims.expires_at + DEFAULT_LEEWAY_S:
+                return claims
+            del self._verified[key]  # expired since: verify again, which says why
+        claims = verify_token(self.verifying, token, kind=kind)
+        if len(self._verified) >= VERIFY_CACHE_SIZE:
+            self._verified.clear()
+        self._verified[key] = claims
+        return claims
 
 
 def _write_dev_keys(directory: Path) -> Ed25519PrivateKey:

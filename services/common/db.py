@@ -105,6 +105,11 @@ class Database:
 
         return await asyncio.get_running_loop().run_in_executor(self._executor, work)
 
+    async def run_raw(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` on a worker thread (no session: ``fn`` manages its own transaction,
+        e.g. ``with db.engine.begin() as conn``). On SQLite this is the one writer thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
     def run_sync(self, fn: Callable[..., T], *args: Any) -> T:
         """The same, blocking (start-up code, tests)."""
         with session_scope(self.engine) as session:

@@ -2,19 +2,26 @@
 client requests (for idempotent retries). Blocking SQLModel code, run off the event loop by
 ``services.common.db.Database``.
 
-Appends are conditional on the match's ``last_seq`` and on the caller owning the match, in one
-transaction with the request's answer: a turn is acknowledged only after this commit.
+Appends are conditional on the match's ``last_seq`` and on the caller owning the match, written
+together with the request's answer: a turn is acknowledged only after this commit.
+
+Group commit: appends of different matches that arrive while a commit is in progress wait for
+the next one, and go to the database together in one transaction (one fsync on SQLite) — each
+append still waits for the commit that holds its own events. An append whose condition fails
+(another owner, another last seq) is left out of its group and gets ``ConflictError``; if the group
+hits an integrity error, each append of it is retried alone, so one bad append never sinks others.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import Connection, insert, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -56,11 +63,36 @@ class MatchLog:
     requests: dict[tuple[str, str], RequestRow]
 
 
+@dataclass(slots=True)
+class _Append:
+    """One pending append of the group-commit writer."""
+
+    match_id: str
+    owner: str
+    expected_last_seq: int
+    values: dict[str, Any]
+    events: list[StoredEvent]
+    request: dict[str, Any] | None
+    future: asyncio.Future[None]
+
+
+_MATCHES = MatchRow.__table__  # type: ignore[attr-defined]
+_EVENTS = EventRow.__table__  # type: ignore[attr-defined]
+_REQUESTS = RequestRow.__table__  # type: ignore[attr-defined]
+_REQUEST_COLUMNS = ("match_id", "player_id", "request_id", "method", "last_seq", "response")
+
+
 class MatchStore:
     """Storage operations of the match server."""
 
+    #: Most appends written in one transaction.
+    MAX_GROUP = 512
+
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._pending: list[_Append] = []
+        self._writing = False
+        self._writer: asyncio.Task[None] | None = None
 
     def migrate(self) -> None:
         """Bring the schema to the latest migration (blocking; at start-up)."""
@@ -120,29 +152,92 @@ class MatchStore:
         request: RequestRow | None = None, status: str | None = None, ended_at: float | None = None,
     ) -> None:
         """Append ``events`` (and the request's answer) atomically, provided the match's last seq
-        is ``expected_last_seq`` and ``owner`` owns it; ``ConflictError`` otherwise."""
-        def work(s: Session) -> None:
-            values: dict[str, Any] = {"last_seq": events[-1].seq if events else expected_last_seq}
-            if status is not None:
-                values["status"] = status
-            if ended_at is not None:
-                values["ended_at"] = ended_at
-            result = s.exec(  # type: ignore[call-overload]
-                update(MatchRow).where(MatchRow.id == match_id,  # type: ignore[arg-type]
-                                       MatchRow.last_seq == expected_last_seq,  # type: ignore[arg-type]
-                                       MatchRow.owner == owner)  # type: ignore[arg-type]
-                .values(**values))
-            if result.rowcount != 1:
-                raise ConflictError(match_id)
-            for e in events:
-                s.add(e.to_row(match_id))
-            if request is not None:
-                s.add(request)
+        is ``expected_last_seq`` and ``owner`` owns it; ``ConflictError`` otherwise. Returns once
+        the transaction holding them is committed (group commit, see the module doc)."""
+        values: dict[str, Any] = {"last_seq": events[-1].seq if events else expected_last_seq}
+        if status is not None:
+            values["status"] = status
+        if ended_at is not None:
+            values["ended_at"] = ended_at
+        req = None if request is None else {k: getattr(request, k) for k in _REQUEST_COLUMNS}
+        loop = asyncio.get_running_loop()
+        item = _Append(match_id, owner, expected_last_seq, values, list(events), req, loop.create_future())
+        self._pending.append(item)
+        if not self._writing:
+            self._writing = True
+            self._writer = loop.create_task(self._write_groups())
+        # The write goes on even if this caller is cancelled; its outcome is the commit's.
+        await asyncio.shield(item.future)
 
+    async def _write_groups(self) -> None:
         try:
-            await self.db.run(work)
-        except IntegrityError as exc:
-            raise ConflictError(match_id) from exc
+            while self._pending:
+                group = self._pending[:self.MAX_GROUP]
+                del self._pending[:self.MAX_GROUP]
+                try:
+                    outcomes = await self.db.run_raw(self._write_group, group)
+                except BaseException as exc:  # the commit failed: nothing of the group is stored
+                    for item in group:
+                        if not item.future.done():
+                            item.future.set_exception(exc)
+                    if isinstance(exc, asyncio.CancelledError):
+                        raise
+                    continue
+                for item, outcome in zip(group, outcomes, strict=True):
+                    if item.future.done():
+                        continue
+                    if outcome is None:
+                        item.future.set_result(None)
+                    else:
+                        item.future.set_exception(outcome)
+        finally:
+            self._writing = False
+            for item in self._pending:  # only if cancelled (shutdown)
+                if not item.future.done():
+                    item.future.set_exception(ConflictError(item.match_id))
+            self._pending.clear()
+
+    def _write_group(self, group: list[_Append]) -> list[Exception | None]:
+        """Write a group in one transaction (on the database thread). Returns, per append, None
+        (committed) or the ``ConflictError`` that refused it."""
+        try:
+            with self.db.engine.begin() as conn:
+                return self._write_items(conn, group)
+        except IntegrityError:
+            if len(group) == 1:
+                return [ConflictError(group[0].match_id)]
+        out: list[Exception | None] = []
+        for item in group:  # find the culprit: one transaction each
+            try:
+                with self.db.engine.begin() as conn:
+                    out.extend(self._write_items(conn, [item]))
+            except IntegrityError:
+                out.append(ConflictError(item.match_id))
+        return out
+
+    @staticmethod
+    def _write_items(conn: Connection, group: list[_Append]) -> list[Exception | None]:
+        out: list[Exception | None] = []
+        events: list[dict[str, Any]] = []
+        requests: list[dict[str, Any]] = []
+        for item in group:
+            result = conn.execute(
+                update(_MATCHES).where(_MATCHES.c.id == item.match_id,
+                                       _MATCHES.c.last_seq == item.expected_last_seq,
+                                       _MATCHES.c.owner == item.owner).values(**item.values))
+            if result.rowcount != 1:
+                out.append(ConflictError(item.match_id))
+                continue
+            out.append(None)
+            events.extend({"match_id": item.match_id, "seq": e.seq, "time": e.time, "kind": e.kind,
+                           "payload": json.dumps(e.payload, separators=(",", ":"))} for e in item.events)
+            if item.request is not None:
+                requests.append(item.request)
+        if events:
+            conn.execute(insert(_EVENTS), events)
+        if requests:
+            conn.execute(insert(_REQUESTS), requests)
+        return out
 
     # --- ownership ---------------------------------------------------------------------
 
