@@ -3,10 +3,9 @@
 Both servers run as separate processes started from their real entry points
 (``services.lobby.main:main`` and ``services.match.main:main``) — the same code paths as a
 deployment. They share a data directory (SQLite files, the development token key pair) and a
-freshly generated service token. The match server is registered with the lobby (by the match
-server itself when it supports a lobby address flag; otherwise ``serve`` registers it and sends
-its heartbeats through the contract's ``MatchRegistryService``). Ctrl-C or SIGTERM stops both
-gracefully.
+freshly generated service token. The match server is started with ``--lobby`` and registers
+itself with the lobby, heartbeats and reports match results there (``MatchRegistryService``).
+Ctrl-C or SIGTERM stops both gracefully.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from typing import IO
 
 import grpc
 
-from protos.wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2, lobby_pb2_grpc
+from protos.wordarena.v1 import lobby_pb2, lobby_pb2_grpc
 
 _LAUNCH = "import sys; from services.{0}.main import main; sys.exit(main() or 0)"
 
@@ -87,59 +86,6 @@ def wait_ready(address: str, timeout: float, proc: subprocess.Popen | None = Non
     return False
 
 
-def _match_supports(flag: str) -> bool:
-    try:
-        from services.match.main import parser
-
-        return any(flag in a.option_strings for a in parser()._actions)
-    except Exception:
-        return False
-
-
-class Registrar:
-    """Registers a match server with the lobby and keeps it alive with heartbeats, using the
-    contract's MatchRegistryService (for match servers that do not register themselves)."""
-
-    def __init__(self, lobby: str, match: str, token: str, server_id: str) -> None:
-        self.lobby = _client_address(lobby)
-        self.match = _client_address(match)
-        self.meta = [("authorization", f"Bearer {token}")]
-        self.server_id = server_id
-        self.stop = threading.Event()
-        self.interval = 5.0
-
-    def _load(self) -> control_pb2.ServerLoad:
-        with grpc.insecure_channel(self.match) as ch:
-            stub = control_pb2_grpc.MatchControlServiceStub(ch)
-            try:
-                return stub.GetLoad(control_pb2.GetLoadRequest(), metadata=self.meta, timeout=5).load
-            except grpc.RpcError:
-                return control_pb2.ServerLoad(capacity=5000)
-
-    def register(self) -> None:
-        """RegisterMatchServer (idempotent)."""
-        with grpc.insecure_channel(self.lobby) as ch:
-            stub = control_pb2_grpc.MatchRegistryServiceStub(ch)
-            resp = stub.RegisterMatchServer(control_pb2.RegisterMatchServerRequest(
-                server_id=self.server_id, address=self.match, load=self._load(), version="serve"),
-                metadata=self.meta, timeout=10)
-            if resp.HasField("heartbeat_interval") and resp.heartbeat_interval.seconds:
-                self.interval = max(1.0, resp.heartbeat_interval.ToTimedelta().total_seconds())
-
-    def run(self) -> None:
-        """Heartbeats until stopped (re-registering when the lobby forgot the server)."""
-        while not self.stop.wait(self.interval):
-            try:
-                with grpc.insecure_channel(self.lobby) as ch:
-                    control_pb2_grpc.MatchRegistryServiceStub(ch).Heartbeat(control_pb2.HeartbeatRequest(
-                        server_id=self.server_id, load=self._load(), address=self.match),
-                        metadata=self.meta, timeout=5)
-            except grpc.RpcError as err:
-                if err.code() == grpc.StatusCode.NOT_FOUND:
-                    with contextlib.suppress(grpc.RpcError):
-                        self.register()
-
-
 def _start(service: str, flags: list[str], env: dict[str, str], log: IO[str] | None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", _LAUNCH.format(service), *flags], env=env,
                             stdout=log, stderr=subprocess.STDOUT if log else None,
@@ -190,7 +136,6 @@ def _serve(args: argparse.Namespace) -> int:
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     procs: list[subprocess.Popen] = []
-    registrar: Registrar | None = None
     try:
         lobby = _start("lobby", [*common, "--listen", lobby_addr], env, log)
         procs.append(lobby)
@@ -198,27 +143,13 @@ def _serve(args: argparse.Namespace) -> int:
             print(f"serve: the lobby did not start (see {log_path or 'the output above'})", file=sys.stderr)
             return 3
         match_flags = [*common, "--listen", match_addr, "--advertise-address", _client_address(match_addr),
-                       "--bot-delay", str(args.bot_delay)]
-        self_registers = False
-        for flag in ("--lobby", "--lobby-address", "--registry"):
-            if _match_supports(flag):
-                match_flags += [flag, _client_address(lobby_addr)]
-                self_registers = True
-                break
+                       "--bot-delay", str(args.bot_delay), "--lobby", _client_address(lobby_addr)]
         match = _start("match", match_flags, env, log)
         procs.append(match)
         if not wait_ready(match_addr, args.ready_timeout, match):
             print(f"serve: the match server did not start (see {log_path or 'the output above'})",
                   file=sys.stderr)
             return 3
-        if not self_registers:
-            registrar = Registrar(lobby_addr, match_addr, token, f"serve-{os.getpid()}")
-            try:
-                registrar.register()
-            except grpc.RpcError as err:
-                print(f"serve: could not register the match server: {err.details()}", file=sys.stderr)
-                return 3
-            threading.Thread(target=registrar.run, daemon=True).start()
         _wait_for_capacity(_client_address(lobby_addr))
         print(f"lobby  {_client_address(lobby_addr)}", flush=True)
         print(f"match  {_client_address(match_addr)}", flush=True)
@@ -234,8 +165,6 @@ def _serve(args: argparse.Namespace) -> int:
         print("serve: stopping…", flush=True)
         return 0
     finally:
-        if registrar:
-            registrar.stop.set()
         _stop(procs)
         for s, h in old.items():
             signal.signal(s, h)

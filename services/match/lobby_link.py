@@ -69,7 +69,11 @@ class LobbyLink:
             return [("authorization", f"Bearer {self.service_token}")]
         tok, exp = self._jwt
         if exp - time.time() < 60 and self.keys is not None:
-            tok = self.keys.issue(self.manager.server_id, "match server", 3600, kind="service")
+            try:
+                tok = self.keys.issue(self.manager.server_id, "match server", 3600, kind="service")
+            except ValueError as exc:  # no signing key and no service token: the lobby will refuse
+                log.error("no credentials for the lobby: set --service-token", error=str(exc))
+                return []
             self._jwt = (tok, time.time() + 3600)
         return [("authorization", f"Bearer {tok}")] if tok else []
 
@@ -94,6 +98,10 @@ class LobbyLink:
                 log.info("queued results of matches that ended before a restart", count=added)
         except Exception as exc:  # pragma: no cover - logged; the matches' results wait
             log.error("result sweep failed", error=repr(exc))
+        # One registration attempt now, so that a server that says it is ready is usually known
+        # to the lobby already; failures are retried by the loop.
+        with contextlib.suppress(grpc.RpcError, asyncio.TimeoutError):
+            await asyncio.wait_for(self.register(), timeout=min(self.rpc_timeout, 3.0))
         self._tasks = [asyncio.create_task(self._registry_loop()), asyncio.create_task(self._report_loop())]
 
     async def stop(self, final_heartbeat: bool = True) -> None:
