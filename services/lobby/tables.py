@@ -87,6 +87,10 @@ class Table:
             invite_code=new_invite_code() if config.private else "",
         )
         t.sit(host, seat, field="seat")
+        if config.pass_and_play:  # one client plays every human seat: the table is full at once
+            for i, occ in enumerate(t.seats):
+                if occ is None:
+                    t.seats[i] = host
         return t
 
     # -- queries ----------------------------------------------------------------------------
@@ -167,6 +171,12 @@ class Table:
         i = self.seat_of(player_id)
         if i is None:
             raise LobbyError.precondition("NOT_SEATED", "you are not seated at this table")
+        if self.config.pass_and_play:  # the one player holds every human seat: the table closes
+            self.seats = [None if occ is not None and occ.player_id == player_id and not occ.is_bot
+                          else occ for occ in self.seats]
+            self.status = TableStatus.CLOSED
+            self.version += 1
+            return
         self.seats[i] = None
         self.version += 1
         humans = self.humans

@@ -241,8 +241,13 @@ class MatchManager:
                                              bot_level=s.bot_level)
             else:
                 raise invalid_argument(f"seats[{k}]", "a seat needs a player or a bot_level")
-        if all(si.bot for si in by_index.values()) and not by_index:
-            raise invalid_argument("seats", "no seats")
+        humans = [si.player_id for si in by_index.values() if not si.bot]
+        if req.options.pass_and_play:
+            if not humans or len(set(humans)) != 1:
+                raise invalid_argument("seats", "pass-and-play: every human seat belongs to one player "
+                                       "(the one client that plays them all)")
+        elif len(set(humans)) != len(humans):
+            raise invalid_argument("seats", "a player may hold only one seat (except in pass-and-play)")
         return [by_index[i] for i in range(n)]
 
     def _options(self, o: c.MatchOptions, ruleset: Any) -> Options:

@@ -212,3 +212,64 @@ async def _attempts(srv: MatchServer, match_id: str, n: int) -> bool:
 async def _state(srv: MatchServer, match_id: str, state: str) -> Any:
     row = await srv.outbox.get(match_id)
     return row if row is not None and row.state == state else None
+
+
+async def test_pass_and_play_one_client_plays_every_seat_and_is_not_recorded(
+    database_url: str, tmp_path: Path
+) -> None:
+    lobby = await start_lobby(database_url, tmp_path)
+    srv = await start_match_server(tmp_path, lobby.port)
+    match_channel = grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}")
+    try:
+        guest = await lobby.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name="Duo"))
+        md = [("authorization", f"Bearer {guest.token.token}")]
+        me = guest.player.player_id
+        settings = lobby_pb2.TableSettings(
+            ruleset=c.RulesetRef(ruleset_id="classic", language="en"), seats=2,
+            options=c.MatchOptions(pass_and_play=True), start_policy=lobby_pb2.START_POLICY_HOST)
+        table = (await lobby.stub.CreateTable(lobby_pb2.CreateTableRequest(
+            settings=settings, request_id=uuid.uuid4().hex), metadata=md)).table
+        assert [s.player.player_id for s in table.seats] == [me, me]
+        started = await lobby.stub.StartTable(lobby_pb2.StartTableRequest(
+            table_id=table.table_id, request_id=uuid.uuid4().hex), metadata=md)
+        mid = started.assignment.match_id
+
+        stub = match_pb2_grpc.MatchServiceStub(match_channel)
+        view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
+        assert list(view.controlled_seats) == [0, 1] and view.options.pass_and_play
+        # Each seat's rack is shown only when asked for that seat.
+        racks = [(await stub.GetMatch(m.GetMatchRequest(match_id=mid, seat=s), metadata=md)).match.rack
+                 for s in (0, 1)]
+        assert all(len(r.tiles) == 7 for r in racks)
+        # No chat, no idle kicks.
+        for call in (stub.SendChat(m.SendChatRequest(match_id=mid, request_id="c1", text="hi"), metadata=md),
+                     stub.KickIdlePlayer(m.KickIdlePlayerRequest(match_id=mid, request_id="k1", seat=1),
+                                         metadata=md)):
+            try:
+                await call
+                raise AssertionError("accepted")
+            except grpc.aio.AioRpcError as err:
+                assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+        rt = srv.manager.matches[mid]
+        for _ in range(6):  # a few turns for both seats, then seat 1 resigns
+            seat = rt.state.to_move
+            moves = generate_moves(rt.state, seat)
+            action = moves[0].to_play(seat) if moves else bots.safe_action(rt.state, seat)
+            await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=rt.seq, seat=seat,
+                                                      request_id=uuid.uuid4().hex, move=_move(action)),
+                                  metadata=md)
+        await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=rt.seq, seat=rt.state.to_move,
+                                                  request_id=uuid.uuid4().hex,
+                                                  move=c.Move(resign=c.ResignMove())), metadata=md)
+        assert rt.state.over
+        row = await eventually(lambda: _state(srv, mid, "acked"))
+        report = control_pb2.ReportResultRequest.FromString(row.report)
+        assert report.unrated and [s.player_id for s in report.seats] == [me, me]
+        rec = await lobby.stub.GetPlayerRecord(lobby_pb2.GetPlayerRecordRequest(player_id=me), metadata=md)
+        assert all(r.games == 0 for r in rec.records)
+    finally:
+        await match_channel.close()
+        await srv.stop(0.2)
+        with contextlib.suppress(Exception):
+            await lobby.stop()
