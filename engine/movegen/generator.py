@@ -349,6 +349,7 @@ class _Generation:
         letters: list[str] = []
         tokens: list[str] = []
         depth_limit = self.tiles_on_rack - 1
+        seen: set[tuple] = set()
 
         def kid_bits(node: int) -> int:
             out = 0
@@ -369,7 +370,11 @@ class _Generation:
                         if n and letter in bits:
                             avail |= bits[letter]
                 mask = kid_bits(node) & avail
-                if mask:
+                shown = tuple(WILDCARD if t == WILDCARD else ch for ch, t in zip(letters, tokens,
+                                                                                 strict=True))
+                key = (node, shown, tuple(tokens))
+                if mask and key not in seen:  # wildcards: one left part per node and tiles
+                    seen.add(key)
                     table[len(letters)].append(
                         (node, mask, counts[WILDCARD] > 0, tuple(letters), tuple(tokens)))
             if len(letters) >= depth_limit:
@@ -463,10 +468,9 @@ class _Generation:
                 kids = maps[node]
                 if kids is None:
                     kids = maps[node] = child_map(node)
-                if letter == WILDCARD:
-                    for ch, child in kids.items():
-                        if ch in bits:
-                            ext(i + 1, child, msum, wf, bon, xsum, nt)
+                if letter == WILDCARD:  # any letter; letters reaching one node are one path
+                    for child in dict.fromkeys(c for ch, c in kids.items() if ch in bits):
+                        ext(i + 1, child, msum, wf, bon, xsum, nt)
                     return
                 child = kids.get(letter)
                 if child is None:
@@ -524,6 +528,7 @@ class _Generation:
                             counts[letter] += 1
                 return
             blank_score = xs[_BLANK_KEY]
+            wild_done: set[int] = set()
             for letter, child in kids.items():
                 bit = bits.get(letter)
                 if bit is None:
@@ -554,7 +559,9 @@ class _Generation:
                         ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
                         placed.pop()
                         counts[BLANK] += 1
-                if counts[WILDCARD]:
+                if counts[WILDCARD] and child not in wild_done:
+                    # letters leading to the same DAWG node give the same placements
+                    wild_done.add(child)
                     counts[WILDCARD] -= 1
                     placed.append((s, WILDCARD, False))
                     ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
