@@ -53,9 +53,30 @@ def invalid_argument(field: str, description: str, *more: Message) -> ServiceErr
                         bad_request(field, description), *more)
 
 
+# Trailing metadata over 8 KiB makes clients see RESOURCE_EXHAUSTED instead of the real status,
+# so error messages echoing oversized input are clipped and oversized details dropped.
+MAX_MESSAGE_CHARS = 200
+MAX_DETAILS_BYTES = 2500
+
+
+def fit_status(status: status_pb2.Status) -> status_pb2.Status:
+    """``status`` made small enough for gRPC trailing metadata (message and details bounded)."""
+    if len(status.message) > MAX_MESSAGE_CHARS:
+        status.message = status.message[:MAX_MESSAGE_CHARS - 1] + "…"
+    if sum(d.ByteSize() for d in status.details) > MAX_DETAILS_BYTES:
+        kept, size = [], 0
+        for d in status.details:
+            if size + d.ByteSize() <= MAX_DETAILS_BYTES:
+                kept.append(d)
+                size += d.ByteSize()
+        del status.details[:]
+        status.details.extend(kept)
+    return status
+
+
 async def abort_with(context: grpc.aio.ServicerContext, error: ServiceError) -> None:
     """End the call with ``error`` (raises ``grpc.aio.AbortError``)."""
-    status = error.to_status()
+    status = fit_status(error.to_status())
     grpc_status = rpc_status.to_status(status)
     await context.abort(grpc_status.code, grpc_status.details,
                         trailing_metadata=grpc_status.trailing_metadata)
@@ -91,4 +112,4 @@ def detail(error: Any, cls: type[Message]) -> Any:
 
 
 __all__ = ["ServiceError", "abort_with", "bad_request", "code_pb2", "detail", "details_of",
-           "invalid_argument"]
+           "fit_status", "invalid_argument"]

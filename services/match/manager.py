@@ -277,6 +277,8 @@ class MatchManager:
         """The live match, loaded (and taken over) from the log if needed."""
         if not match_id:
             raise invalid_argument("match_id", "required")
+        if len(match_id) > 64:
+            raise invalid_argument("match_id", "at most 64 characters")
         rt = self.matches.get(match_id)
         if rt is not None:
             return rt

@@ -180,7 +180,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 if not rt.ruleset.tiles.has_letter(letter):
                     v = views.violation(
                         e.RULE_CODE_INVALID_BLANK_LETTER,
-                        f"{p.letter!r} is not a letter of the {rt.ruleset.language} alphabet",
+                        f"{p.letter[:8]!r} is not a letter of the {rt.ruleset.language} alphabet",
                     )
                     raise invalid_argument(f"{where}.letter", v.message, v)
             out.append(Placement(p.square.row, p.square.col, letter, bool(p.is_blank)))
