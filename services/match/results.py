@@ -60,7 +60,7 @@ def seat_outcomes(family: str, statuses: Sequence[str], winners: Sequence[int], 
                   first_round_left: Iterable[int] = ()) -> list[int]:
     """Each seat's ``wordarena.v1.Outcome`` (see the module doc)."""
     early = set(first_round_left)
-    wins = set(winners)
+    wins = {w for w in winners if 0 <= w < len(statuses) and statuses[w] == "active"}  # inactive never win
     out: list[int] = []
     for i, status in enumerate(statuses):
         if status != "active":

@@ -1,0 +1,58 @@
+"""Outcomes the match server reports under the leaving rules, and their agreement with what the
+lobby accepts (``services.lobby.records.check_outcomes``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from protos.wordarena.v1 import common_pb2 as c
+from services.lobby import records
+from services.match.results import first_round_leavers, score_counts, seat_outcomes
+
+W, L, T, N = c.OUTCOME_WIN, c.OUTCOME_LOSS, c.OUTCOME_TIE, c.OUTCOME_NO_RESULT
+TO_LOBBY = {W: records.Outcome.WIN, L: records.Outcome.LOSS, T: records.Outcome.TIE,
+            N: records.Outcome.NO_RESULT}
+STATUS = {"active": records.SeatStatus.ACTIVE, "left": records.SeatStatus.LEFT,
+          "resigned": records.SeatStatus.RESIGNED, "kicked": records.SeatStatus.KICKED,
+          "timed-out": records.SeatStatus.TIMED_OUT}
+
+
+@pytest.mark.parametrize(("family", "statuses", "winners", "reason", "early", "expected"), [
+    # normal end: winner, loser; a tie
+    ("classic", ["active", "active"], [1], "out", [], [L, W]),
+    ("classic", ["active", "active"], [0, 1], "zero-turns", [], [T, T]),
+    # forfeit later in the game is a loss; the one left wins
+    ("classic", ["resigned", "active"], [1], "resigned", [], [L, W]),
+    ("warofwords", ["left", "active"], [1], "left", [], [L, W]),
+    # War of Words: leaving or resigning in the first round is no result
+    ("warofwords", ["left", "active"], [1], "left", [0], [N, W]),
+    ("warofwords", ["resigned", "active", "active"], [2], "out", [0], [N, L, W]),
+    # ... but not in other families
+    ("classic", ["left", "active"], [1], "left", [0], [L, W]),
+    # kicked: a loss; the remaining player wins only with the higher score (else no result)
+    ("warofwords", ["kicked", "active"], [1], "kicked", [], [L, W]),
+    ("warofwords", ["kicked", "active"], [], "kicked", [], [L, N]),
+    # Word Tiles: dropping out on time loses, the last player left wins
+    ("wordtiles", ["timed-out", "timed-out", "active"], [2], "timed-out", [], [L, L, W]),
+])
+def test_outcomes(family: str, statuses: list[str], winners: list[int], reason: str, early: list[int],
+                  expected: list[int]) -> None:
+    got = seat_outcomes(family, statuses, winners, reason, early)
+    assert got == expected
+    seats = [records.SeatEnd(seat=i, player_id=f"p{i}", score=10 * i, status=STATUS[s],
+                             left_in_first_round=o == N, score_counts=score_counts(s, o))
+             for i, (s, o) in enumerate(zip(statuses, got, strict=True))]
+    assert records.check_outcomes(family, seats, [TO_LOBBY[o] for o in got]) is None
+
+
+def test_inactive_never_wins_even_if_named() -> None:
+    assert seat_outcomes("classic", ["resigned", "active"], [0, 1], "out") == [L, W]
+
+
+def test_first_round_leavers_and_score_counts() -> None:
+    groups = [[{"type": "left", "seat": 1, "data": {"first_round": True}}],
+              [{"type": "resigned", "seat": 2, "data": {"first_round": False}}],
+              [{"type": "kicked", "seat": 0, "data": {"first_round": True}}], []]
+    assert first_round_leavers(groups) == [1]
+    assert score_counts("active", W) and score_counts("timed-out", L)
+    assert not score_counts("left", L) and not score_counts("kicked", L) and not score_counts("left", N)
