@@ -60,3 +60,16 @@ def test_a_game_ends_and_a_series_counts(lexicon) -> None:
     assert outcome.winners and outcome.turns > 5
     stats = play_series(get_ruleset("classic"), (4, 1), 2, lexicon)
     assert stats.games == 2 and 0 <= stats.win_rate <= 1
+
+
+def test_selfplay_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from clients.cli.main import main as cli
+
+    assert cli(["selfplay", "--ruleset", "classic", "--levels", "4,1", "--games", "1",
+                "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 1 and data["levels"] == [4, 1]
+    assert cli(["selfplay", "--levels", "9,1"]) == 2
+    assert "--levels" in capsys.readouterr().err
