@@ -23,10 +23,12 @@ Key configuration
     or the platform's path separator. Every server needs them. When the private key is configured,
     its own public key is always accepted as well.
 
-When neither is configured (development, the all-in-one launcher), :func:`load_token_keys`
-generates a key pair once into the data directory (``token-ed25519.pem`` and
+When neither is configured (development, the all-in-one launcher ``wordarena serve``),
+:func:`load_token_keys` generates a key pair once into the data directory (``token-ed25519.pem`` and
 ``token-ed25519.pub.pem``, private file mode 0600) and reuses it, so every process started with the
-same data directory agrees on the keys.
+same data directory agrees on the keys. In production set ``--require-keys`` /
+``WORDARENA_REQUIRE_KEYS=1``: a server without configured keys then refuses to start instead of
+using a development key pair that no other server shares.
 
 Key ids
 -------
@@ -71,6 +73,7 @@ __all__ = [
     "ENV_PUBLIC_KEY",
     "ISSUER",
     "Claims",
+    "KeyConfigError",
     "KeyRing",
     "TokenError",
     "TokenExpiredError",
@@ -124,6 +127,18 @@ class TokenInvalidError(TokenError):
     """The token is malformed, forged, signed by an unknown key, or has bad claims."""
 
     reason = "TOKEN_INVALID"
+
+
+class KeyConfigError(SystemExit):
+    """A server's token keys are missing or unusable: it cannot start (exit status 2). The reason
+    is logged by the server, so that only log lines reach stderr; ``str()`` gives it too."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(2)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,13 +357,16 @@ def load_token_keys(
     public_keys: str | bytes | None = None,
     environ: Mapping[str, str] | None = None,
     generate: bool = True,
+    require: bool = False,
 ) -> TokenKeys:
     """Loads the token keys from arguments, else the environment, else the data directory.
 
     Precedence for each key: the argument, then ``WORDARENA_TOKEN_PRIVATE_KEY`` /
     ``WORDARENA_TOKEN_PUBLIC_KEY``. If neither key is configured, the development key pair in
     ``data_dir`` is used, generated there first when absent and ``generate`` is true. Raises
-    ValueError when no verifying key can be found.
+    ValueError when no verifying key can be found, and, with ``require`` (the production switch
+    ``--require-keys`` / ``WORDARENA_REQUIRE_KEYS``), when no key is configured at all (no
+    development key pair is used or generated then).
     """
     env = os.environ if environ is None else environ
     priv_spec = private_key if private_key is not None else env.get(ENV_PRIVATE_KEY) or None
@@ -362,6 +380,11 @@ def load_token_keys(
     if pub_spec:
         verifying.extend(load_public_keys(pub_spec))
     if signing is None and not verifying:
+        if require:
+            raise ValueError(
+                f"no token keys configured and keys are required (--require-keys / WORDARENA_REQUIRE_KEYS): "
+                f"set {ENV_PRIVATE_KEY} (the lobby's signing key) or {ENV_PUBLIC_KEY} (the lobby's public "
+                "key, on match servers); see docs/operations.md, \"Token keys\"")
         if data_dir is None:
             raise ValueError(f"no token keys configured: set {ENV_PRIVATE_KEY} / {ENV_PUBLIC_KEY}")
         directory = Path(data_dir).expanduser()

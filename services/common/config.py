@@ -19,8 +19,20 @@ Common settings
 ``--service-token`` / ``WORDARENA_SERVICE_TOKEN``     shared secret for internal services (MatchControl).
 ``--max-message-bytes`` / ``WORDARENA_MAX_MESSAGE_BYTES`` gRPC message size limit (default 4 MiB).
 ``--shutdown-grace`` / ``WORDARENA_SHUTDOWN_GRACE``   seconds to drain on SIGTERM (default 10).
-``--advertise-address`` / ``WORDARENA_ADVERTISE_ADDRESS`` host:port clients should use (default: listen).
-``--server-id`` / ``WORDARENA_SERVER_ID``             stable instance id (default: hostname-pid).
+``--server-id`` / ``WORDARENA_SERVER_ID``             stable instance id (default: hostname-pid); every
+                                                      log line carries it.
+``--require-keys`` / ``WORDARENA_REQUIRE_KEYS``       production switch: refuse to start without
+                                                      configured token keys (no development key pair).
+``--no-migrate`` / ``WORDARENA_NO_MIGRATE``           do not run the database migrations at start-up
+                                                      (an init container / job runs them).
+``--migrate-only`` / ``WORDARENA_MIGRATE_ONLY``       run the migrations, then exit (init containers).
+
+The match server adds ``--advertise-address`` / ``WORDARENA_ADVERTISE_ADDRESS`` (the host:port
+clients should use; default: listen). The lobby has no such flag: nothing points clients at a lobby
+instance, so it would have nothing to advertise.
+
+Boolean settings take ``1``/``true``/``yes``/``on`` (or ``0``/``false``/``no``/``off``); the bare
+flag means true.
 """
 
 from __future__ import annotations
@@ -65,6 +77,9 @@ class Settings:
     shutdown_grace: float = 10.0
     advertise_address: str = ""
     server_id: str = ""
+    require_keys: bool = False
+    no_migrate: bool = False
+    migrate_only: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -76,12 +91,31 @@ class Settings:
             self.advertise_address = self.listen
 
 
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off", ""})
+
+
+def env_bool(value: str | bool) -> bool:
+    """A boolean setting: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off`` (any case)."""
+    if isinstance(value, bool):
+        return value
+    v = value.strip().lower()
+    if v in _TRUE:
+        return True
+    if v in _FALSE:
+        return False
+    raise argparse.ArgumentTypeError(f"not a boolean: {value!r} (use 1/0, true/false, yes/no, on/off)")
+
+
 def add_flag(parser: argparse.ArgumentParser, flag: str, *, default: Any = None, type: Any = str,
              help: str = "", **kwargs: Any) -> None:
     """Add ``flag`` whose default comes from its ``WORDARENA_*`` environment variable."""
     env = env_name(flag)
     raw = os.environ.get(env)
-    value = type(raw) if raw is not None else default
+    try:
+        value = type(raw) if raw is not None else default
+    except (ValueError, argparse.ArgumentTypeError) as exc:
+        parser.error(f"{env}={raw!r}: {exc}")
     parser.add_argument(flag, default=value, type=type, help=f"{help} [env {env}; default {default!r}]",
                         **kwargs)
 
@@ -102,8 +136,13 @@ def build_parser(service: str, description: str = "") -> argparse.ArgumentParser
     add_flag(p, "--max-message-bytes", default=4 * 1024 * 1024, type=int,
              help="gRPC max send/receive message size")
     add_flag(p, "--shutdown-grace", default=10.0, type=float, help="seconds to drain on SIGTERM")
-    add_flag(p, "--advertise-address", default="", help="host:port clients should use")
-    add_flag(p, "--server-id", default="", help="stable instance id")
+    add_flag(p, "--server-id", default="", help="stable instance id (in every log line)")
+    add_flag(p, "--require-keys", default=False, type=env_bool, nargs="?", const=True,
+             help="fail at start-up unless token keys are configured (production)")
+    add_flag(p, "--no-migrate", default=False, type=env_bool, nargs="?", const=True,
+             help="do not run database migrations at start-up")
+    add_flag(p, "--migrate-only", default=False, type=env_bool, nargs="?", const=True,
+             help="run the database migrations and exit")
     return p
 
 

@@ -6,6 +6,12 @@ SQLite: the file's directory is created; ``journal_mode=WAL``, ``busy_timeout`` 
 ``WORDARENA_SQLITE_SYNCHRONOUS`` may lower it to ``NORMAL``, which still survives a process
 crash). All work for an SQLite database runs on one thread, serialising writers.
 PostgreSQL: a small connection pool (``pool_pre_ping``) and as many worker threads.
+
+Migrations (``run_migrations``) run in one transaction; on PostgreSQL that transaction first takes
+the advisory lock ``MIGRATION_LOCK_KEY`` (``pg_advisory_xact_lock``), so processes that start
+together on a fresh database upgrade one after the other (the later ones find the schema at head
+and do nothing) instead of racing to create the same tables. On SQLite the database's own write
+lock serialises them; no advisory lock is needed.
 """
 
 from __future__ import annotations
@@ -18,11 +24,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, create_engine
 
 T = TypeVar("T")
+
+#: The PostgreSQL advisory lock (a signed 64-bit key) held while a process upgrades the schema:
+#: the first 8 bytes of SHA-256("wordarena-migrations"), shared by every service.
+MIGRATION_LOCK_KEY = -7399183033872013126
 
 
 def is_sqlite(url: str) -> bool:
@@ -73,7 +83,8 @@ def run_migrations(engine: Engine, script_location: str | Path, version_table: s
                    revision: str = "head") -> None:
     """Upgrade the database to ``revision`` with the Alembic scripts at ``script_location``.
 
-    Each service keeps its own ``version_table`` so that services can share one database."""
+    Each service keeps its own ``version_table`` so that services can share one database. On
+    PostgreSQL the upgrade holds the advisory lock ``MIGRATION_LOCK_KEY`` (see the module doc)."""
     from alembic import command
     from alembic.config import Config
 
@@ -81,6 +92,9 @@ def run_migrations(engine: Engine, script_location: str | Path, version_table: s
     cfg.set_main_option("script_location", str(script_location))
     cfg.set_main_option("version_table", version_table)
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Released when this transaction ends (commit or rollback, or the connection drops).
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         cfg.attributes["connection"] = conn
         cfg.attributes["version_table"] = version_table
         command.upgrade(cfg, revision)

@@ -71,20 +71,33 @@ class GrpcServer:
         """Run ``hook`` when shutting down, after health turns NOT_SERVING."""
         self._drain_hooks.append(hook)
 
-    async def start(self) -> int:
-        """Bind, start serving and mark every service SERVING. Returns the bound port."""
+    async def start(self, *, serving: bool = True) -> int:
+        """Bind, start serving and mark every service SERVING. Returns the bound port.
+
+        With ``serving=False`` health says NOT_SERVING (the port answers, readiness probes fail)
+        until ``set_serving`` is called, e.g. once the match server has recovered its matches."""
         reflection.enable_server_reflection([*self.service_names, reflection.SERVICE_NAME], self.server)
         self.port = self.server.add_insecure_port(self.listen)
         if self.port == 0:
             raise OSError(f"cannot listen on {self.listen}")
         await self.server.start()
+        hc = health_pb2.HealthCheckResponse
+        status = hc.SERVING if serving else hc.NOT_SERVING
         for name in ["", *self.service_names]:
-            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+            await self.health.set(name, status)
         if self.settings.metrics_listen:
             self._metrics_server, self.metrics_port = start_metrics_server(self.settings.metrics_listen)
         log.info("server started", listen=self.listen, port=self.port, metrics_port=self.metrics_port,
                  services=self.service_names)
         return self.port
+
+    async def set_serving(self) -> None:
+        """Mark every service SERVING (after ``start(serving=False)``); nothing once stopping."""
+        if self._stopping.is_set():
+            return
+        for name in ["", *self.service_names]:
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        log.info("serving")
 
     async def stop(self, grace: float | None = None) -> None:
         """Graceful stop: NOT_SERVING, drain hooks, then stop with ``grace`` seconds for calls."""

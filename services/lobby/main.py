@@ -5,7 +5,12 @@ the common ``--listen``, ``--metrics-listen``, ``--database-url``, ``--data-dir`
 ``--log-level``, ``--token-private-key``, ``--token-public-key``, ``--service-token``,
 ``--max-message-bytes``, ``--shutdown-grace``; and the lobby's own ``--token-ttl`` (seconds, default
 30 days) and ``--server-ttl`` (seconds without heartbeat before a match server gets no new
-matches, default 15). Without keys, a development key pair is generated in the data dir.
+matches, default 15). Without keys, a development key pair is generated in the data dir, unless
+``--require-keys`` / ``WORDARENA_REQUIRE_KEYS`` is set (production): then the lobby refuses to
+start without ``--token-private-key``. ``--no-migrate`` skips the start-up migrations;
+``--migrate-only`` runs them and exits (the Kubernetes init container). ``--server-id`` names this
+lobby instance in every log line; the lobby takes no ``--advertise-address`` (nothing points
+clients at one lobby instance: they use the lobby's Service address).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from services.lobby.service import Lobby, LobbyOptions
 
 __all__ = ["build_lobby", "main", "serve"]
 
+log = logs.get_logger("wordarena.lobby")
+
 
 def parse(argv: Sequence[str] | None = None) -> Settings:
     """Parses the lobby's flags."""
@@ -36,15 +43,24 @@ async def build_lobby(
     settings: Settings, options: LobbyOptions | None = None
 ) -> tuple[GrpcServer, Lobby, Database]:
     """Migrates the database, builds the lobby and its server (not started)."""
-    keys = auth.load_token_keys(
-        settings.data_dir,
-        private_key=settings.token_private_key or None,
-        public_keys=settings.token_public_key or None,
-    )
-    if keys.signing_key is None:
-        raise SystemExit("the lobby needs a token signing key (--token-private-key)")
+    try:
+        keys = auth.load_token_keys(
+            settings.data_dir,
+            private_key=settings.token_private_key or None,
+            public_keys=settings.token_public_key or None,
+            require=settings.require_keys,
+        )
+        if keys.signing_key is None:
+            raise ValueError("the lobby needs a token signing key (--token-private-key / "
+                             f"{auth.ENV_PRIVATE_KEY})")
+    except ValueError as exc:
+        log.error("cannot start: token keys", error=str(exc))
+        raise auth.KeyConfigError(f"wordarena-lobby: {exc}") from exc
     db = Database(settings.database_url)
-    await asyncio.to_thread(store.migrate, db)
+    if settings.no_migrate:
+        log.info("migrations skipped (--no-migrate)")
+    else:
+        await asyncio.to_thread(store.migrate, db)
     opt = options or LobbyOptions(
         token_ttl_s=float(settings.extra.get("token_ttl", 30 * 24 * 3600.0)),
         server_ttl_s=float(settings.extra.get("server_ttl", 15.0)),
@@ -77,5 +93,14 @@ async def serve(settings: Settings) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point."""
     settings = parse(argv)
-    logs.configure_logging(settings.log_format, settings.log_level)
+    logs.configure_logging(settings.log_format, settings.log_level, service="lobby",
+                           server_id=settings.server_id)
+    if settings.migrate_only:
+        db = Database(settings.database_url)
+        try:
+            store.migrate(db)
+        finally:
+            db.close()
+        log.info("lobby schema at head", database=db.engine.url.render_as_string(hide_password=True))
+        return
     asyncio.run(serve(settings))

@@ -58,6 +58,23 @@ MM_WAIT = Histogram(
 ALLOCATIONS = Counter(
     "wordarena_allocations_total", "Match allocations, by result (ok, no_capacity, failed).", ["result"]
 )
+#: States of registered match servers in ``wordarena_match_servers``.
+SERVER_STATES = ("healthy", "stale", "draining")
+#: A server silent for longer than this is forgotten by ``wordarena_match_servers`` (not stale).
+STALE_WINDOW_S = 3600.0
+MATCH_SERVERS = Gauge(
+    "wordarena_match_servers",
+    "Registered match servers by state: healthy (heartbeat within --server-ttl, not draining), "
+    "draining (heartbeat within --server-ttl, draining), stale (last heartbeat older than "
+    "--server-ttl, within the last hour).",
+    ["state"],
+)
+MATCH_CAPACITY = Gauge("wordarena_match_capacity",
+                       "Matches the healthy match servers accept in total (their reported capacity).")
+MATCH_LOAD = Gauge("wordarena_match_load",
+                   "Matches in progress on the healthy match servers (their reported load).")
+for _state in SERVER_STATES:
+    MATCH_SERVERS.labels(_state)
 
 _REQUEST_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ONLINE_WINDOW_S = 300.0
@@ -251,13 +268,41 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             await ch.close()
         self._channels.clear()
 
+    async def update_server_gauges(self) -> dict[str, int]:
+        """Sets ``wordarena_match_servers{state}``, ``wordarena_match_capacity`` and
+        ``wordarena_match_load`` from the registry. Returns the server count by state."""
+        now = _now()
+        rows = await self.db.run(
+            lambda s: list(s.exec(select(MatchServerRow).where(
+                MatchServerRow.last_heartbeat >= now - STALE_WINDOW_S))))
+        counts = dict.fromkeys(SERVER_STATES, 0)
+        capacity = load = 0
+        for r in rows:
+            if r.last_heartbeat < now - self.opt.server_ttl_s:
+                counts["stale"] += 1
+            elif r.draining:
+                counts["draining"] += 1
+            else:
+                counts["healthy"] += 1
+                capacity += r.capacity
+                load += r.active
+        for state, n in counts.items():
+            MATCH_SERVERS.labels(state).set(n)
+        MATCH_CAPACITY.set(capacity)
+        MATCH_LOAD.set(load)
+        return counts
+
     async def _background(self) -> None:
         last_heartbeat = time.monotonic()
+        last_gauges = 0.0
         while True:
             await asyncio.sleep(self.opt.matchmaking_tick_s)
             try:
                 await self._run_matchmaking()
                 await self._expire_tables()
+                if time.monotonic() - last_gauges >= self.opt.heartbeat_interval_s:
+                    last_gauges = time.monotonic()
+                    await self.update_server_gauges()
                 if time.monotonic() - last_heartbeat >= self.opt.watch_heartbeat_s:
                     last_heartbeat = time.monotonic()
                     self._broadcast_heartbeat()
@@ -754,7 +799,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             address = resp.address or srv.address
             await self.db.run(self._record_match, match_id, srv.id, address, cfg, occupants, table_id)
             ALLOCATIONS.labels("ok").inc()
-            log.info("match allocated", match_id=match_id, server_id=srv.id)
+            log.info("match allocated", match_id=match_id, match_server_id=srv.id)
             return match_id, address
         ALLOCATIONS.labels("failed").inc()
         raise LobbyError(
@@ -1193,7 +1238,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             s.add(row)
 
         await self.db.run(work)
-        log.info("match server registered", server_id=request.server_id, address=request.address)
+        log.info("match server registered", match_server_id=request.server_id, address=request.address)
         return control_pb2.RegisterMatchServerResponse(
             heartbeat_interval=convert.dur(self.opt.heartbeat_interval_s),
             server_ttl=convert.dur(self.opt.server_ttl_s),

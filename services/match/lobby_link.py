@@ -12,6 +12,15 @@
   restarts because the outbox is in the database. The lobby is idempotent by match id, so a
   report delivered twice is recorded once. A report the lobby refuses as inconsistent
   (INVALID_ARGUMENT, FAILED_PRECONDITION) is marked ``refused`` and logged, not retried.
+* **Locations.** Every running match this server rebuilds from its log — taken over from a dead
+  or drained server, or recovered after its own restart — is reported with
+  ``ReportMatchLocation`` (match id, server id, advertised address), so that the lobby's
+  ``LocateMatch`` and ``ListMyMatches`` send players here. Retried with the same backoff as
+  results until acknowledged, while this server still owns the match (a report for a match it
+  has lost since is dropped: the new owner reports its own). Pending location reports live in
+  memory only: after a crash the restarted server (or the next owner) recovers the match and
+  reports again. NOT_FOUND (a match the lobby never allocated, e.g. created by hand) and the
+  permanent codes drop the report with a log line.
 
 Authentication: the shared service token (``--service-token``) when configured, else a service
 JWT signed with the configured private key.
@@ -61,6 +70,8 @@ class LobbyLink:
         self._tasks: list[asyncio.Task[None]] = []
         self._jwt: tuple[str, float] = ("", 0.0)
         self._stopping = False
+        #: Location reports waiting for the lobby: match id -> (attempts so far, due time).
+        self.locations: dict[str, tuple[int, float]] = {}
 
     # --- plumbing --------------------------------------------------------------------------
 
@@ -92,6 +103,7 @@ class LobbyLink:
     async def start(self) -> None:
         """Hook into the manager, queue results missed by a crash, start the background loops."""
         self.manager.on_finished = self.match_finished
+        self.manager.on_recovered = self.match_recovered
         try:
             added = await self.outbox.sweep(self.manager.server_id, time.time() - SWEEP_WINDOW_S)
             if added:
@@ -205,14 +217,61 @@ class LobbyLink:
             acked += 1
         return acked
 
+    # --- locations ---------------------------------------------------------------------------
+
+    def match_recovered(self, rt: Any, reason: str) -> None:
+        """``MatchManager.on_recovered``: report the match's new location (now, then retried)."""
+        self.locations[rt.match_id] = (0, 0.0)
+        self._wake.set()
+
+    async def deliver_locations(self) -> int:
+        """Send every due location report once. Returns how many the lobby acknowledged."""
+        acked = 0
+        now = time.time()
+        for match_id, (attempts, due) in list(self.locations.items()):
+            if due > now:
+                continue
+            if match_id not in self.manager.matches:  # lost (or finished and unloaded) since
+                self.locations.pop(match_id, None)
+                continue
+            try:
+                await self.stub.ReportMatchLocation(ctl.ReportMatchLocationRequest(
+                    match_id=match_id, server_id=self.manager.server_id, address=self.manager.address),
+                    metadata=self._metadata(), timeout=self.rpc_timeout)
+            except grpc.RpcError as err:
+                code = err.code() if isinstance(err, grpc.aio.AioRpcError) else grpc.StatusCode.UNKNOWN
+                detail = err.details() if isinstance(err, grpc.aio.AioRpcError) else repr(err)
+                if code in (*PERMANENT, grpc.StatusCode.NOT_FOUND):
+                    log.warning("the lobby refused a match location", match_id=match_id, code=code.name,
+                                error=detail)
+                    self.locations.pop(match_id, None)
+                    metrics.LOCATIONS_REPORTED.labels("refused").inc()
+                else:
+                    delay = self._backoff(attempts + 1)
+                    log.warning("match location not delivered; retrying", match_id=match_id,
+                                code=code.name, error=detail, attempt=attempts + 1, retry_in=round(delay, 2))
+                    if match_id in self.locations:
+                        self.locations[match_id] = (attempts + 1, time.time() + delay)
+                    metrics.LOCATIONS_REPORTED.labels("retry").inc()
+                continue
+            # A newer recovery of the same match (lost and taken back) queued a fresh report.
+            if self.locations.get(match_id) == (attempts, due):
+                self.locations.pop(match_id, None)
+            metrics.LOCATIONS_REPORTED.labels("acked").inc()
+            log.info("match location reported", match_id=match_id, address=self.manager.address)
+            acked += 1
+        return acked
+
     async def _report_loop(self) -> None:
         while True:
             self._wake.clear()
             pending = 1
             try:
+                await self.deliver_locations()
                 await self.deliver_due()
-                pending = await self.outbox.pending()
-                metrics.RESULTS_PENDING.set(pending)
+                results_pending = await self.outbox.pending()
+                metrics.RESULTS_PENDING.set(results_pending)
+                pending = results_pending + len(self.locations)
             except Exception as exc:  # database hiccup: try again shortly
                 log.warning("result delivery step failed", error=repr(exc))
             # Poll while reports wait for a retry; otherwise sleep until a match ends.

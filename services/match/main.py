@@ -12,13 +12,23 @@ common ones — listen, metrics, database, keys, logging):
 ``--engine-workers`` / ``WORDARENA_ENGINE_WORKERS``     threads for bot moves and analysis (default 2)
 ``--lobby`` / ``WORDARENA_LOBBY``                       host:port of the lobby's MatchRegistryService;
                                                         when set, the server registers, heartbeats
-                                                        (address, capacity, load) and reports every
-                                                        finished match's result (retried until
+                                                        (address, capacity, load), reports every
+                                                        finished match's result and the new location
+                                                        of every match it takes over (retried until
                                                         acknowledged; see ``services.match.lobby_link``)
+``--advertise-address`` / ``WORDARENA_ADVERTISE_ADDRESS`` host:port clients should use (default:
+                                                        listen; a port 0 becomes the bound port)
 
-Start-up applies the database migrations, takes over the running matches whose lease is free or
-expired, and serves. SIGTERM: health NOT_SERVING, streams end with UNAVAILABLE, in-flight calls
-drain (``--shutdown-grace``), then the server stops.
+Start-up applies the database migrations (unless ``--no-migrate``; ``--migrate-only`` migrates and
+exits), loads the token keys (``--require-keys``: configured keys or a start-up failure; with
+``--lobby`` and no configured public key a warning says that lobby tokens will be refused unless
+the lobby uses the same development key pair), binds the port with health NOT_SERVING, takes over
+the running matches whose lease is free, expired or its own (replaying their logs), and only then
+turns health SERVING. While running, it takes over matches whose owner stopped renewing its lease.
+Ready line on stdout (for launchers and tests): ``LISTENING <port> METRICS <metrics port>``, or
+with ``--log-format json`` a JSON object ``{"event": "listening", "port": …, "metrics_port": …}``
+(see ``parse_ready_line``). SIGTERM: health NOT_SERVING, streams end with UNAVAILABLE, in-flight
+calls drain (``--shutdown-grace``), then the server stops.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,6 +65,7 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--bot-delay", default=0.0, type=float, help="seconds a bot waits before moving")
     add_flag(p, "--engine-workers", default=2, type=int, help="threads for bot moves and analysis")
     add_flag(p, "--lobby", default="", help="lobby host:port to register with and report results to")
+    add_flag(p, "--advertise-address", default="", help="host:port clients should use (default: listen)")
     return p
 
 
@@ -96,14 +108,13 @@ async def start(settings: Settings) -> MatchServer:
         "report_retry_base": 1.0,
         "report_retry_max": 300.0,
     } | settings.extra
+    keys = load_keys(settings, lobby=str(extra["lobby"]))
     db = Database(settings.database_url)
     store = MatchStore(db)
-    await asyncio.to_thread(store.migrate)
-    keys = auth.load_token_keys(
-        settings.data_dir,
-        private_key=settings.token_private_key or None,
-        public_keys=settings.token_public_key or None,
-    )
+    if settings.no_migrate:
+        log.info("migrations skipped (--no-migrate)")
+    else:
+        await asyncio.to_thread(store.migrate)
     server = GrpcServer(settings)
     manager = MatchManager(
         store,
@@ -152,14 +163,72 @@ async def start(settings: Settings) -> MatchServer:
         await manager.close(release=True)
 
     server.on_drain(on_shutdown)
-    port = await server.start()
+    port = await server.start(serving=False)  # NOT_SERVING until the owned matches are recovered
     if settings.advertise_address.endswith(":0"):
         manager.address = settings.advertise_address.rpartition(":")[0] + f":{port}"
         manager.owner = f"{manager.server_id}|{manager.address}"
     if link is not None:
         await link.start()  # before take-over, so matches ending from now on are reported
-    await manager.start()  # take over running matches (others load on first use)
+    await manager.start()  # take over running matches (others load on first use or the next scan)
+    log.info("matches recovered", matches=len(manager.matches), active=manager.active_matches)
+    await server.set_serving()
     return MatchServer(settings, server, manager, db, outbox, link)
+
+
+def load_keys(settings: Settings, *, lobby: str = "") -> auth.TokenKeys:
+    """The token keys (``auth.KeyConfigError`` with a clear message when they cannot be used)."""
+    try:
+        keys = auth.load_token_keys(
+            settings.data_dir,
+            private_key=settings.token_private_key or None,
+            public_keys=settings.token_public_key or None,
+            require=settings.require_keys,
+        )
+    except ValueError as exc:
+        log.error("cannot start: token keys", error=str(exc))
+        raise auth.KeyConfigError(f"wordarena-match: {exc}") from exc
+    if lobby and keys.source.startswith("dev:"):
+        log.warning(
+            "token keys: --lobby is set but no public key is configured; verifying with the development "
+            "key pair in the data dir, so tokens the lobby signs are refused (UNAUTHENTICATED) unless the "
+            "lobby uses this same key pair (as with `wordarena serve`). Set WORDARENA_TOKEN_PUBLIC_KEY to "
+            "the lobby's public key, and --require-keys in production",
+            key_file=keys.source.removeprefix("dev:"), lobby=lobby)
+    return keys
+
+
+def ready_line(port: int, metrics_port: int, fmt: str) -> str:
+    """The machine-readable line printed on stdout once the server serves."""
+    if fmt == "json":
+        return json.dumps({"event": "listening", "port": port, "metrics_port": metrics_port})
+    return f"LISTENING {port} METRICS {metrics_port}"
+
+
+def parse_ready_line(line: str) -> tuple[int, int] | None:
+    """(port, metrics port) from a ready line of either format; None for any other line."""
+    line = line.strip()
+    if line.startswith("LISTENING"):
+        parts = line.split()
+        return int(parts[1]), int(parts[3])
+    if line.startswith("{"):
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            return None
+        if isinstance(obj, dict) and obj.get("event") == "listening":
+            return int(obj["port"]), int(obj.get("metrics_port") or 0)
+    return None
+
+
+def migrate_only(settings: Settings) -> int:
+    """``--migrate-only``: bring the schema to head and exit (Kubernetes init containers)."""
+    db = Database(settings.database_url)
+    try:
+        MatchStore(db).migrate()
+    finally:
+        db.close()
+    log.info("match schema at head", database=db.engine.url.render_as_string(hide_password=True))
+    return 0
 
 
 async def _run(settings: Settings) -> None:
@@ -170,8 +239,8 @@ async def _run(settings: Settings) -> None:
         metrics_port=srv.grpc.metrics_port,
         database=srv.db.engine.url.render_as_string(hide_password=True),
     )
-    # Machine-readable line for launchers and tests.
-    print(f"LISTENING {srv.port} METRICS {srv.grpc.metrics_port}", flush=True)
+    # Machine-readable line for launchers and tests (bench/match_load.py, tests/service/match).
+    print(ready_line(srv.port, srv.grpc.metrics_port, settings.log_format), flush=True)
     await srv.grpc.wait_for_termination_signal()
     srv.db.close()
 
@@ -179,7 +248,10 @@ async def _run(settings: Settings) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point."""
     settings = load(argv)
-    logs.configure_logging(settings.log_format, settings.log_level)
+    logs.configure_logging(settings.log_format, settings.log_level, service="match",
+                           server_id=settings.server_id)
+    if settings.migrate_only:
+        return migrate_only(settings)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_run(settings))
     return 0

@@ -11,6 +11,12 @@
   seat to move runs out (and on rebuild, for time that ran out while no server owned the match).
 * Bot seats play their own turns (``services.match.bots``: the engine's bots, in worker threads).
 * A finished match is handed to ``on_finished`` (the result reporter) once it is stored.
+* Take-over: besides the matches it recovers at start-up, the manager scans every third of a
+  lease for running matches whose owner let the lease lapse (a dead server) or released them (a
+  drained one) and takes them over. Every running match rebuilt from its log (``restart``: this
+  server id owned it before; ``takeover``: another server or nobody did) is counted in
+  ``wordarena_recoveries_total{reason}`` and handed to ``on_recovered`` (the lobby link, which
+  reports the match's new location to the lobby).
 """
 
 from __future__ import annotations
@@ -96,15 +102,50 @@ class MatchManager:
         self._engine_pool = ThreadPoolExecutor(max_workers=max(1, engine_workers),
                                                thread_name_prefix="engine")
         self.on_finished: Callable[[Runtime], Any] | None = None
+        #: Called with (runtime, "restart" | "takeover") for every running match rebuilt here.
+        self.on_recovered: Callable[[Runtime, str], Any] | None = None
+        self._scanner: asyncio.Task[None] | None = None
 
     # --- life cycle ----------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Take over every claimable running match and start renewing leases."""
+        """Take over every claimable running match, start renewing leases and scanning for
+        matches to take over."""
         for match_id in await self.store.claimable(self.owner):
             with contextlib.suppress(ServiceError):
                 await self.get(match_id)
         self._renewer = asyncio.create_task(self._renew_loop())
+        self._scanner = asyncio.create_task(self._takeover_loop())
+
+    async def take_over_expired(self) -> int:
+        """Take over the running matches whose lease lapsed or was released (up to capacity).
+        Returns how many were taken over."""
+        taken = 0
+        for match_id in await self.store.claimable(self.owner):
+            if match_id in self.matches:
+                continue
+            if self.draining or self.closing or self.active_matches >= self.capacity:
+                break
+            try:
+                await self.get(match_id)
+                taken += 1
+            except ServiceError:  # another server was quicker, or the match cannot be served here
+                continue
+            except Exception as exc:  # a broken log: logged, the others are still taken over
+                log.error("take-over failed", match_id=match_id, error=repr(exc))
+        return taken
+
+    async def _takeover_loop(self) -> None:
+        while True:
+            await asyncio.sleep(max(self.lease_seconds / 3, 0.05))
+            if self.draining or self.closing:
+                continue
+            try:
+                taken = await self.take_over_expired()
+                if taken:
+                    log.info("took over matches of another server", count=taken)
+            except Exception as exc:  # pragma: no cover - database hiccup: retry next time
+                log.warning("take-over scan failed", error=repr(exc))
 
     async def _renew_loop(self) -> None:
         while True:
@@ -119,6 +160,8 @@ class MatchManager:
         self.closing = True
         if self._renewer:
             self._renewer.cancel()
+        if self._scanner:
+            self._scanner.cancel()
         for rt in self.matches.values():
             for sub in list(rt.subscribers):
                 sub.close("the match server is shutting down")
@@ -292,6 +335,7 @@ class MatchManager:
             row = await self.store.get(match_id) if len(match_id) <= 64 else None
             if row is None:
                 raise ServiceError(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            previous_owner = row.owner
             if row.status == "in-progress" and not await self.store.claim(match_id, self.owner,
                                                                           self.lease_seconds):
                 fresh = await self.store.get(match_id)
@@ -302,8 +346,13 @@ class MatchManager:
             self.matches[match_id] = rt
             metrics.MATCHES_ACTIVE.set(self.active_matches)
             if not rt.state.over:
-                metrics.RECOVERIES.inc()
+                reason = "restart" if previous_owner.partition("|")[0] == self.server_id else "takeover"
+                metrics.RECOVERIES.labels(reason).inc()
+                log.info("match recovered", match_id=match_id, reason=reason,
+                         previous_owner=previous_owner)
                 self._after_commit(rt)
+                if self.on_recovered is not None:
+                    self.on_recovered(rt, reason)
             return rt
 
     async def _rebuild(self, match_id: str) -> Runtime:
@@ -438,7 +487,8 @@ class MatchManager:
             self._lost(rt)
             raise ServiceError(grpc.StatusCode.UNAVAILABLE,
                                f"match {rt.match_id!r} moved to another server; reconnect",
-                               e.MatchMoved(match_id=rt.match_id)) from exc
+                               e.MatchMoved(match_id=rt.match_id,
+                                            new_address=await self._owner_address(rt.match_id))) from exc
         metrics.APPEND_SECONDS.observe(time.perf_counter() - t0)
         # Durable: install the new state and tell everyone.
         if action is not None:
@@ -482,6 +532,16 @@ class MatchManager:
                                                code_name="REQUEST_ID_REUSED"))
         metrics.REPEATS.inc()
         return ("repeat", blob)
+
+    async def _owner_address(self, match_id: str) -> str:
+        """The address of the server that owns ``match_id`` now ("" if none, us, or unknown)."""
+        try:
+            row = await self.store.get(match_id)
+        except Exception:  # the error path of a commit: never fail it again
+            return ""
+        if row is None or not row.owner or row.owner == self.owner:
+            return ""
+        return row.owner.partition("|")[2]
 
     def _lost(self, rt: Runtime) -> None:
         """Another server owns the match now: forget it and end its streams."""

@@ -13,7 +13,9 @@ TURN_SECONDS = Histogram("wordarena_turn_seconds", "Time to handle a turn, from 
 APPEND_SECONDS = Histogram("wordarena_event_append_seconds", "Time to append events durably.",
                            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1))
 SUBSCRIBERS = Gauge("wordarena_stream_subscribers", "Open StreamMatch streams.")
-RECOVERIES = Counter("wordarena_recoveries_total", "Matches rebuilt from their log (restart / take-over).")
+RECOVERIES = Counter("wordarena_recoveries_total",
+                     "Running matches rebuilt from their log: reason restart (this server id owned it "
+                     "before) or takeover (another server, or nobody after a drain, did).", ("reason",))
 REPEATS = Counter("wordarena_repeated_requests_total", "Requests answered again from their request id.")
 STREAM_CUTOFFS = Counter("wordarena_stream_cutoffs_total", "Streams cut off for reading too slowly.")
 MOVEGEN_SECONDS = Histogram("wordarena_movegen_seconds",
@@ -23,3 +25,6 @@ RESULTS_REPORTED = Counter("wordarena_results_reported_total",
                            "Match results reported to the lobby, by outcome of the attempt.", ("result",))
 RESULTS_PENDING = Gauge("wordarena_results_pending",
                         "Finished matches whose result the lobby has not acknowledged yet.")
+LOCATIONS_REPORTED = Counter("wordarena_locations_reported_total",
+                             "Match locations (after a take-over or restart) reported to the lobby, by "
+                             "outcome of the attempt (acked, retry, refused).", ("result",))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -17,6 +18,7 @@ from protos.wordarena.v1 import control_pb2 as ctl
 from protos.wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 from protos.wordarena.v1 import match_pb2 as m
 from services.common import auth
+from services.match.main import parse_ready_line
 
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "proc-secret"
@@ -31,8 +33,9 @@ def spawn(tmp: Path, db: str) -> tuple[subprocess.Popen[str], int]:
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
-    assert line.startswith("LISTENING"), line
-    return proc, int(line.split()[1])
+    ready = parse_ready_line(line)
+    assert ready is not None, line
+    return proc, ready[0]
 
 
 def test_kill9_then_sigterm(tmp_path: Path, database_url: str) -> None:
@@ -72,3 +75,96 @@ def test_kill9_then_sigterm(tmp_path: Path, database_url: str) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _json_lines(text: str, where: str) -> list[dict[str, object]]:
+    out = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            raise AssertionError(f"{where}: not a JSON line: {line!r}") from None
+        assert isinstance(obj, dict), f"{where}: {line!r}"
+        out.append(obj)
+    return out
+
+
+def test_json_logs_every_line_is_json(tmp_path: Path) -> None:
+    """Lobby + match server with ``--log-format json`` at info level (Alembic's start-up lines
+    included): every line either writes on stdout or stderr is a JSON object, and every log line
+    names the service and its server id."""
+    lobby_port = _free_port()
+    base = os.environ | {"WORDARENA_SERVICE_TOKEN": TOKEN, "WORDARENA_DATA_DIR": str(tmp_path),
+                         "WORDARENA_LOG_FORMAT": "json", "WORDARENA_LOG_LEVEL": "info",
+                         "WORDARENA_SHUTDOWN_GRACE": "1", "PYTHONWARNINGS": "default"}
+    for k in ("WORDARENA_TOKEN_PUBLIC_KEY", "WORDARENA_TOKEN_PRIVATE_KEY", "WORDARENA_REQUIRE_KEYS"):
+        base.pop(k, None)
+    lobby = subprocess.Popen(
+        [sys.executable, "-c", "from services.lobby.main import main; main()"], cwd=ROOT,
+        env=base | {"WORDARENA_LISTEN": f"127.0.0.1:{lobby_port}", "WORDARENA_SERVER_ID": "lobby-j",
+                    "WORDARENA_DATABASE_URL": f"sqlite:///{tmp_path / 'lobby.db'}"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    match = None
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{lobby_port}") as ch:
+            grpc.channel_ready_future(ch).result(timeout=30)
+        match = subprocess.Popen(
+            [sys.executable, "-m", "services.match.main", "--lobby", f"127.0.0.1:{lobby_port}"], cwd=ROOT,
+            env=base | {"WORDARENA_LISTEN": "127.0.0.1:0", "WORDARENA_SERVER_ID": "match-j",
+                        "WORDARENA_METRICS_LISTEN": "127.0.0.1:0",
+                        "WORDARENA_DATABASE_URL": f"sqlite:///{tmp_path / 'match.db'}"},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert match.stdout is not None
+        ready = parse_ready_line(match.stdout.readline())
+        assert ready is not None and ready[1] > 0
+        time.sleep(0.5)  # a heartbeat or so
+    finally:
+        for p in (match, lobby):
+            if p is not None and p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        outs = {}
+        for name, p in (("match", match), ("lobby", lobby)):
+            if p is not None:
+                out, err = p.communicate(timeout=20)
+                outs[name] = (out, err, p.returncode)
+    for name, (out, err, code) in outs.items():
+        assert code == 0, (name, code, err[-2000:])
+        _json_lines(out, f"{name} stdout")
+        logs = _json_lines(err, f"{name} stderr")
+        assert logs, name
+        for entry in logs:
+            assert entry.get("service") == name and entry.get("server_id") == f"{name}-j", entry
+            assert {"event", "level", "timestamp"} <= entry.keys(), entry
+    events = {(name, e["event"]) for name, (_, err, _) in outs.items() for e in _json_lines(err, name)}
+    assert any(n == "match" and str(ev).startswith("Context impl") for n, ev in events), events  # Alembic
+    assert ("match", "matches recovered") in events and ("match", "serving") in events
+    warned = [e for e in _json_lines(outs["match"][1], "match") if str(e["event"]).startswith("token keys:")]
+    assert warned and warned[0]["level"] == "warning"  # --lobby without a public key
+
+
+@pytest.mark.parametrize("service", ["match", "lobby"])
+def test_require_keys_refuses_to_start_without_keys(tmp_path: Path, service: str) -> None:
+    env = os.environ | {"WORDARENA_DATA_DIR": str(tmp_path), "WORDARENA_LOG_FORMAT": "json",
+                        "WORDARENA_REQUIRE_KEYS": "1", "WORDARENA_LISTEN": "127.0.0.1:0",
+                        "WORDARENA_DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}"}
+    for k in ("WORDARENA_TOKEN_PUBLIC_KEY", "WORDARENA_TOKEN_PRIVATE_KEY"):
+        env.pop(k, None)
+    proc = subprocess.run([sys.executable, "-c", f"from services.{service}.main import main; main()"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    (entry,) = [e for e in _json_lines(proc.stderr, service) if e["level"] == "error"]
+    assert entry["event"] == "cannot start: token keys"
+    error = str(entry["error"])
+    assert "WORDARENA_TOKEN_PUBLIC_KEY" in error and "WORDARENA_REQUIRE_KEYS" in error
+    assert not (tmp_path / auth.DEV_PRIVATE_KEY_FILE).exists()  # no development key pair made
+    assert not (tmp_path / "x.db").exists()  # refused before touching the database

@@ -293,6 +293,25 @@ def test_match_servers_advertise_their_own_address() -> None:
 
 
 @pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl not installed")
+def test_servers_require_keys_and_init_containers_migrate() -> None:
+    """Production switches: no development keys, no start-up migrations in the servers (their
+    init containers run ``--migrate-only``, under the migrations' advisory lock)."""
+    servers = 0
+    for w in workloads():
+        spec = pod_spec(w)
+        for c in spec["containers"]:
+            if c.get("command", [""])[0] not in ("wordarena-lobby", "wordarena-match"):
+                continue
+            servers += 1
+            env = container_env(c)
+            where = f"{w['metadata']['name']}/{c['name']}"
+            assert env.get("WORDARENA_REQUIRE_KEYS") == "1", where
+            assert env.get("WORDARENA_NO_MIGRATE") == "1", where
+            inits = [ic.get("command", []) for ic in spec.get("initContainers", [])]
+            assert [c["command"][0], "--migrate-only"] in inits, f"{where}: no migrate init container"
+    assert servers == 2
+
+
 def test_kustomize_builds() -> None:
     out = subprocess.run(["kubectl", "kustomize", str(K8S)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
@@ -514,6 +533,11 @@ def label_values_in_code() -> dict[str, set[str]]:
         "grpc_type": {"unary", "server_stream", "client_stream", "bidi_stream"},
         "result": set(re.findall(r"ALLOCATIONS\.labels\(\s*\"(\w+)\"", lobby)),
     }
+    from services.lobby.service import SERVER_STATES
+
+    values["state"] = set(SERVER_STATES)
+    manager = (SERVICES / "match" / "manager.py").read_text(encoding="utf-8")
+    values["reason"] = set(re.findall(r"reason = \"(\w+)\" if .* else \"(\w+)\"", manager)[0])
     return values
 
 
@@ -532,6 +556,8 @@ def test_selectors_use_real_labels_and_values() -> None:
     labels = metric_labels()
     values = label_values_in_code()
     assert values["result"] >= {"ok"}
+    assert values["state"] == {"healthy", "stale", "draining"}
+    assert values["reason"] == {"restart", "takeover"}
     jobs = {j["job_name"] for j in load_yaml(DEPLOY / "prometheus" / "prometheus.yml")[0]["scrape_configs"]}
     for where, expr in ALL_EXPRS:
         for metric, body in _SELECTOR.findall(expr):
@@ -570,7 +596,8 @@ def test_alert_rules_shape() -> None:
     used = " ".join(r["expr"] for r in rules)
     for needed in ("grpc_server_handled_total", "grpc_server_handling_seconds_bucket",
                    "wordarena_event_append_seconds_bucket", "wordarena_allocations_total",
-                   "wordarena_stream_cutoffs_total", "wordarena_recoveries_total", "Heartbeat"):
+                   "wordarena_stream_cutoffs_total", "wordarena_recoveries_total", "Heartbeat",
+                   'wordarena_match_servers{job="wordarena-lobby", state="healthy"}'):
         assert needed in used, needed
     prom = load_yaml(DEPLOY / "prometheus" / "prometheus.yml")[0]
     for rf in prom["rule_files"]:
