@@ -325,8 +325,11 @@ def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess
         line = proc.stdout.readline()
         if not line and proc.poll() is not None:
             raise RuntimeError(f"match server exited: see {data_dir / 'server.log'}")
-        if line.startswith("LISTENING"):
-            return proc, int(line.split()[1])
+        from services.match.main import parse_ready_line  # JSON with --log-format json
+
+        ready = parse_ready_line(line)
+        if ready is not None:
+            return proc, ready[0]
     raise RuntimeError("match server did not start")
 
 
