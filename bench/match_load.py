@@ -272,9 +272,12 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
 
 
 def _client_proc(args: tuple[Any, ...], out: Any) -> None:
+    import gc
     import logging
 
     logging.disable(logging.WARNING)
+    # The load generator's own garbage collections would show up as server latency.
+    gc.disable()
     result = asyncio.run(_client(*args))
     out.send(result)
     out.close()
@@ -311,11 +314,45 @@ def _cpu_between(samples: list[tuple[float, float]], t0: float, t1: float) -> fl
     return (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
 
 
-def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess.Popen[str], int]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def scrape(port: int) -> dict[str, dict[float, float]]:
+    """Cumulative histogram buckets of the server's SubmitTurn handling and turn seconds."""
+    import urllib.request
+
+    wanted = {'grpc_server_handling_seconds_bucket{grpc_method="SubmitTurn"': "handling",
+              "wordarena_turn_seconds_bucket": "turn", "wordarena_event_append_seconds_bucket": "append"}
+    out: dict[str, dict[float, float]] = {v: {} for v in wanted.values()}
+    try:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+    except OSError:
+        return out
+    for line in text.splitlines():
+        for prefix, name in wanted.items():
+            head = prefix.split("{")[0]
+            if line.startswith(head) and (("{" not in prefix) or prefix.split("{")[1] in line):
+                le = line.split('le="')[1].split('"')[0]
+                out[name][float(le)] = out[name].get(float(le), 0.0) + float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def hist_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float:
+    """Upper bound of the bucket holding quantile ``q`` of the observations between two scrapes."""
+    les = sorted(after)
+    counts = [after[le] - before.get(le, 0.0) for le in les]
+    if not counts or counts[-1] <= 0:
+        return float("nan")
+    for le, n in zip(les, counts, strict=True):
+        if n >= q * counts[-1]:
+            return le
+    return float("inf")
+
+
+def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess.Popen[str], int, int]:
+    path = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, path)))
     cmd = [sys.executable, "-m", "services.match.main", "--listen", "127.0.0.1:0",
            "--database-url", url, "--data-dir", str(data_dir), "--service-token", SERVICE_TOKEN,
            "--log-level", "warning", "--log-format", "json", "--shutdown-grace", "2",
+           "--metrics-listen", "127.0.0.1:0",
            "--server-id", f"bench-{uuid.uuid4().hex[:6]}", *extra]
     with open(data_dir / "server.log", "a") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
@@ -329,7 +366,7 @@ def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess
 
         ready = parse_ready_line(line)
         if ready is not None:
-            return proc, ready[0]
+            return proc, ready[0], ready[1]
     raise RuntimeError("match server did not start")
 
 
@@ -338,7 +375,8 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
     from services.common import auth
 
     auth.load_token_keys(data_dir)  # the key pair, before the server and clients read it
-    proc, port = start_server(url, data_dir, args.server_arg or [])
+    proc, port, metrics_port = start_server(url, data_dir, args.server_arg or [])
+    hist0: dict[str, dict[float, float]] = {}
     profiler = None
     try:
         time.sleep(0.5)
@@ -356,8 +394,9 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
             p.start()
             procs.append(p)
             pipes.append(rx)
+        time.sleep(ramp + 2)
+        hist0 = scrape(metrics_port)
         if args.profile:
-            time.sleep(ramp + 2)
             profiler = subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
                  "--format", "raw", "--rate", "200", "--output", args.profile,
@@ -366,12 +405,17 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
         results = []
         peak_active = 0
         samples: list[tuple[float, float]] = []
-        while len(results) < len(pipes):
-            for rx in pipes:
-                if rx.poll(0.5):
+        waiting = list(pipes)
+        while waiting:
+            for rx, p in zip(pipes, procs, strict=True):
+                if rx in waiting and rx.poll(0.5):
                     results.append(rx.recv())
+                    waiting.remove(rx)
+                elif rx in waiting and not p.is_alive() and not rx.poll(0):
+                    raise RuntimeError(f"a client process died (exit code {p.exitcode})")
             peak_active = max(peak_active, rss_kb(proc.pid))
             samples.append((time.time(), cpu_s(proc.pid)))
+        hist1 = scrape(metrics_port)
         for p in procs:
             p.join()
         peak = rss_kb(proc.pid, "VmHWM")
@@ -393,6 +437,8 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
                d50=pct(dlv, 0.5) * 1e3, d99=pct(dlv, 0.99) * 1e3, peak_mb=peak / 1024,
                per_match_kb=(peak - rss0) / max(args.matches, 1), base_mb=rss0 / 1024,
                client_cpu=max(r["client_cpu"] for r in results),
+               server_side={k: (hist_quantile(hist0.get(k, {}), v, 0.5) * 1e3,
+                                hist_quantile(hist0.get(k, {}), v, 0.99) * 1e3) for k, v in hist1.items()},
                server_cpu=_cpu_between(samples, min(r["t0"] for r in results),
                                        max(r["t1"] for r in results)))
     return out
@@ -438,7 +484,9 @@ def main() -> None:
                   f"  server peak RSS={r['peak_mb']:.0f}MB (idle {r['base_mb']:.0f}MB, "
                   f"{r['per_match_kb']:.0f}KB per active match)  "
                   f"refused={r['refused']} stale={r['stale']} cutoffs={r['cutoffs']} errors={r['errors']}\n"
-                  f"  CPU (cores): server={r['server_cpu']:.2f} client={r['client_cpu']:.2f}",
+                  f"  CPU (cores): server={r['server_cpu']:.2f} client={r['client_cpu']:.2f}\n"
+                  f"  server-side histograms (bucket bounds, ms) p50/p99: " + "  ".join(
+                      f"{k}={a:g}/{b:g}" for k, (a, b) in r["server_side"].items()),
                   flush=True)
     finally:
         if pg_name and admin:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import signal
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -32,6 +33,23 @@ from services.common.metrics import MetricsInterceptor, start_metrics_server
 log = logs.get_logger(__name__)
 
 DrainHook = Callable[[], Awaitable[None]]
+
+
+#: Middle-generation collections between full collections (CPython's default is 10).
+GC_FULL_EVERY = 1000
+
+
+def tune_gc() -> None:
+    """Fewer full garbage collections for a long-running server. A full collection walks every
+    live object (hundreds of live matches: ~100 ms, a pause for every call in flight) while the
+    cyclic garbage grpc.aio makes per call is young and goes with the cheap young collections.
+    Everything loaded at start-up (modules, rulesets, lexicons) moves to a permanent generation
+    that collections skip, and full collections run only after ``GC_FULL_EVERY`` middle ones
+    (and, as always, only once a quarter of the old objects are new since the last one)."""
+    gc.collect()
+    gc.freeze()
+    g0, g1, _ = gc.get_threshold()
+    gc.set_threshold(g0, g1, GC_FULL_EVERY)
 
 
 class GrpcServer:
@@ -81,6 +99,7 @@ class GrpcServer:
         if self.port == 0:
             raise OSError(f"cannot listen on {self.listen}")
         await self.server.start()
+        tune_gc()
         hc = health_pb2.HealthCheckResponse
         status = hc.SERVING if serving else hc.NOT_SERVING
         for name in ["", *self.service_names]:

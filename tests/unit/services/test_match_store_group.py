@@ -33,8 +33,8 @@ def _req(match_id: str, request_id: str, seq: int) -> RequestRow:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    db = Database(f"sqlite:///{tmp_path / 'm.db'}")
+async def store(database_url: str):  # type: ignore[no-untyped-def]
+    db = Database(database_url)
     s = MatchStore(db)
     s.migrate()
     for mid in ("a", "b", "c"):
