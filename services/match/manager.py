@@ -151,9 +151,27 @@ class MatchManager:
         while True:
             await asyncio.sleep(max(self.lease_seconds / 3, 0.05))
             try:
-                await self.store.renew(self.owner, self.lease_seconds)
+                held = [rt for rt in self.matches.values() if not rt.state.over]
+                renewed = await self.store.renew(self.owner, self.lease_seconds)
+                # Matches that finished (or were dropped) meanwhile are not renewed either:
+                # only a shortfall against what is still held means a lost lease.
+                if renewed < len(held):
+                    held = [rt for rt in held if not rt.state.over and self.matches.get(rt.match_id) is rt]
+                    if renewed < len(held):
+                        await self._drop_lost(held)
             except Exception as exc:  # pragma: no cover - database hiccup: retry next time
                 log.warning("lease renewal failed", error=repr(exc))
+
+    async def _drop_lost(self, held: list[Runtime]) -> None:
+        """Fewer leases renewed than matches held: another server took some over while this one
+        could not renew (a pause, a partition). Forget those, ending their streams (the clients
+        reconnect and are sent to the new owner) instead of serving a stale copy."""
+        for rt in held:
+            row = await self.store.get(rt.match_id)
+            if row is not None and row.owner != self.owner and self.matches.get(rt.match_id) is rt:
+                log.warning("lost a match to another server", match_id=rt.match_id, owner=row.owner)
+                self._lost(rt)
+        metrics.MATCHES_ACTIVE.set(self.active_matches)
 
     async def close(self, release: bool = False) -> None:
         """Stop timers and bots, end streams (UNAVAILABLE), optionally release the leases."""

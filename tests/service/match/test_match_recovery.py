@@ -151,3 +151,37 @@ async def test_lost_match_error_names_the_new_owner(harness: Harness) -> None:
     detail = e.MatchMoved()
     moved[0].Unpack(detail)
     assert detail.new_address == b.manager.address
+
+
+async def test_a_server_that_lost_its_lease_drops_the_match_and_ends_streams(harness: Harness) -> None:
+    """The owner could not renew for a while (a pause, a partition) and another server took the
+    match over: at its next renewal it notices, forgets the match and ends its streams, rather
+    than serving a stale copy until the next write fails."""
+    from match_harness import pass_move
+
+    from protos.wordarena.v1 import match_pb2 as m
+    from services.match.models import MatchRow
+
+    a = await harness.start(lease_seconds=0.6)
+    mid = await harness.create(a)
+    b = await harness.start()
+    alice = harness.player(a, "alice")
+    stream = alice.stub.StreamMatch(m.StreamMatchRequest(match_id=mid, after_seq=0), metadata=alice.md)
+    first = await stream.read()
+    assert first.event.seq == 1
+
+    def steal(s: Any) -> None:
+        row = s.get(MatchRow, mid)
+        row.owner = f"{b.manager.server_id}|{b.manager.address}"
+        s.add(row)
+
+    await b.db.run(steal)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        for _ in range(100):  # heartbeats, until the stream ends
+            await asyncio.wait_for(stream.read(), 5)
+    assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert mid not in a.manager.matches
+    # B serves it from the log.
+    bob = harness.player(b, "bob")
+    view = await bob.view(mid)
+    await harness.player(b, "alice").submit(mid, pass_move(), expected_seq=view.last_seq)
