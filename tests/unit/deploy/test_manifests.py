@@ -1,6 +1,6 @@
 """deploy/ never drifts from the code.
 
-* Every YAML / JSON file under deploy/ parses (PyYAML when installed, else ``miniyaml``).
+* Every YAML / JSON file under deploy/ parses (PyYAML, a dev dependency).
 * Kubernetes manifests hang together: kinds and names, selectors that select, probes on declared
   ports, resources on every container, referenced ConfigMaps / Secrets / volumes that exist,
   ``$(VAR)`` references that resolve, a termination grace period that covers the drain, and
@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import miniyaml
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[3]
 DEPLOY = ROOT / "deploy"
@@ -43,7 +43,7 @@ def _rel(p: Path) -> str:
 
 @cache
 def load_yaml(path: Path) -> tuple[Any, ...]:
-    return tuple(d for d in miniyaml.load_all(path.read_text(encoding="utf-8")) if d is not None)
+    return tuple(d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d is not None)
 
 
 @cache
@@ -72,27 +72,6 @@ def test_yaml_parses(path: Path) -> None:
 @pytest.mark.parametrize("path", JSON_FILES, ids=_rel)
 def test_json_parses(path: Path) -> None:
     assert isinstance(load_json(path), dict)
-
-
-@pytest.mark.parametrize("path", YAML_FILES, ids=_rel)
-def test_miniyaml_agrees_with_pyyaml(path: Path) -> None:
-    yaml = pytest.importorskip("yaml", reason="PyYAML not installed: nothing to compare miniyaml with")
-    text = path.read_text(encoding="utf-8")
-    assert miniyaml.parse_all(text) == list(yaml.safe_load_all(text))
-
-
-def test_miniyaml_subset() -> None:
-    text = (
-        "a: 1\nb: 0440\nc: '0.5'\nd: 0.5\ne: [x, \"y\"]\nf: {}\ng: |\n  one\n  two\nh: >-\n  folded\n"
-        "  line\ni:\n  - k: v  # comment\n    l: true\n  - - nested\nj: ~\n---\nz: \"$(A) # not a comment\"\n"
-    )
-    assert miniyaml.parse_all(text) == [
-        {"a": 1, "b": 288, "c": "0.5", "d": 0.5, "e": ["x", "y"], "f": {}, "g": "one\ntwo\n",
-         "h": "folded line", "i": [{"k": "v", "l": True}, ["nested"]], "j": None},
-        {"z": "$(A) # not a comment"},
-    ]
-    with pytest.raises(miniyaml.YamlError):
-        miniyaml.parse_all("a: &anchor 1\n")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -315,7 +294,7 @@ def test_servers_require_keys_and_init_containers_migrate() -> None:
 def test_kustomize_builds() -> None:
     out = subprocess.run(["kubectl", "kustomize", str(K8S)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    kinds = [d["kind"] for d in miniyaml.parse_all(out.stdout) if d]
+    kinds = [d["kind"] for d in yaml.safe_load_all(out.stdout) if d]
     assert kinds.count("ConfigMap") == len(generated_configmaps())
 
 
