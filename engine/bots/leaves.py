@@ -28,6 +28,7 @@ class LeaveTable:
     duplicate: float = -2.0  # per extra copy of a letter kept
     balance: float = -1.0  # per vowel (or consonant) beyond a balanced leave
     games: int = 0  # self-play games the values were derived from
+    scale: float = 1.0  # weight of the leave against the score (tuned by self-play)
 
     def value(self, tiles: Iterable[str]) -> float:
         """The equity of keeping ``tiles`` (action tiles are worth 0 here)."""
@@ -40,11 +41,11 @@ class LeaveTable:
         vowels = sum(1 for t in kept if t in VOWELS)
         consonants = sum(1 for t in kept if t not in VOWELS and len(t) == 1 and t.isalpha())
         total += self.balance * max(0, abs(vowels - consonants) - 1)
-        return total
+        return total * self.scale
 
     def to_json(self) -> dict[str, object]:
         return {"family": self.family, "games": self.games, "duplicate": self.duplicate,
-                "balance": self.balance, "values": self.values}
+                "balance": self.balance, "scale": self.scale, "values": self.values}
 
 
 @cache
@@ -55,4 +56,5 @@ def leave_table(family: str) -> LeaveTable:
         return LeaveTable(family)
     data = json.loads(path.read_text(encoding="utf-8"))
     return LeaveTable(family, {str(k): float(v) for k, v in data["values"].items()},
-                      float(data["duplicate"]), float(data["balance"]), int(data.get("games", 0)))
+                      float(data["duplicate"]), float(data["balance"]), int(data.get("games", 0)),
+                      float(data.get("scale", 1.0)))
