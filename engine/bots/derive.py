@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -129,8 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         samples = collect(family, games)
         if len(args) > 2:  # keep the raw samples, to refit without replaying
             Path(args[2]).write_text(json.dumps(samples), encoding="utf-8")
-    table = fit(family, samples, games)
     out = Path(__file__).resolve().parent / "data" / f"leaves-{family}.json"
+    table = fit(family, samples, games)
+    if out.exists():  # keep the leave weight tuned by self-play (see docs/bots.md)
+        scale = float(json.loads(out.read_text(encoding="utf-8")).get("scale", 1.0))
+        table = replace(table, scale=scale)
     out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{out}: {len(table.values)} tokens from {games} games")
     return 0
