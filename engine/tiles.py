@@ -29,6 +29,19 @@ def is_letter_token(token: str) -> bool:
     return not is_action(token)
 
 
+def remove_tokens(rack: Iterable[str], tokens: Iterable[str]) -> tuple[str, ...]:
+    """``rack`` without ``tokens`` (each removed once, rack order kept): what is left after a
+    play or an exchange — the leave."""
+    left = Counter(tokens)
+    out = []
+    for t in rack:
+        if left[t]:
+            left[t] -= 1
+        else:
+            out.append(t)
+    return tuple(out)
+
+
 class Tile(NamedTuple):
     """A tile lying on the board."""
 

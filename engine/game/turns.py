@@ -7,7 +7,6 @@ and the caller keeps its old state (states are immutable, so nothing is half-app
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from engine.board import with_tiles, without_tiles
@@ -31,7 +30,7 @@ from engine.game.state import GameState, Lexicon, PendingPlay, Seat, initial_cel
 from engine.placement import Geometry, check_placement, check_tokens_on_rack, word_text
 from engine.rulesets.model import Ruleset, WordCheck
 from engine.scoring import ScoreBreakdown, score_play
-from engine.tiles import WILDCARD, is_action, is_letter_token
+from engine.tiles import WILDCARD, is_action, is_letter_token, remove_tokens
 from engine.warofwords.arena import enabled as has_action_tiles
 from engine.warofwords.clouds import initial_effects
 from engine.warofwords.turn import play_turn
@@ -126,7 +125,7 @@ def _play(state: GameState, action: Play) -> tuple[GameState, Events]:
     cells = with_tiles(state.cells, geometry.placed)
     words = _checked_words(state, cells, geometry)
     breakdown = score_play(state.ruleset, cells, geometry, words, tokens, state.board_effects)
-    rack = _remove(state.racks[action.seat], tokens)
+    rack = remove_tokens(state.racks[action.seat], tokens)
     state = state.evolve(cells=cells, racks=_set(state.racks, action.seat, rack),
                          last_play=tuple(i for i, _ in geometry.placed))
     if state.ruleset.word_check is WordCheck.DEFERRED:
@@ -258,7 +257,7 @@ def _exchange(state: GameState, action: Exchange) -> tuple[GameState, Events]:
     drawn = state.bag[:k]
     bag = list(state.bag[k:]) + list(action.tiles)
     rng_for(state.seed, state.rng_counter).shuffle(bag)
-    rack = _remove(state.racks[action.seat], action.tiles) + drawn
+    rack = remove_tokens(state.racks[action.seat], action.tiles) + drawn
     exchanges = _set(state.exchanges, action.seat, used + 1)
     state = state.evolve(racks=_set(state.racks, action.seat, rack), bag=tuple(bag),
                          exchanges=exchanges, rng_counter=state.rng_counter + 1)
@@ -333,16 +332,6 @@ def _draw(state: GameState, seat: int) -> tuple[GameState, list[str]]:
     racks = _set(state.racks, seat, state.racks[seat] + tuple(drawn))
     return state.evolve(racks=racks, bag=state.bag[k:]), drawn
 
-
-def _remove(rack: tuple[str, ...], tokens: tuple[str, ...]) -> tuple[str, ...]:
-    left = Counter(tokens)
-    out = []
-    for t in rack:
-        if left[t]:
-            left[t] -= 1
-        else:
-            out.append(t)
-    return tuple(out)
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

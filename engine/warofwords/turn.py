@@ -13,8 +13,6 @@ Whirlwind), scored in the text's order:
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.board import with_tiles
 from engine.errors import Rule, RuleError
 from engine.game.actions import Play
@@ -24,7 +22,7 @@ from engine.game.state import GameState
 from engine.placement import Placement, check_placement, check_tokens_on_rack
 from engine.rulesets.layout import PLAIN, SAND, WATER, Square
 from engine.scoring import ScoreBreakdown, bingo_bonus, score_play
-from engine.tiles import is_action
+from engine.tiles import is_action, remove_tokens
 from engine.warofwords import effects
 from engine.warofwords.arena import Arena, Marker, live_ruleset
 from engine.warofwords.catalog import FACINGS, ActionSpec, Kind, Target, spec_of
@@ -78,7 +76,7 @@ def play_turn(state: GameState, action: Play) -> tuple[GameState, Events]:
         data["moves"] = [[a, b] for a, b in moves]
     scores = list(state.scores)
     scores[seat] += breakdown.total
-    rack = _remove(state.racks[seat], tokens)
+    rack = remove_tokens(state.racks[seat], tokens)
     racks = (*state.racks[:seat], rack, *state.racks[seat + 1:])
     state = state.evolve(cells=cells, racks=racks, scores=tuple(scores), last_play=last_play)
 
@@ -185,14 +183,4 @@ def _place_square_tile(arena: Arena, index: int, spec: ActionSpec) -> None:
         arena.squares[index] = Square(spec.letter_mult, spec.word_mult, terrain=old.terrain)
     arena.note("placed", None, index, tile=spec.name)
 
-
-def _remove(rack: tuple[str, ...], tokens: tuple[str, ...]) -> tuple[str, ...]:
-    left = Counter(tokens)
-    out = []
-    for t in rack:
-        if left[t]:
-            left[t] -= 1
-        else:
-            out.append(t)
-    return tuple(out)
 
