@@ -389,7 +389,7 @@ class MatchManager:
         for ev in loaded.events:
             for entry in ev.payload.get("board", ()):
                 if len(entry) > 1:
-                    rt.placed_seq[entry[0]] = ev.seq
+                    rt.placed_seq[entry[0]] = entry[4] if len(entry) > 4 else ev.seq
                 else:
                     rt.placed_seq.pop(entry[0], None)
             after = ev.payload.get("after")
@@ -432,7 +432,8 @@ class MatchManager:
                 [*(ev.payload.get("engine", ()) for ev in rt.events), *groups])
         out: list[StoredEvent] = []
         seq = rt.seq
-        for g in groups:
+        wow = rt.ruleset.family == "warofwords"
+        for k, g in enumerate(groups):
             seq += 1
             kind = stored_kind(g[0]["type"])
             a = dict(after)
@@ -441,9 +442,42 @@ class MatchManager:
                                                          strict=True)]
             if kind == "game-over" and early:
                 a["first_round_left"] = early
-            payload: dict[str, Any] = {"engine": g, "after": a, "board": self._board_changes(g, state, seq)}
+            payload: dict[str, Any] = {"engine": g, "after": a}
+            if wow:  # War of Words: what changed in anyone's view, and what clouds hide
+                payload["board"], payload["wow"] = self._wow_changes(rt, g, before, state, seq, k == 0)
+            else:
+                payload["board"] = self._board_changes(g, state, seq)
             out.append(StoredEvent(seq, now, kind, payload))
         return out
+
+    @staticmethod
+    def _wow_changes(rt: Runtime, group: list[dict[str, Any]], before: GameState, state: GameState,
+                     seq: int, first: bool) -> tuple[list[list[Any]], dict[str, Any]]:
+        """War of Words board changes (on the first stored event of a commit: every square whose
+        view changed, letters destroyed or drawn over by clouds included) and the cloud data the
+        projection needs (``views.wow_payload``); ``touched``: a word of the play lies (partly)
+        under a cloud."""
+        wow, changed = views.wow_payload(before, state)
+        changes: list[list[Any]] = []
+        if first:
+            for i in changed:
+                cell = state.cells[i]
+                if cell is None:
+                    changes.append([i])
+                else:
+                    fresh = before.cells[i] != cell
+                    changes.append([i, cell.letter, cell.blank, cell.owner,
+                                    seq if fresh else rt.placed_seq.get(i, seq)])
+        else:
+            wow["squares"] = {}
+        data = group[0]["data"]
+        if group[0]["type"] == "play" and data.get("placed"):
+            layout = state.ruleset.board
+            placed = [int(p[0]) for p in data["placed"]]
+            filled = {i for i, t in enumerate(before.cells) if t is not None} | set(placed)
+            veiled = set(wow["veiled"])
+            wow["touched"] = bool(views.word_squares(layout.cols, layout.rows, filled, placed) & veiled)
+        return changes, wow
 
     @staticmethod
     def _board_changes(group: list[dict[str, Any]], state: GameState, seq: int) -> list[list[Any]]:
@@ -526,7 +560,7 @@ class MatchManager:
             ev.payload.setdefault("board", [])
             for entry in ev.payload["board"]:
                 if len(entry) > 1:
-                    rt.placed_seq[entry[0]] = ev.seq
+                    rt.placed_seq[entry[0]] = entry[4] if len(entry) > 4 else ev.seq
                 else:
                     rt.placed_seq.pop(entry[0], None)
             rt.events.append(ev)

@@ -187,7 +187,10 @@ class Runtime:
         if viewer is not None and (viewer in after.get("rack_changed", ()) or ev.kind == "match-started"):
             out.viewer_rack.CopyFrom(views.rack(r, after["racks"][viewer]))
         pending = set(after.get("pending") or ())
-        for entry in p.get("board", ()):
+        wow = p.get("wow")  # War of Words: what the clouds hide (``_wow_board``)
+        if wow is not None:
+            out.board_changes.extend(self._wow_board(ev, wow))
+        for entry in p.get("board", ()) if wow is None else ():
             index = entry[0]
             if len(entry) > 1:
                 from engine.tiles import Tile
@@ -203,9 +206,15 @@ class Runtime:
         seat = head.get("seat")
         kind = ev.kind
         if kind == "match-started":
+            board = views.board_view(r, self.empty_cells(), {}, set())
+            if wow is not None:
+                for i in wow["hidden"]:
+                    board.squares[i].CopyFrom(views.live_square(r, i, r.board.squares[i], None,
+                                                                hidden=True))
+                board.clouds.extend(views.cloud_pb(r, ctr) for ctr in wow.get("clouds", ()))
             started = c.MatchStarted(ruleset=views.ruleset_ref(r), options=self.options.to_pb(),
                                      first_seat=0, bonus_letter=data.get("bonus_letter") or "",
-                                     board=views.board_view(r, self.empty_cells(), {}, set()))
+                                     board=board)
             for i in range(len(self.seats)):
                 started.seats.append(self.seat_pb(i, after, ev.time))
             out.match_started.CopyFrom(started)
@@ -213,7 +222,10 @@ class Runtime:
             drawn = next((e for e in engine_events if e["type"] == "tiles-drawn"), None)
             drawn_count = drawn["data"]["count"] if drawn else 0
             if kind == "turn-played":
-                out.turn_played.CopyFrom(self._turn_played(seat, data, drawn_count))
+                turn = self._turn_played(seat, data, drawn_count)
+                if wow is not None:
+                    views.redact_play(turn, r, set(wow["veiled"]), bool(wow.get("touched")))
+                out.turn_played.CopyFrom(turn)
             elif kind == "play-accepted":
                 out.play_accepted.CopyFrom(c.PlayAccepted(seat=data["by"], decider_seat=seat,
                                                           points=data["score"]))
@@ -250,14 +262,43 @@ class Runtime:
                                                       idle_for=views.duration(p.get("idle_for", 0.0))))
         elif kind == "game-over":
             out.game_over.CopyFrom(self.game_over_pb(data, after))
+        elif kind == "effect":
+            out.effect.CopyFrom(views.effect_pb(r, seat, data, set(wow["veiled"]) if wow else set()))
         return out
 
     def _turn_played(self, seat: int, data: dict[str, Any], drawn: int) -> c.TurnPlayed:
         r = self.ruleset
-        bd = views.breakdown(r, data["breakdown"], len(data["placed"]))
-        return c.TurnPlayed(seat=seat, placements=views.placements(r, data["placed"]), breakdown=bd,
-                            points=data["score"], drawn_count=drawn,
-                            notation=views.notation(r, data["placed"], data["across"], data["words"]))
+        tiles = len(data["placed"]) + len(data.get("actions", ()))
+        bd = views.breakdown(r, data["breakdown"], tiles)
+        out = c.TurnPlayed(seat=seat, placements=views.placements(r, data["placed"]), breakdown=bd,
+                           points=data["score"], drawn_count=drawn,
+                           notation=views.notation(r, data["placed"], data["across"], data["words"]))
+        for action in data.get("actions", ()):  # War of Words: [index, token, facing?]
+            kind, factor = views.action_kind(action[1])
+            pl = c.Placement(square=views.square(r, int(action[0])), action=kind,  # type: ignore[arg-type]
+                             action_factor=factor)
+            if len(action) > 2:
+                pl.facing = views.FACING_PB.get(action[2], 0)  # type: ignore[assignment]
+            out.placements.append(pl)
+        return out
+
+    def _wow_board(self, ev: StoredEvent, wow: dict[str, Any]) -> list[c.BoardSquare]:
+        """A War of Words event's board changes. "You can't see under clouds": a square under
+        a cloud after the event is sent as ``hidden`` and nothing else."""
+        from engine.rulesets.layout import Square
+        from engine.tiles import Tile
+
+        r = self.ruleset
+        hidden = set(wow["hidden"])
+        out = []
+        for entry in ev.payload.get("board", ()):
+            index = entry[0]
+            got = wow["squares"].get(str(index))
+            sq = Square(*got) if got is not None else r.board.squares[index]
+            cell = Tile(entry[1], bool(entry[2]), int(entry[3])) if len(entry) > 1 else None
+            out.append(views.live_square(r, index, sq, cell, entry[4] if len(entry) > 4 else ev.seq,
+                                         index in hidden))
+        return out
 
     def game_over_pb(self, data: dict[str, Any], after: dict[str, Any]) -> c.GameOver:
         r = self.ruleset
@@ -310,8 +351,11 @@ class Runtime:
             s.last_move_time.CopyFrom(views.timestamp(moved))
             v.seats.append(s)
         pending = set(after["pending"])
-        v.board.CopyFrom(views.board_view(r, st.cells, self.placed_seq, pending, st.electrification,
-                                          st.irradiated))
+        if r.family == "warofwords":  # clouds hide what lies under them (views.wow_board_view)
+            v.board.CopyFrom(views.wow_board_view(st, self.placed_seq))
+        else:
+            v.board.CopyFrom(views.board_view(r, st.cells, self.placed_seq, pending,
+                                              st.electrification, st.irradiated))
         if not st.over:
             v.to_move_seat = st.to_move
         if st.pending is not None:

@@ -23,6 +23,8 @@ from engine.placement import Placement, check_placement, check_tokens_on_rack, w
 from engine.rulesets.model import WordCheck
 from engine.scoring import score_play
 from engine.tiles import BLANK, WILDCARD, is_letter_token
+from engine.warofwords.arena import live_ruleset
+from engine.warofwords.clouds import preview_allowed
 from engine.words import invalid_words, resolve_words
 from protos.wordarena.v1 import common_pb2 as c
 from protos.wordarena.v1 import control_pb2 as ctl
@@ -172,7 +174,14 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 v.squares.append(c.Square(row=p.square.row, col=p.square.col))
                 raise invalid_argument(f"{where}.square", v.message, v)
             if p.action:
-                raise invalid_argument(f"{where}.action", "action tiles are not supported by this server yet")
+                if rt.ruleset.family != "warofwords":
+                    raise invalid_argument(f"{where}.action", "action tiles are War of Words tiles")
+                token = views.action_token(p.action, p.action_factor)
+                if not token:
+                    raise invalid_argument(f"{where}.action", "not an action tile")
+                facing = {v: k for k, v in views.FACING_PB.items()}.get(p.facing, "")
+                out.append(Placement(p.square.row, p.square.col, token, facing=facing))
+                continue
             if p.is_wildcard:
                 letter = WILDCARD
             else:
@@ -199,6 +208,9 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 raise invalid_argument("move.exchange.tiles", "name at least one tile")
             tokens = []
             for t in move.exchange.tiles:
+                if t.action:  # War of Words: an action tile goes back like a letter
+                    tokens.append(views.action_token(t.action, t.action_factor) or "@?")
+                    continue
                 tokens.append(
                     BLANK if t.is_blank else WILDCARD if t.is_wildcard else t.letter.strip().upper()
                 )
@@ -343,6 +355,14 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         placements = self._placements(rt, request.placements)
         st, r = rt.state, rt.ruleset
         tokens = tuple(p.token for p in placements)
+        if r.family == "warofwords":
+            # "If you're playing any tile under a cloud, in-play scoring stops working." Checked
+            # before anything else, so that no answer tells what lies under the cloud.
+            if not preview_allowed(st, placements):
+                return m.PreviewPlayResponse(legal=False, violation=views.violation(
+                    e.RULE_CODE_FEATURE_UNAVAILABLE,
+                    "in-play scoring stops working for a play under a cloud"))
+            r = live_ruleset(st)  # multipliers placed, grown or destroyed by action tiles
         try:
             check_tokens_on_rack(st.racks[seat], tokens)
             geometry = check_placement(r, st.cells, placements, seat)

@@ -15,7 +15,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from engine.board import Cells, square_name
 from engine.errors import Rule
-from engine.rulesets.layout import BLOCKING, SAND, STAR, TITANIUM, WATER
+from engine.rulesets.layout import BLOCKING, SAND, STAR, TITANIUM, WATER, Square
 from engine.rulesets.model import Ruleset, WordFactor
 from engine.tiles import BLANK, WILDCARD, is_action
 from protos.wordarena.v1 import common_pb2 as c
@@ -104,7 +104,7 @@ def tile(ruleset: Ruleset, token_or_letter: str, blank: bool = False, owner: int
     """A tile: a rack token (``?``, ``*``, ``@bomb``, a letter) or a board tile."""
     t = c.Tile()
     if is_action(token_or_letter):
-        t.action = c.ACTION_KIND_UNSPECIFIED  # action tiles: not in the engine yet
+        t.action, t.action_factor = action_kind(token_or_letter)  # type: ignore[assignment]
         return t
     if token_or_letter == WILDCARD:
         t.letter, t.is_wildcard = WILDCARD, True
@@ -139,37 +139,40 @@ def _static_squares(ruleset: Ruleset) -> tuple[bytes, ...]:
 
 def _build_static(ruleset: Ruleset) -> tuple[bytes, ...]:
     layout = ruleset.board
-    out = []
-    for i, sq in enumerate(layout.squares):
-        b = c.BoardSquare(square=square(ruleset, i))
-        prem = None
-        add = ruleset.word_factor is WordFactor.ADD
-        if sq.colour:
-            prem = c.Premium(kind=c.PREMIUM_KIND_COLOUR, factor=ruleset.colour_bonus or 3,
-                             colour=COLOURS.get(sq.colour, 0), label=sq.label)  # type: ignore[arg-type]
-        elif sq.letter_mult > 1 and sq.word_mult > 1:
-            prem = c.Premium(kind=c.PREMIUM_KIND_LETTER_AND_WORD, factor=sq.letter_mult, label=sq.label)
-        elif sq.letter_mult > 1:
-            label = f"{sq.letter_mult}L" if add else {2: "DL", 3: "TL", 4: "QL"}.get(sq.letter_mult, sq.label)
-            prem = c.Premium(kind=c.PREMIUM_KIND_LETTER, factor=sq.letter_mult, label=label)
-        elif sq.word_mult > 1:
-            label = f"{sq.word_mult}W" if add else {2: "DW", 3: "TW", 4: "QW"}.get(sq.word_mult, sq.label)
-            prem = c.Premium(kind=c.PREMIUM_KIND_WORD, factor=sq.word_mult, label=label)
-        if prem is not None:
-            b.premium.CopyFrom(prem)
-        if sq.terrain == WATER:
-            b.terrain = c.TERRAIN_KIND_WATER
-            b.water_patch_id = layout.water_patch[i] + 1
-        elif sq.terrain == SAND:
-            b.terrain = c.TERRAIN_KIND_SAND
-        elif sq.terrain == TITANIUM:
-            b.scenery = c.SCENERY_KIND_TITANIUM
-        elif sq.terrain in BLOCKING:
-            b.scenery = c.SCENERY_KIND_BRICKS
-        b.is_star = sq.terrain == STAR
-        b.is_start = layout.start == i
-        out.append(b.SerializeToString())
-    return tuple(out)
+    return tuple(_square_pb(ruleset, i, sq).SerializeToString() for i, sq in enumerate(layout.squares))
+
+
+def _square_pb(ruleset: Ruleset, i: int, sq: Square) -> c.BoardSquare:
+    """A square without a tile: its premium, terrain and scenery as ``sq`` says."""
+    layout = ruleset.board
+    b = c.BoardSquare(square=square(ruleset, i))
+    prem = None
+    add = ruleset.word_factor is WordFactor.ADD
+    if sq.colour:
+        prem = c.Premium(kind=c.PREMIUM_KIND_COLOUR, factor=ruleset.colour_bonus or 3,
+                         colour=COLOURS.get(sq.colour, 0), label=sq.label)  # type: ignore[arg-type]
+    elif sq.letter_mult > 1 and sq.word_mult > 1:
+        prem = c.Premium(kind=c.PREMIUM_KIND_LETTER_AND_WORD, factor=sq.letter_mult, label=sq.label)
+    elif sq.letter_mult > 1:
+        label = f"{sq.letter_mult}L" if add else {2: "DL", 3: "TL", 4: "QL"}.get(sq.letter_mult, sq.label)
+        prem = c.Premium(kind=c.PREMIUM_KIND_LETTER, factor=sq.letter_mult, label=label)
+    elif sq.word_mult > 1:
+        label = f"{sq.word_mult}W" if add else {2: "DW", 3: "TW", 4: "QW"}.get(sq.word_mult, sq.label)
+        prem = c.Premium(kind=c.PREMIUM_KIND_WORD, factor=sq.word_mult, label=label)
+    if prem is not None:
+        b.premium.CopyFrom(prem)
+    if sq.terrain == WATER:
+        b.terrain = c.TERRAIN_KIND_WATER
+        b.water_patch_id = layout.water_patch[i] + 1
+    elif sq.terrain == SAND:
+        b.terrain = c.TERRAIN_KIND_SAND
+    elif sq.terrain == TITANIUM:
+        b.scenery = c.SCENERY_KIND_TITANIUM
+    elif sq.terrain in BLOCKING:
+        b.scenery = c.SCENERY_KIND_BRICKS
+    b.is_star = sq.terrain == STAR
+    b.is_start = layout.start == i
+    return b
 
 
 def board_square(ruleset: Ruleset, index: int, cell: Any, placed_seq: int = 0,
@@ -236,3 +239,206 @@ def notation(ruleset: Ruleset, placed: Sequence[Sequence[Any]], across: bool, wo
     r, col = divmod(first, cols)
     pos = f"{r + 1}{chr(65 + col)}" if across else f"{chr(65 + col)}{r + 1}"
     return f"{pos} {words[0] if words else ''}".strip()
+
+
+# --- War of Words: action tiles, live squares, effects and clouds --------------------------
+#
+# "Clouds obscure an area on the board approximately 5x5 in size. You can't see under clouds."
+# Every War of Words projection goes through ``engine.warofwords.clouds``: a square under a cloud
+# is sent as ``hidden`` with nothing else (no tile, premium, terrain or scenery), events name no
+# hidden square (placements, words, effect squares are redacted), and ``PreviewPlay`` gives no
+# in-play score for a play under a cloud ("If you're playing any tile under a cloud, in-play
+# scoring stops working").
+
+ACTION_KINDS: dict[str, int] = {
+    "bomb": c.ACTION_KIND_BOMB, "blaster": c.ACTION_KIND_BLASTER,
+    "blackhole": c.ACTION_KIND_BLACK_HOLE, "fire": c.ACTION_KIND_FIRE,
+    "lightning": c.ACTION_KIND_LIGHTNING, "whirlwind": c.ACTION_KIND_WHIRLWIND,
+    "nuke": c.ACTION_KIND_NUCLEAR_BOMB, "poison": c.ACTION_KIND_POISON,
+    "medic": c.ACTION_KIND_MEDIC, "rain": c.ACTION_KIND_RAIN, "shield": c.ACTION_KIND_SHIELD,
+    "star": c.ACTION_KIND_STAR, "quicksand": c.ACTION_KIND_QUICKSAND,
+    "portal": c.ACTION_KIND_PORTAL, "pirate": c.ACTION_KIND_PIRATE_SHIP,
+    "sandstorm": c.ACTION_KIND_SANDSTORM,
+}
+FACING_PB = {"up": c.FACING_UP, "down": c.FACING_DOWN, "left": c.FACING_LEFT,
+             "right": c.FACING_RIGHT}
+EFFECT_KINDS: dict[str, int] = {
+    "poison": c.EFFECT_KIND_POISONED, "medic": c.EFFECT_KIND_HEALED, "rain": c.EFFECT_KIND_RAINED,
+    "quicksand": c.EFFECT_KIND_RESCORED, "grown": c.EFFECT_KIND_MULTIPLIER_CHANGED,
+    "reveal-11L": c.EFFECT_KIND_MULTIPLIER_CHANGED, "placed": c.EFFECT_KIND_MULTIPLIER_CHANGED,
+    "electrified": c.EFFECT_KIND_ELECTRIFIED, "blackhole-size": c.EFFECT_KIND_RESIZED,
+    "collapsed": c.EFFECT_KIND_RESIZED, "fire-spread": c.EFFECT_KIND_SPREAD,
+    "moved": c.EFFECT_KIND_MOVED, "clouds": c.EFFECT_KIND_MOVED,
+    "irradiated": c.EFFECT_KIND_IRRADIATED, "expired": c.EFFECT_KIND_EXPIRED,
+    "swallowed": c.EFFECT_KIND_EXPIRED,
+}
+
+
+def action_kind(token: str) -> tuple[int, int]:
+    """(ActionKind, factor) of an action token (``@bomb`` → (BOMB, 0), ``@3W`` → (WORD_MULT, 3))."""
+    name = token.removeprefix("@")
+    if name[:-1].isdigit() and name[-1] in "LW":
+        kind = c.ACTION_KIND_LETTER_MULTIPLIER if name[-1] == "L" else c.ACTION_KIND_WORD_MULTIPLIER
+        return kind, int(name[:-1])
+    return ACTION_KINDS.get(name, c.ACTION_KIND_UNSPECIFIED), 0
+
+
+def action_token(kind: int, factor: int = 0) -> str:
+    """The rack token of a contract action tile (``""`` when it names none)."""
+    if kind == c.ACTION_KIND_LETTER_MULTIPLIER:
+        return f"@{factor}L" if 2 <= factor <= 8 else ""
+    if kind == c.ACTION_KIND_WORD_MULTIPLIER:
+        return f"@{factor}W" if 2 <= factor <= 8 else ""
+    names = {v: k for k, v in ACTION_KINDS.items()}
+    return "@" + names[kind] if kind in names else ""
+
+
+def square_state(sq: Square) -> list[Any]:
+    """A live square as stored in an event payload."""
+    return [sq.letter_mult, sq.word_mult, sq.colour, sq.terrain]
+
+
+def live_square(ruleset: Ruleset, index: int, sq: Square, cell: Any, placed_seq: int = 0,
+                hidden: bool = False) -> c.BoardSquare:
+    """A War of Words square as it is now; under a cloud only its place and ``hidden``."""
+    if hidden:
+        return c.BoardSquare(square=square(ruleset, index), hidden=True)
+    b = _square_pb(ruleset, index, sq)
+    if cell is not None:
+        b.tile.CopyFrom(tile(ruleset, cell.letter, cell.blank, cell.owner, placed_seq, on_board=True))
+    return b
+
+
+def cloud_pb(ruleset: Ruleset, centre: int) -> c.Cloud:
+    from engine.warofwords.clouds import CLOUD_SIZE
+
+    layout = ruleset.board
+    r, col = divmod(centre, layout.cols)
+    h = CLOUD_SIZE // 2
+    r0, c0 = max(0, r - h), max(0, col - h)
+    r1, c1 = min(layout.rows, r + h + 1), min(layout.cols, col + h + 1)
+    return c.Cloud(top_left=square_at(r0, c0), rows=r1 - r0, cols=c1 - c0)
+
+
+def wow_board_view(state: Any, placed_seq: dict[int, int]) -> c.BoardView:
+    """The War of Words board of ``state`` as anyone may see it: live multipliers and terrain,
+    letters, persistent action tiles and clouds; nothing of what lies under a cloud."""
+    from engine.warofwords.arena import live_squares, markers
+    from engine.warofwords.catalog import ACTIONS
+    from engine.warofwords.clouds import hidden_squares
+
+    r = state.ruleset
+    layout = r.board
+    hidden = hidden_squares(state)
+    squares = live_squares(state)
+    view = c.BoardView(board_id=layout.id, rows=layout.rows, cols=layout.cols,
+                       irradiated=state.irradiated)
+    for i in range(layout.rows * layout.cols):
+        view.squares.append(live_square(r, i, squares[i], state.cells[i], placed_seq.get(i, 0),
+                                        i in hidden))
+    for pid, el in enumerate(state.electrification):
+        view.water_patches.append(c.WaterPatch(patch_id=pid + 1, electrification=el))
+    for k, m in enumerate(markers(state)):
+        if m.kind == "cloud":
+            view.clouds.append(cloud_pb(r, m.index))
+            continue
+        if m.index in hidden:
+            continue
+        spec = ACTIONS.get(m.kind)
+        eff = c.ActiveEffect(effect_id=f"{k}:{m.kind}@{m.index}", owner_seat=m.owner,
+                             origin=square(r, m.index), movable=bool(spec and spec.movable))
+        eff.action = action_kind("@" + m.kind)[0]  # type: ignore[assignment]
+        view.effects.append(eff)
+    return view
+
+
+def wow_payload(before: Any, after: Any) -> tuple[dict[str, Any], list[int]]:
+    """What a stored War of Words event needs to be projected without leaking: the squares
+    under a cloud after the event (``hidden``), those under a cloud before or after it
+    (``veiled``: events never name them) and the live state of every square whose view changed;
+    and the changed squares' indexes."""
+    from engine.warofwords.arena import live_squares
+    from engine.warofwords.clouds import hidden_squares
+
+    hb, ha = hidden_squares(before), hidden_squares(after)
+    sb, sa = live_squares(before), live_squares(after)
+    changed = [i for i in range(len(after.cells))
+               if after.cells[i] != before.cells[i] or sa[i] != sb[i] or (i in ha) != (i in hb)]
+    from engine.warofwords.arena import markers
+
+    payload = {"hidden": sorted(ha), "veiled": sorted(ha | hb),
+               "squares": {str(i): square_state(sa[i]) for i in changed},
+               "clouds": [m.index for m in markers(after) if m.kind == "cloud"]}
+    return payload, changed
+
+
+def word_squares(cols: int, rows: int, filled: set[int], placed: Sequence[int]) -> set[int]:
+    """Every square of every word a play forms (its main word and cross words): the runs of
+    filled squares through each placed square, across and down."""
+    out: set[int] = set(placed)
+    for start in placed:
+        for step in (1, cols):
+            line = [start]
+            for sign in (-1, 1):
+                i = start
+                while True:
+                    j = i + sign * step
+                    if not 0 <= j < rows * cols or (step == 1 and j // cols != i // cols) \
+                            or j not in filled:
+                        break
+                    line.append(j)
+                    i = j
+            if len(line) > 1:
+                out.update(line)
+    return out
+
+
+def redact_play(turn: c.TurnPlayed, ruleset: Ruleset, veiled: set[int], touched: bool) -> None:
+    """Withhold from a TurnPlayed what lies under a cloud: placements on veiled squares, and,
+    when a word of the play ``touched`` a veiled square, the words, their premiums and the
+    notation (the points stay: scores are public)."""
+    cols = ruleset.board.cols
+    keep = [p for p in turn.placements if p.square.row * cols + p.square.col not in veiled]
+    del turn.placements[:]
+    turn.placements.extend(keep)
+    if touched:
+        del turn.breakdown.words[:]
+        turn.notation = ""
+
+
+def effect_pb(ruleset: Ruleset, seat: int | None, data: dict[str, Any], veiled: set[int]) -> c.Effect:
+    """A combat-log line; squares under a cloud are left out, and an effect whose source lies
+    under a cloud names neither its source tile nor its square."""
+    cols = ruleset.board.cols
+
+    def index(name: str) -> int:
+        return (int(name[1:]) - 1) * cols + ord(name[0].upper()) - 65
+
+    def visible(name: Any) -> bool:
+        return isinstance(name, str) and index(name) not in veiled
+
+    name = str(data.get("effect", ""))
+    kind = c.EFFECT_KIND_DESTROYED if data.get("destroyed") else EFFECT_KINDS.get(name, 0)
+    out = c.Effect(kind=kind, points=int(data.get("points", 0)))  # type: ignore[arg-type]
+    if seat is not None:
+        out.seat = seat
+    if data.get("by") is not None:
+        out.by_seat = int(data["by"])
+    at = data.get("at")
+    under = at is not None and not visible(at)
+    source = data.get("tile") or data.get("source") or name
+    if not under:
+        out.source = action_kind("@" + str(source))[0]  # type: ignore[assignment]
+        if at is not None:
+            i = index(at)
+            out.square.CopyFrom(square(ruleset, i))
+    names = [n for n in data.get("squares", ()) if isinstance(n, str)]
+    names += [n for n in data.get("centres", ()) if isinstance(n, str)]
+    names += [t[0] for t in data.get("multipliers", ()) if t]
+    names += [t[1] for t in data.get("tiles", ()) if len(t) > 1]
+    shown = [n for n in names if visible(n)]
+    out.squares.extend(square(ruleset, index(n)) for n in shown)
+    where = f" at {at}" if at is not None and not under else ""
+    what = name if not under else "an effect under a cloud"
+    out.reason = f"{what}{where}: {out.points:+d}" if out.points else f"{what}{where}"
+    return out
