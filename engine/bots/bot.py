@@ -59,9 +59,12 @@ class Bot:
             return Decide(seat, self._accept(state))
         moves = generate_moves(state, seat, self.lexicon)
         move = self._pick(state, moves)
-        if move is not None:
-            return move.to_play(seat)
-        return self._no_play(state, seat)
+        chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
+        if state.ruleset.family == "warofwords":  # action tiles: engine.warofwords.tactics
+            from engine.warofwords.tactics import with_actions
+
+            return with_actions(state, seat, chosen, moves, self.level, self.rng)
+        return chosen
 
     # -- choosing a play -------------------------------------------------------------------
 
