@@ -11,6 +11,8 @@ from engine.errors import RuleError
 from engine.game.actions import Action, Play
 from engine.game.state import GameState
 from engine.movegen import Move, describe_move, generate_moves
+from engine.movegen.api import board_ruleset
+from engine.tiles import is_action
 
 
 @dataclass(frozen=True)
@@ -65,16 +67,21 @@ def hindsight(
     moves = generate_moves(state, who)
     played = 0
     rank = 0
-    if isinstance(action, Play):
+    # War of Words: hindsight compares letters only — the word a play made, not its action
+    # tiles (move generation ignores action tiles on the rack).
+    letters = tuple(p for p in action.placements if not is_action(p.letter)) \
+        if isinstance(action, Play) else ()
+    if letters:
         try:
-            played, _, bad = play_score(state, action.placements, who)
+            played, _, bad = play_score(state, letters, who)
             if not bad:
                 rank = 1 + sum(1 for m in moves if m.score > played)
         except RuleError:
             played = 0
+    ruleset = board_ruleset(state)
     best = tuple(
         Alternative(m, info.position, info.word, m.score - played)
         for m in moves[:top]
-        for info in [describe_move(state.ruleset, state.cells, m, effects=state.board_effects)]
+        for info in [describe_move(ruleset, state.cells, m, effects=state.board_effects)]
     )
     return Hindsight(played, rank, len(moves), best)

@@ -12,6 +12,7 @@ from engine.board import with_tiles
 from engine.errors import RuleError
 from engine.game.state import GameState
 from engine.movegen import Move, generate_moves
+from engine.movegen.api import board_ruleset
 from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
 from engine.scoring import score_play
 from engine.words import invalid_words, resolve_words
@@ -73,7 +74,8 @@ def play_score(
     """(score, words as laid, words failing the lexicon) of a play; ``RuleError`` when it breaks
     a placement rule or uses tiles not on the rack."""
     check_tokens_on_rack(state.racks[seat], [p.token for p in placements])
-    geometry = check_placement(state.ruleset, state.cells, placements, seat)
+    ruleset = board_ruleset(state)  # War of Words: the board as action tiles left it
+    geometry = check_placement(ruleset, state.cells, placements, seat)
     after = with_tiles(state.cells, geometry.placed)
     texts = [word_text(after, w) for w in geometry.words]
     letters = state.ruleset.tiles.letters
@@ -84,7 +86,7 @@ def play_score(
     else:
         bad, words = (), texts
     tokens = [p.token for p in placements]
-    breakdown = score_play(state.ruleset, after, geometry, words, tokens, state.board_effects)
+    breakdown = score_play(ruleset, after, geometry, words, tokens, state.board_effects)
     return breakdown.total, tuple(texts), bad
 
 

@@ -9,6 +9,7 @@ from engine.errors import InputError
 from engine.game.state import GameState
 from engine.movegen.generator import generate
 from engine.movegen.move import Move
+from engine.rulesets.model import Ruleset
 
 _score = itemgetter(0)
 
@@ -33,5 +34,28 @@ def generate_moves(
     who = state.to_move if seat is None else seat
     if not 0 <= who < state.players:
         raise InputError(f"there is no seat {who}", "seat")
-    moves = generate(state.ruleset, state.cells, state.racks[who], lex, state.board_effects)
+    moves = generate(board_ruleset(state), state.cells, state.racks[who], lex, state.board_effects)
     return sort_moves(moves) if ordered else moves
+
+
+_live: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, Ruleset]] = {}
+
+
+def board_ruleset(state: GameState) -> Ruleset:
+    """The ruleset whose board is the board as it is now: in War of Words, multipliers placed,
+    grown or destroyed and scenery destroyed by action tiles (``engine.warofwords.arena``);
+    cached per set of changes, so move generation reuses its square tables."""
+    if not state.effects:
+        return state.ruleset
+    from engine.warofwords.arena import SquareChange, live_ruleset
+
+    changes = tuple(e for e in state.effects if isinstance(e, SquareChange))
+    if not changes:
+        return state.ruleset
+    key = (id(state.ruleset), changes)
+    found = _live.get(key)
+    if found is None or found[0] is not state.ruleset:
+        if len(_live) > 64:
+            _live.clear()
+        found = _live[key] = (state.ruleset, live_ruleset(state))
+    return found[1]

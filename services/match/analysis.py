@@ -18,6 +18,7 @@ from engine.game import GameState, Play, replay
 from engine.game.actions import action_from_dict
 from engine.game.events import Event as EngineEvent
 from engine.movegen import Move, describe_move, generate_moves
+from engine.movegen.api import board_ruleset
 from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
 from engine.rulesets.model import Ruleset
 from engine.scoring import score_play
@@ -75,7 +76,7 @@ def _play_pb(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> c.PlayMove:
 
 def analysed_move(state: GameState, seat: int, move: Move) -> m.AnalysedPlay:
     """An AnalysedPlay for a generated move in ``state``: placements, breakdown, notation, leave."""
-    r = state.ruleset
+    r = board_ruleset(state)  # War of Words: the board as action tiles left it
     info = describe_move(r, state.cells, move, effects=state.board_effects)
     placed = [[i, letter, blank] for i, letter, blank in move.tiles]
     return m.AnalysedPlay(
@@ -130,7 +131,7 @@ def tentative_breakdown(state: GameState, seat: int, placements: Sequence[Placem
 
     The breakdown is None when the geometry or the rack refuses the play (the violation says
     why); words are looked up only when ``check_words``."""
-    r = state.ruleset
+    r = board_ruleset(state)
     tokens = tuple(p.token for p in placements)
     try:
         check_tokens_on_rack(state.racks[seat], tokens)
