@@ -11,6 +11,7 @@ penalties. Run it with
 from __future__ import annotations
 
 import json
+import random
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -23,6 +24,7 @@ from engine.bots.selfplay import play_game
 from engine.game import Decide, Play
 from engine.game.state import GameState
 from engine.lexicon import load_lexicon
+from engine.movegen import generate
 from engine.rulesets import get_ruleset
 from engine.tiles import is_action
 
@@ -37,6 +39,36 @@ def collect(family: str, games: int, seed: int = 0) -> list[tuple[tuple[str, ...
     for g in range(games):
         play_game(ruleset, [Bot(4, seed + g, lexicon), Bot(4, seed + g + 1, lexicon)],
                   seed + g, lexicon, _recorder(samples))
+    return samples
+
+
+def collect_racks(
+    family: str, games: int, seed: int = 0, racks: int = 8, every: int = 2
+) -> list[tuple[tuple[str, ...], int]]:
+    """(rack, best score) samples: in expert self-play games, at every ``every``-th turn while
+    the bag can refill a rack, ``racks`` random racks drawn from the tiles not on the board
+    (letters only) are scored by their best move on that board."""
+    ruleset = get_ruleset(family)
+    lexicon = load_lexicon(ruleset.lexicon)
+    rng = random.Random(f"derive/{family}/{seed}")
+    samples: list[tuple[tuple[str, ...], int]] = []
+    size = ruleset.rack_size
+    turn = [0]
+
+    def on_turn(before: GameState, action: Any, after: GameState) -> None:
+        turn[0] += 1
+        if turn[0] % every or len(before.bag) < size:
+            return
+        pool = [t for t in (*before.bag, *(t for r in before.racks for t in r)) if not is_action(t)]
+        for _ in range(racks):
+            rack = rng.sample(pool, min(size, len(pool)))
+            moves = generate(ruleset, before.cells, rack, lexicon, before.board_effects)
+            best = max((m.score for m in moves), default=0)
+            samples.append((tuple(sorted(rack)), best))
+
+    for g in range(games):
+        play_game(ruleset, [Bot(4, seed + g, lexicon), Bot(4, seed + g + 1, lexicon)],
+                  seed + g, lexicon, on_turn)
     return samples
 
 
@@ -108,13 +140,12 @@ def fit(family: str, samples: list[tuple[tuple[str, ...], int]], games: int) -> 
         xtx[i][i] += RIDGE
     w = _solve(xtx, xty)
     raw = {t: w[1 + k] for k, t in enumerate(tokens)}
-    # Keeping a tile is not worth points in itself: when the average tile (weighted by the
-    # set) comes out positive (War of Words: racks with action tiles keep fewer letters and
-    # score less next turn), shift the values so that it is 0.
+    # A tile is worth what it adds over an average tile drawn in its place: shift the values
+    # so that the average tile of the set is worth 0.
     counts = get_ruleset(family).tiles.counts
     weight = sum(counts.get(t, 0) for t in raw) or 1
     mean = sum(v * counts.get(t, 0) for t, v in raw.items()) / weight
-    values = {t: round(v - max(0.0, mean), 2) for t, v in raw.items()}
+    values = {t: round(v - mean, 2) for t, v in raw.items()}
     return LeaveTable(family, values, round(min(0.0, w[-2]), 2), round(min(0.0, w[-1]), 2),
                       games)
 
@@ -127,12 +158,12 @@ def main(argv: list[str] | None = None) -> int:
                    json.loads(Path(args[2]).read_text(encoding="utf-8"))]
         games = int(args[3]) if len(args) > 3 else 0
     else:
-        samples = collect(family, games)
+        samples = collect_racks(family, games)
         if len(args) > 2:  # keep the raw samples, to refit without replaying
             Path(args[2]).write_text(json.dumps(samples), encoding="utf-8")
     out = Path(__file__).resolve().parent / "data" / f"leaves-{family}.json"
     table = fit(family, samples, games)
-    if out.exists():  # keep the leave weight tuned by self-play (see docs/bots.md)
+    if out.exists() and len(args) > 4:  # keep the shipped leave weight: ... GAMES keep
         scale = float(json.loads(out.read_text(encoding="utf-8")).get("scale", 1.0))
         table = replace(table, scale=scale)
     out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
