@@ -21,8 +21,8 @@ from engine.errors import EngineError, RuleError
 from engine.game import Decide, Exchange, Kick, Leave, Pass, Play, Resign
 from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
 from engine.rulesets.model import WordCheck
-from engine.scoring import score_play
-from engine.tiles import BLANK, WILDCARD, is_letter_token
+from engine.scoring import bingo_bonus, score_play
+from engine.tiles import BLANK, WILDCARD, is_action, is_letter_token
 from engine.warofwords.arena import live_ruleset
 from engine.warofwords.clouds import preview_allowed
 from engine.words import invalid_words, resolve_words
@@ -363,6 +363,11 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     e.RULE_CODE_FEATURE_UNAVAILABLE,
                     "in-play scoring stops working for a play under a cloud"))
             r = live_ruleset(st)  # multipliers placed, grown or destroyed by action tiles
+            # The word is scored from the letters; action tiles only count for the bingo.
+            placements = tuple(p for p in placements if not is_action(p.letter))
+            if not placements:
+                return m.PreviewPlayResponse(legal=True, breakdown=views.breakdown(
+                    r, {"total": bingo_bonus(r, tokens), "bingo": bingo_bonus(r, tokens)}, len(tokens)))
         try:
             check_tokens_on_rack(st.racks[seat], tokens)
             geometry = check_placement(r, st.cells, placements, seat)
