@@ -42,7 +42,8 @@ def zero_turn_limit(state: GameState) -> int:
 
 
 def _went_out(state: GameState, seat: int) -> bool:
-    return state.bag_letters() == 0 and not any(is_letter_token(t) for t in state.racks[seat])
+    # The rack first: it is short, the bag is not.
+    return not any(is_letter_token(t) for t in state.racks[seat]) and state.bag_letters() == 0
 
 
 def end_game(

@@ -224,7 +224,11 @@ class Arena:
 
     def freeze(self) -> GameState:
         base = self.layout.squares
-        changes = tuple(SquareChange(i, sq) for i, sq in enumerate(self.squares) if sq != base[i])
+        # Unchanged squares are the layout's own objects: test identity before equality (hot path).
+        changes = tuple(
+            SquareChange(i, sq) for i, sq in enumerate(self.squares)
+            if sq is not base[i] and sq != base[i]
+        )
         return self.state.evolve(
             cells=tuple(self.cells),
             effects=changes + tuple(self.markers),
