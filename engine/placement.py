@@ -4,12 +4,18 @@
 otherwise returns the ``Play`` geometry: the new tiles, the direction and every word formed
 (main word first, then cross words in board order). Lexicon checks and scoring come after, in
 ``engine.game.turns`` and ``engine.scoring``.
+
+Portals (War of Words): ``links`` maps each square of an open portal pair to its partner. The
+one hook is :func:`next_square` — the square after (or before) a square along a line: a line
+reaching a portal square continues from the square after its partner. ``_run`` (the words),
+the one-line / no-gap check and connection all walk lines with it, so a board without portals
+(``links`` empty, every other family) reads exactly as before.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.board import Cells, square_name
@@ -17,6 +23,9 @@ from engine.errors import InputError, Rule, RuleError
 from engine.rulesets.layout import STAR, WATER, BoardLayout
 from engine.rulesets.model import FirstPlay, Ruleset
 from engine.tiles import BLANK, WILDCARD, Tile
+
+Links = Mapping[int, int]  # portal square -> its partner (both squares of every open pair)
+NO_LINKS: Links = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +79,11 @@ def check_tokens_on_rack(rack: Sequence[str], tokens: Sequence[str]) -> None:
 
 
 def check_placement(
-    ruleset: Ruleset, cells: Cells, placements: Sequence[Placement], seat: int
+    ruleset: Ruleset, cells: Cells, placements: Sequence[Placement], seat: int,
+    links: Links = NO_LINKS,
 ) -> Geometry:
-    """Apply the placement rules to a play on ``cells``; return its geometry."""
+    """Apply the placement rules to a play on ``cells``; return its geometry. ``links`` are the
+    open portal pairs (War of Words); lines are read through them."""
     layout = ruleset.board
     if not placements:
         raise RuleError(Rule.NO_TILES, "a play must place at least one tile")
@@ -81,24 +92,42 @@ def check_placement(
         raise RuleError(Rule.DUPLICATE_SQUARE, "two tiles on the same square")
     rows = {p.row for p in placements}
     cols = {p.col for p in placements}
-    if len(rows) > 1 and len(cols) > 1:
-        raise RuleError(Rule.NOT_IN_LINE, "all tiles of a play must lie in one row or column")
     placed = tuple(
         (i, Tile(p.letter, p.blank, seat)) for i, p in zip(indexes, placements, strict=True)
     )
     after = list(cells)
     for i, tile in placed:
         after[i] = tile
-    across = _direction(layout, after, placed, len(rows) == 1 and len(cols) > 1)
-    _check_no_gap(layout, after, indexes, across)
+    across = _direction(layout, after, indexes, len(rows) == 1 and len(cols) > 1, links)
     new = {i for i, _ in placed}
     # Connection first: a lone tile off the layout (or a one-tile first play) is refused for
     # where it stands, not for the word it fails to make.
-    _check_connection(ruleset, cells, indexes, new)
-    words = _words(layout, after, new, indexes, across)
+    _check_connection(ruleset, cells, indexes, new, links)
+    words = _words(layout, after, new, indexes, across, links)
     if not words:
         raise RuleError(Rule.NO_WORD, "a play must form a word of at least two letters")
     return Geometry(placed, across, words)
+
+
+def next_square(
+    layout: BoardLayout, links: Links, i: int, across: bool, forward: bool = True
+) -> int | None:
+    """The square after ``i`` (before it, unless ``forward``) along a line across or down, or
+    None at the edge of the board.
+
+    Without portals it is the plain neighbour. A portal square's exit is its partner's: going
+    forward from a portal square *P* lands on the square after its partner *Q*, and going back
+    from the square after *Q* lands on *P* (so the square after *P* is reached back from *Q*).
+    Each square has at most one square after and one before it: lines never merge."""
+    cols = layout.cols
+    if forward:
+        i = links.get(i, i)
+        if across:
+            return i + 1 if (i + 1) % cols else None
+        return i + cols if i + cols < len(layout.squares) else None
+    if across:
+        return None if i % cols == 0 else links.get(i - 1, i - 1)
+    return None if i < cols else links.get(i - cols, i - cols)
 
 
 def _check_square(ruleset: Ruleset, cells: Cells, p: Placement) -> int:
@@ -123,64 +152,97 @@ def _check_square(ruleset: Ruleset, cells: Cells, p: Placement) -> int:
 
 
 def _direction(
-    layout: BoardLayout, after: list[Tile | None], placed: tuple[tuple[int, Tile], ...],
-    across: bool,
+    layout: BoardLayout, after: list[Tile | None], indexes: list[int], across: bool,
+    links: Links,
 ) -> bool:
-    """Direction of the main word; a single tile takes the direction of its longer word."""
-    if len(placed) > 1:
-        return across
-    i = placed[0][0]
-    return _run_length(layout, after, i, True) >= _run_length(layout, after, i, False)
+    """Direction of the main word, checking that the new tiles lie on one line with no gap
+    (read through portals): every new tile lies in the run of letters through the first one.
+    A single tile takes the direction of its longer word."""
+    if len(indexes) == 1:
+        i = indexes[0]
+        return _run_length(layout, after, i, True, links) >= \
+            _run_length(layout, after, i, False, links)
+    for way in (across, not across):
+        if set(indexes) <= set(_run(layout, after, indexes[0], way, links)):
+            return way
+    for way in (across, not across):
+        line = _line(layout, links, indexes[0], way)
+        if set(indexes) <= set(line):
+            at = sorted(line.index(i) for i in indexes)
+            gap = next(j for j in line[at[0]:at[-1]] if after[j] is None)
+            raise RuleError(Rule.GAP,
+                            f"the play leaves a gap at {square_name(*divmod(gap, layout.cols))}")
+    raise RuleError(Rule.NOT_IN_LINE,
+                    "all tiles of a play must lie in one row or column (read through portals)")
 
 
-def _check_no_gap(
-    layout: BoardLayout, after: list[Tile | None], indexes: list[int], across: bool
-) -> None:
-    step = 1 if across else layout.cols
-    for i in range(min(indexes), max(indexes) + 1, step):
-        if after[i] is None:
-            raise RuleError(Rule.GAP, f"the play leaves a gap at {square_name(*divmod(i, layout.cols))}")
+def _line(layout: BoardLayout, links: Links, i: int, across: bool) -> list[int]:
+    """Every square of the line through ``i`` (letters or not), in reading order; a line that
+    closes on itself through a portal is cut at ``i``."""
+    before: list[int] = []
+    j = next_square(layout, links, i, across, False)
+    while j is not None and j != i:
+        before.append(j)
+        j = next_square(layout, links, j, across, False)
+    behind: list[int] = []
+    j = next_square(layout, links, i, across, True)
+    while j is not None and j != i:
+        behind.append(j)
+        j = next_square(layout, links, j, across, True)
+    return [*reversed(before), i, *behind]
 
 
 def _words(
-    layout: BoardLayout, after: list[Tile | None], new: set[int], indexes: list[int], across: bool
+    layout: BoardLayout, after: list[Tile | None], new: set[int], indexes: list[int],
+    across: bool, links: Links = NO_LINKS,
 ) -> tuple[Word, ...]:
-    words = []
-    main = _run(layout, after, indexes[0], across)
+    words: list[Word] = []
+    main = _run(layout, after, indexes[0], across, links)
     if len(main) > 1:
         words.append(Word(main, across, tuple(i in new for i in main)))
+    seen = {main}
     for i in sorted(indexes):
-        cross = _run(layout, after, i, not across)
-        if len(cross) > 1:
+        cross = _run(layout, after, i, not across, links)
+        if len(cross) > 1 and cross not in seen:  # through a portal two tiles may share one
+            seen.add(cross)
             words.append(Word(cross, not across, tuple(j in new for j in cross)))
     return tuple(words)
 
 
-def _run(layout: BoardLayout, after: Sequence[Tile | None], i: int, across: bool) -> tuple[int, ...]:
-    """Indexes of the contiguous tiles through ``i`` in one direction, in reading order."""
-    cols = layout.cols
-    step = 1 if across else cols
-    row = i // cols
+def _run(
+    layout: BoardLayout, after: Sequence[Tile | None], i: int, across: bool,
+    links: Links = NO_LINKS,
+) -> tuple[int, ...]:
+    """Indexes of the contiguous tiles through ``i`` in one direction, in reading order (read
+    through portals). Letters closing a ring through a portal form no word: refused."""
+    before: list[int] = []
+    j = next_square(layout, links, i, across, False)
+    while j is not None and after[j] is not None:
+        if j == i:
+            raise RuleError(Rule.NOT_ALLOWED, f"the letters through {square_name(*divmod(i, layout.cols))} "
+                                              "would close a ring through a portal")
+        before.append(j)
+        j = next_square(layout, links, j, across, False)
+    behind: list[int] = []
+    j = next_square(layout, links, i, across, True)
+    while j is not None and after[j] is not None:
+        behind.append(j)
+        j = next_square(layout, links, j, across, True)
+    return (*reversed(before), i, *behind)
 
-    def inside(j: int) -> bool:
-        return 0 <= j < len(after) and (not across or j // cols == row)
 
-    start = i
-    while inside(start - step) and after[start - step] is not None:
-        start -= step
-    end = i
-    while inside(end + step) and after[end + step] is not None:
-        end += step
-    return tuple(range(start, end + step, step))
+def _run_length(
+    layout: BoardLayout, after: Sequence[Tile | None], i: int, across: bool,
+    links: Links = NO_LINKS,
+) -> int:
+    return len(_run(layout, after, i, across, links))
 
 
-def _run_length(layout: BoardLayout, after: Sequence[Tile | None], i: int, across: bool) -> int:
-    return len(_run(layout, after, i, across))
-
-
-def _check_connection(ruleset: Ruleset, cells: Cells, indexes: list[int], new: set[int]) -> None:
+def _check_connection(
+    ruleset: Ruleset, cells: Cells, indexes: list[int], new: set[int], links: Links = NO_LINKS
+) -> None:
     layout = ruleset.board
-    if any(_touches_old_tile(layout, cells, i) for i in indexes):
+    if any(_touches_old_tile(layout, cells, i, links) for i in indexes):
         return
     if ruleset.first_play is FirstPlay.STAR_OR_WATER:
         if any(layout.squares[i].terrain in (STAR, WATER) for i in indexes):
@@ -203,9 +265,11 @@ def _check_connection(ruleset: Ruleset, cells: Cells, indexes: list[int], new: s
         )
 
 
-def _touches_old_tile(layout: BoardLayout, cells: Cells, i: int) -> bool:
-    row, col = divmod(i, layout.cols)
-    for rr, cc in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-        if 0 <= rr < layout.rows and 0 <= cc < layout.cols and cells[rr * layout.cols + cc]:
-            return True
+def _touches_old_tile(layout: BoardLayout, cells: Cells, i: int, links: Links = NO_LINKS) -> bool:
+    """True when a tile already on the board is next to ``i`` along a line (through portals)."""
+    for across in (True, False):
+        for forward in (True, False):
+            j = next_square(layout, links, i, across, forward)
+            if j is not None and cells[j] is not None:
+                return True
     return False

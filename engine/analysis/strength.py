@@ -15,6 +15,7 @@ from engine.movegen import Move, generate_moves
 from engine.movegen.api import board_ruleset
 from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
 from engine.scoring import score_play
+from engine.warofwords.arena import portal_links
 from engine.words import invalid_words, resolve_words
 
 
@@ -75,7 +76,7 @@ def play_score(
     a placement rule or uses tiles not on the rack."""
     check_tokens_on_rack(state.racks[seat], [p.token for p in placements])
     ruleset = board_ruleset(state)  # War of Words: the board as action tiles left it
-    geometry = check_placement(ruleset, state.cells, placements, seat)
+    geometry = check_placement(ruleset, state.cells, placements, seat, portal_links(state))
     after = with_tiles(state.cells, geometry.placed)
     texts = [word_text(after, w) for w in geometry.words]
     letters = state.ruleset.tiles.letters

@@ -76,6 +76,24 @@ def markers(state: GameState) -> tuple[Marker, ...]:
     return tuple(e for e in state.effects if isinstance(e, Marker))
 
 
+def portal_pairs(marks: Iterable[Marker]) -> list[tuple[int, int]]:
+    """The open portal pairs as (first, second) squares: Portals pair in the order they were put
+    down (the 1st with the 2nd, the 3rd with the 4th …); an odd last Portal waits unpaired."""
+    squares = [m.index for m in marks if m.kind == "portal"]
+    return [(squares[k], squares[k + 1]) for k in range(0, len(squares) - 1, 2)]
+
+
+def portal_links(state: GameState) -> dict[int, int]:
+    """Each square of an open portal pair mapped to its partner (empty without pairs): the
+    ``links`` of ``engine.placement.check_placement``."""
+    if not state.effects:
+        return {}
+    links: dict[int, int] = {}
+    for a, b in portal_pairs(e for e in state.effects if isinstance(e, Marker)):
+        links[a], links[b] = b, a
+    return links
+
+
 def multiplier_number(square: Square) -> int:
     """The number printed on a multiplier (5 for 5W, 9 for 9LW); 1 when there is none."""
     return max(square.letter_mult, square.word_mult)

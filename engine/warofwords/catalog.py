@@ -91,6 +91,9 @@ def _specs() -> dict[str, ActionSpec]:
                    shieldable=False),
         ActionSpec("sandstorm", Kind.BOARD, Target.ANY,
                    "for the next 3 turns Quicksand scores double"),
+        ActionSpec("portal", Kind.PERSISTENT, Target.EMPTY,
+                   "pairs with the next Portal put down: a word reaching one portal square "
+                   "continues from the square after the other"),
         ActionSpec("star", Kind.SQUARE, Target.EMPTY,
                    "makes a plain square a Star (words may stand on it unconnected)"),
     ]

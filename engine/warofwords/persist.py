@@ -19,6 +19,7 @@ from engine.warofwords.arena import (
     Arena,
     Marker,
     multiplier_number,
+    portal_pairs,
 )
 
 BLACK_HOLE_SIZES = (1, 3, 5, 7)
@@ -61,6 +62,18 @@ def end_of_turn(state: GameState, seat: int, events: list[Event]) -> GameState:
     clouds.drift(arena)
     events.extend(arena.events)
     return arena.freeze()
+
+
+def _partners(arena: Arena, swallowed: list[Marker]) -> list[Marker]:
+    """The Portals paired with swallowed Portals outside the swallowed area: a Black Hole
+    taking one Portal of a pair closes both."""
+    gone = {m.index for m in swallowed if m.kind == "portal"}
+    out: list[Marker] = []
+    for a, b in portal_pairs(arena.markers):
+        for here, there in ((a, b), (b, a)):
+            if here in gone and there not in gone:
+                out.extend(m for m in arena.markers if m.kind == "portal" and m.index == there)
+    return out
 
 
 def _replace(arena: Arena, old: Marker, new: Marker | None) -> None:
@@ -155,6 +168,7 @@ def black_hole(arena: Arena, marker: Marker) -> None:
                       shieldable=False, multipliers=True, titanium=True, reveal=REVEAL_BLACK_HOLE)
         swallowed = [m for m in arena.markers
                      if m is not marker and m.owner >= 0 and m.index in area]
+        swallowed += _partners(arena, swallowed)
         for m in swallowed:
             arena.markers.remove(m)
         if swallowed:

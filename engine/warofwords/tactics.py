@@ -185,7 +185,7 @@ def _targets(arena: Arena, seat: int, token: str, taken: set[int],
         for rank, i, bonus in _multiplier_squares(arena, moves, taken, spec.letter_mult,
                                                   spec.word_mult):
             out.append((rank, i, "", bonus))
-    # nuke, star, sandstorm, quicksand: not worth a bot's while (kept or swapped away)
+    # nuke, star, sandstorm, quicksand, portal: not worth a bot's while (kept or swapped away)
     out.sort(key=lambda t: (t[0], t[1]))
     seen: set[tuple[int, str]] = set()
     result = []

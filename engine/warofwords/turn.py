@@ -24,7 +24,7 @@ from engine.rulesets.layout import PLAIN, SAND, WATER, Square
 from engine.scoring import ScoreBreakdown, bingo_bonus, score_play
 from engine.tiles import is_action, remove_tokens
 from engine.warofwords import effects
-from engine.warofwords.arena import Arena, Marker, live_ruleset
+from engine.warofwords.arena import Arena, Marker, live_ruleset, portal_links
 from engine.warofwords.catalog import FACINGS, ActionSpec, Kind, Target, spec_of
 
 Events = list[Event]
@@ -50,7 +50,9 @@ def play_turn(state: GameState, action: Play) -> tuple[GameState, Events]:
     taken = [layout.index(p.row, p.col) for p in action.placements]
     if len(set(taken)) != len(taken):
         raise RuleError(Rule.DUPLICATE_SQUARE, "two tiles on the same square")
-    geometry = check_placement(ruleset, state.cells, letters, seat) if letters else None
+    # Letters are read through the portal pairs already open (not those put down now).
+    links = portal_links(state)
+    geometry = check_placement(ruleset, state.cells, letters, seat, links) if letters else None
     specs = [_check_action(state, p) for p in tiles]
     moves = _check_moves(state, action)
     check_tokens_on_rack(state.racks[seat], tokens)

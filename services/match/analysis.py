@@ -22,6 +22,7 @@ from engine.movegen.api import board_ruleset
 from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
 from engine.rulesets.model import Ruleset
 from engine.scoring import score_play
+from engine.warofwords.arena import portal_links
 from engine.words import invalid_words, resolve_words
 from protos.wordarena.v1 import common_pb2 as c
 from protos.wordarena.v1 import errors_pb2 as e
@@ -135,7 +136,7 @@ def tentative_breakdown(state: GameState, seat: int, placements: Sequence[Placem
     tokens = tuple(p.token for p in placements)
     try:
         check_tokens_on_rack(state.racks[seat], tokens)
-        geometry = check_placement(r, state.cells, placements, seat)
+        geometry = check_placement(r, state.cells, placements, seat, portal_links(state))
     except RuleError as exc:
         return None, views.rule_violation(exc.code, str(exc), exc.words), ()
     cells = with_tiles(state.cells, geometry.placed)

@@ -23,7 +23,7 @@ from engine.placement import Placement, check_placement, check_tokens_on_rack, w
 from engine.rulesets.model import WordCheck
 from engine.scoring import bingo_bonus, score_play
 from engine.tiles import BLANK, WILDCARD, is_action, is_letter_token
-from engine.warofwords.arena import live_ruleset
+from engine.warofwords.arena import live_ruleset, portal_links
 from engine.warofwords.clouds import preview_allowed
 from engine.words import invalid_words, resolve_words
 from protos.wordarena.v1 import common_pb2 as c
@@ -370,7 +370,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     r, {"total": bingo_bonus(r, tokens), "bingo": bingo_bonus(r, tokens)}, len(tokens)))
         try:
             check_tokens_on_rack(st.racks[seat], tokens)
-            geometry = check_placement(r, st.cells, placements, seat)
+            geometry = check_placement(r, st.cells, placements, seat, portal_links(st))
         except RuleError as exc:
             return m.PreviewPlayResponse(
                 legal=False, violation=views.rule_violation(exc.code, str(exc), exc.words)
