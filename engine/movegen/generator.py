@@ -230,10 +230,11 @@ class _Generation:
         anchors = [self.anchor[s] for s in squares]
         self.line_cross = cross
         self.line_letters = letters
-        extend = self._extender(squares, letters, cross, xscore, xlen, across)
+        extend, release = self._extender(squares, letters, cross, xscore, xlen, across)
         for a in range(n):
             if anchors[a] and cross[a]:
                 self._from_anchor(a, squares, letters, anchors, extend)
+        release()
 
     def _from_anchor(
         self, a: int, squares: list[int], letters: list[str | None], anchors: list[bool],
@@ -265,6 +266,7 @@ class _Generation:
         t, counts = self.t, self.counts
         additive = t.additive
         new_value, word_mult, is_bonus = t.new_value, t.word_mult, self.is_bonus
+        natural, blank_tile = t.natural, t.blank
         extend(a, self.w.root, a, a, [], 0, 0 if additive else 1, 0, 0)
         if not limit:
             return
@@ -275,28 +277,31 @@ class _Generation:
             start = a - k
             line = squares[start:a]
             last = k + 1 >= self.tiles_on_rack
-            for node, mask, wild, letters, tokens in by_length[k]:
+            for node, mask, wild, parts in by_length[k]:
                 if not wild:
                     cand = mask & csa
                     if not cand or (viable is not None and not viable(node, cand, last)):
                         continue
                 elif not mask:
                     continue
-                msum, wf, bon = 0, 0 if additive else 1, 0
-                placed = []
-                for s, letter, token in zip(line, letters, tokens, strict=True):
-                    if token == letter:
-                        msum += new_value[s][letter]
-                        bon |= is_bonus[letter]
-                        placed.append((s, letter, False))
-                    else:
-                        placed.append((s, WILDCARD, False) if token == WILDCARD else (s, letter, True))
-                    wf = wf + word_mult[s] if additive else wf * word_mult[s]
-                for token in tokens:
-                    counts[token] -= 1
-                extend(a, node, start, a, placed, msum, wf, bon, k)
-                for token in tokens:
-                    counts[token] += 1
+                for letters, tokens in parts:
+                    msum, wf, bon = 0, 0 if additive else 1, 0
+                    placed = []
+                    for s, letter, token in zip(line, letters, tokens, strict=True):
+                        if token == letter:
+                            msum += new_value[s][letter]
+                            bon |= is_bonus[letter]
+                            placed.append(natural[s][letter])
+                        elif token == WILDCARD:
+                            placed.append((s, WILDCARD, False))
+                        else:
+                            placed.append(blank_tile[s][letter])
+                        wf = wf + word_mult[s] if additive else wf * word_mult[s]
+                    for token in tokens:
+                        counts[token] -= 1
+                    extend(a, node, start, a, placed, msum, wf, bon, k)
+                    for token in tokens:
+                        counts[token] += 1
 
     def _look_ahead(self, a: int, squares: list[int]) -> Callable[[int, int, bool], bool] | None:
         """A memoised test for a left part ending in ``node`` before anchor ``a``: can one of
@@ -343,65 +348,72 @@ class _Generation:
         if self.left_parts is not None:
             return self.left_parts
         t, w, counts = self.t, self.w, self.counts
-        bits, all_bits = t.bits, t.all_bits
-        children = w.children
-        table: list[list[tuple]] = [[] for _ in range(self.tiles_on_rack)]
-        letters: list[str] = []
-        tokens: list[str] = []
+        bits = t.bits
+        kid_bits, child_bits = w.kid_bits, w.child_bits
+        edge_lists, edge_list = w.edge_lists, w.edges
+        rack_letters = [letter for letter in t.letters if counts.get(letter)]
+        groups: list[dict[tuple, list]] = [{} for _ in range(self.tiles_on_rack)]
         depth_limit = self.tiles_on_rack - 1
+        # Only wildcards can spell one left part (node, tiles as shown) along several paths.
+        dedup = counts[WILDCARD] > 0
         seen: set[tuple] = set()
 
-        def kid_bits(node: int) -> int:
-            out = 0
-            for letter in children(node):
-                out |= bits.get(letter, 0)
-            return out
-
-        def visit(node: int) -> None:
-            kids = children(node)
-            if letters:
-                if not kids:
-                    return
-                if counts[BLANK] or counts[WILDCARD]:
-                    avail = all_bits
-                else:
-                    avail = 0
-                    for letter, n in counts.items():
-                        if n and letter in bits:
-                            avail |= bits[letter]
-                mask = kid_bits(node) & avail
-                shown = tuple(WILDCARD if t == WILDCARD else ch for ch, t in zip(letters, tokens,
-                                                                                 strict=True))
-                key = (node, shown, tuple(tokens))
-                if mask and key not in seen:  # wildcards: one left part per node and tiles
-                    seen.add(key)
-                    table[len(letters)].append(
-                        (node, mask, counts[WILDCARD] > 0, tuple(letters), tuple(tokens)))
-            if len(letters) >= depth_limit:
+        def visit(node: int, letters: tuple[str, ...], tokens: tuple[str, ...]) -> None:
+            edges = edge_lists[node]
+            if edges is None:
+                edges = edge_list(node)
+            if not edges:
                 return
-            jokers = counts[BLANK] or counts[WILDCARD]
-            for letter, child in kids.items():
-                if letter not in bits:
-                    continue
-                for token in (letter, BLANK, WILDCARD) if jokers else (letter,):
+            depth = len(letters)
+            if depth:
+                mask = kid_bits[node]
+                if mask is None:
+                    mask = child_bits(node)
+                if not (counts[BLANK] or counts[WILDCARD]):
+                    avail = 0
+                    for letter in rack_letters:
+                        if counts[letter]:
+                            avail |= bits[letter]
+                    mask &= avail
+                if mask:
+                    if dedup:
+                        shown = tuple(WILDCARD if tok == WILDCARD else ch
+                                      for ch, tok in zip(letters, tokens, strict=True))
+                        key = (node, shown, tokens)
+                        if key in seen:
+                            return
+                        seen.add(key)
+                    # left parts ending in the same node with the same letters left to play
+                    # share one look-ahead test per anchor
+                    group = (node, mask, counts[WILDCARD] > 0)
+                    parts = groups[depth].get(group)
+                    if parts is None:
+                        parts = groups[depth][group] = []
+                    parts.append((letters, tokens))
+            if depth >= depth_limit:
+                return
+            for letter, child, _bit in edges:
+                more = (*letters, letter)
+                for token in (letter, BLANK, WILDCARD):
                     if counts.get(token):
                         counts[token] -= 1
-                        letters.append(letter)
-                        tokens.append(token)
-                        visit(child)
-                        tokens.pop()
-                        letters.pop()
+                        visit(child, more, (*tokens, token))
                         counts[token] += 1
 
-        visit(w.root)
+        visit(w.root, (), ())
+        # ``visit`` refers to itself through its closure cell: drop it so that the cycle does
+        # not keep the search's temporaries alive for the cyclic collector (paused meanwhile).
+        visit = None  # type: ignore[assignment]
+        table = [[(*group, parts) for group, parts in by_node.items()] for by_node in groups]
         self.left_parts = table
         return table
 
     def _extender(
         self, squares: list[int], letters: list[str | None], cross: list[int],
         xscore: list[dict[str, int]], xlen: list[int], across: bool,
-    ) -> Callable[..., None]:
-        """The extend-right recursion for one line, closed over the line's tables."""
+    ) -> tuple[Callable[..., None], Callable[[], None]]:
+        """The extend-right recursion for one line, closed over the line's tables, and a
+        function to call when the line is done."""
         t, w = self.t, self.w
         n = len(squares)
         counts = self.counts
@@ -423,6 +435,7 @@ class _Generation:
         jokers = counts[BLANK] > 0 or counts[WILDCARD] > 0
         state = [0, 0, []]  # anchor, start, placed tiles
         kid_bits, child_bits = w.kid_bits, w.child_bits
+        edge_lists, edge_list = w.edge_lists, w.edges
         playable = t.all_bits if jokers else sum(bits[letter] for letter in rack_letters)
         # Per square: the letters the rack could put on the *next* square when it is empty
         # (0 when it holds a tile or is the end: then the recursion must walk on).
@@ -529,9 +542,15 @@ class _Generation:
                 return
             blank_score = xs[_BLANK_KEY]
             wild_done: set[int] = set()
-            for letter, child in kids.items():
-                bit = bits.get(letter)
-                if bit is None:
+            wildcards = counts[WILDCARD]
+            # Only the node's children whose letter a blank could show here (the cross-check)
+            # are worth a look; a wildcard needs no cross fit, so with one every child is.
+            want = kb if wildcards else kb & cs
+            edges = edge_lists[node]
+            if edges is None:
+                edges = edge_list(node)
+            for letter, child, bit in edges:
+                if not bit & want:
                     continue
                 if tile_next:
                     kb = kid_bits[child]
@@ -559,7 +578,7 @@ class _Generation:
                         ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
                         placed.pop()
                         counts[BLANK] += 1
-                if counts[WILDCARD] and child not in wild_done:
+                if wildcards and counts[WILDCARD] and child not in wild_done:
                     # letters leading to the same DAWG node give the same placements
                     wild_done.add(child)
                     counts[WILDCARD] -= 1
@@ -575,5 +594,12 @@ class _Generation:
             state[0], state[1], state[2] = anchor, start, placed
             ext(i, node, msum, wf, bon, 0, nt)
 
-        return extend
+        def release() -> None:
+            # ``ext`` refers to itself through its closure cell; clearing the cell breaks the
+            # cycle so the line's tables are freed at once instead of waiting for the cyclic
+            # collector, whose next pass would otherwise have to scan them all.
+            nonlocal ext
+            del ext
+
+        return extend, release
 

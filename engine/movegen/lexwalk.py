@@ -19,7 +19,9 @@ _CROSS_CACHE_LIMIT = 200_000
 class LexWalker:
     """Fast node access over one lexicon, for one alphabet of tile letters."""
 
-    __slots__ = ("bits", "cross_cache", "kid_bits", "lexicon", "maps", "root", "terminal")
+    __slots__ = (
+        "bits", "cross_cache", "edge_lists", "kid_bits", "lexicon", "maps", "root", "terminal",
+    )
 
     def __init__(self, lexicon: Any, bits: dict[str, int]) -> None:
         self.lexicon = lexicon
@@ -29,6 +31,8 @@ class LexWalker:
         self.bits = bits
         self.cross_cache: dict[tuple[str, str], int] = {}
         self.kid_bits: list[int | None] = [None] * len(lexicon.terminal)
+        self.edge_lists: list[tuple[tuple[str, int, int], ...] | None] = (
+            [None] * len(lexicon.terminal))
 
     def child_bits(self, node: int) -> int:
         """Bitset of the tile letters that continue some word from ``node`` (cached)."""
@@ -39,6 +43,19 @@ class LexWalker:
             for letter in self.children(node):
                 found |= bits.get(letter, 0)
             self.kid_bits[node] = found
+        return found
+
+    def edges(self, node: int) -> tuple[tuple[str, int, int], ...]:
+        """``(letter, child, bit)`` of each child of ``node`` whose letter is a tile letter
+        (cached): what a blank loop iterates, testing one bit per child before anything else."""
+        found = self.edge_lists[node]
+        if found is None:
+            bits = self.bits
+            found = tuple(
+                (letter, child, bits[letter])
+                for letter, child in self.children(node).items() if letter in bits
+            )
+            self.edge_lists[node] = found
         return found
 
     def children(self, node: int) -> dict[str, int]:
