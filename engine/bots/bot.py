@@ -18,7 +18,6 @@ Every level passes or exchanges within its family's limits when it has no play, 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +26,7 @@ from engine.game.actions import Action, Decide, Exchange, Pass
 from engine.game.state import GameState
 from engine.movegen import Move, generate_moves
 from engine.placement import word_text
-from engine.tiles import is_action
+from engine.tiles import is_action, remove_tokens
 from engine.words import invalid_words, resolve_words
 
 LEVELS = {1: "beginner", 2: "casual", 3: "club", 4: "expert", 5: "strong"}
@@ -95,7 +94,7 @@ class Bot:
         weight = min(1.0, len(state.bag) / state.ruleset.rack_size)  # leaves matter less late
         best, best_eq = None, float("-inf")
         for move in moves[:400]:
-            eq = move.score + weight * table.value(_leave(rack, move.tokens))
+            eq = move.score + weight * table.value(remove_tokens(rack, move.tokens))
             if eq > best_eq:
                 best, best_eq = move, eq
         exchange = self._exchange_choice(state, seat)
@@ -133,7 +132,7 @@ class Bot:
         if self.level >= 4:
             choice = self._exchange_choice(state, seat)
             if choice is not None:
-                return Exchange(seat, tuple(_leave(rack, choice[0])))
+                return Exchange(seat, remove_tokens(rack, choice[0]))
         elif self._can_exchange(state, seat, len(rack)):
             return Exchange(seat, tuple(rack))
         return Pass(seat)
@@ -150,14 +149,3 @@ class Bot:
         resolved = resolve_words(texts, lexicon, state.ruleset.tiles.letters)
         return not invalid_words(texts, resolved)
 
-
-def _leave(rack: tuple[str, ...], used: tuple[str, ...] | list[str]) -> list[str]:
-    """The rack minus ``used`` tokens."""
-    left = Counter(used)
-    out = []
-    for t in rack:
-        if left[t]:
-            left[t] -= 1
-        else:
-            out.append(t)
-    return out
