@@ -12,6 +12,7 @@ __all__ = [
     "RecordRow",
     "RequestRow",
     "TableRow",
+    "TicketRow",
 ]
 
 
@@ -129,3 +130,30 @@ class RequestRow(SQLModel, table=True):
     request_id: str = Field(primary_key=True, max_length=64)
     response: bytes
     created_at: float = Field(index=True)
+
+
+class TicketRow(SQLModel, table=True):
+    """A quick-match ticket. ``status``: queued, matching (claimed by a lobby that is allocating
+    its match since ``claimed_at``), matched, cancelled or expired. At most one queued or matching
+    ticket per player (a partial unique index)."""
+
+    __tablename__ = "lobby_tickets"
+
+    id: str = Field(primary_key=True, max_length=64)
+    player_id: str = Field(index=True, max_length=64)
+    display_name: str = Field(default="", max_length=64)
+    guest: bool = False
+    ruleset_id: str = Field(max_length=32)
+    language: str = Field(max_length=16)
+    board_id: str = Field(max_length=64)
+    seats: int = 2
+    bot_after_s: float | None = None
+    bot_level: int = 3
+    status: str = Field(index=True, max_length=16)
+    claimed_at: float | None = None
+    match_id: str = Field(default="", max_length=64)
+    address: str = Field(default="", max_length=256)
+    seat: int | None = None
+    version: int = 0
+    created_at: float = Field(index=True)
+    updated_at: float = 0.0

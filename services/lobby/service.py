@@ -1,9 +1,24 @@
 """LobbyService and MatchRegistryService over grpc.aio.
 
-State: tables and quick-match tickets live in memory (tables are written through to the database
-and reloaded on start; tickets are not persisted: a restart expires them). Every table change runs
-under one asyncio lock, so concurrent joins never over-fill a table. Matches are allocated on the
-least-loaded healthy registered match server through ``MatchControlService.CreateMatch``.
+State: the database is the source of truth, so several lobby processes on one PostgreSQL database
+behave as one lobby.
+
+- Tables: every change is one transaction that reads the table's row ``FOR UPDATE``, applies the
+  pure change (``tables.Table``) and writes it back, so concurrent joins through any number of
+  lobbies never over-fill a table. Each process keeps a cache of the live tables (``self.tables``)
+  for ListTables and WatchTables; it is updated by the process's own changes and, on PostgreSQL,
+  by ``NOTIFY wordarena_lobby_tables`` (sent in the changing transaction, so delivered only once
+  committed) received on a ``LISTEN`` connection, plus a full resync when that connection
+  (re)connects and every ``resync_s``. Table versions only grow, so a change is applied (and
+  broadcast to WatchTables streams) once, whatever way it arrives.
+- Quick-match tickets are rows; a matchmaking step claims groups with ``FOR UPDATE SKIP LOCKED``
+  (``store.claim_groups``), so two lobbies never match the same ticket. Ticket watchers wake on
+  ``NOTIFY wordarena_lobby_tickets`` (and poll the row as a fallback).
+- SQLite (one process): the same code; its one writer thread serialises the transactions and there
+  is no listener.
+
+Matches are allocated on the least-loaded healthy registered match server through
+``MatchControlService.CreateMatch``.
 """
 
 from __future__ import annotations
@@ -23,6 +38,8 @@ import grpc
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from prometheus_client import Counter, Gauge, Histogram
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from protos.wordarena.v1 import (
@@ -38,7 +55,7 @@ from services.common.db import Database
 from services.common.errors import ServiceError, abort_with
 from services.lobby import convert, store
 from services.lobby.errors import LobbyError
-from services.lobby.matchmaking import Criteria, Group, Queue, Ticket, TicketStatus
+from services.lobby.matchmaking import TICKET_TTL_S, Criteria, Group, Ticket, TicketStatus
 from services.lobby.models import MatchRow, MatchSeatRow, MatchServerRow, PlayerRow, RecordRow
 from services.lobby.names import name_skeleton, validate_display_name
 from services.lobby.passwords import FailureThrottle, Passwords, validate_password
@@ -96,6 +113,14 @@ class LobbyOptions:
     password_time_cost: int = 2
     password_memory_kib: int = 19 * 1024
     service_secret: str = ""
+    #: PostgreSQL: full reload of the table cache this often (a safety net under NOTIFY).
+    resync_s: float = 30.0
+    #: PostgreSQL: ticket watchers re-read their ticket this often (a safety net under NOTIFY).
+    ticket_poll_s: float = 1.0
+    #: A table STARTING for longer than this (its lobby died while allocating) is opened again.
+    starting_stale_s: float = 60.0
+    #: A quick-match group claimed for longer than this (same) is queued again.
+    ticket_reclaim_s: float = 120.0
 
 
 def _now() -> float:
@@ -229,10 +254,10 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self.passwords = Passwords(self.opt.password_time_cost, self.opt.password_memory_kib)
         self.throttle = FailureThrottle()
         self.tables: dict[str, Table] = {}
-        self.lock = asyncio.Lock()
-        self.queue = Queue()
-        self.tickets: dict[str, Ticket] = {}
         self.ticket_events: dict[str, asyncio.Event] = {}
+        self._dirty: set[str] = set()
+        self._dirty_event = asyncio.Event()
+        self._listening = asyncio.Event()
         self.watchers: list[_Watcher] = []
         self.online: dict[str, float] = {}
         self._channels: dict[str, grpc.aio.Channel] = {}
@@ -244,13 +269,108 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Loads tables and starts the background loop (matchmaking, expiry)."""
-        for t in await self.db.run(store.load_tables, _now() - self.opt.table_expiry_s):
-            if t.status == TableStatus.STARTING:
-                t.start_failed()
-            self.tables[t.table_id] = t
+        """Loads tables and starts the background loop (matchmaking, expiry) and, on PostgreSQL,
+        the change listener (waiting up to 5 s for it to listen)."""
+        await self._resync_tables()
+        await self._reopen_stale_starting()
         self._update_gauges()
         self._tasks.append(asyncio.create_task(self._background()))
+        if not self.db.sqlite:
+            self._tasks.append(asyncio.create_task(self._listen()))
+            self._tasks.append(asyncio.create_task(self._refresher()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._listening.wait(), 5.0)
+
+    # -- the table cache and cross-process changes -------------------------------------------------
+
+    def _apply(self, t: Table) -> bool:
+        """Puts a table (as read from or written to the database) in the cache and tells the
+        watchers, unless the cache already holds this version or a later one."""
+        old = self.tables.get(t.table_id)
+        if old is not None and old.version >= t.version:
+            return False
+        cut = _now() - self.opt.table_expiry_s
+        if old is None and t.status in (TableStatus.CLOSED, TableStatus.STARTED) and t.created_at < cut:
+            return False  # long gone from the cache: nothing to tell
+        self.tables[t.table_id] = t
+        if t.status == TableStatus.CLOSED:
+            kind = lobby_pb2.TABLE_CHANGE_KIND_CLOSED
+        elif t.status == TableStatus.STARTED and (old is None or old.status != TableStatus.STARTED):
+            kind = lobby_pb2.TABLE_CHANGE_KIND_STARTED
+        elif old is None:
+            kind = lobby_pb2.TABLE_CHANGE_KIND_OPENED
+        else:
+            kind = lobby_pb2.TABLE_CHANGE_KIND_UPDATED
+        self._update_gauges()
+        self._broadcast(t, kind)
+        return True
+
+    async def _resync_tables(self) -> None:
+        for t in await self.db.run(store.load_tables, _now() - self.opt.table_expiry_s):
+            self._apply(t)
+
+    async def _reopen_stale_starting(self) -> None:
+        for tid in await self.db.run(store.stale_starting, _now() - self.opt.starting_stale_s):
+            await self._mutate(tid, lambda t: t.start_failed() if t.status == TableStatus.STARTING else None)
+
+    def _pg_conninfo(self) -> str:
+        return make_url(self.db.url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def _listen(self) -> None:
+        """LISTENs for table and ticket changes of every lobby; resyncs on each (re)connection."""
+        import psycopg
+
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self._pg_conninfo(), autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {store.TABLES_CHANNEL}")
+                    await conn.execute(f"LISTEN {store.TICKETS_CHANNEL}")
+                    await self._resync_tables()
+                    self._listening.set()
+                    async for n in conn.notifies():
+                        if n.channel == store.TABLES_CHANNEL:
+                            self._dirty.add(n.payload)
+                            self._dirty_event.set()
+                        else:
+                            self._notify(n.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("change listener lost; reconnecting", error=repr(exc))
+                self._listening.clear()
+                await asyncio.sleep(1.0)
+
+    async def _refresher(self) -> None:
+        """Reads the tables named by notifications (in batches) into the cache."""
+        while True:
+            await self._dirty_event.wait()
+            self._dirty_event.clear()
+            ids, self._dirty = list(self._dirty), set()
+            try:
+                for t in await self.db.run(store.get_tables, ids):
+                    self._apply(t)
+            except Exception as exc:  # pragma: no cover - the next resync catches up
+                log.warning("table refresh failed", error=repr(exc))
+
+    async def _mutate(self, table_id: str, fn: Callable[[Table], Any]) -> tuple[Table, Any]:
+        """Applies ``fn`` to the table in one transaction holding its row lock; saves it (and
+        notifies the other lobbies) if its version changed. Returns (table after, fn's result)."""
+
+        def work(s: Session) -> tuple[Table, Any]:
+            t = store.lock_table(s, table_id)
+            if t is None:
+                raise LobbyError.not_found(f"no table {table_id!r}", "table_id")
+            before = t.version
+            result = fn(t)
+            if t.version != before:
+                store.save_table(s, t, _now())
+                store.notify(s, store.TABLES_CHANNEL, t.table_id)
+            return t, result
+
+        t, result = await self.db.run(work)
+        self._apply(t)
+        return t, result
 
     async def stop(self) -> None:
         """Ends streams and background work, closes channels."""
@@ -294,12 +414,16 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
 
     async def _background(self) -> None:
         last_heartbeat = time.monotonic()
-        last_gauges = 0.0
+        last_gauges = last_resync = 0.0
         while True:
             await asyncio.sleep(self.opt.matchmaking_tick_s)
             try:
                 await self._run_matchmaking()
                 await self._expire_tables()
+                if not self.db.sqlite and time.monotonic() - last_resync >= self.opt.resync_s:
+                    last_resync = time.monotonic()
+                    await self._resync_tables()
+                    await self._reopen_stale_starting()
                 if time.monotonic() - last_gauges >= self.opt.heartbeat_interval_s:
                     last_gauges = time.monotonic()
                     await self.update_server_gauges()
@@ -523,11 +647,6 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             with contextlib.suppress(asyncio.QueueFull):
                 w.queue.put_nowait(msg)
 
-    async def _save(self, t: Table, kind: int) -> None:
-        await self.db.run(store.save_table, t, _now())
-        self._update_gauges()
-        self._broadcast(t, kind)
-
     def _table_view(self, t: Table, viewer: str) -> lobby_pb2.Table:
         """The table as ``viewer`` sees it; the view of non-seated players is cached per version."""
         if t.seat_of(viewer) is not None:
@@ -538,9 +657,10 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             self._views[t.table_id] = cached
         return cached[1]
 
-    def _table(self, table_id: str) -> Table:
+    async def _table(self, table_id: str) -> Table:
+        """The table as committed now (read from the database)."""
         _check_id(table_id, "table", "table_id")
-        t = self.tables.get(table_id)
+        (t,) = await self.db.run(store.get_tables, [table_id]) or (None,)
         if t is None:
             raise LobbyError.not_found(f"no table {table_id!r}", "table_id")
         return t
@@ -561,19 +681,23 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
 
         async def make() -> lobby_pb2.CreateTableResponse:
             p = await self._get_player(claims.player_id)
-            async with self.lock:
-                t = Table.open(
-                    f"t_{uuid.uuid4().hex[:20]}",
-                    cfg,
-                    Occupant(p.id, p.display_name, guest=p.guest),
-                    seat,
-                    _now(),
-                )
-                self.tables[t.table_id] = t
-                await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_OPENED)
+            t = Table.open(
+                f"t_{uuid.uuid4().hex[:20]}",
+                cfg,
+                Occupant(p.id, p.display_name, guest=p.guest),
+                seat,
+                _now(),
+            )
+
+            def work(s: Session) -> None:
+                store.save_table(s, t, _now())
+                store.notify(s, store.TABLES_CHANNEL, t.table_id)
+
+            await self.db.run(work)
+            self._apply(t)
             log.info("table opened", table_id=t.table_id, ruleset=cfg.ruleset_id)
             if t.should_autostart:
-                await self._start(t, claims.player_id)
+                t = await self._start(t.table_id, claims.player_id)
             return lobby_pb2.CreateTableResponse(table=convert.table_pb(t, claims.player_id))
 
         return await self._idempotent(
@@ -583,7 +707,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
     @unary
     async def GetTable(self, request: lobby_pb2.GetTableRequest, context: Any) -> lobby_pb2.GetTableResponse:
         claims = self._player(context)
-        t = self._table(request.table_id)
+        t = await self._table(request.table_id)
         private = t.config.private and t.seat_of(claims.player_id) is None
         if private and not (request.invite_code and hmac.compare_digest(request.invite_code, t.invite_code)):
             raise LobbyError.denied("BAD_INVITE_CODE", "a private table needs its invite code", "invite_code")
@@ -642,19 +766,19 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self, request: lobby_pb2.JoinTableRequest, context: Any
     ) -> lobby_pb2.JoinTableResponse:
         claims = self._player(context)
-        t = self._table(request.table_id)
+        _check_id(request.table_id, "table", "table_id")
         seat = request.seat if request.HasField("seat") else None
 
         async def make() -> lobby_pb2.JoinTableResponse:
             p = await self._get_player(claims.player_id)
-            async with self.lock:
+
+            def sit(t: Table) -> int:
                 self._check_invite(t, request.invite_code, p.id)
-                before = t.version
-                i = t.sit(Occupant(p.id, p.display_name, guest=p.guest), seat)
-                if t.version != before:
-                    await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_UPDATED)
+                return t.sit(Occupant(p.id, p.display_name, guest=p.guest), seat)
+
+            t, i = await self._mutate(request.table_id, sit)
             if t.should_autostart:
-                await self._start(t, t.host_player_id)
+                t = await self._start(t.table_id, t.host_player_id)
             return lobby_pb2.JoinTableResponse(table=convert.table_pb(t, p.id), seat=i)
 
         return await self._idempotent(
@@ -666,29 +790,22 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self, request: lobby_pb2.LeaveTableRequest, context: Any
     ) -> lobby_pb2.LeaveTableResponse:
         claims = self._player(context)
-        t = self._table(request.table_id)
-        async with self.lock:
-            t.leave(claims.player_id)
-            kind = (
-                lobby_pb2.TABLE_CHANGE_KIND_CLOSED
-                if t.status == TableStatus.CLOSED
-                else lobby_pb2.TABLE_CHANGE_KIND_UPDATED
-            )
-            await self._save(t, kind)
+        _check_id(request.table_id, "table", "table_id")
+        t, _ = await self._mutate(request.table_id, lambda t: t.leave(claims.player_id))
         return lobby_pb2.LeaveTableResponse(table=convert.table_pb(t, claims.player_id))
 
     @unary
     async def SitBot(self, request: lobby_pb2.SitBotRequest, context: Any) -> lobby_pb2.SitBotResponse:
         claims = self._player(context)
-        t = self._table(request.table_id)
+        _check_id(request.table_id, "table", "table_id")
         seat = request.seat if request.HasField("seat") else None
 
         async def make() -> lobby_pb2.SitBotResponse:
-            async with self.lock:
-                t.sit_bot(claims.player_id, request.bot_level or 3, seat)
-                await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_UPDATED)
+            t, _ = await self._mutate(
+                request.table_id, lambda t: t.sit_bot(claims.player_id, request.bot_level or 3, seat)
+            )
             if t.should_autostart:
-                await self._start(t, t.host_player_id)
+                t = await self._start(t.table_id, t.host_player_id)
             return lobby_pb2.SitBotResponse(table=convert.table_pb(t, claims.player_id))
 
         return await self._idempotent(
@@ -700,14 +817,15 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self, request: lobby_pb2.StartTableRequest, context: Any
     ) -> lobby_pb2.StartTableResponse:
         claims = self._player(context)
-        t = self._table(request.table_id)
+        t0 = await self._table(request.table_id)
 
         async def make() -> lobby_pb2.StartTableResponse:
+            t = t0
             if t.status == TableStatus.STARTED and t.seat_of(claims.player_id) is not None:
                 pass  # started by itself when full: answer with where to play
             else:
                 t.check_start(claims.player_id)
-                await self._start(t, claims.player_id, raise_errors=True)
+                t = await self._start(t.table_id, claims.player_id, raise_errors=True)
             seat = t.seat_of(claims.player_id)
             return lobby_pb2.StartTableResponse(
                 table=convert.table_pb(t, claims.player_id),
@@ -718,38 +836,43 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             claims.player_id, "StartTable", request.request_id, lobby_pb2.StartTableResponse, make
         )
 
-    async def _start(self, t: Table, by: str, raise_errors: bool = False) -> None:
-        async with self.lock:
+    async def _start(self, table_id: str, by: str, raise_errors: bool = False) -> Table:
+        """OPEN → STARTING (in one locked transaction: only one caller, in any lobby, wins),
+        allocation, → STARTED (or back to OPEN). Returns the table as it is afterwards."""
+
+        def begin(t: Table) -> list[Occupant] | None:
+            if raise_errors:
+                t.check_start(by)
             if t.status != TableStatus.OPEN:
-                if raise_errors:
-                    t.check_start(by)
-                return
-            occupants = t.begin_start()
-            await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_UPDATED)
+                return None
+            return t.begin_start()
+
+        t, occupants = await self._mutate(table_id, begin)
+        if occupants is None:
+            return t
         try:
             match_id, address = await self._allocate(t.config, occupants, t.table_id)
         except LobbyError:
-            async with self.lock:
-                t.start_failed()
-                await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_UPDATED)
+            await self._mutate(
+                table_id, lambda t: t.start_failed() if t.status == TableStatus.STARTING else None
+            )
             if raise_errors:
                 raise
-            return
-        async with self.lock:
-            t.started(match_id, address)
-            await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_STARTED)
+            return self.tables.get(table_id, t)
+        t, _ = await self._mutate(table_id, lambda t: t.started(match_id, address))
         log.info("table started", table_id=t.table_id, match_id=match_id, address=address)
+        return t
 
     async def _expire_tables(self) -> None:
         cut = _now() - self.opt.table_expiry_s
-        async with self.lock:
-            for t in list(self.tables.values()):
-                if t.status == TableStatus.OPEN and t.created_at < cut:
-                    t.close()
-                    await self._save(t, lobby_pb2.TABLE_CHANGE_KIND_CLOSED)
-                if t.status in (TableStatus.CLOSED, TableStatus.STARTED) and t.created_at < cut:
-                    del self.tables[t.table_id]
-                    self._views.pop(t.table_id, None)
+        for t in list(self.tables.values()):
+            if t.status == TableStatus.OPEN and t.created_at < cut:
+                t, _ = await self._mutate(
+                    t.table_id, lambda t: t.close() if t.status == TableStatus.OPEN else None
+                )
+            if t.status in (TableStatus.CLOSED, TableStatus.STARTED) and t.created_at < cut:
+                self.tables.pop(t.table_id, None)
+                self._views.pop(t.table_id, None)
 
     # -- allocation -------------------------------------------------------------------------------
 
@@ -852,7 +975,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
 
     # -- quick match ------------------------------------------------------------------------------
 
-    def _ticket_pb(self, t: Ticket) -> lobby_pb2.QuickMatchTicket:
+    def _ticket_pb(self, t: Ticket, waiting: int = 0) -> lobby_pb2.QuickMatchTicket:
         crit = lobby_pb2.QuickMatchCriteria(
             ruleset=convert.ruleset_ref(t.criteria.ruleset_id, t.criteria.language, t.criteria.board_id),
             seats=t.criteria.seats,
@@ -870,7 +993,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
                 TicketStatus.EXPIRED: lobby_pb2.TICKET_STATUS_EXPIRED,
             }[t.status],
             create_time=convert.ts(t.created_at),
-            players_waiting=self.queue.waiting(t.criteria) if t.status == TicketStatus.QUEUED else 0,
+            players_waiting=waiting if t.status == TicketStatus.QUEUED else 0,
         )
         if t.status == TicketStatus.MATCHED:
             msg.assignment.CopyFrom(
@@ -878,8 +1001,8 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             )
         return msg
 
-    def _notify(self, t: Ticket) -> None:
-        ev = self.ticket_events.get(t.ticket_id)
+    def _notify(self, ticket_id: str) -> None:
+        ev = self.ticket_events.get(ticket_id)
         if ev is not None:
             ev.set()
 
@@ -908,11 +1031,6 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
 
         async def make() -> lobby_pb2.QuickMatchResponse:
             p = await self._get_player(claims.player_id)
-            existing = self.queue.queued_for(p.id)
-            if existing is not None:
-                raise LobbyError.precondition(
-                    "ALREADY_QUEUED", f"already queued with ticket {existing.ticket_id}", "criteria"
-                )
             t = Ticket(
                 ticket_id=f"q_{uuid.uuid4().hex[:20]}",
                 player_id=p.id,
@@ -923,20 +1041,37 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
                 bot_level=c.bot_level or 3,
                 guest=p.guest,
             )
-            self.queue.add(t)
-            self.tickets[t.ticket_id] = t
+
+
+            def add(s: Session) -> str | None:
+                existing = store.waiting_ticket(s, p.id)
+                if existing is None:
+                    store.add_ticket(s, t)
+                return existing
+
+            try:
+                existing = await self.db.run(add)
+            except IntegrityError:  # the same player, through another lobby, at the same time
+                existing = "(another)"
+            if existing is not None:
+                raise LobbyError.precondition(
+                    "ALREADY_QUEUED", f"already queued with ticket {existing}", "criteria"
+                )
             await self._run_matchmaking()
-            return lobby_pb2.QuickMatchResponse(ticket=self._ticket_pb(t))
+            got = await self.db.run(store.get_ticket, t.ticket_id)
+            assert got is not None
+            return lobby_pb2.QuickMatchResponse(ticket=self._ticket_pb(*got))
 
         return await self._idempotent(
             claims.player_id, "QuickMatch", request.request_id, lobby_pb2.QuickMatchResponse, make
         )
 
     async def _run_matchmaking(self) -> None:
-        now = _now()
-        for t in self.queue.expire(now):
-            self._notify(t)
-        groups = self.queue.match(now)
+        expired, groups = await self.db.run(
+            store.claim_groups, _now(), TICKET_TTL_S, self.opt.ticket_reclaim_s
+        )
+        for t in expired:
+            self._notify(t.ticket_id)
         if groups:
             await asyncio.gather(*(self._start_group(g) for g in groups))
 
@@ -947,49 +1082,53 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         )
         occ = [Occupant(t.player_id, t.display_name, guest=t.guest) for t in g.tickets]
         occ += [Occupant(bot_player_id(g.bot_level), f"Bot {g.bot_level}", bot_level=g.bot_level)] * g.bots
+        ids = [t.ticket_id for t in g.tickets]
         try:
             match_id, address = await self._allocate(cfg, occ)
         except LobbyError as exc:
             log.warning("quick match allocation failed", error=exc.message)
-            self.queue.requeue(g)
+            await self.db.run(store.requeue_group, ids, _now())
             return
         now = _now()
-        for i, t in enumerate(g.tickets):
-            self.queue.remove(t, TicketStatus.MATCHED)
-            t.match_id, t.address, t.seat = match_id, address, i
+        await self.db.run(store.finish_group, ids, match_id, address, now)
+        for t in g.tickets:
             MM_WAIT.observe(now - t.created_at)
-            self._notify(t)
+            self._notify(t.ticket_id)
 
-    def _ticket(self, ticket_id: str, player_id: str) -> Ticket:
+    async def _ticket(self, ticket_id: str, player_id: str) -> tuple[Ticket, int]:
         _check_id(ticket_id, "ticket", "ticket_id")
-        t = self.tickets.get(ticket_id)
-        if t is None or t.player_id != player_id:
+        got = await self.db.run(store.get_ticket, ticket_id)
+        if got is None or got[0].player_id != player_id:
             raise LobbyError.not_found("no such ticket", "ticket_id")
-        return t
+        return got
 
     @unary
     async def GetQuickMatchTicket(self, request: Any, context: Any) -> lobby_pb2.GetQuickMatchTicketResponse:
         claims = self._player(context)
         return lobby_pb2.GetQuickMatchTicketResponse(
-            ticket=self._ticket_pb(self._ticket(request.ticket_id, claims.player_id))
+            ticket=self._ticket_pb(*await self._ticket(request.ticket_id, claims.player_id))
         )
 
     @streaming
     async def WatchQuickMatchTicket(self, request: Any, context: Any) -> AsyncIterator[Any]:
         claims = self._player(context)
-        t = self._ticket(request.ticket_id, claims.player_id)
+        t, waiting = await self._ticket(request.ticket_id, claims.player_id)
         ev = self.ticket_events.setdefault(t.ticket_id, asyncio.Event())
+        # SQLite: every change is made here and sets ``ev``. PostgreSQL: another lobby's change
+        # arrives by NOTIFY; the row is re-read every ticket_poll_s as well, in case one is lost.
+        wait_s = self.opt.watch_heartbeat_s if self.db.sqlite else self.opt.ticket_poll_s
         last = -1
         try:
             while True:
                 if t.version != last:
                     last = t.version
-                    yield lobby_pb2.WatchQuickMatchTicketResponse(ticket=self._ticket_pb(t))
+                    yield lobby_pb2.WatchQuickMatchTicketResponse(ticket=self._ticket_pb(t, waiting))
                 if t.status != TicketStatus.QUEUED:
                     return
                 ev.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(ev.wait(), timeout=self.opt.watch_heartbeat_s)
+                    await asyncio.wait_for(ev.wait(), timeout=wait_s)
+                t, waiting = await self._ticket(request.ticket_id, claims.player_id)
         finally:
             self.ticket_events.pop(t.ticket_id, None)
 
@@ -998,12 +1137,13 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self, request: Any, context: Any
     ) -> lobby_pb2.CancelQuickMatchTicketResponse:
         claims = self._player(context)
-        t = self._ticket(request.ticket_id, claims.player_id)
+        _check_id(request.ticket_id, "ticket", "ticket_id")
+        t = await self.db.run(store.cancel_ticket, request.ticket_id, claims.player_id, _now())
+        if t is None:
+            raise LobbyError.not_found("no such ticket", "ticket_id")
         if t.status in (TicketStatus.MATCHED, TicketStatus.EXPIRED):
             raise LobbyError.precondition("TICKET_CLOSED", f"the ticket is already {t.status.value}")
-        if t.status == TicketStatus.QUEUED:
-            self.queue.remove(t, TicketStatus.CANCELLED)
-            self._notify(t)
+        self._notify(t.ticket_id)
         return lobby_pb2.CancelQuickMatchTicketResponse(ticket=self._ticket_pb(t))
 
     # -- matches, records, leaderboards -------------------------------------------------------------
@@ -1281,9 +1421,14 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             s.add(m)
 
         await self.db.run(work)
-        for t in self.tables.values():
-            if t.match_id == request.match_id:
+
+        def move(t: Table) -> None:
+            if t.match_address != request.address:
                 t.match_address = request.address
+                t.version += 1
+
+        for tid in [t.table_id for t in self.tables.values() if t.match_id == request.match_id]:
+            await self._mutate(tid, move)
         return control_pb2.ReportMatchLocationResponse()
 
     @unary

@@ -10,11 +10,12 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from sqlalchemy import func
+from sqlalchemy import func, text, update
 from sqlmodel import Session, col, select
 
 from services.common.db import Database, run_migrations
 from services.lobby.glicko2 import Rating
+from services.lobby.matchmaking import Criteria, Group, Queue, Ticket, TicketStatus
 from services.lobby.models import (
     MatchRow,
     MatchSeatRow,
@@ -23,6 +24,7 @@ from services.lobby.models import (
     RecordRow,
     RequestRow,
     TableRow,
+    TicketRow,
 )
 from services.lobby.records import PlayerRecord
 from services.lobby.settings import TableConfig
@@ -30,6 +32,11 @@ from services.lobby.tables import Occupant, Table, TableStatus
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "alembic_version_lobby"
+#: PostgreSQL ``NOTIFY`` channels: a table changed (payload: its id), a ticket changed (its id).
+TABLES_CHANNEL = "wordarena_lobby_tables"
+TICKETS_CHANNEL = "wordarena_lobby_tickets"
+#: Row status of a ticket claimed by a lobby that is allocating its match.
+MATCHING = "matching"
 
 __all__ = [
     "MIGRATIONS",
@@ -116,9 +123,178 @@ def save_table(s: Session, t: Table, now: float) -> None:
 
 
 def load_tables(s: Session, since: float) -> list[Table]:
-    """Tables not closed, and closed ones updated since ``since``."""
-    q = select(TableRow).where((TableRow.status != "closed") | (TableRow.updated_at >= since))
+    """Tables open or starting, and the others updated since ``since``."""
+    q = select(TableRow).where(
+        col(TableRow.status).in_(("open", "starting")) | (TableRow.updated_at >= since)
+    )
     return [table_from_json(r.id, r.data) for r in s.exec(q)]
+
+
+def get_tables(s: Session, ids: list[str]) -> list[Table]:
+    """These tables (those that exist)."""
+    q = select(TableRow).where(col(TableRow.id).in_(ids))
+    return [table_from_json(r.id, r.data) for r in s.exec(q)]
+
+
+def stale_starting(s: Session, before: float) -> list[str]:
+    """Ids of tables STARTING since before ``before`` (their lobby died while allocating)."""
+    q = select(TableRow.id).where(TableRow.status == "starting", TableRow.updated_at < before)
+    return list(s.exec(q))
+
+
+def lock_table(s: Session, table_id: str) -> Table | None:
+    """A table read with its row locked until the transaction ends (``SELECT … FOR UPDATE``
+    on PostgreSQL; on SQLite the one writer thread serialises every transaction anyway)."""
+    row = s.exec(select(TableRow).where(TableRow.id == table_id).with_for_update()).first()
+    return table_from_json(row.id, row.data) if row is not None else None
+
+
+def notify(s: Session, channel: str, payload: str) -> None:
+    """``pg_notify`` in the current transaction (delivered to listeners at commit); no-op on
+    SQLite, where one process serves everything."""
+    if s.get_bind().dialect.name == "postgresql":
+        s.connection().execute(text("SELECT pg_notify(:c, :p)"), {"c": channel, "p": payload})
+
+
+# -- quick-match tickets ------------------------------------------------------------------------
+
+
+def ticket_from_row(r: TicketRow) -> Ticket:
+    """The pure ticket of a row (a ``matching`` row is still QUEUED for its player)."""
+    status = TicketStatus.QUEUED if r.status == MATCHING else TicketStatus(r.status)
+    return Ticket(
+        ticket_id=r.id,
+        player_id=r.player_id,
+        display_name=r.display_name,
+        criteria=Criteria(r.ruleset_id, r.language, r.board_id, r.seats),
+        created_at=r.created_at,
+        bot_after_s=r.bot_after_s,
+        bot_level=r.bot_level,
+        guest=r.guest,
+        status=status,
+        match_id=r.match_id,
+        address=r.address,
+        seat=r.seat,
+        version=r.version,
+    )
+
+
+def add_ticket(s: Session, t: Ticket) -> None:
+    """Inserts a queued ticket (IntegrityError at commit if the player has one waiting)."""
+    c = t.criteria
+    s.add(
+        TicketRow(
+            id=t.ticket_id, player_id=t.player_id, display_name=t.display_name, guest=t.guest,
+            ruleset_id=c.ruleset_id, language=c.language, board_id=c.board_id, seats=c.seats,
+            bot_after_s=t.bot_after_s, bot_level=t.bot_level, status=TicketStatus.QUEUED.value,
+            created_at=t.created_at, updated_at=t.created_at,
+        )
+    )
+    s.flush()
+
+
+def waiting_ticket(s: Session, player_id: str) -> str | None:
+    """The id of the player's queued (or being matched) ticket, or None."""
+    q = select(TicketRow.id).where(
+        TicketRow.player_id == player_id, col(TicketRow.status).in_((TicketStatus.QUEUED.value, MATCHING))
+    )
+    return s.exec(q.limit(1)).first()
+
+
+def get_ticket(s: Session, ticket_id: str) -> tuple[Ticket, int] | None:
+    """A ticket and the number of players queued for its criteria, or None."""
+    r = s.get(TicketRow, ticket_id)
+    if r is None:
+        return None
+    n = s.exec(
+        select(func.count()).select_from(TicketRow).where(
+            col(TicketRow.status).in_((TicketStatus.QUEUED.value, MATCHING)),
+            TicketRow.ruleset_id == r.ruleset_id, TicketRow.language == r.language,
+            TicketRow.board_id == r.board_id, TicketRow.seats == r.seats,
+        )
+    ).one()
+    return ticket_from_row(r), int(n)
+
+
+def cancel_ticket(s: Session, ticket_id: str, player_id: str, now: float) -> Ticket | None:
+    """Cancels a queued ticket (row locked); returns it as it is afterwards, None if unknown.
+    A ticket being matched or already closed is returned unchanged (the caller refuses)."""
+    r = s.exec(select(TicketRow).where(TicketRow.id == ticket_id).with_for_update()).first()
+    if r is None or r.player_id != player_id:
+        return None
+    if r.status == TicketStatus.QUEUED.value:
+        r.status, r.version, r.updated_at = TicketStatus.CANCELLED.value, r.version + 1, now
+        s.add(r)
+        notify(s, TICKETS_CHANNEL, r.id)
+        return ticket_from_row(r)
+    t = ticket_from_row(r)
+    if r.status == MATCHING:
+        t.status = TicketStatus.MATCHED  # refused as closed: a match is being made for it
+    return t
+
+
+def claim_groups(
+    s: Session, now: float, ttl_s: float, reclaim_after_s: float
+) -> tuple[list[Ticket], list[Group]]:
+    """One matchmaking step over the shared queue: expires old tickets and claims the groups that
+    can start now (their rows become ``matching``). Queued rows are read ``FOR UPDATE SKIP
+    LOCKED``: two lobbies stepping at once each see only the tickets the other has not locked,
+    so no ticket is ever in two groups. Claims older than ``reclaim_after_s`` (their lobby died
+    while allocating) are queued again first."""
+    s.exec(  # type: ignore[call-overload]
+        update(TicketRow)
+        .where(TicketRow.status == MATCHING, col(TicketRow.claimed_at) < now - reclaim_after_s)
+        .values(status=TicketStatus.QUEUED.value, claimed_at=None, version=TicketRow.version + 1)
+    )
+    q = (
+        select(TicketRow)
+        .where(TicketRow.status == TicketStatus.QUEUED.value)
+        .order_by(col(TicketRow.created_at), col(TicketRow.id))
+        .with_for_update(skip_locked=True)
+    )
+    rows = {r.id: r for r in s.exec(q)}
+    if not rows:
+        return [], []
+    queue = Queue(ttl_s=ttl_s)
+    for r in rows.values():
+        queue.add(ticket_from_row(r))
+    expired = queue.expire(now)
+    groups = queue.match(now)
+    for t in expired:
+        r = rows[t.ticket_id]
+        r.status, r.version, r.updated_at = TicketStatus.EXPIRED.value, r.version + 1, now
+        s.add(r)
+        notify(s, TICKETS_CHANNEL, r.id)
+    for g in groups:
+        for t in g.tickets:
+            r = rows[t.ticket_id]
+            r.status, r.claimed_at, r.updated_at = MATCHING, now, now
+            s.add(r)
+    return expired, groups
+
+
+def finish_group(s: Session, ids: list[str], match_id: str, address: str, now: float) -> list[Ticket]:
+    """Marks a claimed group's tickets matched (seat = position in the group)."""
+    out = []
+    for i, tid in enumerate(ids):
+        r = s.get(TicketRow, tid)
+        if r is None:
+            continue
+        r.status, r.match_id, r.address, r.seat = TicketStatus.MATCHED.value, match_id, address, i
+        r.claimed_at, r.version, r.updated_at = None, r.version + 1, now
+        s.add(r)
+        notify(s, TICKETS_CHANNEL, tid)
+        out.append(ticket_from_row(r))
+    return out
+
+
+def requeue_group(s: Session, ids: list[str], now: float) -> None:
+    """Puts a claimed group's tickets back in the queue (after a failed allocation)."""
+    s.exec(  # type: ignore[call-overload]
+        update(TicketRow)
+        .where(col(TicketRow.id).in_(ids), TicketRow.status == MATCHING)
+        .values(status=TicketStatus.QUEUED.value, claimed_at=None, updated_at=now)
+    )
 
 
 # -- idempotent requests ------------------------------------------------------------------------
@@ -190,4 +366,22 @@ def healthy_servers(s: Session, fresh_since: float) -> list[MatchServerRow]:
     return rows
 
 
+__all__ += [
+    "MATCHING",
+    "TABLES_CHANNEL",
+    "TICKETS_CHANNEL",
+    "TicketRow",
+    "add_ticket",
+    "cancel_ticket",
+    "claim_groups",
+    "finish_group",
+    "get_tables",
+    "get_ticket",
+    "lock_table",
+    "notify",
+    "requeue_group",
+    "stale_starting",
+    "ticket_from_row",
+    "waiting_ticket",
+]
 __all__ += ["MatchRow", "MatchSeatRow", "MatchServerRow", "count_active_matches", "healthy_servers"]

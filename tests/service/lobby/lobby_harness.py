@@ -111,6 +111,21 @@ async def start_lobby(database_url: str, data_dir: Path) -> LobbyEnv:
     )
 
 
+async def backdate_ticket(env: LobbyEnv, ticket_id: str, seconds: float) -> None:
+    """Makes a quick-match ticket older (its row's ``created_at``), as if it had waited."""
+    from sqlalchemy import update
+
+    from services.lobby.models import TicketRow
+
+    await env.lobby.db.run(
+        lambda s: s.exec(
+            update(TicketRow)
+            .where(TicketRow.id == ticket_id)
+            .values(created_at=TicketRow.created_at - seconds)
+        )
+    )
+
+
 async def stop_lobby(env: LobbyEnv) -> None:
     """Stops a lobby started by ``start_lobby``."""
     await env.channel.close()

@@ -11,7 +11,7 @@ import pytest
 from google.protobuf import duration_pb2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from lobby_harness import FakeMatchServer, LobbyEnv, start_lobby, stop_lobby
+from lobby_harness import FakeMatchServer, LobbyEnv, backdate_ticket, start_lobby, stop_lobby
 
 from protos.wordarena.v1 import common_pb2, control_pb2, errors_pb2, lobby_pb2
 from services.common import auth
@@ -313,7 +313,7 @@ async def test_quick_match(env: LobbyEnv, match_server: FakeMatchServer) -> None
             lobby_pb2.QuickMatchRequest(criteria=crit_bot, request_id=rid()), metadata=mc
         )
     ).ticket
-    env.lobby.tickets[tc.ticket_id].created_at -= 10
+    await backdate_ticket(env, tc.ticket_id, 10)
     stream = env.stub.WatchQuickMatchTicket(
         lobby_pb2.WatchQuickMatchTicketRequest(ticket_id=tc.ticket_id), metadata=mc
     )

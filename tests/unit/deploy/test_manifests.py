@@ -192,6 +192,21 @@ def test_statefulset_service_is_headless() -> None:
     assert ss["spec"]["replicas"] >= 2, "several match servers"
 
 
+def test_lobby_runs_several_replicas_and_rolls() -> None:
+    """The lobby keeps its state in the shared database (services/lobby/service.py), so it runs
+    several replicas and rolls them one at a time, never all down at once."""
+    (lobby,) = [d for d in of_kind("Deployment") if d["metadata"]["name"] == "wordarena-lobby"]
+    assert lobby["spec"]["replicas"] >= 2, "several lobbies"
+    strategy = lobby["spec"]["strategy"]
+    assert strategy["type"] == "RollingUpdate"
+    assert strategy.get("rollingUpdate", {}).get("maxUnavailable", 1) == 0
+    (pdb,) = [p for p in of_kind("PodDisruptionBudget") if p["metadata"]["name"] == "wordarena-lobby"]
+    assert pdb["spec"].get("maxUnavailable") == 1 or pdb["spec"].get("minAvailable") == 1
+    # the lobby's own code must not claim it runs alone any more
+    service = (SERVICES / "lobby" / "service.py").read_text(encoding="utf-8")
+    assert "FOR UPDATE" in service and "SKIP LOCKED" in service and "NOTIFY" in service
+
+
 def test_containers() -> None:
     cms, secs = configmaps(), secrets()
     for w in workloads():

@@ -1,0 +1,202 @@
+"""Two lobby processes' worth of servers on one PostgreSQL database behave as one lobby.
+
+Each test starts two complete lobbies (their own gRPC server, database pool, table cache and
+change listener) on one fresh PostgreSQL database, and a fake match server registered through the
+first one. Clients are split across both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import pytest
+from lobby_harness import FakeMatchServer, LobbyEnv, _pg_database, start_lobby, stop_lobby
+
+from protos.wordarena.v1 import common_pb2, control_pb2, control_pb2_grpc, lobby_pb2
+
+pytestmark = pytest.mark.postgres
+
+Meta = tuple[tuple[str, str], ...]
+
+
+def rid() -> str:
+    return uuid.uuid4().hex
+
+
+async def guest(env: LobbyEnv) -> tuple[str, Meta]:
+    name = f"g{uuid.uuid4().hex[:10]}"
+    resp = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=name))
+    return resp.player.player_id, (("authorization", f"Bearer {resp.token.token}"),)
+
+
+@pytest.fixture
+async def lobbies(tmp_path: Path) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, FakeMatchServer]]:
+    """Lobbies A and B on one PostgreSQL database (one data directory: the same token keys, as
+    deployed lobbies share theirs) and a fake match server registered with A."""
+    gen = _pg_database()
+    url = next(gen)
+    a = await start_lobby(url, tmp_path)
+    b = await start_lobby(url, tmp_path)
+    fake = FakeMatchServer(a.lobby.keys)
+    server = grpc.aio.server()
+    control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    fake.address = f"127.0.0.1:{port}"
+    await a.registry.RegisterMatchServer(
+        control_pb2.RegisterMatchServerRequest(
+            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=1000)
+        ),
+        metadata=a.service_md,
+    )
+    try:
+        yield a, b, fake
+    finally:
+        await server.stop(0)
+        await stop_lobby(b)
+        await stop_lobby(a)
+        for _ in gen:
+            pass
+
+
+async def test_fifty_clients_through_two_lobbies_never_overfill(
+    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+) -> None:
+    a, b, fake = lobbies
+    host_id, host = await guest(a)
+    t = (
+        await a.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(
+                settings=lobby_pb2.TableSettings(
+                    ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=4
+                ),
+                request_id=rid(),
+            ),
+            metadata=host,
+        )
+    ).table
+    # 50 players, signed in on either lobby, each joining through the other half's lobby too
+    envs = [a if i % 2 else b for i in range(50)]
+    players = [(env, *(await guest(env))) for env in envs]
+
+    async def join(env: LobbyEnv, meta: Meta) -> str:
+        try:
+            await env.stub.JoinTable(
+                lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()), metadata=meta
+            )
+            return "ok"
+        except grpc.aio.AioRpcError as exc:
+            return exc.code().name
+
+    results = await asyncio.gather(*(join(env, meta) for env, _, meta in players))
+    assert results.count("ok") == 3, results
+    assert set(results) == {"ok", "FAILED_PRECONDITION"}
+    # full: started by itself, once, with the host and the three winners
+    assert len(fake.created) == 1
+    winners = {pid for (_, pid, _), r in zip(players, results, strict=True) if r == "ok"}
+    seated = {s.player.player_id for s in fake.created[0].seats}
+    assert seated == winners | {host_id}
+    for env in (a, b):
+        got = (await env.stub.GetTable(lobby_pb2.GetTableRequest(table_id=t.table_id), metadata=host)).table
+        assert got.status == lobby_pb2.TABLE_STATUS_STARTED
+        assert len(got.seats) == 4 and {s.player.player_id for s in got.seats} == seated
+
+
+async def _next_change(stream: object, table_id: str) -> lobby_pb2.WatchTablesResponse:
+    async def read() -> lobby_pb2.WatchTablesResponse:
+        while True:
+            msg = await stream.read()  # type: ignore[attr-defined]
+            assert msg is not grpc.aio.EOF
+            if msg.table.table_id == table_id:
+                return msg
+
+    return await asyncio.wait_for(read(), 10.0)
+
+
+async def test_table_created_on_a_is_watched_on_b(
+    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+) -> None:
+    a, b, fake = lobbies
+    _, watcher = await guest(b)
+    stream = b.stub.WatchTables(lobby_pb2.WatchTablesRequest(), metadata=watcher)
+    first = await asyncio.wait_for(stream.read(), 10.0)
+    assert first.kind == lobby_pb2.TABLE_CHANGE_KIND_SYNCED
+    _, host = await guest(a)
+    t = (
+        await a.stub.CreateTable(
+            lobby_pb2.CreateTableRequest(
+                settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic")),
+                request_id=rid(),
+            ),
+            metadata=host,
+        )
+    ).table
+    opened = await _next_change(stream, t.table_id)
+    assert opened.kind == lobby_pb2.TABLE_CHANGE_KIND_OPENED
+    assert opened.table.status == lobby_pb2.TABLE_STATUS_OPEN
+    # B lists it too, and a player joining through B fills it (started by itself): B's watcher
+    # sees the table leave the open list
+    listed = (await b.stub.ListTables(lobby_pb2.ListTablesRequest(), metadata=watcher)).tables
+    assert t.table_id in {x.table_id for x in listed}
+    _, joiner = await guest(b)
+    await b.stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()), metadata=joiner)
+    gone = await _next_change(stream, t.table_id)
+    while gone.kind == lobby_pb2.TABLE_CHANGE_KIND_UPDATED:
+        gone = await _next_change(stream, t.table_id)
+    assert gone.kind == lobby_pb2.TABLE_CHANGE_KIND_CLOSED  # no longer matches the OPEN filter
+    assert len(fake.created) == 1
+    # and A's cache hears of B's change: A lists it as started
+    for _ in range(100):
+        cached = a.lobby.tables.get(t.table_id)
+        if cached is not None and cached.status.value == "started":
+            break
+        await asyncio.sleep(0.05)
+    else:
+        pytest.fail("lobby A never saw the table start")
+    stream.cancel()
+
+
+async def test_quick_match_tickets_on_both_lobbies_matched_once(
+    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+) -> None:
+    a, b, fake = lobbies
+    crit = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)
+    players = [(env, *(await guest(env))) for env in [a, b] * 15]
+
+    async def enqueue(env: LobbyEnv, meta: Meta) -> str:
+        req = lobby_pb2.QuickMatchRequest(criteria=crit, request_id=rid())
+        r = await env.stub.QuickMatch(req, metadata=meta)
+        return r.ticket.ticket_id
+
+    tickets = await asyncio.gather(*(enqueue(env, meta) for env, _, meta in players))
+
+    async def outcome(env: LobbyEnv, meta: Meta, ticket_id: str) -> lobby_pb2.QuickMatchTicket:
+        # watched on the other lobby than the one it was queued on
+        other = b if env is a else a
+        stream = other.stub.WatchQuickMatchTicket(
+            lobby_pb2.WatchQuickMatchTicketRequest(ticket_id=ticket_id), metadata=meta
+        )
+        return [m.ticket async for m in stream][-1]
+
+    final = await asyncio.wait_for(
+        asyncio.gather(
+            *(outcome(env, meta, tid) for (env, _, meta), tid in zip(players, tickets, strict=True))
+        ),
+        30.0,
+    )
+    assert all(t.status == lobby_pb2.TICKET_STATUS_MATCHED for t in final)
+    # 30 players, 15 matches: every player in exactly one created match, at the seat their
+    # ticket names
+    assert len(fake.created) == 15
+    where: dict[str, tuple[str, int]] = {}
+    for m in fake.created:
+        assert len(m.seats) == 2
+        for s in m.seats:
+            assert s.player.player_id not in where, "a player matched twice"
+            where[s.player.player_id] = (m.match_id, s.index)
+    for (_, pid, _), t in zip(players, final, strict=True):
+        assert where[pid] == (t.assignment.match_id, t.assignment.seat)
