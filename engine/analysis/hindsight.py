@@ -13,6 +13,7 @@ from engine.game.state import GameState
 from engine.movegen import Move, describe_move, generate_moves
 from engine.movegen.api import board_ruleset
 from engine.tiles import is_action
+from engine.warofwords.arena import portal_links
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ def hindsight(
     best = tuple(
         Alternative(m, info.position, info.word, m.score - played)
         for m in moves[:top]
-        for info in [describe_move(ruleset, state.cells, m, effects=state.board_effects)]
+        for info in [describe_move(ruleset, state.cells, m, effects=state.board_effects,
+                                    links=portal_links(state))]
     )
     return Hindsight(played, rank, len(moves), best)

@@ -5,12 +5,11 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from engine.board import Cells
-from engine.errors import InputError, RuleError
+from engine.errors import InputError
 from engine.game.state import GameState
 from engine.movegen.generator import generate
 from engine.movegen.move import Move
-from engine.placement import Links, check_placement
+from engine.placement import NO_LINKS, Links
 from engine.rulesets.model import Ruleset
 
 _score = itemgetter(0)
@@ -31,9 +30,8 @@ def generate_moves(
     ``engine.game.apply`` (as ``move.to_play(seat)``) with the same score. ``ordered`` sorts
     best first.
 
-    War of Words Portals: the generator reads lines plainly. On a position with an open portal
-    pair only the plays whose words are the same read plainly and read through the portals are
-    returned (:func:`portal_safe`); plays that reach through a portal are not generated."""
+    War of Words Portals: on a position with an open portal pair lines are read through the
+    portals (``engine.movegen.portals``), so plays through a portal are generated too."""
     lex = lexicon if lexicon is not None else state.lexicon
     if lex is None:
         raise InputError("move generation needs a lexicon", "lexicon")
@@ -41,25 +39,13 @@ def generate_moves(
     if not 0 <= who < state.players:
         raise InputError(f"there is no seat {who}", "seat")
     ruleset = board_ruleset(state)
-    moves = generate(ruleset, state.cells, state.racks[who], lex, state.board_effects)
+    links: Links = NO_LINKS
     if state.effects:
         from engine.warofwords.arena import portal_links
 
-        links = portal_links(state)
-        if links:
-            moves = [m for m in moves if portal_safe(ruleset, state.cells, m, links)]
+        links = portal_links(state) or NO_LINKS
+    moves = generate(ruleset, state.cells, state.racks[who], lex, state.board_effects, links)
     return sort_moves(moves) if ordered else moves
-
-
-def portal_safe(ruleset: Ruleset, cells: Cells, move: Move, links: Links) -> bool:
-    """True when ``move`` (legal read plainly) is legal read through the portal ``links`` and
-    forms the very same words there — so it scores the same."""
-    placements = move.placements()
-    try:
-        through = check_placement(ruleset, cells, placements, 0, links)
-    except RuleError:
-        return False
-    return through.words == check_placement(ruleset, cells, placements, 0).words
 
 
 _live: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, Ruleset]] = {}

@@ -26,6 +26,7 @@ from engine.board import Cells
 from engine.movegen.lexwalk import LexWalker, walker_for
 from engine.movegen.move import Move
 from engine.movegen.tables import SquareTables, square_tables
+from engine.placement import NO_LINKS, Links
 from engine.rulesets.model import FirstPlay, Ruleset
 from engine.scoring import NO_EFFECTS, BoardEffects, tile_value
 from engine.tiles import BLANK, WILDCARD
@@ -42,8 +43,13 @@ def generate(
     rack: Sequence[str],
     lexicon: Any,
     effects: BoardEffects = NO_EFFECTS,
+    links: Links = NO_LINKS,
 ) -> list[Move]:
-    """Every legal play of ``rack`` on ``cells`` (letter plays only; action tiles are ignored)."""
+    """Every legal play of ``rack`` on ``cells`` (letter plays only; action tiles are ignored).
+
+    ``links`` are War of Words open portal pairs (square -> partner, as for
+    ``engine.placement.check_placement``): lines are then read through them (see ``portals``);
+    without links the plain rows and columns are walked, exactly as before."""
     tables = square_tables(ruleset, effects)
     walker = walker_for(lexicon, tables.letters)
     # The generator makes no reference cycles; the cyclic collector would only rescan the many
@@ -51,6 +57,10 @@ def generate(
     paused = gc.isenabled()
     gc.disable()
     try:
+        if links:
+            from engine.movegen.portals import PortalGeneration
+
+            return PortalGeneration(ruleset, tables, walker, cells, rack, effects, links).run()
         return _Generation(ruleset, tables, walker, cells, rack, effects).run()
     finally:
         if paused:
@@ -411,6 +421,7 @@ class _Generation:
     def _extender(
         self, squares: list[int], letters: list[str | None], cross: list[int],
         xscore: list[dict[str, int]], xlen: list[int], across: bool,
+        end_only: bool = False, relaxed: frozenset[int] = frozenset(),
     ) -> tuple[Callable[..., None], Callable[[], None]]:
         """The extend-right recursion for one line, closed over the line's tables, and a
         function to call when the line is done."""
@@ -472,6 +483,29 @@ class _Generation:
                 seen.add(key)
             score = (msum + (bp if bon else 0)) * (wf or 1) + xsum + bingo[nt]
             out.append(new_move(Move, (score, key, direction, cols)))
+
+        if end_only or relaxed:  # portal lines only (see ``portals``)
+            fast_record = record
+            checked = self.checked_move
+
+            def record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
+                if end_only and i != n:
+                    return  # a ring cut after this line's end: only words ending there
+                placed = state[2]
+                if relaxed and any(p[0] in relaxed for p in placed):
+                    if i - state[1] < 2 or nt < min_tiles:
+                        return
+                    if nt == 1 and not across and xlen[state[0]] > 1:
+                        return
+                    key = tuple(placed)
+                    if key in seen:
+                        return
+                    seen.add(key)
+                    move = checked(key)
+                    if move is not None:
+                        out.append(move)
+                    return
+                fast_record(i, nt, msum, wf, bon, xsum)
 
         def ext(i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
             while i < n:

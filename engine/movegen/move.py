@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from engine.board import Cells, format_position, with_tiles
 from engine.game.actions import Play
-from engine.placement import Placement, check_placement, word_text
+from engine.placement import NO_LINKS, Links, Placement, check_placement, word_text
 from engine.rulesets.model import Ruleset
 from engine.scoring import NO_EFFECTS, BoardEffects, ScoreBreakdown, score_play
 from engine.tiles import BLANK, Tile
@@ -77,11 +77,13 @@ def describe_move(
     move: Move,
     resolve: tuple[str, ...] | None = None,
     effects: BoardEffects = NO_EFFECTS,
+    links: Links = NO_LINKS,
 ) -> MoveInfo:
     """Position, words and breakdown of ``move`` on ``cells`` (through the validator and the
     scorer, so the explanation is the engine's own). ``resolve`` gives the words as checked
-    (wildcards resolved); by default they are the laid texts."""
-    geometry = check_placement(ruleset, cells, move.placements(), 0)
+    (wildcards resolved); by default they are the laid texts. ``links``: War of Words open
+    portal pairs (``engine.warofwords.arena.portal_links``), read through as the engine does."""
+    geometry = check_placement(ruleset, cells, move.placements(), 0, links)
     after = with_tiles(cells, geometry.placed)
     texts = tuple(word_text(after, w) for w in geometry.words)
     words = resolve if resolve is not None else texts

@@ -37,6 +37,7 @@ LASTING = {"poison": 1.0, "medic": 1.0, "rain": 1.2, "fire": 0.6, "whirlwind": 0
 SHIELD_SHARE = 0.3  # share of the shielded letters' worth a Shield is reckoned to save
 BLACK_HOLE_SHARE = 0.6  # share of its 7x7's worth a Black Hole is reckoned to destroy in time
 MULTIPLIER_SHARE = 0.25  # share of a multiplier's extra points the bot expects to collect
+PORTAL_SHARE = 0.5  # share of the better next-turn word a Portal pair opens that the bot expects
 MIN_GAIN = {1: 12.0, 2: 8.0, 3: 4.0, 4: 2.0, 5: 1.0}  # gain an action play must bring
 USE_CHANCE = {1: 0.05, 2: 0.1, 3: 0.5, 4: 1.0, 5: 1.0}  # how often a level considers actions
 
@@ -90,7 +91,11 @@ def candidates(state: GameState, seat: int, letters: tuple[Placement, ...],
     out: list[ActionPlay] = []
     per_tile = 2 if quick else TARGETS_PER_TILE
     for token in dict.fromkeys(t for t in state.racks[seat] if is_action(t)):
-        for placement, bonus, label in _targets(arena, seat, token, taken, moves)[:per_tile]:
+        if token == "@portal":
+            targets = _portal_targets(state, seat, letters, arena, taken, per_tile)
+        else:
+            targets = _targets(arena, seat, token, taken, moves)[:per_tile]
+        for placement, bonus, label in targets:
             play = Play(seat, (*letters, placement))
             got = outcome(state, seat, play, lasting=LASTING.get(token[1:], 0.0))
             if got is None or base is None:
@@ -185,7 +190,8 @@ def _targets(arena: Arena, seat: int, token: str, taken: set[int],
         for rank, i, bonus in _multiplier_squares(arena, moves, taken, spec.letter_mult,
                                                   spec.word_mult):
             out.append((rank, i, "", bonus))
-    # nuke, star, sandstorm, quicksand, portal: not worth a bot's while (kept or swapped away)
+    # nuke, star, sandstorm, quicksand: not worth a bot's while (kept or swapped away); portal:
+    # ``_portal_targets``
     out.sort(key=lambda t: (t[0], t[1]))
     seen: set[tuple[int, str]] = set()
     result = []
@@ -196,6 +202,52 @@ def _targets(arena: Arena, seat: int, token: str, taken: set[int],
         r, c = divmod(i, arena.cols)
         result.append((Placement(r, c, token, facing=facing), bonus, f"{name} {arena.name(i)}"))
     return result
+
+
+def _portal_targets(state: GameState, seat: int, letters: tuple[Placement, ...], arena: Arena,
+                    taken: set[int], per_tile: int) -> list[tuple[Placement, float, str]]:
+    """Squares for a Portal that would pair with the one waiting on the board, each with its
+    bonus: ``PORTAL_SHARE`` of how much better the bot's best word next turn is (the engine
+    applies the play with and without the Portal; the generator reads through the pair).
+    Without a waiting Portal there is nothing to pair with: no target."""
+    from engine.movegen import generate_moves
+    from engine.warofwords.arena import markers
+
+    if sum(m.kind == "portal" for m in markers(state)) % 2 == 0:
+        return []
+    cols = arena.cols
+    ranked = []
+    for i in range(len(arena.cells)):
+        if i in taken or not _may_stand(arena, i, Target.EMPTY):
+            continue
+        r, c = divmod(i, cols)
+        near = sum(1 for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1)
+                   if 0 <= j < len(arena.cells) and arena.cells[j] is not None)
+        if near:
+            ranked.append((-near, i))
+    ranked.sort()
+
+    def best_next(play: Play | None) -> float | None:
+        try:
+            after = apply(state, play)[0] if play is not None else state
+        except EngineError:
+            return None
+        if after.over:
+            return None
+        moves = generate_moves(after, seat=seat)
+        return float(moves[0].score) if moves else 0.0
+
+    without = best_next(Play(seat, letters) if letters else None)
+    if without is None:
+        return []
+    out = []
+    for _, i in ranked[:per_tile]:
+        r, c = divmod(i, cols)
+        placement = Placement(r, c, "@portal")
+        with_pair = best_next(Play(seat, (*letters, placement)))
+        if with_pair is not None and with_pair > without:
+            out.append((placement, PORTAL_SHARE * (with_pair - without), f"portal {arena.name(i)}"))
+    return out
 
 
 def _worth(arena: Arena, seat: int) -> dict[int, int]:

@@ -78,7 +78,8 @@ def _play_pb(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> c.PlayMove:
 def analysed_move(state: GameState, seat: int, move: Move) -> m.AnalysedPlay:
     """An AnalysedPlay for a generated move in ``state``: placements, breakdown, notation, leave."""
     r = board_ruleset(state)  # War of Words: the board as action tiles left it
-    info = describe_move(r, state.cells, move, effects=state.board_effects)
+    info = describe_move(r, state.cells, move, effects=state.board_effects,
+                         links=portal_links(state))
     placed = [[i, letter, blank] for i, letter, blank in move.tiles]
     return m.AnalysedPlay(
         play=_play_pb(r, placed),

@@ -12,7 +12,7 @@ from engine.errors import RuleError
 from engine.game import Decide, GameState, apply, set_rack, start_game
 from engine.lexicon import compile_words, load_lexicon
 from engine.lexicon.alphabet import ALPHABETS
-from engine.placement import Placement, check_placement, word_text
+from engine.placement import NO_LINKS, Placement, check_placement, next_square, word_text
 from engine.rulesets import get_ruleset
 from engine.scoring import score_play
 from engine.tiles import BLANK, WILDCARD
@@ -63,16 +63,33 @@ def random_position(family: str, seed: int, lexicon, plays: int | None = None,
     return set_rack(state, state.to_move, tuple(rack))
 
 
-def brute_force(state: GameState, seat: int | None = None) -> dict[tuple, int]:
+def brute_force(state: GameState, seat: int | None = None, links=NO_LINKS) -> dict[tuple, int]:
     """Every legal play as {move key: score}: every line, every start square, every ordered
     selection of rack tokens (blanks as every letter of the set), checked by the validator, the
-    word list and the scorer. A move key is ((square, letter, blank), ...) in reading order."""
+    word list and the scorer. A move key is ((square, letter, blank), ...) sorted by square.
+
+    With portal ``links`` a line from a start square is the chain ``next_square`` walks from it
+    (stopping before it comes back to the start), and the validator reads through the links."""
     seat = state.to_move if seat is None else seat
     ruleset, cells, lexicon = state.ruleset, state.cells, state.lexicon
     letters = ruleset.tiles.letters
     rack = [t for t in state.racks[seat] if not t.startswith("@")]
     rows, cols = ruleset.board.rows, ruleset.board.cols
     found: dict[tuple, int] = {}
+    if links:
+        layout = ruleset.board
+        for across in (True, False):
+            for start in range(rows * cols):
+                if cells[start] is not None:
+                    continue
+                chain, j = [], start
+                while j is not None and (j != start or not chain):
+                    chain.append(j)
+                    j = next_square(layout, links, j, across, True)
+                empties = [s for s in chain if cells[s] is None]
+                for k in range(1, min(len(rack), len(empties)) + 1):
+                    _try_squares(state, empties[:k], rack, letters, lexicon, found, seat, links)
+        return found
     for across in (True, False):
         for line in range(rows if across else cols):
             squares = [line * cols + c for c in range(cols)] if across else \
@@ -86,20 +103,20 @@ def brute_force(state: GameState, seat: int | None = None) -> dict[tuple, int]:
     return found
 
 
-def _geometry_words(state: GameState, squares: list[int]):
+def _geometry_words(state: GameState, squares: list[int], links=NO_LINKS):
     """The words (as square lists) a play on ``squares`` would form, or None if the squares
     break a placement rule. Geometry does not depend on the letters."""
     cols = state.ruleset.board.cols
     dummy = [Placement(s // cols, s % cols, state.ruleset.tiles.letters[0]) for s in squares]
     try:
-        geometry = check_placement(state.ruleset, state.cells, dummy, 0)
+        geometry = check_placement(state.ruleset, state.cells, dummy, 0, links)
     except RuleError:
         return None
     return geometry
 
 
-def _try_squares(state, squares, rack, letters, lexicon, found, seat) -> None:
-    geometry = _geometry_words(state, squares)
+def _try_squares(state, squares, rack, letters, lexicon, found, seat, links=NO_LINKS) -> None:
+    geometry = _geometry_words(state, squares, links)
     if geometry is None:
         return
     ruleset, cells = state.ruleset, state.cells
@@ -116,7 +133,7 @@ def _try_squares(state, squares, rack, letters, lexicon, found, seat) -> None:
                 continue
             placed = [(s, shown[j], tokens[j] == BLANK) for j, s in enumerate(squares)]
             placements = [Placement(s // cols, s % cols, letter, blank) for s, letter, blank in placed]
-            geo = check_placement(ruleset, cells, placements, seat)
+            geo = check_placement(ruleset, cells, placements, seat, links)
             after = with_tiles(cells, geo.placed)
             words = [word_text(after, w) for w in geo.words]
             resolved = resolve_words(words, lexicon, letters)

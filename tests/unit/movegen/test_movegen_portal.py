@@ -1,12 +1,13 @@
 """Move generation on War of Words positions with an open portal pair (docs/warofwords.md,
-"Portal"): the generator reads lines plainly, so on such positions it returns exactly the legal
-plays whose words are the same read plainly and through the portals — each accepted by
-``apply`` with the same score — and no play that reaches through a portal."""
+"Portal"): lines, anchors and cross words are read through the portals, so the generator returns
+exactly the legal plays (a portal-aware brute force), no duplicates, each accepted by ``apply``
+with the same score."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from mg_support import brute_force, random_position, small_lexicon
 
 from engine.errors import RuleError
@@ -36,33 +37,86 @@ def _portal_position(seed: int):
 
 
 def _through_same(state, key) -> bool:
-    """The definition the generator keeps to: legal through the portals, same words."""
+    """The plays that read the same plainly and through the portals (the old restriction)."""
     cols = state.ruleset.board.cols
     ps = [Placement(s // cols, s % cols, letter, blank) for s, letter, blank in key]
-    plain = check_placement(state.ruleset, state.cells, ps, 0)
     try:
+        plain = check_placement(state.ruleset, state.cells, ps, 0)
         through = check_placement(state.ruleset, state.cells, ps, 0, portal_links(state))
     except RuleError:
         return False
     return through.words == plain.words
 
 
-def test_generation_on_portal_positions_is_exactly_the_plays_read_the_same_through_portals():
-    dropped = 0
+def _check_exact(state, label: str) -> int:
+    """Generated moves == every legal play (portal-aware brute force), same scores, no
+    duplicates, each accepted by ``apply`` with its score; returns the plays through a portal."""
+    moves = generate_moves(state)
+    keys = [tuple(sorted(m.key)) for m in moves]
+    assert len(keys) == len(set(keys)), f"{label}: duplicates"
+    got = dict(zip(keys, (m.score for m in moves), strict=True))
+    every = brute_force(state, links=portal_links(state))
+    assert got == every, f"{label}: missing {set(every) - set(got)}, extra {set(got) - set(every)}"
+    links = portal_links(state)
+    for move in moves:
+        play = move.to_play(state.to_move)
+        _, events = apply(state, play)
+        assert events[0].data["score"] == move.score, label
+        geometry = check_placement(state.ruleset, state.cells, play.placements, 0, links)
+        assert geometry.across == move.across or (len(move.tiles) == 1 and \
+            len(geometry.words) == 1), label
+    return sum(1 for k in every if not _through_same(state, k))
+
+
+def test_generation_on_portal_positions_is_exactly_the_legal_plays():
+    through = 0
     for seed in range(8):
-        state = _portal_position(seed)
-        got = {m.key: m.score for m in generate_moves(state)}
-        every = brute_force(state)
-        expected = {k: v for k, v in every.items() if _through_same(state, k)}
-        dropped += len(every) - len(expected)
-        assert got == expected, f"seed {seed}"
-        for move in generate_moves(state):
-            _, events = apply(state, move.to_play(state.to_move))
-            assert events[0].data["score"] == move.score
-    assert dropped > 0  # the restriction does bite on these positions
+        through += _check_exact(_portal_position(seed), f"seed {seed}")
+    assert through > 0  # plays that only exist through a portal are generated
 
 
-def test_a_play_through_a_portal_is_legal_but_not_generated():
+def _ring_position(seed: int):
+    """A pair on one row (or column), so that across (or down) a ring forms."""
+    lexicon = small_lexicon()
+    state = random_position("warofwords", seed, lexicon, plays=4)
+    rng = random.Random(seed)
+    cols = state.ruleset.board.cols
+    empty = [i for i, t in enumerate(state.cells) if t is None
+             and not state.ruleset.board.squares[i].blocked]
+    first = rng.choice(empty)
+    same = [i for i in empty if i != first and (i // cols == first // cols if seed % 2 else
+                                                 i % cols == first % cols)]
+    second = rng.choice(same or [i for i in empty if i != first])
+    pair = (Marker("portal", first, 0), Marker("portal", second, 1))
+    return state.evolve(effects=state.effects + pair)
+
+
+def test_generation_is_exact_with_rings_and_entangled_lines():
+    for seed in range(6):
+        _check_exact(_ring_position(seed), f"ring seed {seed}")
+
+
+def test_entangled_play_sharing_one_cross_word_is_generated_once_and_scored_as_apply():
+    # pair G5/C11: C5 and G11 lie on one line across (row 5 .. G5, then D11 ..) and on one line
+    # down (column C .. C11, then G6 ..): a play on both forms one word each way.
+    state = random_position("warofwords", 0, small_lexicon(), plays=0)
+    cols = state.ruleset.board.cols
+    from engine.board import with_tiles
+    from engine.tiles import Tile
+
+    g5, c11 = 4 * cols + 6, 10 * cols + 2
+    filled = [4 * cols + c for c in range(3, 7)] + [10 * cols + c for c in range(3, 6)] + \
+        [r * cols + 2 for r in range(5, 11)] + [r * cols + 6 for r in range(5, 10)]
+    letters = "AEIOURSTLNAEIOURSTLN"
+    cells = with_tiles(state.cells, [(s, Tile(letters[k % len(letters)], False, 1))
+                                     for k, s in enumerate(sorted(set(filled)))])
+    state = state.evolve(cells=cells, effects=(*state.effects, Marker("portal", g5, 0),
+                                               Marker("portal", c11, 1)))
+    state = set_rack(state, state.to_move, ("A", "E", "S"))
+    _check_exact(state, "entangled")
+
+
+def test_a_play_through_a_portal_is_generated_with_apply_score():
     state = random_position("warofwords", 0, small_lexicon(), plays=0)
     cols = state.ruleset.board.cols
     from engine.board import with_tiles
@@ -76,6 +130,20 @@ def test_a_play_through_a_portal_is_legal_but_not_generated():
     state = set_rack(state, state.to_move, ("T",))
     _, events = apply(state, Play(state.to_move, (Placement(10, 3, "T"),)))
     assert events[0].data["words"] == ["AT"]
-    keys = {m.key for m in generate_moves(state)}
-    assert ((d11, "T", False),) not in keys
-    assert ((4 * cols + 7, "T", False),) not in keys  # plain AT (G5 H5) is not a word here
+    moves = {m.key: m for m in generate_moves(state)}
+    assert ((d11, "T", False),) in moves  # AT through the portal, with apply's score
+    assert moves[((d11, "T", False),)].score == events[0].data["score"]
+    assert ((4 * cols + 7, "T", False),) not in moves  # H5 does not follow G5 any more
+    from engine.movegen import describe_move
+
+    info = describe_move(state.ruleset, state.cells, moves[((d11, "T", False),)],
+                         effects=state.board_effects, links=portal_links(state))
+    assert info.words == ("AT",) and info.breakdown.total == events[0].data["score"]
+
+
+@pytest.mark.slow
+def test_generation_is_exact_on_many_portal_positions():
+    """64 more positions (pairs near letters, pairs on one row or column)."""
+    for seed in range(8, 40):
+        _check_exact(_portal_position(seed), f"seed {seed}")
+        _check_exact(_ring_position(seed), f"ring seed {seed}")

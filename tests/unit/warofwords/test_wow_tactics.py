@@ -119,3 +119,22 @@ def test_weak_bots_use_action_tiles_rarely(lexicon) -> None:  # type: ignore[no-
             n += isinstance(act, Play) and bool(_action_squares(act, "@bomb"))
         used[level] = n
     assert used[5] == 20 and used[1] <= 4
+
+
+def test_portal_put_down_to_pair_when_it_opens_a_better_word_next_turn(lexicon) -> None:  # type: ignore[no-untyped-def]
+    """Portal (wordarena's rule): a bot puts its Portal down where it pairs with the one waiting
+    on the board and its best word next turn (read through the pair) beats its best without;
+    with no Portal waiting there is nothing to pair with, so no Portal target."""
+    from engine.movegen import generate_moves
+    from engine.warofwords.arena import Marker
+
+    base = game(racks=(("@portal", "Q", "I", "S"), ("E",)),
+                tiles=[("8F", "JINX", 1), ("3B", "TOE", 1)], bag=()).evolve(lexicon=lexicon)
+    assert tactics._portal_targets(base, 0, (), tactics.Arena(base), set(), 6) == []
+    state = base.evolve(effects=(*base.effects, Marker("portal", sq("A1"), 1)))
+    found = [a for a in tactics.candidates(state, 0, (), []) if a.label.startswith("portal")]
+    assert found and all(a.gain > 0 for a in found)
+    best = max(found, key=lambda a: a.gain)
+    after, _ = apply(state, Play(0, best.placements))
+    plain, _ = apply(base, Play(0, best.placements))  # the same Portal, nothing to pair with
+    assert generate_moves(after, seat=0)[0].score > generate_moves(plain, seat=0)[0].score
