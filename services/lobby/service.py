@@ -96,6 +96,9 @@ for _state in SERVER_STATES:
 _REQUEST_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ONLINE_WINDOW_S = 300.0
 
+# How long a repeated request waits for the first one (same request_id) to finish.
+REQUEST_WAIT_S = 10.0
+
 
 @dataclass
 class LobbyOptions:
@@ -502,11 +505,28 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         make: Callable[[], Awaitable[Message]],
     ) -> Any:
         _check_request_id(request_id)
-        stored = await self.db.run(store.get_request, player_id, method, request_id)
-        if stored is not None:
-            return cls.FromString(stored)
-        resp = await make()
-        await self.db.run(store.put_request, player_id, method, request_id, resp.SerializeToString(), _now())
+        key = (player_id, method, request_id)
+        deadline = time.monotonic() + REQUEST_WAIT_S
+        while True:
+            try:
+                stored = await self.db.run(store.claim_request, *key, _now())
+            except IntegrityError:  # another lobby (or call) claimed it first
+                stored = await self.db.run(store.get_request, *key)
+            if stored is None:
+                break
+            if stored != store.PENDING:
+                return cls.FromString(stored)
+            if time.monotonic() > deadline:
+                raise LobbyError(grpc.StatusCode.ABORTED,
+                                 "the same request_id is still being handled; retry",
+                                 retry_after_s=1.0)
+            await asyncio.sleep(0.05)
+        try:
+            resp = await make()
+        except BaseException:
+            await self.db.run(store.drop_request, *key)
+            raise
+        await self.db.run(store.put_request, *key, resp.SerializeToString())
         return resp
 
     # -- players ----------------------------------------------------------------------------------

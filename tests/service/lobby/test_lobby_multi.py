@@ -200,3 +200,24 @@ async def test_quick_match_tickets_on_both_lobbies_matched_once(
             where[s.player.player_id] = (m.match_id, s.index)
     for (_, pid, _), t in zip(players, final, strict=True):
         assert where[pid] == (t.assignment.match_id, t.assignment.seat)
+
+
+async def test_one_request_id_sent_through_both_lobbies_at_once_runs_once(
+    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+) -> None:
+    """A client retrying the same CreateTable (same request_id) through two lobbies at the same
+    moment gets one table and the same answer twice — never INTERNAL, never two tables."""
+    a, b, _ = lobbies
+    _, host = await guest(a)
+    request = lobby_pb2.CreateTableRequest(
+        settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"),
+                                         seats=2),
+        request_id=rid(),
+    )
+    answers = await asyncio.gather(*(
+        env.stub.CreateTable(request, metadata=host) for env in (a, b, a, b)
+    ))
+    assert len({ans.table.table_id for ans in answers}) == 1
+    listed = await b.stub.ListTables(lobby_pb2.ListTablesRequest(page_size=50), metadata=host)
+    # A fresh database: the only table is the one the four identical requests made.
+    assert [t.table_id for t in listed.tables] == [answers[0].table.table_id]

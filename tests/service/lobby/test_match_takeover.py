@@ -135,7 +135,13 @@ async def test_takeover_is_reported_and_the_client_follows(database_url: str, tm
         await eventually(located_at_b)
         assert mid in srv_b.manager.matches
         assert metrics.RECOVERIES.labels("takeover")._value.get() == takeovers + 1
-        assert srv_b.link is not None and mid not in srv_b.link.locations  # acknowledged
+        link = srv_b.link
+        assert link is not None
+
+        async def acknowledged() -> bool:  # the lobby answered before B forgets the report
+            return mid not in link.locations
+
+        await eventually(acknowledged)
         listed = await stub.ListMyMatches(lobby_pb2.ListMyMatchesRequest(
             state=lobby_pb2.MATCH_LIST_STATE_ACTIVE), metadata=md)
         assert [(s.assignment.match_id, s.assignment.address) for s in listed.matches] == [(mid, address_b)]
