@@ -59,11 +59,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+if TYPE_CHECKING:
+    from services.common.config import Settings
 
 __all__ = [
     "AUDIENCE",
@@ -84,6 +87,7 @@ __all__ = [
     "generate_key_pair",
     "issue_token",
     "key_id",
+    "keys_from_settings",
     "load_private_key",
     "load_public_keys",
     "load_token_keys",
@@ -348,6 +352,17 @@ def _write_dev_keys(directory: Path) -> Ed25519PrivateKey:
     os.unlink(tmp)
     pub_path.write_bytes(public_key_pem(key))
     return key
+
+
+def keys_from_settings(settings: Settings) -> TokenKeys:
+    """``load_token_keys`` with a service's settings (flags / ``WORDARENA_*``): the one way both
+    servers find their keys."""
+    return load_token_keys(
+        settings.data_dir,
+        private_key=settings.token_private_key or None,
+        public_keys=settings.token_public_key or None,
+        require=settings.require_keys,
+    )
 
 
 def load_token_keys(

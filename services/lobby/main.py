@@ -44,12 +44,7 @@ async def build_lobby(
 ) -> tuple[GrpcServer, Lobby, Database]:
     """Migrates the database, builds the lobby and its server (not started)."""
     try:
-        keys = auth.load_token_keys(
-            settings.data_dir,
-            private_key=settings.token_private_key or None,
-            public_keys=settings.token_public_key or None,
-            require=settings.require_keys,
-        )
+        keys = auth.keys_from_settings(settings)
         if keys.signing_key is None:
             raise ValueError("the lobby needs a token signing key (--token-private-key / "
                              f"{auth.ENV_PRIVATE_KEY})")

@@ -7,7 +7,6 @@ threads (``MatchManager.run_blocking``), on immutable engine states, never on th
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from engine.movegen.api import board_ruleset
 from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
 from engine.rulesets.model import Ruleset
 from engine.scoring import score_play
+from engine.tiles import remove_tokens
 from engine.warofwords.arena import portal_links
 from engine.words import invalid_words, resolve_words
 from protos.wordarena.v1 import common_pb2 as c
@@ -60,16 +60,6 @@ def find_turn(events: Sequence[StoredEvent], seat: int, turn_seq: int) -> Stored
     return None
 
 
-def _leave(rack: Sequence[str], used: Sequence[str]) -> list[str]:
-    left = Counter(used)
-    out = []
-    for t in rack:
-        if left[t]:
-            left[t] -= 1
-        else:
-            out.append(t)
-    return out
-
 
 def _play_pb(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> c.PlayMove:
     return c.PlayMove(placements=views.placements(ruleset, placed))
@@ -85,7 +75,7 @@ def analysed_move(state: GameState, seat: int, move: Move) -> m.AnalysedPlay:
         play=_play_pb(r, placed),
         breakdown=views.breakdown(r, info.breakdown.to_dict(), move.tile_count),
         notation=f"{info.position} {info.word}",
-        leave=[views.tile(r, t) for t in _leave(state.racks[seat], move.tokens)],
+        leave=[views.tile(r, t) for t in remove_tokens(state.racks[seat], move.tokens)],
     )
 
 
@@ -115,7 +105,8 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
                                          for p in action.placements]
         played = m.AnalysedPlay(
             play=_play_pb(r, placed),
-            leave=[views.tile(r, t) for t in _leave(state.racks[seat], [p.token for p in action.placements])],
+            leave=[views.tile(r, t) for t in
+                   remove_tokens(state.racks[seat], [p.token for p in action.placements])],
         )
         if "breakdown" in data:
             played.breakdown.CopyFrom(views.breakdown(r, data["breakdown"], len(placed)))

@@ -178,12 +178,7 @@ async def start(settings: Settings) -> MatchServer:
 def load_keys(settings: Settings, *, lobby: str = "") -> auth.TokenKeys:
     """The token keys (``auth.KeyConfigError`` with a clear message when they cannot be used)."""
     try:
-        keys = auth.load_token_keys(
-            settings.data_dir,
-            private_key=settings.token_private_key or None,
-            public_keys=settings.token_public_key or None,
-            require=settings.require_keys,
-        )
+        keys = auth.keys_from_settings(settings)
     except ValueError as exc:
         log.error("cannot start: token keys", error=str(exc))
         raise auth.KeyConfigError(f"wordarena-match: {exc}") from exc

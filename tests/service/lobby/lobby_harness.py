@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -158,3 +161,14 @@ async def match_server(env: LobbyEnv) -> AsyncIterator[FakeMatchServer]:
     )
     yield fake
     await server.stop(0)
+
+
+async def eventually(check: Any, timeout: float = 20.0) -> Any:
+    """Poll ``check()`` (async) until it returns something truthy."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = await check()
+        if got:
+            return got
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)

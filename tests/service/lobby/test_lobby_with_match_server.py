@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import grpc
+from lobby_harness import eventually
 from sqlalchemy import update
 from sqlmodel import col
 
@@ -77,16 +77,6 @@ async def start_match_server(data_dir: Path, lobby_port: int) -> MatchServer:
                                "report_retry_max": 0.3})
     return await start_match(settings)
 
-
-async def eventually(check: Any, timeout: float = 20.0) -> Any:
-    """Poll ``check()`` (async) until it returns something truthy."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = await check()
-        if got:
-            return got
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.05)
 
 
 def _move(action: Any) -> c.Move:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from lobby_harness import eventually
 
 from clients.cli.client import Client, Config
 from protos.wordarena.v1 import common_pb2 as c
@@ -36,16 +37,6 @@ from services.match.main import start as start_match
 ROOT = Path(__file__).resolve().parents[3]
 PASS = c.Move(pass_turn=c.PassMove())
 
-
-async def eventually(check: Any, timeout: float = 30.0) -> Any:
-    """Poll ``check()`` (async) until it returns something truthy."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = await check()
-        if got:
-            return got
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.05)
 
 
 def spawn_match_server(database_url: str, data_dir: Path, lobby_port: int, server_id: str,
@@ -100,7 +91,7 @@ async def test_takeover_is_reported_and_the_client_follows(database_url: str, tm
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{lobby_port}")
     stub = lobby_pb2_grpc.LobbyServiceStub(channel)
     try:
-        await eventually(lambda: _healthy(lobby, 1))
+        await eventually(lambda: _healthy(lobby, 1), timeout=30)
 
         def open_and_play() -> tuple[str, int, int]:
             client.sign_in_guest("Tess")
@@ -132,7 +123,7 @@ async def test_takeover_is_reported_and_the_client_follows(database_url: str, tm
             r = await stub.LocateMatch(lobby_pb2.LocateMatchRequest(match_id=mid), metadata=md)
             return r.assignment.address == address_b
 
-        await eventually(located_at_b)
+        await eventually(located_at_b, timeout=30)
         assert mid in srv_b.manager.matches
         assert metrics.RECOVERIES.labels("takeover")._value.get() == takeovers + 1
         link = srv_b.link
@@ -141,7 +132,7 @@ async def test_takeover_is_reported_and_the_client_follows(database_url: str, tm
         async def acknowledged() -> bool:  # the lobby answered before B forgets the report
             return mid not in link.locations
 
-        await eventually(acknowledged)
+        await eventually(acknowledged, timeout=30)
         listed = await stub.ListMyMatches(lobby_pb2.ListMyMatchesRequest(
             state=lobby_pb2.MATCH_LIST_STATE_ACTIVE), metadata=md)
         assert [(s.assignment.match_id, s.assignment.address) for s in listed.matches] == [(mid, address_b)]
