@@ -228,7 +228,8 @@ class MatchManager:
         seats = self._seats(req, ruleset)
         options = self._options(req.options, ruleset)
         seed = req.seed or random.getrandbits(63)
-        lexicon = self.lexicon_for(ruleset.lexicon)
+        # A lexicon not loaded yet may be compiled from a system word list (seconds): off the loop.
+        lexicon = await asyncio.to_thread(self.lexicon_for, ruleset.lexicon)
         try:
             state, events = start_game(ruleset, len(seats), seed, lexicon, True)
         except InputError as exc:
@@ -382,6 +383,7 @@ class MatchManager:
         options = Options.from_dict(json.loads(row.options))
         engine_events = [EngineEvent.from_dict(ee) for ev in loaded.events
                          for ee in ev.payload.get("engine", ())]
+        await asyncio.to_thread(self.lexicon_for, ruleset.lexicon)  # first load: off the loop
         state: GameState = replay(engine_events, self.lexicon_for)
         rt = Runtime(match_id=match_id, ruleset=ruleset, seats=seats, options=options,
                      created_at=row.created_at, state=state, events=loaded.events,
