@@ -107,7 +107,8 @@ class _Generation:
         # cross score of a square without a cross word: 0 whatever goes there
         self.zero = dict.fromkeys(tables.letters, 0) | {_BLANK_KEY: 0}
         self.left_parts: list[list[tuple]] | None = None
-        self.cross_at_anchor = 0
+        self.viable_cache: dict[tuple, Callable[[int], list[tuple]]] = {}
+        self.look_cache: dict[tuple[int, int], Callable[[int, bool], int]] = {}
         self.line_cross: list[int] = []
         self.line_letters: list[str | None] = []
         self.out: list[Move] = []
@@ -258,7 +259,8 @@ class _Generation:
             text = "".join(letters[start:a])  # type: ignore[arg-type]
             msum = sum(self.face[squares[j]] for j in range(start, a))
             bon = int(any(self.old_bonus[squares[j]] for j in range(start, a)))
-            for node in self.w.nodes_after(self.w.root, text):
+            nodes = self.w.nodes_after(self.w.root, text)
+            for node in [tuple(nodes)] if self.dedup and nodes else nodes:
                 extend(a, node, start, a, [], msum, 0 if t.additive else 1, bon, 0)
             return
         limit = 0
@@ -267,7 +269,6 @@ class _Generation:
             limit += 1
             j -= 1
         limit = min(limit, self.tiles_on_rack - 1)
-        self.cross_at_anchor = self.line_cross[a]
         self._left_parts(a, squares, limit, extend)
 
     def _left_parts(self, a: int, squares: list[int], limit: int, extend: Callable[..., None]) -> None:
@@ -280,20 +281,11 @@ class _Generation:
         extend(a, self.w.root, a, a, [], 0, 0 if additive else 1, 0, 0)
         if not limit:
             return
-        csa = self.cross_at_anchor
-        by_length = self._left_part_table()
-        viable = self._look_ahead(a, squares)
+        viable_parts = self._viable_left_parts(a)
         for k in range(1, limit + 1):
             start = a - k
             line = squares[start:a]
-            last = k + 1 >= self.tiles_on_rack
-            for node, mask, wild, parts in by_length[k]:
-                if not wild:
-                    cand = mask & csa
-                    if not cand or (viable is not None and not viable(node, cand, last)):
-                        continue
-                elif not mask:
-                    continue
+            for node, parts in viable_parts(k):
                 for letters, tokens in parts:
                     msum, wf, bon = 0, 0 if additive else 1, 0
                     placed = []
@@ -313,11 +305,46 @@ class _Generation:
                     for token in tokens:
                         counts[token] += 1
 
-    def _look_ahead(self, a: int, squares: list[int]) -> Callable[[int, int, bool], bool] | None:
-        """A memoised test for a left part ending in ``node`` before anchor ``a``: can one of
-        the letters ``cand`` go on the anchor and the word still go on (through the tile on the
-        next square, or ending there / continuing on an empty one)? None when a wildcard on the
-        next square makes the test moot."""
+    def _viable_left_parts(self, a: int) -> Callable[[int], list[tuple]]:
+        """The left parts of each length worth extending from anchor ``a``: those whose node
+        has a child letter that fits the anchor's cross-check and lets the word go on (see
+        ``_look_ahead``). The test depends only on the anchor's cross-check and on what lies
+        on the next square, which many anchors share, so the filtered lists are kept per
+        such signature for the whole generation."""
+        line = self.line_letters
+        nxt_empty = a + 1 < len(line) and line[a + 1] is None
+        signature = (self.line_cross[a], line[a + 1] if a + 1 < len(line) else "",
+                     self.line_cross[a + 1] if nxt_empty else -1)
+        found = self.viable_cache.get(signature)
+        if found is not None:
+            return found
+        csa = self.line_cross[a]
+        by_length = self._left_part_table()
+        good = self._look_ahead(a)
+        lists: dict[int, list[tuple]] = {}
+
+        def parts_of_length(k: int) -> list[tuple]:
+            kept = lists.get(k)
+            if kept is None:
+                last = k + 1 >= self.tiles_on_rack
+                kept = lists[k] = [
+                    (node, parts) for node, mask, wild, parts in by_length[k]
+                    if (mask and wild)
+                    or (mask & csa and (good is None or mask & csa & good(node, last)))
+                ]
+                if self.dedup:
+                    kept = lists[k] = _by_placement(kept)
+            return kept
+
+        self.viable_cache[signature] = parts_of_length
+        return parts_of_length
+
+    def _look_ahead(self, a: int) -> Callable[[int, bool], int] | None:
+        """For a left part ending in ``node`` before anchor ``a``: the bitset of the child
+        letters after which the word can still go on (through the tile on the next square, or
+        ending on the anchor / continuing on the empty next square; ``last``: no rack tile
+        would be left for it). Memoised per node and shared by anchors whose next square is
+        alike. None when a wildcard on the next square makes the test moot."""
         t, w = self.t, self.w
         line = self.line_letters
         n = len(line)
@@ -329,28 +356,28 @@ class _Generation:
         playable = t.all_bits if jokers else sum(
             bit for letter, bit in t.bits.items() if self.counts.get(letter))
         need = self.line_cross[a + 1] & playable if a + 1 < n and nxt is None else 0
-        terminal, children, child_bits, bits = w.terminal, w.children, w.child_bits, t.bits
-        memo: dict[tuple[int, int, bool], bool] = {}
-
-        def viable(node: int, cand: int, last: bool) -> bool:
-            key = (node, cand, last)
-            found = memo.get(key)
-            if found is not None:
-                return found
-            found = False
-            for letter, child in children(node).items():
-                if not bits.get(letter, 0) & cand:
-                    continue
-                if tile_bit:
-                    found = bool(child_bits(child) & tile_bit)
-                else:
-                    found = bool(terminal[child]) or (not last and bool(child_bits(child) & need))
-                if found:
-                    break
-            memo[key] = found
+        found = self.look_cache.get((tile_bit, need))
+        if found is not None:
             return found
+        terminal, edges, child_bits = w.terminal, w.edges, w.child_bits
+        memo: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
-        return viable
+        def good(node: int, last: bool) -> int:
+            known = memo[last].get(node)
+            if known is not None:
+                return known
+            letters = 0
+            for _letter, child, bit in edges(node):
+                if tile_bit:
+                    if child_bits(child) & tile_bit:
+                        letters |= bit
+                elif terminal[child] or (not last and child_bits(child) & need):
+                    letters |= bit
+            memo[last][node] = letters
+            return letters
+
+        self.look_cache[(tile_bit, need)] = good
+        return good
 
     def _left_part_table(self) -> list[list[tuple]]:
         """Every left part the rack can spell (a DAWG prefix of 1 .. tiles-1 letters), by
@@ -424,47 +451,27 @@ class _Generation:
         end_only: bool = False, relaxed: frozenset[int] = frozenset(),
     ) -> tuple[Callable[..., None], Callable[[], None]]:
         """The extend-right recursion for one line, closed over the line's tables, and a
-        function to call when the line is done."""
-        t, w = self.t, self.w
-        n = len(squares)
-        counts = self.counts
-        maps, child_map = w.maps, w.lexicon.child_map
-        terminal = w.terminal
-        bits = t.bits
-        additive = t.additive
-        bp = t.bonus_points
-        bingo = t.bingo
-        cols = t.cols
+        function to call when the line is done. With War of Words wildcards (on the rack or
+        the board) the recursion walks sets of DAWG nodes instead (``wildcards``)."""
+        state: list = [0, 0, []]  # anchor, start, placed tiles
+        record = self._recorder(state, len(squares), xlen, across, end_only, relaxed)
+        if self.dedup:
+            from engine.movegen.wildcards import wild_extender
+
+            return wild_extender(self, state, record, squares, letters, cross, xscore)
+        return self._plain_extender(state, record, squares, letters, cross, xscore)
+
+    def _recorder(
+        self, state: list, n: int, xlen: list[int], across: bool, end_only: bool,
+        relaxed: frozenset[int],
+    ) -> Callable[[int, int, int, int, int, int], None]:
+        """The function that records the move in ``state`` (anchor, start, placed tiles) when
+        its main word ends before square ``i`` of the line: ``nt`` new tiles, the main word's
+        sum, word factor and Bonus Letter flag, and the cross words' scores."""
+        t = self.t
+        bp, bingo, cols = t.bonus_points, t.bingo, t.cols
         min_tiles = self.min_tiles
         out, seen, dedup = self.out, self.seen, self.dedup
-        face = [self.face[s] for s in squares]
-        old_bonus = [self.old_bonus[s] for s in squares]
-        new_value = [t.new_value[s] for s in squares]
-        word_mult = [t.word_mult[s] for s in squares]
-        is_bonus = self.is_bonus
-        rack_letters = [letter for letter in t.letters if counts.get(letter)]
-        jokers = counts[BLANK] > 0 or counts[WILDCARD] > 0
-        state = [0, 0, []]  # anchor, start, placed tiles
-        kid_bits, child_bits = w.kid_bits, w.child_bits
-        edge_lists, edge_list = w.edge_lists, w.edges
-        playable = t.all_bits if jokers else sum(bits[letter] for letter in rack_letters)
-        # Per square: the letters the rack could put on the *next* square when it is empty
-        # (0 when it holds a tile or is the end: then the recursion must walk on).
-        # A wildcard fits any letter of the main word wherever some letter fits the cross word.
-        wild = counts[WILDCARD] > 0
-        ahead = [
-            ((t.all_bits if cross[i + 1] else 0) if wild else cross[i + 1] & playable) | (1 << 62)
-            if i + 1 < n and letters[i + 1] is None else 0
-            for i in range(n)
-        ]
-        # Per square: the bit of the (non-wildcard) tile on the next square, which a child must
-        # continue with (0 when the next square is empty, a wildcard or off the line).
-        ahead_tile = [
-            bits.get(letters[i + 1], 0) if i + 1 < n and letters[i + 1] is not None else 0  # type: ignore[arg-type]
-            for i in range(n)
-        ]
-        tile_limit = self.tiles_on_rack
-        natural, blank_tile = t.natural, t.blank
 
         def record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
             anchor, start, placed = state
@@ -484,28 +491,69 @@ class _Generation:
             score = (msum + (bp if bon else 0)) * (wf or 1) + xsum + bingo[nt]
             out.append(new_move(Move, (score, key, direction, cols)))
 
-        if end_only or relaxed:  # portal lines only (see ``portals``)
-            fast_record = record
-            checked = self.checked_move
+        if not (end_only or relaxed):
+            return record
+        # portal lines only (see ``portals``)
+        fast_record = record
+        checked = self.checked_move
 
-            def record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
-                if end_only and i != n:
-                    return  # a ring cut after this line's end: only words ending there
-                placed = state[2]
-                if relaxed and any(p[0] in relaxed for p in placed):
-                    if i - state[1] < 2 or nt < min_tiles:
-                        return
-                    if nt == 1 and not across and xlen[state[0]] > 1:
-                        return
-                    key = tuple(placed)
-                    if key in seen:
-                        return
-                    seen.add(key)
-                    move = checked(key)
-                    if move is not None:
-                        out.append(move)
+        def portal_record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
+            if end_only and i != n:
+                return  # a ring cut after this line's end: only words ending there
+            placed = state[2]
+            if relaxed and any(p[0] in relaxed for p in placed):
+                if i - state[1] < 2 or nt < min_tiles:
                     return
-                fast_record(i, nt, msum, wf, bon, xsum)
+                if nt == 1 and not across and xlen[state[0]] > 1:
+                    return
+                key = tuple(placed)
+                if key in seen:
+                    return
+                seen.add(key)
+                move = checked(key)
+                if move is not None:
+                    out.append(move)
+                return
+            fast_record(i, nt, msum, wf, bon, xsum)
+
+        return portal_record
+
+    def _plain_extender(
+        self, state: list, record: Callable[..., None], squares: list[int],
+        letters: list[str | None], cross: list[int], xscore: list[dict[str, int]],
+    ) -> tuple[Callable[..., None], Callable[[], None]]:
+        """Extend-right over one DAWG node at a time: racks of letters and blanks, boards
+        without wildcards."""
+        t, w = self.t, self.w
+        n = len(squares)
+        counts = self.counts
+        maps, child_map = w.maps, w.lexicon.child_map
+        terminal = w.terminal
+        bits = t.bits
+        additive = t.additive
+        face = [self.face[s] for s in squares]
+        old_bonus = [self.old_bonus[s] for s in squares]
+        new_value = [t.new_value[s] for s in squares]
+        word_mult = [t.word_mult[s] for s in squares]
+        is_bonus = self.is_bonus
+        rack_letters = [letter for letter in t.letters if counts.get(letter)]
+        blanks = counts[BLANK] > 0
+        kid_bits, child_bits = w.kid_bits, w.child_bits
+        edge_lists, edge_list = w.edge_lists, w.edges
+        playable = t.all_bits if blanks else sum(bits[letter] for letter in rack_letters)
+        # Per square: the letters the rack could put on the next square when it is empty.
+        ahead = [
+            cross[i + 1] & playable if i + 1 < n and letters[i + 1] is None else 0
+            for i in range(n)
+        ]
+        # Per square: the bit of the tile on the next square, which a child must continue
+        # with (0 when the next square is empty or off the line).
+        ahead_tile = [
+            bits[letters[i + 1]] if i + 1 < n and letters[i + 1] is not None else 0  # type: ignore[index]
+            for i in range(n)
+        ]
+        tile_limit = self.tiles_on_rack
+        natural, blank_tile = t.natural, t.blank
 
         def ext(i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
             while i < n:
@@ -515,10 +563,6 @@ class _Generation:
                 kids = maps[node]
                 if kids is None:
                     kids = maps[node] = child_map(node)
-                if letter == WILDCARD:  # any letter; letters reaching one node are one path
-                    for child in dict.fromkeys(c for ch, c in kids.items() if ch in bits):
-                        ext(i + 1, child, msum, wf, bon, xsum, nt)
-                    return
                 child = kids.get(letter)
                 if child is None:
                     return
@@ -536,11 +580,8 @@ class _Generation:
             kb = kid_bits[node]
             if kb is None:
                 kb = child_bits(node)
-            if not (kb & playable & cs or (kb and counts[WILDCARD])):
+            if not kb & playable & cs:
                 return
-            kids = maps[node]
-            if kids is None:
-                kids = maps[node] = child_map(node)
             s = squares[i]
             nat = natural[s]
             nv = new_value[i]
@@ -548,78 +589,80 @@ class _Generation:
             nwf = wf + word_mult[i] if additive else wf * word_mult[i]
             i1, nt1 = i + 1, nt + 1
             placed = state[2]
-            nxt = ahead[i] if nt1 < tile_limit else (ahead[i] and 1 << 62)
+            # A child the word cannot go on from (no tile next, nothing playable next) is a
+            # leaf: recorded here when it ends a word, without a call.
+            nxt = ahead[i] if nt1 < tile_limit else 0
             tile_next = ahead_tile[i]
-            if not jokers:
+            if not blanks:
+                kids = maps[node]
+                if kids is None:
+                    kids = maps[node] = child_map(node)
                 for letter in rack_letters:
                     if counts[letter] and cs & bits[letter]:
                         child = kids.get(letter)
-                        if child is not None:
-                            if tile_next:
-                                kb = kid_bits[child]
-                                if kb is None:
-                                    kb = child_bits(child)
-                                if not kb & tile_next:
-                                    continue
-                            elif nxt and not terminal[child]:
-                                kb = kid_bits[child]
-                                if kb is None:
-                                    kb = child_bits(child)
-                                if not kb & nxt:
-                                    continue
-                            counts[letter] -= 1
-                            placed.append(nat[letter])
-                            ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
-                                xsum + xs[letter], nt1)
-                            placed.pop()
-                            counts[letter] += 1
-                return
-            blank_score = xs[_BLANK_KEY]
-            wild_done: set[int] = set()
-            wildcards = counts[WILDCARD]
-            # Only the node's children whose letter a blank could show here (the cross-check)
-            # are worth a look; a wildcard needs no cross fit, so with one every child is.
-            want = kb if wildcards else kb & cs
-            edges = edge_lists[node]
-            if edges is None:
-                edges = edge_list(node)
-            for letter, child, bit in edges:
-                if not bit & want:
-                    continue
-                if tile_next:
-                    kb = kid_bits[child]
-                    if kb is None:
-                        kb = child_bits(child)
-                    if not kb & tile_next:
-                        continue
-                elif nxt and not terminal[child]:
-                    kb = kid_bits[child]
-                    if kb is None:
-                        kb = child_bits(child)
-                    if not kb & nxt:
-                        continue
-                if cs & bit:
-                    if counts.get(letter):
+                        if child is None:
+                            continue
+                        kb = kid_bits[child]
+                        if kb is None:
+                            kb = child_bits(child)
+                        if tile_next:
+                            if not kb & tile_next:
+                                continue
+                        elif not kb & nxt:
+                            if terminal[child]:
+                                placed.append(nat[letter])
+                                record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
+                                       xsum + xs[letter])
+                                placed.pop()
+                            continue
                         counts[letter] -= 1
                         placed.append(nat[letter])
                         ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
                             xsum + xs[letter], nt1)
                         placed.pop()
                         counts[letter] += 1
-                    if counts[BLANK]:
-                        counts[BLANK] -= 1
-                        placed.append(blank_tile[s][letter])
-                        ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
-                        placed.pop()
-                        counts[BLANK] += 1
-                if wildcards and counts[WILDCARD] and child not in wild_done:
-                    # letters leading to the same DAWG node give the same placements
-                    wild_done.add(child)
-                    counts[WILDCARD] -= 1
-                    placed.append((s, WILDCARD, False))
-                    ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
+                return
+            blank_score = xs[_BLANK_KEY]
+            blank_at = blank_tile[s]
+            # Only the node's children whose letter fits the cross-check are worth a look.
+            want = kb & cs
+            edges = edge_lists[node]
+            if edges is None:
+                edges = edge_list(node)
+            for letter, child, bit in edges:
+                if not bit & want:
+                    continue
+                kb = kid_bits[child]
+                if kb is None:
+                    kb = child_bits(child)
+                if tile_next:
+                    if not kb & tile_next:
+                        continue
+                    leaf = False
+                else:
+                    leaf = not kb & nxt
+                    if leaf and not terminal[child]:
+                        continue
+                if counts.get(letter):
+                    placed.append(nat[letter])
+                    if leaf:
+                        record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
+                               xsum + xs[letter])
+                    else:
+                        counts[letter] -= 1
+                        ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
+                            xsum + xs[letter], nt1)
+                        counts[letter] += 1
                     placed.pop()
-                    counts[WILDCARD] += 1
+                if counts[BLANK]:
+                    placed.append(blank_at[letter])
+                    if leaf:
+                        record(i1, nt1, msum, nwf, bon, xsum + blank_score)
+                    else:
+                        counts[BLANK] -= 1
+                        ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
+                        counts[BLANK] += 1
+                    placed.pop()
 
         def extend(
             anchor: int, node: int, start: int, i: int, placed: list, msum: int, wf: int,
@@ -637,3 +680,18 @@ class _Generation:
 
         return extend, release
 
+
+def _by_placement(parts: list[tuple]) -> list[tuple]:
+    """Left parts regrouped for the node-set extender (``wildcards``): one entry per tiles as
+    placed (a wildcard shows ``*`` whatever letter it spelled) with every node they reach."""
+    merged: dict[tuple, tuple[list[int], tuple, tuple]] = {}
+    for node, spelled in parts:
+        for letters, tokens in spelled:
+            shown = tuple(WILDCARD if tok == WILDCARD else ch
+                          for ch, tok in zip(letters, tokens, strict=True))
+            entry = merged.get((shown, tokens))
+            if entry is None:
+                merged[(shown, tokens)] = ([node], letters, tokens)
+            elif node not in entry[0]:
+                entry[0].append(node)
+    return [(tuple(nodes), [(letters, tokens)]) for nodes, letters, tokens in merged.values()]

@@ -1,0 +1,144 @@
+"""Extend-right for War of Words wildcards: the recursion walks *sets* of DAWG nodes.
+
+A wildcard shows ``*`` and may stand for any letter in each word it is part of, so a placement
+with a wildcard is one move however many letters would make it a word. Walking one DAWG node at
+a time would follow every letter the wildcard could be and find the same placement again and
+again (two wildcards: hundreds of times). Here the state is the tuple of every node the letters
+so far can reach: a tile moves each node along its letter, a wildcard (on the rack or on the
+board) moves each node along every letter, and a word ends when any node of the set is a word
+end. Every placement is then reached once per start square, and the set shrinks back to a node
+or two a few letters after the wildcard.
+
+The scores are the plain generator's (``generator``): a wildcard is worth 0 points and its cross
+word scores like a blank's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.tiles import BLANK, WILDCARD
+
+if TYPE_CHECKING:
+    from engine.movegen.generator import _Generation
+
+Nodes = tuple[int, ...]
+
+
+def wild_extender(
+    g: _Generation, state: list, record: Callable[..., None], squares: list[int],
+    letters: list[str | None], cross: list[int], xscore: list[dict[str, int]],
+) -> tuple[Callable[..., None], Callable[[], None]]:
+    """The node-set extend-right recursion for one line (same calling convention as the plain
+    one: ``extend(anchor, nodes, start, i, placed, msum, wf, bon, nt)``)."""
+    t, w = g.t, g.w
+    n = len(squares)
+    counts = g.counts
+    maps, child_map = w.maps, w.lexicon.child_map
+    terminal = w.terminal
+    kid_bits, child_bits = w.kid_bits, w.child_bits
+    edge_lists, edge_list = w.edge_lists, w.edges
+    bits = t.bits
+    additive = t.additive
+    face = [g.face[s] for s in squares]
+    old_bonus = [g.old_bonus[s] for s in squares]
+    new_value = [t.new_value[s] for s in squares]
+    word_mult = [t.word_mult[s] for s in squares]
+    is_bonus = g.is_bonus
+    rack_letters = [letter for letter in t.letters if counts.get(letter)]
+    natural, blank_tile = t.natural, t.blank
+    tile_limit = g.tiles_on_rack
+    blank_key = ""  # the cross-score key of a tile worth 0 (generator._BLANK_KEY)
+
+    def step(nodes: Nodes, letter: str) -> Nodes:
+        """The nodes reached from ``nodes`` by ``letter`` (distinct, in order)."""
+        found: dict[int, None] = {}
+        for node in nodes:
+            kids = maps[node]
+            if kids is None:
+                kids = maps[node] = child_map(node)
+            child = kids.get(letter)
+            if child is not None:
+                found[child] = None
+        return tuple(found)
+
+    def spread(nodes: Nodes) -> Nodes:
+        """The nodes reached from ``nodes`` by any tile letter: what a wildcard does."""
+        found: dict[int, None] = {}
+        for node in nodes:
+            edges = edge_lists[node]
+            if edges is None:
+                edges = edge_list(node)
+            for _letter, child, _bit in edges:
+                found[child] = None
+        return tuple(found)
+
+    def ext(i: int, nodes: Nodes, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
+        while i < n:
+            letter = letters[i]
+            if letter is None:
+                break
+            nodes = spread(nodes) if letter == WILDCARD else step(nodes, letter)
+            if not nodes:
+                return
+            msum += face[i]
+            bon |= old_bonus[i]
+            i += 1
+        if i > state[0]:
+            for node in nodes:
+                if terminal[node]:
+                    record(i, nt, msum, wf, bon, xsum)
+                    break
+        if i == n or nt >= tile_limit:
+            return
+        cs = cross[i]
+        if not cs:
+            return
+        kb = 0
+        for node in nodes:
+            found = kid_bits[node]
+            kb |= child_bits(node) if found is None else found
+        s = squares[i]
+        nv = new_value[i]
+        xs = xscore[i]
+        nwf = wf + word_mult[i] if additive else wf * word_mult[i]
+        i1, nt1 = i + 1, nt + 1
+        placed = state[2]
+        fit = kb & cs
+        for letter in rack_letters:
+            if counts[letter] and fit & bits[letter]:
+                counts[letter] -= 1
+                placed.append(natural[s][letter])
+                ext(i1, step(nodes, letter), msum + nv[letter], nwf, bon | is_bonus[letter],
+                    xsum + xs[letter], nt1)
+                placed.pop()
+                counts[letter] += 1
+        zero = xs[blank_key]
+        if counts[BLANK] and fit:
+            counts[BLANK] -= 1
+            for letter, bit in bits.items():
+                if fit & bit:
+                    placed.append(blank_tile[s][letter])
+                    ext(i1, step(nodes, letter), msum, nwf, bon, xsum + zero, nt1)
+                    placed.pop()
+            counts[BLANK] += 1
+        if counts[WILDCARD] and kb:  # any letter of the main word; ``cs``: some fits across
+            counts[WILDCARD] -= 1
+            placed.append((s, WILDCARD, False))
+            ext(i1, spread(nodes), msum, nwf, bon, xsum + zero, nt1)
+            placed.pop()
+            counts[WILDCARD] += 1
+
+    def extend(
+        anchor: int, nodes: Nodes | int, start: int, i: int, placed: list, msum: int, wf: int,
+        bon: int, nt: int,
+    ) -> None:
+        state[0], state[1], state[2] = anchor, start, placed
+        ext(i, (nodes,) if isinstance(nodes, int) else nodes, msum, wf, bon, 0, nt)
+
+    def release() -> None:
+        nonlocal ext  # break the closure's self-reference (see ``generator``)
+        del ext
+
+    return extend, release
