@@ -4,10 +4,12 @@ Flags (each with its ``WORDARENA_*`` environment variable; see ``services.common
 the common ``--listen``, ``--metrics-listen``, ``--database-url``, ``--data-dir``, ``--log-format``,
 ``--log-level``, ``--token-private-key``, ``--token-public-key``, ``--service-token``,
 ``--max-message-bytes``, ``--shutdown-grace``; and the lobby's own ``--token-ttl`` (seconds, default
-30 days) and ``--server-ttl`` (seconds without heartbeat before a match server gets no new
-matches, default 15). Without keys, a development key pair is generated in the data dir, unless
-``--require-keys`` / ``WORDARENA_REQUIRE_KEYS`` is set (production): then the lobby refuses to
-start without ``--token-private-key``. ``--no-migrate`` skips the start-up migrations;
+30 days), ``--server-ttl`` (seconds without heartbeat before a match server gets no new matches,
+default 15) and ``--ticket-retention`` (seconds a closed quick-match ticket is kept before
+housekeeping deletes it, default 24 hours; 0 keeps them). Without keys, a development key pair is
+generated in the data dir, unless ``--require-keys`` / ``WORDARENA_REQUIRE_KEYS`` is set
+(production): then the lobby refuses to start without ``--token-private-key``. ``--no-migrate``
+skips the start-up migrations;
 ``--migrate-only`` runs them and exits (the Kubernetes init container). ``--server-id`` names this
 lobby instance in every log line; the lobby takes no ``--advertise-address`` (nothing points
 clients at one lobby instance: they use the lobby's Service address).
@@ -25,6 +27,7 @@ from services.common.db import Database
 from services.common.server import GrpcServer
 from services.lobby import store
 from services.lobby.service import Lobby, LobbyOptions
+from services.lobby.settings import TICKET_RETENTION_S
 
 __all__ = ["build_lobby", "main", "serve"]
 
@@ -36,6 +39,8 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
     p = build_parser("lobby", "wordarena lobby server: players, tables, matchmaking, records")
     add_flag(p, "--token-ttl", default=30 * 24 * 3600.0, type=float, help="player token lifetime, seconds")
     add_flag(p, "--server-ttl", default=15.0, type=float, help="match server heartbeat timeout, seconds")
+    add_flag(p, "--ticket-retention", default=TICKET_RETENTION_S, type=float,
+             help="seconds a closed quick-match ticket is kept before it is deleted (0 = forever)")
     return settings_from_args("lobby", p.parse_args(argv))
 
 
@@ -59,6 +64,7 @@ async def build_lobby(
     opt = options or LobbyOptions(
         token_ttl_s=float(settings.extra.get("token_ttl", 30 * 24 * 3600.0)),
         server_ttl_s=float(settings.extra.get("server_ttl", 15.0)),
+        ticket_retention_s=float(settings.extra.get("ticket_retention", TICKET_RETENTION_S)),
     )
     if settings.service_token:
         opt.service_secret = settings.service_token

@@ -156,4 +156,4 @@ class TicketRow(SQLModel, table=True):
     seat: int | None = None
     version: int = 0
     created_at: float = Field(index=True)
-    updated_at: float = 0.0
+    updated_at: float = Field(default=0.0, index=True)

@@ -13,7 +13,14 @@ behave as one lobby.
   broadcast to WatchTables streams) once, whatever way it arrives.
 - Quick-match tickets are rows; a matchmaking step claims groups with ``FOR UPDATE SKIP LOCKED``
   (``store.claim_groups``), so two lobbies never match the same ticket. Ticket watchers wake on
-  ``NOTIFY wordarena_lobby_tickets`` (and poll the row as a fallback).
+  ``NOTIFY wordarena_lobby_tickets`` (and poll the row as a fallback). A ticket can be cancelled
+  while its group is being allocated: the allocation checks its claim on every ticket under row
+  locks before it creates the match and again in the transaction that records it, so either the
+  cancel wins (nobody is seated, the rest of the group goes back to the queue in its place) or
+  the match was committed first (the cancel is refused: the ticket is matched).
+- Housekeeping (every lobby, every ``housekeeping_s``): closed tickets older than
+  ``ticket_retention_s`` are deleted (``store.delete_old_tickets``; concurrent lobbies delete
+  disjoint rows).
 - SQLite (one process): the same code; its one writer thread serialises the transactions and there
   is no listener.
 
@@ -60,7 +67,15 @@ from services.lobby.models import MatchRow, MatchSeatRow, MatchServerRow, Player
 from services.lobby.names import name_skeleton, validate_display_name
 from services.lobby.passwords import FailureThrottle, Passwords, validate_password
 from services.lobby.records import PlayerRecord, SeatEnd, apply_result, check_outcomes, decide_outcomes
-from services.lobby.settings import TableConfig, catalog, challenge_modes, resolve_ruleset, validate_settings
+from services.lobby.settings import (
+    HOUSEKEEPING_INTERVAL_S,
+    TICKET_RETENTION_S,
+    TableConfig,
+    catalog,
+    challenge_modes,
+    resolve_ruleset,
+    validate_settings,
+)
 from services.lobby.tables import Occupant, Table, TableStatus, bot_player_id
 
 log = logs.get_logger("wordarena.lobby")
@@ -73,7 +88,14 @@ MM_WAIT = Histogram(
     buckets=(0.1, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 900),
 )
 ALLOCATIONS = Counter(
-    "wordarena_allocations_total", "Match allocations, by result (ok, no_capacity, failed).", ["result"]
+    "wordarena_allocations_total",
+    "Match allocations, by result (ok, no_capacity, failed, withdrawn: created, but a quick-match "
+    "ticket of the group was cancelled before the match was committed).",
+    ["result"],
+)
+TICKETS_DELETED = Counter(
+    "wordarena_tickets_deleted_total",
+    "Closed quick-match tickets (cancelled, expired, matched) deleted after the retention.",
 )
 #: States of registered match servers in ``wordarena_match_servers``.
 SERVER_STATES = ("healthy", "stale", "draining")
@@ -124,6 +146,15 @@ class LobbyOptions:
     starting_stale_s: float = 60.0
     #: A quick-match group claimed for longer than this (same) is queued again.
     ticket_reclaim_s: float = 120.0
+    #: Closed tickets are deleted once closed this long (0 = never).
+    ticket_retention_s: float = TICKET_RETENTION_S
+    #: Housekeeping (the ticket clean-up) runs this often.
+    housekeeping_s: float = HOUSEKEEPING_INTERVAL_S
+
+
+class AllocationWithdrawn(Exception):
+    """The match was created, but a ticket of its group was cancelled before it was committed:
+    nothing was recorded for the players (the rest of the group is queued again)."""
 
 
 def _now() -> float:
@@ -415,14 +446,34 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         MATCH_LOAD.set(load)
         return counts
 
+    async def housekeep(self) -> int:
+        """Deletes the closed tickets older than ``ticket_retention_s`` (in batches, one
+        transaction each); returns how many. Safe in several lobbies at once."""
+        if self.opt.ticket_retention_s <= 0:
+            return 0
+        before = _now() - self.opt.ticket_retention_s
+        total = 0
+        while True:
+            n = await self.db.run(store.delete_old_tickets, before, 1000)
+            total += n
+            TICKETS_DELETED.inc(n)
+            if n < 1000:
+                break
+        if total:
+            log.info("old tickets deleted", count=total)
+        return total
+
     async def _background(self) -> None:
         last_heartbeat = time.monotonic()
-        last_gauges = last_resync = 0.0
+        last_gauges = last_resync = last_housekeeping = 0.0
         while True:
             await asyncio.sleep(self.opt.matchmaking_tick_s)
             try:
                 await self._run_matchmaking()
                 await self._expire_tables()
+                if time.monotonic() - last_housekeeping >= self.opt.housekeeping_s:
+                    last_housekeeping = time.monotonic()
+                    await self.housekeep()
                 if not self.db.sqlite and time.monotonic() - last_resync >= self.opt.resync_s:
                     last_resync = time.monotonic()
                     await self._resync_tables()
@@ -904,9 +955,17 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         return ch
 
     async def _allocate(
-        self, cfg: TableConfig, occupants: list[Occupant], table_id: str = ""
+        self,
+        cfg: TableConfig,
+        occupants: list[Occupant],
+        table_id: str = "",
+        commit: Callable[[Session, str, str], bool] | None = None,
     ) -> tuple[str, str]:
-        """Creates the match on the least-loaded healthy server; returns (match id, address)."""
+        """Creates the match on the least-loaded healthy server; returns (match id, address).
+
+        ``commit(session, match_id, address)`` runs in the transaction that records the match;
+        when it returns False the match is recorded as aborted (no seats, unrated) and
+        ``AllocationWithdrawn`` is raised."""
         match_id = f"m_{uuid.uuid4().hex}"
         servers = await self.db.run(store.healthy_servers, _now() - self.opt.server_ttl_s)
         if not servers:
@@ -940,7 +999,17 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
                 )
                 continue
             address = resp.address or srv.address
-            await self.db.run(self._record_match, match_id, srv.id, address, cfg, occupants, table_id)
+
+            def record(s: Session, srv_id: str = srv.id, address: str = address) -> bool:
+                live = commit is None or commit(s, match_id, address)
+                self._record_match(s, match_id, srv_id, address, cfg, occupants, table_id, live)
+                return live
+
+            if not await self.db.run(record):
+                ALLOCATIONS.labels("withdrawn").inc()
+                log.warning("match created but withdrawn: a quick-match ticket was cancelled meanwhile",
+                            match_id=match_id, match_server_id=srv.id)
+                raise AllocationWithdrawn(match_id)
             ALLOCATIONS.labels("ok").inc()
             log.info("match allocated", match_id=match_id, match_server_id=srv.id)
             return match_id, address
@@ -960,21 +1029,26 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         cfg: TableConfig,
         occ: list[Occupant],
         table_id: str,
+        live: bool = True,
     ) -> None:
         now = _now()
-        s.add(
-            MatchRow(
-                id=match_id,
-                table_id=table_id,
-                ruleset_id=cfg.ruleset_id,
-                language=cfg.language,
-                board_id=cfg.board_id,
-                server_id=server_id,
-                address=address,
-                rated=cfg.rated,
-                created_at=now,
-            )
+        m = MatchRow(
+            id=match_id,
+            table_id=table_id,
+            ruleset_id=cfg.ruleset_id,
+            language=cfg.language,
+            board_id=cfg.board_id,
+            server_id=server_id,
+            address=address,
+            rated=cfg.rated,
+            created_at=now,
         )
+        if not live:  # withdrawn: nobody was given the match; a result for it would count for nothing
+            m.active, m.rated, m.ended_at = False, False, now
+            m.reason = common_pb2.GAME_OVER_REASON_ABORTED
+            s.add(m)
+            return
+        s.add(m)
         for i, o in enumerate(occ):
             s.add(
                 MatchSeatRow(
@@ -1087,15 +1161,19 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         )
 
     async def _run_matchmaking(self) -> None:
+        claim = _now()
         expired, groups = await self.db.run(
-            store.claim_groups, _now(), TICKET_TTL_S, self.opt.ticket_reclaim_s
+            store.claim_groups, claim, TICKET_TTL_S, self.opt.ticket_reclaim_s
         )
         for t in expired:
             self._notify(t.ticket_id)
         if groups:
-            await asyncio.gather(*(self._start_group(g) for g in groups))
+            await asyncio.gather(*(self._start_group(g, claim) for g in groups))
 
-    async def _start_group(self, g: Group) -> None:
+    async def _start_group(self, g: Group, claim: float) -> None:
+        """Allocates a claimed group's match. A ticket cancelled meanwhile stops it: before the
+        match is created (``store.hold_group``), or when it is committed (``store.finish_group``
+        in the transaction that records the match); the rest of the group is queued again."""
         crit = g.criteria
         cfg = validate_settings(
             ruleset_id=crit.ruleset_id, language=crit.language, board_id=crit.board_id, seats=crit.seats
@@ -1103,14 +1181,23 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         occ = [Occupant(t.player_id, t.display_name, guest=t.guest) for t in g.tickets]
         occ += [Occupant(bot_player_id(g.bot_level), f"Bot {g.bot_level}", bot_level=g.bot_level)] * g.bots
         ids = [t.ticket_id for t in g.tickets]
+        if not await self.db.run(store.hold_group, ids, claim, _now()):
+            log.info("quick match group given up before allocation: a ticket was cancelled "
+                     "(or the claim taken back)", tickets=ids)
+            return
+
+        def commit(s: Session, match_id: str, address: str) -> bool:
+            return store.finish_group(s, ids, claim, match_id, address, _now()) is not None
+
         try:
-            match_id, address = await self._allocate(cfg, occ)
+            await self._allocate(cfg, occ, commit=commit)
+        except AllocationWithdrawn:
+            return
         except LobbyError as exc:
             log.warning("quick match allocation failed", error=exc.message)
-            await self.db.run(store.requeue_group, ids, _now())
+            await self.db.run(store.requeue_group, ids, claim, _now())
             return
         now = _now()
-        await self.db.run(store.finish_group, ids, match_id, address, now)
         for t in g.tickets:
             MM_WAIT.observe(now - t.created_at)
             self._notify(t.ticket_id)
@@ -1162,7 +1249,10 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         if t is None:
             raise LobbyError.not_found("no such ticket", "ticket_id")
         if t.status in (TicketStatus.MATCHED, TicketStatus.EXPIRED):
-            raise LobbyError.precondition("TICKET_CLOSED", f"the ticket is already {t.status.value}")
+            # matched: also when the cancel lost the race with the commit of an allocation
+            raise LobbyError.precondition(
+                "TICKET_CLOSED", f"the ticket is already {t.status.value}", "ticket_id"
+            )
         self._notify(t.ticket_id)
         return lobby_pb2.CancelQuickMatchTicketResponse(ticket=self._ticket_pb(t))
 

@@ -21,6 +21,8 @@ __all__ = [
     "BOT_LEVEL_MIN",
     "CHALLENGE_ACCEPT_OR_CHECK",
     "CHALLENGE_INSTANT",
+    "HOUSEKEEPING_INTERVAL_S",
+    "TICKET_RETENTION_S",
     "TableConfig",
     "catalog",
     "challenge_modes",
@@ -32,6 +34,12 @@ BOT_LEVEL_MIN, BOT_LEVEL_MAX = 1, 5
 IDLE_KICK_MIN_S, IDLE_KICK_MAX_S = 3600, 30 * 24 * 3600
 CHALLENGE_INSTANT = "instant"
 CHALLENGE_ACCEPT_OR_CHECK = "accept_or_check"
+
+#: Closed quick-match tickets (cancelled, expired, matched) are deleted once they have been closed
+#: this long (``--ticket-retention`` / ``WORDARENA_TICKET_RETENTION``, seconds; 0 = keep them).
+TICKET_RETENTION_S = 24 * 3600.0
+#: How often each lobby runs its housekeeping (deleting old tickets).
+HOUSEKEEPING_INTERVAL_S = 60.0
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from sqlalchemy import func, text, update
+from sqlalchemy import delete, func, text, update
 from sqlmodel import Session, col, select
 
 from services.common.db import Database, run_migrations
@@ -37,6 +37,8 @@ TABLES_CHANNEL = "wordarena_lobby_tables"
 TICKETS_CHANNEL = "wordarena_lobby_tickets"
 #: Row status of a ticket claimed by a lobby that is allocating its match.
 MATCHING = "matching"
+#: Row statuses of closed tickets (deleted once older than the retention, ``delete_old_tickets``).
+CLOSED = (TicketStatus.CANCELLED.value, TicketStatus.EXPIRED.value, TicketStatus.MATCHED.value)
 
 __all__ = [
     "MIGRATIONS",
@@ -220,27 +222,30 @@ def get_ticket(s: Session, ticket_id: str) -> tuple[Ticket, int] | None:
 
 
 def cancel_ticket(s: Session, ticket_id: str, player_id: str, now: float) -> Ticket | None:
-    """Cancels a queued ticket (row locked); returns it as it is afterwards, None if unknown.
-    A ticket being matched or already closed is returned unchanged (the caller refuses)."""
+    """Cancels a waiting ticket (row locked); returns it as it is afterwards, None if unknown.
+
+    A ticket being matched (``matching``) is cancelled too: its row lock orders this against the
+    allocating lobby's commit (``finish_group``), which re-reads the group's rows under their
+    locks. If the cancel commits first, the allocation finds the ticket cancelled, seats nobody
+    and queues the rest of the group again; if the match was committed first, the ticket comes
+    back MATCHED here and the caller refuses. A ticket already closed is returned unchanged."""
     r = s.exec(select(TicketRow).where(TicketRow.id == ticket_id).with_for_update()).first()
     if r is None or r.player_id != player_id:
         return None
-    if r.status == TicketStatus.QUEUED.value:
-        r.status, r.version, r.updated_at = TicketStatus.CANCELLED.value, r.version + 1, now
+    if r.status in (TicketStatus.QUEUED.value, MATCHING):
+        r.status, r.claimed_at = TicketStatus.CANCELLED.value, None
+        r.version, r.updated_at = r.version + 1, now
         s.add(r)
         notify(s, TICKETS_CHANNEL, r.id)
-        return ticket_from_row(r)
-    t = ticket_from_row(r)
-    if r.status == MATCHING:
-        t.status = TicketStatus.MATCHED  # refused as closed: a match is being made for it
-    return t
+    return ticket_from_row(r)
 
 
 def claim_groups(
     s: Session, now: float, ttl_s: float, reclaim_after_s: float
 ) -> tuple[list[Ticket], list[Group]]:
     """One matchmaking step over the shared queue: expires old tickets and claims the groups that
-    can start now (their rows become ``matching``). Queued rows are read ``FOR UPDATE SKIP
+    can start now (their rows become ``matching``, ``claimed_at`` = ``now``: the claim, which
+    ``hold_group`` / ``finish_group`` / ``requeue_group`` check). Queued rows are read ``FOR UPDATE SKIP
     LOCKED``: two lobbies stepping at once each see only the tickets the other has not locked,
     so no ticket is ever in two groups. Claims older than ``reclaim_after_s`` (their lobby died
     while allocating) are queued again first."""
@@ -276,13 +281,44 @@ def claim_groups(
     return expired, groups
 
 
-def finish_group(s: Session, ids: list[str], match_id: str, address: str, now: float) -> list[Ticket]:
-    """Marks a claimed group's tickets matched (seat = position in the group)."""
+def _lock_group(s: Session, ids: list[str]) -> list[TicketRow]:
+    """A group's ticket rows, locked (in id order: two transactions never wait on each other)."""
+    q = select(TicketRow).where(col(TicketRow.id).in_(ids)).order_by(col(TicketRow.id)).with_for_update()
+    return list(s.exec(q))
+
+
+def _hold(s: Session, ids: list[str], claim: float, now: float) -> dict[str, TicketRow] | None:
+    rows = _lock_group(s, ids)
+    held = {r.id: r for r in rows if r.status == MATCHING and r.claimed_at == claim}
+    if len(held) == len(ids):
+        return held
+    for r in held.values():
+        r.status, r.claimed_at, r.updated_at = TicketStatus.QUEUED.value, None, now
+        s.add(r)
+    return None
+
+
+def hold_group(s: Session, ids: list[str], claim: float, now: float) -> bool:
+    """True when every ticket of a claimed group is still claimed by this claim (``matching``,
+    ``claimed_at`` = ``claim``); the rows stay locked until the transaction ends. Otherwise
+    (a ticket was cancelled, or the claim was taken back after ``reclaim_after_s``) the group
+    is given up: its tickets still under this claim are queued again, keeping their
+    ``created_at`` and so their place in the queue, and False."""
+    return _hold(s, ids, claim, now) is not None
+
+
+def finish_group(
+    s: Session, ids: list[str], claim: float, match_id: str, address: str, now: float
+) -> list[Ticket] | None:
+    """Marks a claimed group's tickets matched (seat = position in the group), all or none: None
+    when the group is no longer whole (see ``hold_group``: nothing matched, the rest queued
+    again)."""
+    rows = _hold(s, ids, claim, now)
+    if rows is None:
+        return None
     out = []
     for i, tid in enumerate(ids):
-        r = s.get(TicketRow, tid)
-        if r is None:
-            continue
+        r = rows[tid]
         r.status, r.match_id, r.address, r.seat = TicketStatus.MATCHED.value, match_id, address, i
         r.claimed_at, r.version, r.updated_at = None, r.version + 1, now
         s.add(r)
@@ -291,13 +327,34 @@ def finish_group(s: Session, ids: list[str], match_id: str, address: str, now: f
     return out
 
 
-def requeue_group(s: Session, ids: list[str], now: float) -> None:
-    """Puts a claimed group's tickets back in the queue (after a failed allocation)."""
+def requeue_group(s: Session, ids: list[str], claim: float, now: float) -> None:
+    """Puts a claimed group's tickets back in the queue (after a failed allocation); only those
+    still under this claim (not cancelled meanwhile, nor taken back by another lobby)."""
     s.exec(  # type: ignore[call-overload]
         update(TicketRow)
-        .where(col(TicketRow.id).in_(ids), TicketRow.status == MATCHING)
+        .where(col(TicketRow.id).in_(ids), TicketRow.status == MATCHING, TicketRow.claimed_at == claim)
         .values(status=TicketStatus.QUEUED.value, claimed_at=None, updated_at=now)
     )
+
+
+def delete_old_tickets(s: Session, before: float, limit: int = 1000) -> int:
+    """Deletes up to ``limit`` closed tickets (cancelled, expired, matched) last changed before
+    ``before``; returns how many. Waiting tickets (queued, matching) are never deleted. The rows
+    are picked ``FOR UPDATE SKIP LOCKED`` on PostgreSQL: lobbies cleaning up at the same time
+    delete disjoint rows and never wait on each other (nor on a cancel reading its row)."""
+    pick = (
+        select(TicketRow.id)
+        .where(col(TicketRow.status).in_(CLOSED), TicketRow.updated_at < before)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    ids = list(s.exec(pick))
+    if not ids:
+        return 0
+    res = s.exec(  # type: ignore[call-overload]
+        delete(TicketRow).where(col(TicketRow.id).in_(ids), col(TicketRow.status).in_(CLOSED))
+    )
+    return int(res.rowcount)
 
 
 # -- idempotent requests ------------------------------------------------------------------------
@@ -390,6 +447,7 @@ def healthy_servers(s: Session, fresh_since: float) -> list[MatchServerRow]:
 
 
 __all__ += [
+    "CLOSED",
     "MATCHING",
     "TABLES_CHANNEL",
     "TICKETS_CHANNEL",
@@ -397,9 +455,11 @@ __all__ += [
     "add_ticket",
     "cancel_ticket",
     "claim_groups",
+    "delete_old_tickets",
     "finish_group",
     "get_tables",
     "get_ticket",
+    "hold_group",
     "lock_table",
     "notify",
     "requeue_group",

@@ -52,12 +52,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 @dataclass
 class FakeMatchServer(control_pb2_grpc.MatchControlServiceServicer):
-    """A MatchControlService that accepts matches and remembers them."""
+    """A MatchControlService that accepts matches and remembers them. With ``hold`` set,
+    ``CreateMatch`` sets ``entered`` and waits for ``hold`` before it answers (an allocation in
+    flight, for as long as a test likes)."""
 
     keys: auth.TokenKeys
     created: list[control_pb2.CreateMatchRequest] = field(default_factory=list)
     refuse: grpc.StatusCode | None = None
     address: str = ""
+    hold: asyncio.Event | None = None
+    entered: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def CreateMatch(self, request, context):  # type: ignore[no-untyped-def]
         token = auth.bearer_token_from_metadata(context.invocation_metadata())
@@ -69,6 +73,9 @@ class FakeMatchServer(control_pb2_grpc.MatchControlServiceServicer):
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "service token needed")
         if self.refuse is not None:
             await context.abort(self.refuse, "refused by test")
+        if self.hold is not None:
+            self.entered.set()
+            await self.hold.wait()
         self.created.append(request)
         return control_pb2.CreateMatchResponse(match_id=request.match_id, address=self.address, seed=1)
 
@@ -91,10 +98,12 @@ class LobbyEnv:
     db: object
 
 
-async def start_lobby(database_url: str, data_dir: Path) -> LobbyEnv:
-    """Starts a lobby on an ephemeral loopback port."""
+async def start_lobby(database_url: str, data_dir: Path, **options_: Any) -> LobbyEnv:
+    """Starts a lobby on an ephemeral loopback port (``options_``: ``LobbyOptions`` overrides)."""
     settings = Settings(service="lobby", listen="127.0.0.1:0", database_url=database_url, data_dir=data_dir)
     options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05)
+    for k, v in options_.items():
+        setattr(options, k, v)
     server, lobby, db = await build_lobby(settings, options)
     await lobby.start()
     port = await server.start()

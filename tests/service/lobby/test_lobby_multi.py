@@ -8,6 +8,7 @@ first one. Clients are split across both.
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import grpc
 import pytest
 from lobby_harness import FakeMatchServer, LobbyEnv, _pg_database, start_lobby, stop_lobby
+from sqlmodel import select
 
 from protos.wordarena.v1 import common_pb2, control_pb2, control_pb2_grpc, lobby_pb2
 
@@ -221,3 +223,109 @@ async def test_one_request_id_sent_through_both_lobbies_at_once_runs_once(
     listed = await b.stub.ListTables(lobby_pb2.ListTablesRequest(page_size=50), metadata=host)
     # A fresh database: the only table is the one the four identical requests made.
     assert [t.table_id for t in listed.tables] == [answers[0].table.table_id]
+
+
+def _insert_tickets(s: object, rows: list[object]) -> None:
+    for r in rows:
+        s.add(r)  # type: ignore[attr-defined]
+
+
+async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
+    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+) -> None:
+    """A cancel through lobby B and lobby A's commit of the same ticket's match: whichever holds the
+    row lock first wins, the other sees the result — never a ticket both cancelled and matched."""
+    import threading
+
+    from sqlmodel import Session
+
+    from services.lobby import store
+    from services.lobby.models import TicketRow
+
+    a, b, _ = lobbies
+    claim = time.time()  # a fresh claim: not taken back by the lobbies' matchmaking steps
+    queued_at = claim - 1.0
+
+    def claimed(pid: str, tid: str) -> TicketRow:
+        return TicketRow(id=tid, player_id=pid, ruleset_id="wordtiles", language="en", board_id="",
+                         seats=2, status=store.MATCHING, claimed_at=claim, created_at=queued_at,
+                         updated_at=claim)
+
+    p1, m1 = await guest(a)
+    p2, _ = await guest(a)
+    await a.lobby.db.run(_insert_tickets, [claimed(p1, "q_one"), claimed(p2, "q_two")])
+
+    # 1. The commit holds the locks first: the cancel waits for it, then is refused as matched.
+    committed = threading.Event()
+    locked = threading.Event()
+
+    def commit_slowly() -> None:
+        with Session(a.lobby.db.engine) as s:
+            assert store.finish_group(s, ["q_one", "q_two"], claim, "m_x", "addr", 200.0) is not None
+            locked.set()
+            committed.wait(10)
+            s.commit()
+
+    th = threading.Thread(target=commit_slowly)
+    th.start()
+    assert await asyncio.to_thread(locked.wait, 10)
+    cancel = asyncio.ensure_future(b.stub.CancelQuickMatchTicket(
+        lobby_pb2.CancelQuickMatchTicketRequest(ticket_id="q_one"), metadata=m1))
+    await asyncio.sleep(0.5)
+    assert not cancel.done()  # waiting for the row lock
+    committed.set()
+    with pytest.raises(grpc.aio.AioRpcError) as ei:
+        await cancel
+    await asyncio.to_thread(th.join)
+    assert ei.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "matched" in (ei.value.details() or "")
+
+    # 2. The cancel holds the lock first: the commit waits for it, seats nobody, re-queues the other.
+    p3, _ = await guest(a)
+    p4, _ = await guest(a)
+    await a.lobby.db.run(_insert_tickets, [claimed(p3, "q_three"), claimed(p4, "q_four")])
+    locked.clear()
+    committed.clear()
+
+    def cancel_slowly() -> None:
+        with Session(a.lobby.db.engine) as s:
+            t = store.cancel_ticket(s, "q_four", p4, 300.0)
+            assert t is not None and t.status.value == "cancelled"
+            locked.set()
+            committed.wait(10)
+            s.commit()
+
+    th = threading.Thread(target=cancel_slowly)
+    th.start()
+    assert await asyncio.to_thread(locked.wait, 10)
+    finish = asyncio.create_task(
+        b.lobby.db.run(store.finish_group, ["q_three", "q_four"], claim, "m_y", "addr", 301.0))
+    await asyncio.sleep(0.5)
+    assert not finish.done()
+    committed.set()
+    assert await finish is None
+    await asyncio.to_thread(th.join)
+    rows = await a.lobby.db.run(
+        lambda s: {r.id: (r.status, r.match_id, r.created_at) for r in s.exec(select(TicketRow))})
+    assert rows["q_three"] == ("queued", "", queued_at)  # its place in the queue kept
+    assert rows["q_four"] == ("cancelled", "", queued_at)
+    assert rows["q_one"][:2] == rows["q_two"][:2] == ("matched", "m_x")
+
+
+async def test_two_lobbies_delete_old_tickets_at_once(
+    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+) -> None:
+    from services.lobby.models import TicketRow
+
+    a, b, _ = lobbies
+
+    def row(i: int, status: str, updated_at: float) -> TicketRow:
+        return TicketRow(id=f"q_{i}", player_id=f"p_{i}", ruleset_id="wordtiles", language="en",
+                         board_id="", seats=2, status=status, created_at=time.time(), updated_at=updated_at)
+
+    old = [row(i, ("cancelled", "expired", "matched")[i % 3], 1.0) for i in range(2500)]
+    kept = [row(3000, "queued", 1.0), row(3001, "matching", 1.0), row(3002, "matched", 1e12)]
+    await a.lobby.db.run(_insert_tickets, old + kept)
+    counts = await asyncio.gather(a.lobby.housekeep(), b.lobby.housekeep(), a.lobby.housekeep())
+    assert sum(counts) == 2500
+    left = await a.lobby.db.run(lambda s: sorted(s.exec(select(TicketRow.id))))
+    assert left == ["q_3000", "q_3001", "q_3002"]
