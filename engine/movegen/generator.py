@@ -290,12 +290,12 @@ class _Generation:
                     msum, wf, bon = 0, 0 if additive else 1, 0
                     placed = []
                     for s, letter, token in zip(line, letters, tokens, strict=True):
-                        if token == letter:
+                        if token == WILDCARD:
+                            placed.append((s, WILDCARD, False))
+                        elif token == letter:
                             msum += new_value[s][letter]
                             bon |= is_bonus[letter]
                             placed.append(natural[s][letter])
-                        elif token == WILDCARD:
-                            placed.append((s, WILDCARD, False))
                         else:
                             placed.append(blank_tile[s][letter])
                         wf = wf + word_mult[s] if additive else wf * word_mult[s]
@@ -327,13 +327,19 @@ class _Generation:
             kept = lists.get(k)
             if kept is None:
                 last = k + 1 >= self.tiles_on_rack
-                kept = lists[k] = [
-                    (node, parts) for node, mask, wild, parts in by_length[k]
-                    if (mask and wild)
-                    or (mask & csa and (good is None or mask & csa & good(node, last)))
-                ]
-                if self.dedup:
-                    kept = lists[k] = _by_placement(kept)
+                if self.dedup:  # node sets (``wildcards``)
+                    kept = [
+                        (nodes, parts) for nodes, mask, wild, parts in by_length[k]
+                        if (mask and wild) or (mask & csa and (good is None or any(
+                            mask & csa & good(node, last) for node in nodes)))
+                    ]
+                else:
+                    kept = [
+                        (node, parts) for node, mask, wild, parts in by_length[k]
+                        if (mask and wild)
+                        or (mask & csa and (good is None or mask & csa & good(node, last)))
+                    ]
+                lists[k] = kept
             return kept
 
         self.viable_cache[signature] = parts_of_length
@@ -381,8 +387,14 @@ class _Generation:
 
     def _left_part_table(self) -> list[list[tuple]]:
         """Every left part the rack can spell (a DAWG prefix of 1 .. tiles-1 letters), by
-        length: (node, child bits it could still use, wildcard left, letters, tokens)."""
+        length: (node, child bits it could still use, wildcard left, [(letters, tokens)]).
+        With wildcards the parts are node sets (``wildcards.wild_left_parts``)."""
         if self.left_parts is not None:
+            return self.left_parts
+        if self.dedup:
+            from engine.movegen.wildcards import wild_left_parts
+
+            self.left_parts = wild_left_parts(self)
             return self.left_parts
         t, w, counts = self.t, self.w, self.counts
         bits = t.bits
@@ -391,47 +403,33 @@ class _Generation:
         rack_letters = [letter for letter in t.letters if counts.get(letter)]
         groups: list[dict[tuple, list]] = [{} for _ in range(self.tiles_on_rack)]
         depth_limit = self.tiles_on_rack - 1
-        # Only wildcards can spell one left part (node, tiles as shown) along several paths.
-        dedup = counts[WILDCARD] > 0
-        seen: set[tuple] = set()
 
         def visit(node: int, letters: tuple[str, ...], tokens: tuple[str, ...]) -> None:
-            edges = edge_lists[node]
-            if edges is None:
-                edges = edge_list(node)
-            if not edges:
+            mask = kid_bits[node]
+            if mask is None:
+                mask = child_bits(node)
+            if not counts[BLANK]:
+                mask &= sum(bits[letter] for letter in rack_letters if counts[letter])
+            if not mask:
                 return
             depth = len(letters)
             if depth:
-                mask = kid_bits[node]
-                if mask is None:
-                    mask = child_bits(node)
-                if not (counts[BLANK] or counts[WILDCARD]):
-                    avail = 0
-                    for letter in rack_letters:
-                        if counts[letter]:
-                            avail |= bits[letter]
-                    mask &= avail
-                if mask:
-                    if dedup:
-                        shown = tuple(WILDCARD if tok == WILDCARD else ch
-                                      for ch, tok in zip(letters, tokens, strict=True))
-                        key = (node, shown, tokens)
-                        if key in seen:
-                            return
-                        seen.add(key)
-                    # left parts ending in the same node with the same letters left to play
-                    # share one look-ahead test per anchor
-                    group = (node, mask, counts[WILDCARD] > 0)
-                    parts = groups[depth].get(group)
-                    if parts is None:
-                        parts = groups[depth][group] = []
-                    parts.append((letters, tokens))
-            if depth >= depth_limit:
-                return
-            for letter, child, _bit in edges:
+                # left parts ending in the same node with the same letters left to play
+                # share one look-ahead test per anchor
+                parts = groups[depth].get((node, mask, False))
+                if parts is None:
+                    parts = groups[depth][(node, mask, False)] = []
+                parts.append((letters, tokens))
+                if depth >= depth_limit:
+                    return
+            edges = edge_lists[node]
+            if edges is None:
+                edges = edge_list(node)
+            for letter, child, bit in edges:
+                if not bit & mask:
+                    continue
                 more = (*letters, letter)
-                for token in (letter, BLANK, WILDCARD):
+                for token in (letter, BLANK):
                     if counts.get(token):
                         counts[token] -= 1
                         visit(child, more, (*tokens, token))
@@ -680,18 +678,3 @@ class _Generation:
 
         return extend, release
 
-
-def _by_placement(parts: list[tuple]) -> list[tuple]:
-    """Left parts regrouped for the node-set extender (``wildcards``): one entry per tiles as
-    placed (a wildcard shows ``*`` whatever letter it spelled) with every node they reach."""
-    merged: dict[tuple, tuple[list[int], tuple, tuple]] = {}
-    for node, spelled in parts:
-        for letters, tokens in spelled:
-            shown = tuple(WILDCARD if tok == WILDCARD else ch
-                          for ch, tok in zip(letters, tokens, strict=True))
-            entry = merged.get((shown, tokens))
-            if entry is None:
-                merged[(shown, tokens)] = ([node], letters, tokens)
-            elif node not in entry[0]:
-                entry[0].append(node)
-    return [(tuple(nodes), [(letters, tokens)]) for nodes, letters, tokens in merged.values()]

@@ -16,14 +16,94 @@ word scores like a blank's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from engine.tiles import BLANK, WILDCARD
 
 if TYPE_CHECKING:
     from engine.movegen.generator import _Generation
+    from engine.movegen.lexwalk import LexWalker
 
 Nodes = tuple[int, ...]
+
+
+def nodes_by(w: LexWalker, nodes: Nodes, letter: str) -> Nodes:
+    """The nodes reached from ``nodes`` by ``letter`` (distinct, in order)."""
+    maps = w.maps
+    found: dict[int, None] = {}
+    for node in nodes:
+        kids = maps[node]
+        if kids is None:
+            kids = maps[node] = w.lexicon.child_map(node)
+        child = kids.get(letter)
+        if child is not None:
+            found[child] = None
+    return tuple(found)
+
+
+def nodes_by_any(w: LexWalker, nodes: Nodes) -> Nodes:
+    """The nodes reached from ``nodes`` by any tile letter: what a wildcard does."""
+    edge_lists = w.edge_lists
+    found: dict[int, None] = {}
+    for node in nodes:
+        edges = edge_lists[node]
+        if edges is None:
+            edges = w.edges(node)
+        for _letter, child, _bit in edges:
+            found[child] = None
+    return tuple(found)
+
+
+def kid_bits_of(w: LexWalker, nodes: Nodes) -> int:
+    """The letters that continue some word from some node of ``nodes``."""
+    kid_bits = w.kid_bits
+    bits = 0
+    for node in nodes:
+        found = kid_bits[node]
+        bits |= w.child_bits(node) if found is None else found
+    return bits
+
+
+def wild_left_parts(g: _Generation) -> list[list[tuple]]:
+    """Every left part the rack can spell, by length, as node sets: ``(nodes, child bits the
+    rack could still use, wildcard left, [(letters as shown, tokens)])``; a wildcard shows
+    ``*``. Each placement of tiles appears once (the plain table lists one per DAWG path)."""
+    w, t, counts = g.w, g.t, g.counts
+    bits = t.bits
+    rack_letters = [letter for letter in t.letters if counts.get(letter)]
+    groups: list[list[tuple]] = [[] for _ in range(g.tiles_on_rack)]
+    depth_limit = g.tiles_on_rack - 1
+
+    def visit(nodes: Nodes, letters: tuple[str, ...], tokens: tuple[str, ...]) -> None:
+        depth = len(letters)
+        mask = kid_bits_of(w, nodes)
+        if depth and mask:
+            if not (counts[BLANK] or counts[WILDCARD]):
+                mask &= sum(bits[letter] for letter in rack_letters if counts[letter])
+            if mask:
+                groups[depth].append((nodes, mask, counts[WILDCARD] > 0, [(letters, tokens)]))
+        if depth >= depth_limit or not mask:
+            return
+        for letter in rack_letters:
+            if counts[letter] and mask & bits[letter]:
+                counts[letter] -= 1
+                visit(nodes_by(w, nodes, letter), (*letters, letter), (*tokens, letter))
+                counts[letter] += 1
+        if counts[BLANK]:
+            counts[BLANK] -= 1
+            for letter, bit in bits.items():
+                if mask & bit:
+                    visit(nodes_by(w, nodes, letter), (*letters, letter), (*tokens, BLANK))
+            counts[BLANK] += 1
+        if counts[WILDCARD]:
+            counts[WILDCARD] -= 1
+            visit(nodes_by_any(w, nodes), (*letters, WILDCARD), (*tokens, WILDCARD))
+            counts[WILDCARD] += 1
+
+    visit((w.root,), (), ())
+    visit = None  # type: ignore[assignment]  # break the closure cycle (see ``generator``)
+    return groups
 
 
 def wild_extender(
@@ -35,10 +115,7 @@ def wild_extender(
     t, w = g.t, g.w
     n = len(squares)
     counts = g.counts
-    maps, child_map = w.maps, w.lexicon.child_map
     terminal = w.terminal
-    kid_bits, child_bits = w.kid_bits, w.child_bits
-    edge_lists, edge_list = w.edge_lists, w.edges
     bits = t.bits
     additive = t.additive
     face = [g.face[s] for s in squares]
@@ -51,28 +128,7 @@ def wild_extender(
     tile_limit = g.tiles_on_rack
     blank_key = ""  # the cross-score key of a tile worth 0 (generator._BLANK_KEY)
 
-    def step(nodes: Nodes, letter: str) -> Nodes:
-        """The nodes reached from ``nodes`` by ``letter`` (distinct, in order)."""
-        found: dict[int, None] = {}
-        for node in nodes:
-            kids = maps[node]
-            if kids is None:
-                kids = maps[node] = child_map(node)
-            child = kids.get(letter)
-            if child is not None:
-                found[child] = None
-        return tuple(found)
-
-    def spread(nodes: Nodes) -> Nodes:
-        """The nodes reached from ``nodes`` by any tile letter: what a wildcard does."""
-        found: dict[int, None] = {}
-        for node in nodes:
-            edges = edge_lists[node]
-            if edges is None:
-                edges = edge_list(node)
-            for _letter, child, _bit in edges:
-                found[child] = None
-        return tuple(found)
+    step, spread = partial(nodes_by, w), partial(nodes_by_any, w)
 
     def ext(i: int, nodes: Nodes, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
         while i < n:
@@ -95,10 +151,7 @@ def wild_extender(
         cs = cross[i]
         if not cs:
             return
-        kb = 0
-        for node in nodes:
-            found = kid_bits[node]
-            kb |= child_bits(node) if found is None else found
+        kb = kid_bits_of(w, nodes)
         s = squares[i]
         nv = new_value[i]
         xs = xscore[i]
