@@ -62,7 +62,8 @@ class Bot:
         if state.ruleset.family == "warofwords":  # action tiles: engine.warofwords.tactics
             from engine.warofwords.tactics import with_actions
 
-            return with_actions(state, seat, chosen, moves, self.level, self.rng)
+            return with_actions(state, seat, chosen, moves, self.level, self.rng,
+                                self.lexicon)
         return chosen
 
     # -- choosing a play -------------------------------------------------------------------

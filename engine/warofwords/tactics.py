@@ -12,7 +12,14 @@ multiplier tiles) add an estimate of their future turns on top of what the first
 ``with_actions`` is the bots' single entry point: given the letter move (or pass / exchange)
 a bot chose, it returns that action or a better one with action tiles added (or, when the bot
 has no word, an action-only play). Strong levels take the best play whenever it gains; weak
-levels use their action tiles rarely.
+levels use their action tiles rarely. Levels 3-5 then move their own Rain / Whirlwind when a
+move gains (``with_moves``; a move rides on a play, since moving alone is not a turn).
+
+Portals (``_portal_targets``): a Portal pairs with the one waiting on the board when the bot's
+best word reads better through the pair; with none waiting, a first Portal is put down
+(``_portal_start``) on the empty square far from the letters whose open lines hold most premium
+squares, when the move generator, with that square paired to the square next to the letters
+where the bot's rack does best, finds a better word than the bot has now.
 """
 
 from __future__ import annotations
@@ -20,16 +27,18 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import EngineError
 from engine.game.actions import Action, Play
+from engine.game.actions import Move as BoardMove
 from engine.game.state import GameState
 from engine.game.turns import apply
 from engine.movegen import Move
 from engine.placement import Placement
-from engine.rulesets.layout import WATER
-from engine.tiles import is_action
-from engine.warofwords.arena import Arena
+from engine.rulesets.layout import WATER, Square
+from engine.tiles import WILDCARD, Tile, is_action
+from engine.warofwords.arena import Arena, Marker, markers, multiplier_number
 from engine.warofwords.catalog import FACINGS, Kind, Target, spec_of
 
 TARGETS_PER_TILE = 6  # candidate squares tried (with ``apply``) per action tile on the rack
@@ -38,6 +47,13 @@ SHIELD_SHARE = 0.3  # share of the shielded letters' worth a Shield is reckoned 
 BLACK_HOLE_SHARE = 0.6  # share of its 7x7's worth a Black Hole is reckoned to destroy in time
 MULTIPLIER_SHARE = 0.25  # share of a multiplier's extra points the bot expects to collect
 PORTAL_SHARE = 0.5  # share of the better next-turn word a Portal pair opens that the bot expects
+START_SHARE = 0.25  # the same for a first Portal: the pair opens only when the other one comes
+PORTAL_REACH = 5  # squares walked along each open line from a first Portal's square
+START_CANDIDATES = 2  # first-Portal squares tried with the move generator
+START_LETTERS = 3  # letters (wildcards aside) a rack needs before a first Portal is weighed
+PORTAL_APART = 2  # a first Portal stands more than this many squares from every letter
+MOVE_TARGETS = 4  # destinations tried (with ``apply``) per Rain / Whirlwind of the bot's
+MIN_MOVE_GAIN = 1.0  # gain a move of the bot's Rain / Whirlwind must bring
 MIN_GAIN = {1: 12.0, 2: 8.0, 3: 4.0, 4: 2.0, 5: 1.0}  # gain an action play must bring
 USE_CHANCE = {1: 0.05, 2: 0.1, 3: 0.5, 4: 1.0, 5: 1.0}  # how often a level considers actions
 
@@ -52,20 +68,31 @@ class ActionPlay:
 
 
 def with_actions(state: GameState, seat: int, chosen: Action, moves: Sequence[Move],
-                 level: int, rng: random.Random) -> Action:
+                 level: int, rng: random.Random, lexicon: Any = None) -> Action:
     """``chosen`` (a bot's letter play, pass or exchange), or a play adding action tiles to
-    it when that wins more. ``moves`` are the bot's letter moves, best first."""
+    it when that wins more; levels 3-5 then add moves of their Rain / Whirlwind that gain
+    (``with_moves``). ``moves`` are the bot's letter moves, best first; ``lexicon`` the bot's
+    (default: the state's), for the Portal look-ahead."""
+    action = _with_tiles(state, seat, chosen, moves, level, rng, lexicon)
+    if level >= 3 and isinstance(action, Play) and action.placements and state.pending is None:
+        action = with_moves(state, seat, action)
+    return action
+
+
+def _with_tiles(state: GameState, seat: int, chosen: Action, moves: Sequence[Move],
+                level: int, rng: random.Random, lexicon: Any) -> Action:
     tokens = [t for t in state.racks[seat] if is_action(t)]
     if not tokens or state.pending is not None or rng.random() >= USE_CHANCE.get(level, 1.0):
         return chosen
     letters = chosen.placements if isinstance(chosen, Play) else ()
     if level <= 2:  # weak levels: now and then a random sensible-looking action
-        options = [a for a in candidates(state, seat, letters, moves, quick=True) if a.gain > 0]
+        options = [a for a in candidates(state, seat, letters, moves, quick=True, lexicon=lexicon)
+                   if a.gain > 0]
         if not options:
             return chosen
         pick = rng.choice(options)
         return Play(seat, letters + pick.placements)
-    best = best_action(state, seat, letters, moves)
+    best = best_action(state, seat, letters, moves, lexicon)
     clogged = len(tokens) >= 4  # a rack full of action tiles makes poor words: spend them
     threshold = 0.0 if clogged or not letters else MIN_GAIN.get(level, 1.0)
     if best is None or best.gain <= threshold:
@@ -74,15 +101,15 @@ def with_actions(state: GameState, seat: int, chosen: Action, moves: Sequence[Mo
 
 
 def best_action(state: GameState, seat: int, letters: tuple[Placement, ...],
-                moves: Sequence[Move]) -> ActionPlay | None:
-    """The best single action tile to add to ``letters`` (possibly none: an action-only
-    play), judged by ``apply``; None when no candidate is legal."""
-    found = candidates(state, seat, letters, moves)
+                moves: Sequence[Move], lexicon: Any = None) -> ActionPlay | None:
+    """The best single action tile (or Portal pair) to add to ``letters`` (possibly none: an
+    action-only play), judged by ``apply``; None when no candidate is legal."""
+    found = candidates(state, seat, letters, moves, lexicon=lexicon)
     return max(found, key=lambda a: a.gain, default=None)
 
 
 def candidates(state: GameState, seat: int, letters: tuple[Placement, ...],
-               moves: Sequence[Move], quick: bool = False) -> list[ActionPlay]:
+               moves: Sequence[Move], quick: bool = False, lexicon: Any = None) -> list[ActionPlay]:
     """Every targeted action candidate with its gain over playing ``letters`` alone (or
     passing). ``quick``: fewer targets per tile (weak levels)."""
     base = outcome(state, seat, Play(seat, letters) if letters else None)
@@ -92,15 +119,17 @@ def candidates(state: GameState, seat: int, letters: tuple[Placement, ...],
     per_tile = 2 if quick else TARGETS_PER_TILE
     for token in dict.fromkeys(t for t in state.racks[seat] if is_action(t)):
         if token == "@portal":
-            targets = _portal_targets(state, seat, letters, arena, taken, per_tile)
+            targets = _portal_targets(state, seat, letters, arena, taken, per_tile, moves,
+                                      lexicon)
         else:
-            targets = _targets(arena, seat, token, taken, moves)[:per_tile]
-        for placement, bonus, label in targets:
-            play = Play(seat, (*letters, placement))
+            targets = [((p,), bonus, label) for p, bonus, label
+                       in _targets(arena, seat, token, taken, moves)[:per_tile]]
+        for placed, bonus, label in targets:
+            play = Play(seat, (*letters, *placed))
             got = outcome(state, seat, play, lasting=LASTING.get(token[1:], 0.0))
             if got is None or base is None:
                 continue
-            out.append(ActionPlay((placement,), got - base + bonus, label))
+            out.append(ActionPlay(placed, got - base + bonus, label))
     return out
 
 
@@ -205,48 +234,148 @@ def _targets(arena: Arena, seat: int, token: str, taken: set[int],
 
 
 def _portal_targets(state: GameState, seat: int, letters: tuple[Placement, ...], arena: Arena,
-                    taken: set[int], per_tile: int) -> list[tuple[Placement, float, str]]:
-    """Squares for a Portal that would pair with the one waiting on the board, each with its
-    bonus: ``PORTAL_SHARE`` of how much better the bot's best word next turn is (the engine
-    applies the play with and without the Portal; the generator reads through the pair).
-    Without a waiting Portal there is nothing to pair with: no target."""
-    from engine.movegen import generate_moves
-    from engine.warofwords.arena import markers
+                    taken: set[int], per_tile: int, moves: Sequence[Move] = (),
+                    lexicon: Any = None) -> list[tuple[tuple[Placement, ...], float, str]]:
+    """Portal placements worth trying, each with its bonus (the Portal itself scores nothing).
 
+    With a Portal waiting on the board: the empty squares with most letters next to them (at
+    most ``per_tile``), each worth ``PORTAL_SHARE`` of how much better
+    the bot's best word is with the pair open there (``_through``: the move generator reading
+    through the pair) than its best word now. With none waiting: a first Portal, or a pair
+    from a rack holding two (``_portal_start``). ``moves``: the bot's letter moves now, best
+    first (the baseline)."""
     if sum(m.kind == "portal" for m in markers(state)) % 2 == 0:
-        return []
-    cols = arena.cols
+        return _portal_start(state, seat, arena, taken, moves, lexicon)
+    out: list[tuple[tuple[Placement, ...], float, str]] = []
+    now = _best_plain(state, seat, moves, lexicon)
+    for i in _next_to_letters(arena, taken)[:per_tile]:
+        through = _through(state, seat, (Marker("portal", i, seat),), lexicon)
+        if through is not None and through > now:
+            r, c = divmod(i, arena.cols)
+            out.append(((Placement(r, c, "@portal"),), PORTAL_SHARE * (through - now),
+                        f"portal {arena.name(i)}"))
+    return out
+
+
+def _through(state: GameState, seat: int, portals: tuple[Marker, ...], lexicon: Any) -> int | None:
+    """The bot's best word score on the board as it is with ``portals`` added (pairing as the
+    engine pairs them: in the order put down), read through the pairs by the move generator,
+    with the bot's rack less its wildcards (they multiply the generator's work and fit
+    anywhere anyway; ``_best_plain`` leaves them out of the baseline too). None without a
+    lexicon."""
+    from engine.movegen import generate_moves
+
+    lex = lexicon if lexicon is not None else state.lexicon
+    if lex is None:
+        return None
+    rack = tuple(t for t in state.racks[seat] if t != WILDCARD and not is_action(t))
+    racks = (*state.racks[:seat], rack, *state.racks[seat + 1:])
+    hypothetical = state.evolve(effects=(*state.effects, *portals), racks=racks)
+    try:
+        found = generate_moves(hypothetical, seat, lex)
+    except EngineError:
+        return None
+    return found[0].score if found else 0
+
+
+def _best_plain(state: GameState, seat: int, moves: Sequence[Move], lexicon: Any) -> int:
+    """The bot's best word now without wildcards: the best of ``moves`` (best first) that uses
+    none, or, when no moves are given, the generator's (``_through`` with no Portal added)."""
+    if not moves:
+        return _through(state, seat, (), lexicon) or 0
+    return next((m.score for m in moves if WILDCARD not in m.tokens), 0)
+
+
+def _next_to_letters(arena: Arena, taken: set[int]) -> list[int]:
+    """Empty squares a Portal may stand on, with letters next to them (across or down), most
+    letters first."""
+    cols, n = arena.cols, len(arena.cells)
     ranked = []
-    for i in range(len(arena.cells)):
+    for i in range(n):
         if i in taken or not _may_stand(arena, i, Target.EMPTY):
             continue
-        r, c = divmod(i, cols)
+        c = i % cols
         near = sum(1 for j in (i - cols, i + cols, i - 1 if c else -1, i + 1 if c + 1 < cols else -1)
-                   if 0 <= j < len(arena.cells) and arena.cells[j] is not None)
+                   if 0 <= j < n and arena.cells[j] is not None)
         if near:
             ranked.append((-near, i))
     ranked.sort()
+    return [i for _, i in ranked]
 
-    def best_next(play: Play | None) -> float | None:
-        try:
-            after = apply(state, play)[0] if play is not None else state
-        except EngineError:
-            return None
-        if after.over:
-            return None
-        moves = generate_moves(after, seat=seat)
-        return float(moves[0].score) if moves else 0.0
 
-    without = best_next(Play(seat, letters) if letters else None)
-    if without is None:
+def _open_reach(arena: Arena, i: int, taken: set[int]) -> float:
+    """What a word through a Portal on square ``i`` could use: the square's own premium
+    (×3: a word through the pair may lay a letter on it) and, along each of the four
+    directions, up to ``PORTAL_REACH`` open squares (empty, not blocked; the first that is not
+    ends the line), the k-th worth (1 + its premium) / k. Premium: nL n - 1, nW 3 (n - 1)."""
+    cols, rows = arena.cols, arena.rows
+    r0, c0 = divmod(i, cols)
+    total = 3.0 * _premium(arena.squares[i])
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        r, c = r0, c0
+        for k in range(1, PORTAL_REACH + 1):
+            r, c = r + dr, c + dc
+            if not (0 <= r < rows and 0 <= c < cols):
+                break
+            j = r * cols + c
+            sq = arena.squares[j]
+            if arena.cells[j] is not None or sq.blocked or j in taken:
+                break
+            total += (1 + _premium(sq)) / k
+    return total
+
+
+def _premium(sq: Square) -> int:
+    return (sq.letter_mult - 1) + 3 * (sq.word_mult - 1)
+
+
+def _portal_start(state: GameState, seat: int, arena: Arena, taken: set[int],
+                  moves: Sequence[Move], lexicon: Any) -> list[tuple[tuple[Placement, ...], float, str]]:
+    """A first Portal when none is waiting on the board (``START_CANDIDATES`` move-generator
+    calls).
+
+    Where: the empty squares more than ``PORTAL_APART`` squares from every letter (on the board
+    or played now: a Portal there opens ground no word reaches yet) whose own square and open
+    lines hold most premium squares (``_open_reach``), best ``START_CANDIDATES``. Whether: each
+    is paired, hypothetically, with the empty square with most letters next to it (where the
+    bot's words already reach) and the bot's best word through that pair (``_through``) is
+    compared with its best word now. A rack with two Portals puts both down (the pair opens at
+    once): ``PORTAL_SHARE`` of the difference. With one, the pair opens only when the other
+    Portal is put down (by the bot, or by an opponent who may use it too): ``START_SHARE`` of
+    it, and only while the bag still holds a rackful (later the game may end first). Not weighed
+    for a rack with fewer than ``START_LETTERS`` letters besides wildcards. No target when no
+    pair beats the bot's best word now."""
+    held = state.racks[seat].count("@portal")
+    if held < 2 and len(state.bag) < state.ruleset.rack_size:
         return []
-    out = []
-    for _, i in ranked[:per_tile]:
-        r, c = divmod(i, cols)
-        placement = Placement(r, c, "@portal")
-        with_pair = best_next(Play(seat, (*letters, placement)))
-        if with_pair is not None and with_pair > without:
-            out.append((placement, PORTAL_SHARE * (with_pair - without), f"portal {arena.name(i)}"))
+    if sum(not is_action(t) and t != WILDCARD for t in state.racks[seat]) < START_LETTERS:
+        return []  # too few letters to read through a pair: not worth a generator call
+    lettered = [i for i, t in enumerate(arena.cells) if t is not None] + sorted(taken)
+    ends = _next_to_letters(arena, taken)
+    if not lettered or not ends:
+        return []
+    near: set[int] = set()
+    for i in lettered:
+        near.update(arena.area(i, 2 * PORTAL_APART + 1))
+    spots = sorted((-_open_reach(arena, i, taken), i) for i in range(len(arena.cells))
+                   if i not in near and _may_stand(arena, i, Target.EMPTY))
+    b = ends[0]
+    rb, cb = divmod(b, arena.cols)
+    now = _best_plain(state, seat, moves, lexicon)
+    out: list[tuple[tuple[Placement, ...], float, str]] = []
+    for _, a in spots[:START_CANDIDATES]:
+        through = _through(state, seat, (Marker("portal", a, seat), Marker("portal", b, seat)),
+                           lexicon)
+        if through is None or through <= now:
+            continue
+        ra, ca = divmod(a, arena.cols)
+        first = Placement(ra, ca, "@portal")
+        if held >= 2:
+            out.append(((first, Placement(rb, cb, "@portal")), PORTAL_SHARE * (through - now),
+                        f"portal pair {arena.name(a)}-{arena.name(b)}"))
+        else:
+            out.append(((first,), START_SHARE * (through - now),
+                        f"portal {arena.name(a)} (first of a pair)"))
     return out
 
 
@@ -305,3 +434,89 @@ def _multiplier_squares(arena: Arena, moves: Sequence[Move], taken: set[int], lm
             if extra > 0:
                 out.append((-extra, i, MULTIPLIER_SHARE * extra))
     return out
+
+
+# --- moving the bot's Rain / Whirlwind ----------------------------------------------------
+
+
+def with_moves(state: GameState, seat: int, play: Play) -> Play:
+    """``play`` with moves of the bot's own Rain and Whirlwind added where they gain: for each,
+    a few destinations (``_move_targets``) are tried on top of the play so far with the
+    engine's ``apply`` and judged by ``outcome`` against not moving it (Rain with its
+    ``LASTING`` share of the turns to come, since it keeps paying where it stands; a Whirlwind
+    by this turn: what it tears down when it lands and at the end of the turn). The best move
+    that gains at least ``MIN_MOVE_GAIN`` is kept. Every play returned was accepted by ``apply``
+    (or is ``play`` itself)."""
+    if not play.placements:  # moving alone is not a turn
+        return play
+    arena = Arena(state)
+    own = [m for m in arena.markers if m.owner == seat and m.kind in ("rain", "whirlwind")]
+    if not own:
+        return play
+    cols = arena.cols
+    cells: list[Tile | None] = list(arena.cells)  # the board with this play's letters
+    busy = {m.index for m in arena.markers if m.owner >= 0}  # squares holding action tiles
+    for p in play.placements:
+        i = p.row * cols + p.col
+        if is_action(p.letter):
+            busy.add(i)
+        else:
+            cells[i] = Tile(p.letter, p.blank, seat)
+    current = play
+    for marker in own:
+        lasting = LASTING["rain"] if marker.kind == "rain" else 0.0
+        base = outcome(state, seat, current, lasting)
+        if base is None:  # pragma: no cover - ``play`` comes from the engine's own checks
+            return play
+        best: tuple[float, Play, int] | None = None
+        for dst in _move_targets(arena, cells, seat, marker, busy):
+            r, c = divmod(dst, cols)
+            fr, fc = divmod(marker.index, cols)
+            trial = Play(seat, current.placements, (*current.moves, BoardMove(fr, fc, r, c)))
+            got = outcome(state, seat, trial, lasting)
+            if got is not None and got - base >= MIN_MOVE_GAIN and (best is None or got > best[0]):
+                best = (got, trial, dst)
+        if best is not None:
+            current = best[1]
+            busy.discard(marker.index)
+            busy.add(best[2])
+    return current
+
+
+def _move_targets(arena: Arena, cells: Sequence[Tile | None], seat: int, marker: Marker,
+                  busy: set[int]) -> list[int]:
+    """Destinations worth trying for the bot's Rain or Whirlwind (squares holding no other
+    action tile), best first, only those ranked above where it stands, at most
+    ``MOVE_TARGETS``. ``cells``: the board with this turn's letters (the bot's own).
+
+    Rain pays every letter's owner in its 3x3 the number of the multiplier under it (1 on a
+    plain square) each turn: rank = that sum over the bot's letters minus over the opponents'
+    (over the bot's own words, on premium squares first; off the opponents'). A Whirlwind
+    destroys its 3x3 when moved and every turn: rank = what the opponents' letters there are
+    worth minus what the bot's are (its own word of this turn included)."""
+    squares = arena.squares
+    out: list[tuple[float, int]] = []
+
+    def rank(i: int) -> float:
+        total = 0.0
+        for j in arena.area(i, 3):
+            tile = cells[j]
+            if tile is None:
+                continue
+            if marker.kind == "rain":
+                value = float(multiplier_number(squares[j]))
+            else:
+                value = float(max(1, arena.letter_worth(j)) if arena.cells[j] is not None
+                              else max(1, arena.state.ruleset.tiles.value(tile.letter)))
+            total += value if tile.owner == seat else -value
+        return total if marker.kind == "rain" else -total
+
+    here = rank(marker.index)
+    for i in range(len(cells)):
+        if i == marker.index or i in busy:
+            continue
+        got = rank(i)
+        if got > here and got >= 0:
+            out.append((-got, i))
+    out.sort()
+    return [i for _, i in out[:MOVE_TARGETS]]
