@@ -108,7 +108,7 @@ class _Generation:
         self.zero = dict.fromkeys(tables.letters, 0) | {_BLANK_KEY: 0}
         self.left_parts: list[list[tuple]] | None = None
         self.viable_cache: dict[tuple, Callable[[int], list[tuple]]] = {}
-        self.look_cache: dict[tuple[int, int], Callable[[int, bool], int]] = {}
+        self.look_cache: dict[tuple[int, int], Callable[[int, int, bool], int]] = {}
         self.line_cross: list[int] = []
         self.line_letters: list[str | None] = []
         self.out: list[Move] = []
@@ -331,13 +331,13 @@ class _Generation:
                     kept = [
                         (nodes, parts) for nodes, mask, wild, parts in by_length[k]
                         if (mask and wild) or (mask & csa and (good is None or any(
-                            mask & csa & good(node, last) for node in nodes)))
+                            good(node, mask & csa, last) for node in nodes)))
                     ]
                 else:
                     kept = [
                         (node, parts) for node, mask, wild, parts in by_length[k]
                         if (mask and wild)
-                        or (mask & csa and (good is None or mask & csa & good(node, last)))
+                        or (mask & csa and (good is None or good(node, mask & csa, last)))
                     ]
                 lists[k] = kept
             return kept
@@ -345,12 +345,13 @@ class _Generation:
         self.viable_cache[signature] = parts_of_length
         return parts_of_length
 
-    def _look_ahead(self, a: int) -> Callable[[int, bool], int] | None:
-        """For a left part ending in ``node`` before anchor ``a``: the bitset of the child
-        letters after which the word can still go on (through the tile on the next square, or
-        ending on the anchor / continuing on the empty next square; ``last``: no rack tile
-        would be left for it). Memoised per node and shared by anchors whose next square is
-        alike. None when a wildcard on the next square makes the test moot."""
+    def _look_ahead(self, a: int) -> Callable[[int, int, bool], int] | None:
+        """A test for a left part ending in ``node`` before anchor ``a``: which of the letters
+        ``cand`` (those that fit the anchor) let the word still go on after them, through the
+        tile on the next square, or by ending on the anchor or continuing on the empty next
+        square (``last``: no rack tile would be left for that). Memoised per node and shared
+        by anchors whose next square is alike. None when a wildcard on the next square makes
+        the test moot."""
         t, w = self.t, self.w
         line = self.line_letters
         n = len(line)
@@ -365,22 +366,32 @@ class _Generation:
         found = self.look_cache.get((tile_bit, need))
         if found is not None:
             return found
-        terminal, edges, child_bits = w.terminal, w.edges, w.child_bits
-        memo: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        terminal, kid_bits, child_bits = w.terminal, w.kid_bits, w.child_bits
+        edge_lists, edge_list = w.edge_lists, w.edges
+        # per node: (letters tested so far, those that passed); only the letters asked about
+        # are tested, which for a rack without blanks is a handful
+        memo: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]] = ({}, {})
 
-        def good(node: int, last: bool) -> int:
-            known = memo[last].get(node)
-            if known is not None:
-                return known
-            letters = 0
-            for _letter, child, bit in edges(node):
-                if tile_bit:
-                    if child_bits(child) & tile_bit:
-                        letters |= bit
-                elif terminal[child] or (not last and child_bits(child) & need):
-                    letters |= bit
-            memo[last][node] = letters
-            return letters
+        def good(node: int, cand: int, last: bool) -> int:
+            tested, passed = memo[last].get(node, (0, 0))
+            todo = cand & ~tested
+            if todo:
+                edges = edge_lists[node]
+                if edges is None:
+                    edges = edge_list(node)
+                for _letter, child, bit in edges:
+                    if not bit & todo:
+                        continue
+                    kb = kid_bits[child]
+                    if kb is None:
+                        kb = child_bits(child)
+                    if tile_bit:
+                        if kb & tile_bit:
+                            passed |= bit
+                    elif terminal[child] or (not last and kb & need):
+                        passed |= bit
+                memo[last][node] = (tested | todo, passed)
+            return passed & cand
 
         self.look_cache[(tile_bit, need)] = good
         return good
@@ -538,11 +549,11 @@ class _Generation:
         blanks = counts[BLANK] > 0
         kid_bits, child_bits = w.kid_bits, w.child_bits
         edge_lists, edge_list = w.edge_lists, w.edges
-        playable = t.all_bits if blanks else sum(bits[letter] for letter in rack_letters)
-        # Per square: the letters the rack could put on the next square when it is empty.
+        all_bits = t.all_bits
+        # Per square: the letters that fit the next square when it is empty (0 when it holds a
+        # tile or is off the line).
         ahead = [
-            cross[i + 1] & playable if i + 1 < n and letters[i + 1] is None else 0
-            for i in range(n)
+            cross[i + 1] if i + 1 < n and letters[i + 1] is None else 0 for i in range(n)
         ]
         # Per square: the bit of the tile on the next square, which a child must continue
         # with (0 when the next square is empty or off the line).
@@ -553,7 +564,21 @@ class _Generation:
         tile_limit = self.tiles_on_rack
         natural, blank_tile = t.natural, t.blank
 
-        def ext(i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
+        def letters_left() -> int:
+            """The letters the rack can still play (every letter while a blank is left)."""
+            if counts[BLANK]:
+                return all_bits
+            found = 0
+            for letter in rack_letters:
+                if counts[letter]:
+                    found |= bits[letter]
+            return found
+
+        # ``avail``: the letters the rack can still play, kept up to date on the way down so
+        # that a child is entered only if what is left of the rack can go on from it.
+        def ext(
+            i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int, avail: int,
+        ) -> None:
             while i < n:
                 letter = letters[i]
                 if letter is None:
@@ -572,13 +597,11 @@ class _Generation:
                 record(i, nt, msum, wf, bon, xsum)
             if i == n:
                 return
-            cs = cross[i]
-            if not cs:
-                return
             kb = kid_bits[node]
             if kb is None:
                 kb = child_bits(node)
-            if not kb & playable & cs:
+            fit = kb & avail & cross[i]
+            if not fit:
                 return
             s = squares[i]
             nat = natural[s]
@@ -587,8 +610,8 @@ class _Generation:
             nwf = wf + word_mult[i] if additive else wf * word_mult[i]
             i1, nt1 = i + 1, nt + 1
             placed = state[2]
-            # A child the word cannot go on from (no tile next, nothing playable next) is a
-            # leaf: recorded here when it ends a word, without a call.
+            # A child the word cannot go on from (no tile next, nothing left to play on the
+            # empty next square) is a leaf: recorded here when it ends a word, without a call.
             nxt = ahead[i] if nt1 < tile_limit else 0
             tile_next = ahead_tile[i]
             if not blanks:
@@ -596,39 +619,45 @@ class _Generation:
                 if kids is None:
                     kids = maps[node] = child_map(node)
                 for letter in rack_letters:
-                    if counts[letter] and cs & bits[letter]:
-                        child = kids.get(letter)
-                        if child is None:
+                    bit = bits[letter]
+                    if not fit & bit:
+                        continue
+                    child = kids[letter]
+                    kb = kid_bits[child]
+                    if kb is None:
+                        kb = child_bits(child)
+                    left = avail if counts[letter] > 1 else avail & ~bit
+                    if tile_next:
+                        if not kb & tile_next:
                             continue
-                        kb = kid_bits[child]
-                        if kb is None:
-                            kb = child_bits(child)
-                        if tile_next:
-                            if not kb & tile_next:
-                                continue
-                        elif not kb & nxt:
-                            if terminal[child]:
-                                placed.append(nat[letter])
-                                record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
-                                       xsum + xs[letter])
-                                placed.pop()
-                            continue
-                        counts[letter] -= 1
-                        placed.append(nat[letter])
-                        ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
-                            xsum + xs[letter], nt1)
-                        placed.pop()
-                        counts[letter] += 1
+                    elif not kb & nxt & left:
+                        if terminal[child]:
+                            placed.append(nat[letter])
+                            record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
+                                   xsum + xs[letter])
+                            placed.pop()
+                        continue
+                    counts[letter] -= 1
+                    placed.append(nat[letter])
+                    ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
+                        xsum + xs[letter], nt1, left)
+                    placed.pop()
+                    counts[letter] += 1
                 return
             blank_score = xs[_BLANK_KEY]
             blank_at = blank_tile[s]
-            # Only the node's children whose letter fits the cross-check are worth a look.
-            want = kb & cs
+            # what the rack can play after a blank goes here (its last blank: only its letters)
+            if counts[BLANK]:
+                counts[BLANK] -= 1
+                after_blank = letters_left()
+                counts[BLANK] += 1
+            else:
+                after_blank = 0
             edges = edge_lists[node]
             if edges is None:
                 edges = edge_list(node)
             for letter, child, bit in edges:
-                if not bit & want:
+                if not bit & fit:
                     continue
                 kb = kid_bits[child]
                 if kb is None:
@@ -636,30 +665,32 @@ class _Generation:
                 if tile_next:
                     if not kb & tile_next:
                         continue
-                    leaf = False
+                    go_on = blank_on = True
                 else:
-                    leaf = not kb & nxt
-                    if leaf and not terminal[child]:
+                    go_on = kb & nxt
+                    blank_on = go_on & after_blank
+                    if not go_on and not terminal[child]:
                         continue
                 if counts.get(letter):
                     placed.append(nat[letter])
-                    if leaf:
-                        record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
-                               xsum + xs[letter])
-                    else:
+                    left = avail if counts[BLANK] or counts[letter] > 1 else avail & ~bit
+                    if go_on and (tile_next or go_on & left):
                         counts[letter] -= 1
                         ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
-                            xsum + xs[letter], nt1)
+                            xsum + xs[letter], nt1, left)
                         counts[letter] += 1
+                    elif terminal[child]:
+                        record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
+                               xsum + xs[letter])
                     placed.pop()
                 if counts[BLANK]:
                     placed.append(blank_at[letter])
-                    if leaf:
-                        record(i1, nt1, msum, nwf, bon, xsum + blank_score)
-                    else:
+                    if blank_on:
                         counts[BLANK] -= 1
-                        ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1)
+                        ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1, after_blank)
                         counts[BLANK] += 1
+                    elif terminal[child]:
+                        record(i1, nt1, msum, nwf, bon, xsum + blank_score)
                     placed.pop()
 
         def extend(
@@ -667,7 +698,7 @@ class _Generation:
             bon: int, nt: int,
         ) -> None:
             state[0], state[1], state[2] = anchor, start, placed
-            ext(i, node, msum, wf, bon, 0, nt)
+            ext(i, node, msum, wf, bon, 0, nt, letters_left())
 
         def release() -> None:
             # ``ext`` refers to itself through its closure cell; clearing the cell breaks the
