@@ -1,8 +1,9 @@
 """Move generation benchmark: median full-generation time per ruleset and position.
 
-Positions are CGP lines: the empty board with ``AEINRST`` (War of Words: ``AEINRSTL``), and a
-mid-game board of about 17 words (built once by greedy play from a fixed seed, printed so it can
-be reused) with a rack without blanks, with one blank and with two (War of Words: wildcards).
+Positions are CGP lines: the empty board with ``AEINRST`` (War of Words, whose racks hold 8
+tiles, also with ``AEINRSTL``), and a mid-game board of about 17 words (built once by greedy
+play from a fixed seed, printed so it can be reused) with a rack without blanks, with one blank
+and with two (War of Words: wildcards).
 
     .venv/bin/python bench/movegen.py [--runs 21] [--family classic ...] [--cold]
 
@@ -149,9 +150,12 @@ def main(argv: list[str] | None = None) -> int:
         joker = "*" if family == "warofwords" else "?"
         mid = midgame_cgp(family, lexicon)
         natural = rack_of(mid)
-        for name in POSITIONS:
-            if name == "empty":
-                cgp = empty_cgp(family, lexicon, "AEINRST" + ("L" if family == "warofwords" else ""))
+        rows = list(POSITIONS)
+        if family == "warofwords":  # its rack holds 8 tiles: the issue's 7 and a full rack
+            rows.insert(1, "empty, 8")
+        for name in rows:
+            if name.startswith("empty"):
+                cgp = empty_cgp(family, lexicon, "AEINRST" + ("L" if name == "empty, 8" else ""))
             else:
                 blanks = POSITIONS.index(name) - 1
                 cgp = with_rack(mid, joker * blanks + natural[blanks:])

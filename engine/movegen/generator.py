@@ -20,12 +20,14 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from engine.board import Cells
 from engine.movegen.lexwalk import LexWalker, walker_for
 from engine.movegen.move import Move
 from engine.movegen.tables import SquareTables, square_tables
+from engine.movegen.wildcards import nodes_by_any
 from engine.placement import NO_LINKS, Links
 from engine.rulesets.model import FirstPlay, Ruleset
 from engine.scoring import NO_EFFECTS, BoardEffects, tile_value
@@ -330,8 +332,10 @@ class _Generation:
                 if self.dedup:  # node sets (``wildcards``)
                     kept = [
                         (nodes, parts) for nodes, mask, wild, parts in by_length[k]
-                        if (mask and wild) or (mask & csa and (good is None or any(
-                            good(node, mask & csa, last) for node in nodes)))
+                        if (mask and wild) or (mask & csa and (
+                            good is None or (good(nodes[0], mask & csa, last) if len(nodes) == 1
+                                             else any(good(node, mask & csa, last)
+                                                      for node in nodes))))
                     ]
                 else:
                     kept = [
@@ -464,11 +468,18 @@ class _Generation:
         the board) the recursion walks sets of DAWG nodes instead (``wildcards``)."""
         state: list = [0, 0, []]  # anchor, start, placed tiles
         record = self._recorder(state, len(squares), xlen, across, end_only, relaxed)
-        if self.dedup:
-            from engine.movegen.wildcards import wild_extender
+        if not self.dedup:
+            return self._plain_extender(state, record, squares, letters, cross, xscore)
+        from engine.movegen.wildcards import wild_extender
 
-            return wild_extender(self, state, record, squares, letters, cross, xscore)
-        return self._plain_extender(state, record, squares, letters, cross, xscore)
+        # War of Words wildcards: single nodes go through the plain recursion (which places a
+        # wildcard by handing the node set it opens to the node-set one, through ``hook``)
+        # unless the line holds a wildcard, which only the node-set recursion can walk.
+        hook: list = [None]
+        plain = None
+        if WILDCARD not in letters:
+            plain = self._plain_extender(state, record, squares, letters, cross, xscore, hook)
+        return wild_extender(self, state, record, squares, letters, cross, xscore, plain, hook)
 
     def _recorder(
         self, state: list, n: int, xlen: list[int], across: bool, end_only: bool,
@@ -530,9 +541,10 @@ class _Generation:
     def _plain_extender(
         self, state: list, record: Callable[..., None], squares: list[int],
         letters: list[str | None], cross: list[int], xscore: list[dict[str, int]],
+        wild_hook: list | None = None,
     ) -> tuple[Callable[..., None], Callable[[], None]]:
-        """Extend-right over one DAWG node at a time: racks of letters and blanks, boards
-        without wildcards."""
+        """Extend-right over one DAWG node at a time, on a line without wildcards. A wildcard
+        from the rack is handed to the node-set recursion in ``wild_hook[0]``."""
         t, w = self.t, self.w
         n = len(squares)
         counts = self.counts
@@ -561,23 +573,25 @@ class _Generation:
             bits[letters[i + 1]] if i + 1 < n and letters[i + 1] is not None else 0  # type: ignore[index]
             for i in range(n)
         ]
+        # The same while a wildcard is left: it fits wherever some letter fits across.
+        ahead_wild = [all_bits if bits_ else 0 for bits_ in ahead]
         tile_limit = self.tiles_on_rack
         natural, blank_tile = t.natural, t.blank
+        spread = partial(nodes_by_any, w)
 
         def letters_left() -> int:
-            """The letters the rack can still play (every letter while a blank is left)."""
-            if counts[BLANK]:
-                return all_bits
+            """The letters on the rack (not counting blanks and wildcards)."""
             found = 0
             for letter in rack_letters:
                 if counts[letter]:
                     found |= bits[letter]
             return found
 
-        # ``avail``: the letters the rack can still play, kept up to date on the way down so
-        # that a child is entered only if what is left of the rack can go on from it.
+        # ``lav``: the letters left on the rack, kept up to date on the way down so that a
+        # child is entered only if what is left of the rack (any letter while a blank or a
+        # wildcard is left) can go on from it.
         def ext(
-            i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int, avail: int,
+            i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int, lav: int,
         ) -> None:
             while i < n:
                 letter = letters[i]
@@ -600,8 +614,11 @@ class _Generation:
             kb = kid_bits[node]
             if kb is None:
                 kb = child_bits(node)
-            fit = kb & avail & cross[i]
-            if not fit:
+            cs = cross[i]
+            wild_here = counts[WILDCARD] and kb and cs
+            blank_left = blanks and counts[BLANK]
+            fit = kb & cs if blank_left or wild_here else kb & lav & cs
+            if not fit and not wild_here:
                 return
             s = squares[i]
             nat = natural[s]
@@ -612,25 +629,31 @@ class _Generation:
             placed = state[2]
             # A child the word cannot go on from (no tile next, nothing left to play on the
             # empty next square) is a leaf: recorded here when it ends a word, without a call.
-            nxt = ahead[i] if nt1 < tile_limit else 0
+            nxt = (ahead_wild if wild_here else ahead)[i] if nt1 < tile_limit else 0
             tile_next = ahead_tile[i]
-            if not blanks:
+            if wild_here:
+                placed.append((s, WILDCARD, False))
+                counts[WILDCARD] -= 1
+                wild_hook[0](i1, spread((node,)), msum, nwf, bon, xsum + xs[_BLANK_KEY], nt1)  # type: ignore[index]
+                counts[WILDCARD] += 1
+                placed.pop()
+            if not blank_left:
                 kids = maps[node]
                 if kids is None:
                     kids = maps[node] = child_map(node)
                 for letter in rack_letters:
                     bit = bits[letter]
-                    if not fit & bit:
+                    if not fit & bit or not counts[letter]:
                         continue
                     child = kids[letter]
                     kb = kid_bits[child]
                     if kb is None:
                         kb = child_bits(child)
-                    left = avail if counts[letter] > 1 else avail & ~bit
+                    lav2 = lav if counts[letter] > 1 else lav & ~bit
                     if tile_next:
                         if not kb & tile_next:
                             continue
-                    elif not kb & nxt & left:
+                    elif not kb & nxt & (all_bits if wild_here else lav2):
                         if terminal[child]:
                             placed.append(nat[letter])
                             record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
@@ -640,19 +663,14 @@ class _Generation:
                     counts[letter] -= 1
                     placed.append(nat[letter])
                     ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
-                        xsum + xs[letter], nt1, left)
+                        xsum + xs[letter], nt1, lav2)
                     placed.pop()
                     counts[letter] += 1
                 return
             blank_score = xs[_BLANK_KEY]
             blank_at = blank_tile[s]
             # what the rack can play after a blank goes here (its last blank: only its letters)
-            if counts[BLANK]:
-                counts[BLANK] -= 1
-                after_blank = letters_left()
-                counts[BLANK] += 1
-            else:
-                after_blank = 0
+            after_blank = all_bits if blank_left > 1 or wild_here else lav
             edges = edge_lists[node]
             if edges is None:
                 edges = edge_list(node)
@@ -673,32 +691,31 @@ class _Generation:
                         continue
                 if counts.get(letter):
                     placed.append(nat[letter])
-                    left = avail if counts[BLANK] or counts[letter] > 1 else avail & ~bit
-                    if go_on and (tile_next or go_on & left):
+                    lav2 = lav if counts[letter] > 1 else lav & ~bit
+                    if go_on:  # a blank is still left: any letter can follow
                         counts[letter] -= 1
                         ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
-                            xsum + xs[letter], nt1, left)
+                            xsum + xs[letter], nt1, lav2)
                         counts[letter] += 1
                     elif terminal[child]:
                         record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
                                xsum + xs[letter])
                     placed.pop()
-                if counts[BLANK]:
-                    placed.append(blank_at[letter])
-                    if blank_on:
-                        counts[BLANK] -= 1
-                        ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1, after_blank)
-                        counts[BLANK] += 1
-                    elif terminal[child]:
-                        record(i1, nt1, msum, nwf, bon, xsum + blank_score)
-                    placed.pop()
+                placed.append(blank_at[letter])
+                if blank_on:
+                    counts[BLANK] -= 1
+                    ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1, lav)
+                    counts[BLANK] += 1
+                elif terminal[child]:
+                    record(i1, nt1, msum, nwf, bon, xsum + blank_score)
+                placed.pop()
 
         def extend(
             anchor: int, node: int, start: int, i: int, placed: list, msum: int, wf: int,
-            bon: int, nt: int,
+            bon: int, nt: int, xsum: int = 0,
         ) -> None:
             state[0], state[1], state[2] = anchor, start, placed
-            ext(i, node, msum, wf, bon, 0, nt, letters_left())
+            ext(i, node, msum, wf, bon, xsum, nt, letters_left())
 
         def release() -> None:
             # ``ext`` refers to itself through its closure cell; clearing the cell breaks the

@@ -109,9 +109,14 @@ def wild_left_parts(g: _Generation) -> list[list[tuple]]:
 def wild_extender(
     g: _Generation, state: list, record: Callable[..., None], squares: list[int],
     letters: list[str | None], cross: list[int], xscore: list[dict[str, int]],
+    plain: tuple[Callable[..., None], Callable[[], None]] | None = None,
+    hook: list | None = None,
 ) -> tuple[Callable[..., None], Callable[[], None]]:
     """The node-set extend-right recursion for one line (same calling convention as the plain
-    one: ``extend(anchor, nodes, start, i, placed, msum, wf, bon, nt)``)."""
+    one: ``extend(anchor, nodes, start, i, placed, msum, wf, bon, nt)``). ``plain``: the plain
+    extender of the same line (None when the line holds a wildcard), which takes over whenever
+    the set is down to one node and hands back through ``hook`` the set a wildcard opens."""
+    plain_extend, plain_release = plain if plain is not None else (None, None)
     t, w = g.t, g.w
     n = len(squares)
     counts = g.counts
@@ -131,6 +136,9 @@ def wild_extender(
     step, spread = partial(nodes_by, w), partial(nodes_by_any, w)
 
     def ext(i: int, nodes: Nodes, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
+        if plain_extend is not None and len(nodes) == 1:
+            plain_extend(state[0], nodes[0], state[1], i, state[2], msum, wf, bon, nt, xsum)
+            return
         while i < n:
             letter = letters[i]
             if letter is None:
@@ -190,8 +198,15 @@ def wild_extender(
         state[0], state[1], state[2] = anchor, start, placed
         ext(i, (nodes,) if isinstance(nodes, int) else nodes, msum, wf, bon, 0, nt)
 
+    if hook is not None:
+        hook[0] = ext
+
     def release() -> None:
         nonlocal ext  # break the closure's self-reference (see ``generator``)
         del ext
+        if hook is not None:
+            hook[0] = None
+        if plain_release is not None:
+            plain_release()
 
     return extend, release
