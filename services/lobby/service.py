@@ -25,7 +25,11 @@ behave as one lobby.
   is no listener.
 
 Matches are allocated on the least-loaded healthy registered match server through
-``MatchControlService.CreateMatch``.
+``MatchControlService.CreateMatch``. A match created for a quick-match group whose allocation was
+then withdrawn (a ticket cancelled meanwhile) is aborted on its match server with
+``MatchControlService.AbortMatch``, in the background and best effort: retried on failure after
+each of ``abort_retry_delays_s``, then given up (logged). Pending retries do not survive a stop of
+the lobby.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ from protos.wordarena.v1 import (
 )
 from services.common import auth, logs
 from services.common.db import Database
-from services.common.errors import ServiceError, abort_with
+from services.common.errors import ServiceError, abort_with, detail
 from services.lobby import convert, store
 from services.lobby.errors import LobbyError
 from services.lobby.matchmaking import TICKET_TTL_S, Criteria, Group, Ticket, TicketStatus
@@ -93,6 +97,13 @@ ALLOCATIONS = Counter(
     "ticket of the group was cancelled before the match was committed).",
     ["result"],
 )
+MATCH_ABORTS = Counter(
+    "wordarena_match_aborts_total",
+    "AbortMatch calls for withdrawn allocations, by outcome: aborted (or already aborted), refused "
+    "(NOT_FOUND, FAILED_PRECONDITION or UNIMPLEMENTED: not retried), retry (failed; tried again "
+    "later), given_up (failed at the last attempt).",
+    ["result"],
+)
 TICKETS_DELETED = Counter(
     "wordarena_tickets_deleted_total",
     "Closed quick-match tickets (cancelled, expired, matched) deleted after the retention.",
@@ -120,6 +131,15 @@ _ONLINE_WINDOW_S = 300.0
 
 # How long a repeated request waits for the first one (same request_id) to finish.
 REQUEST_WAIT_S = 10.0
+
+
+WITHDRAWN_REASON = "withdrawn: a quick-match ticket was cancelled during the allocation"
+#: AbortMatch of a withdrawn allocation is retried after these waits (about 13 minutes in all).
+ABORT_RETRY_DELAYS_S = (1.0, 5.0, 30.0, 120.0, 600.0)
+#: Reasons that make a retry of AbortMatch pointless: nothing there to abort, or a match server
+#: that does not know AbortMatch (an older version).
+_ABORT_FINAL = (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.FAILED_PRECONDITION,
+                grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.INVALID_ARGUMENT)
 
 
 @dataclass
@@ -150,6 +170,8 @@ class LobbyOptions:
     ticket_retention_s: float = TICKET_RETENTION_S
     #: Housekeeping (the ticket clean-up) runs this often.
     housekeeping_s: float = HOUSEKEEPING_INTERVAL_S
+    #: AbortMatch of a withdrawn allocation: waits before each retry (then it is given up).
+    abort_retry_delays_s: tuple[float, ...] = ABORT_RETRY_DELAYS_S
 
 
 class AllocationWithdrawn(Exception):
@@ -297,6 +319,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self._channels: dict[str, grpc.aio.Channel] = {}
         self._service_token: tuple[str, float] = ("", 0.0)
         self._tasks: list[asyncio.Task[None]] = []
+        self._aborts: set[asyncio.Task[bool]] = set()
         self._views: dict[str, tuple[tuple[int, TableStatus, str], lobby_pb2.Table]] = {}
         PLAYERS_ONLINE.set_function(self._online_count)
 
@@ -408,9 +431,9 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
 
     async def stop(self) -> None:
         """Ends streams and background work, closes channels."""
-        for t in self._tasks:
+        for t in (*self._tasks, *self._aborts):
             t.cancel()
-        for t in self._tasks:
+        for t in (*self._tasks, *self._aborts):
             with contextlib.suppress(asyncio.CancelledError):
                 await t
         for w in self.watchers:
@@ -1009,6 +1032,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
                 ALLOCATIONS.labels("withdrawn").inc()
                 log.warning("match created but withdrawn: a quick-match ticket was cancelled meanwhile",
                             match_id=match_id, match_server_id=srv.id)
+                self._abort_withdrawn(match_id, srv.id, srv.address)
                 raise AllocationWithdrawn(match_id)
             ALLOCATIONS.labels("ok").inc()
             log.info("match allocated", match_id=match_id, match_server_id=srv.id)
@@ -1019,6 +1043,49 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             f"no match server accepted the match ({last_error}); retry later",
             "NO_CAPACITY",
         )
+
+    def _abort_withdrawn(self, match_id: str, server_id: str, address: str) -> None:
+        """Abort a withdrawn match on its match server, in the background (``_abort_match``)."""
+        task = asyncio.create_task(self._abort_match(match_id, server_id, address, WITHDRAWN_REASON))
+        self._aborts.add(task)
+        task.add_done_callback(self._aborts.discard)
+
+    async def _abort_match(self, match_id: str, server_id: str, address: str, reason: str) -> bool:
+        """``AbortMatch`` on the match server, retried after each of ``abort_retry_delays_s``
+        (following a ``MatchMoved`` to the new owner). True once the server has aborted it."""
+        req = control_pb2.AbortMatchRequest(match_id=match_id, reason=reason)
+        delays = self.opt.abort_retry_delays_s
+        for attempt in range(len(delays) + 1):
+            stub = control_pb2_grpc.MatchControlServiceStub(self._channel(address))
+            md = (("authorization", f"Bearer {self.service_token()}"),)
+            try:
+                resp = await stub.AbortMatch(req, metadata=md, timeout=self.opt.create_match_timeout_s)
+            except grpc.aio.AioRpcError as exc:
+                code, why = exc.code(), exc.details()
+                if code in _ABORT_FINAL:
+                    MATCH_ABORTS.labels("refused").inc()
+                    log.warning("AbortMatch refused; the withdrawn match is left to its match server",
+                                match_id=match_id, match_server_id=server_id, code=code.name, details=why)
+                    return False
+                moved = detail(exc, errors_pb2.MatchMoved)
+                if moved is not None and moved.new_address:
+                    address = moved.new_address
+                if attempt == len(delays):
+                    MATCH_ABORTS.labels("given_up").inc()
+                    log.error("AbortMatch failed at every attempt; the withdrawn match stays on its "
+                              "match server", match_id=match_id, match_server_id=server_id,
+                              code=code.name, details=why, attempts=attempt + 1)
+                    return False
+                MATCH_ABORTS.labels("retry").inc()
+                log.warning("AbortMatch failed; retrying", match_id=match_id, match_server_id=server_id,
+                            code=code.name, details=why, retry_in_s=delays[attempt])
+                await asyncio.sleep(delays[attempt])
+                continue
+            MATCH_ABORTS.labels("aborted").inc()
+            log.info("withdrawn match aborted on its match server", match_id=match_id,
+                     match_server_id=server_id, already_aborted=resp.already_aborted)
+            return True
+        return False  # pragma: no cover - the loop always returns
 
     @staticmethod
     def _record_match(

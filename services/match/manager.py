@@ -11,6 +11,10 @@
   seat to move runs out (and on rebuild, for time that ran out while no server owned the match).
 * Bot seats play their own turns (``services.match.bots``: the engine's bots, in worker threads).
 * A finished match is handed to ``on_finished`` (the result reporter) once it is stored.
+* ``abort`` (MatchControlService.AbortMatch): a match nobody has played in yet (no stored player
+  request) gets an ``aborted`` event and the status ``aborted`` in one append; its timers and bot
+  stop, its streams end with FAILED_PRECONDITION MATCH_ABORTED and the server forgets it. It has
+  no result (nothing is reported to the lobby) and is never loaded again (``get`` refuses it).
 * Take-over: besides the matches it recovers at start-up, the manager scans every third of a
   lease for running matches whose owner let the lease lapse (a dead server) or released them (a
   drained one) and takes them over. Every running match rebuilt from its log (``restart``: this
@@ -68,6 +72,16 @@ def _lexicon_for(name: str) -> Any:
     except Exception as exc:  # a missing word list: refuse the match, do not crash
         raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                            f"lexicon {name!r} is not available on this server: {exc}") from exc
+
+
+MAX_ABORT_REASON = 200
+
+
+def aborted_error(match_id: str) -> ServiceError:
+    """What every request about an aborted match gets (and open streams end with)."""
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                        f"match {match_id!r} was aborted by the service; it has no result",
+                        views.violation(e.RULE_CODE_MATCH_ABORTED, "the match was aborted"))
 
 
 def check_request_id(request_id: str) -> None:
@@ -333,6 +347,73 @@ class MatchManager:
             out.idle_kick_seconds = secs
         return out
 
+    # --- aborting ------------------------------------------------------------------------
+
+    async def abort(self, match_id: str, reason: str) -> ctl.AbortMatchResponse:
+        """AbortMatch: abort a match nobody has played in yet (see the module doc). Idempotent."""
+        if not ID_RE.match(match_id or ""):
+            raise invalid_argument("match_id", "required: 1..64 characters of [A-Za-z0-9_-]")
+        if len(reason) > MAX_ABORT_REASON:
+            raise invalid_argument("reason", f"at most {MAX_ABORT_REASON} characters")
+        while True:
+            rt = self.matches.get(match_id)
+            if rt is None:
+                row = await self.store.get(match_id)
+                if row is None:
+                    raise ServiceError(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+                if row.status == "aborted":
+                    return await self._aborted_answer(row)
+                if row.status != "in-progress":
+                    raise self._finished_error(match_id)
+                rt = await self.get(match_id)  # loads it (taking it over if its lease is free)
+            async with rt.lock:
+                if self.matches.get(match_id) is not rt:
+                    continue  # aborted (or lost) while we waited: answer from the store
+                return await self._abort_locked(rt, reason)
+
+    async def _abort_locked(self, rt: Runtime, reason: str) -> ctl.AbortMatchResponse:
+        if rt.state.over or rt.status != "in-progress":
+            raise self._finished_error(rt.match_id)
+        if rt.requests:
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"match {rt.match_id!r} has started: a player has acted in it",
+                               views.violation(e.RULE_CODE_MATCH_STARTED, "a player has acted in the match"))
+        now = time.time()
+        ev = StoredEvent(rt.seq + 1, now, "aborted", {"aborted": {"reason": reason}})
+        try:
+            await self.store.append(rt.match_id, self.owner, rt.seq, [ev], status="aborted", ended_at=now)
+        except ConflictError as exc:
+            self._lost(rt)
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                               f"match {rt.match_id!r} moved to another server",
+                               e.MatchMoved(match_id=rt.match_id,
+                                            new_address=await self._owner_address(rt.match_id))) from exc
+        rt.events.append(ev)
+        rt.status, rt.ended_at = "aborted", now
+        self._forget(rt, "the match was aborted", aborted_error(rt.match_id))
+        metrics.MATCHES_ABORTED.inc()
+        metrics.MATCHES_ACTIVE.set(self.active_matches)
+        logs.bind(match_id=rt.match_id)
+        log.info("match aborted", reason=reason, seq=rt.seq)
+        return ctl.AbortMatchResponse(match_id=rt.match_id, already_aborted=False, reason=reason,
+                                      abort_time=views.timestamp(now))
+
+    async def _aborted_answer(self, row: MatchRow) -> ctl.AbortMatchResponse:
+        reason = ""
+        for ev in await self.store.events_after(row.id, max(row.last_seq - 1, 0)):
+            if ev.kind == "aborted":
+                reason = str(ev.payload.get("aborted", {}).get("reason", ""))
+        out = ctl.AbortMatchResponse(match_id=row.id, already_aborted=True, reason=reason)
+        if row.ended_at:
+            out.abort_time.CopyFrom(views.timestamp(row.ended_at))
+        return out
+
+    @staticmethod
+    def _finished_error(match_id: str) -> ServiceError:
+        return ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                            f"match {match_id!r} has finished; its result stands",
+                            views.violation(e.RULE_CODE_GAME_OVER, "the match is over"))
+
     # --- loading -------------------------------------------------------------------------
 
     async def get(self, match_id: str) -> Runtime:
@@ -354,6 +435,8 @@ class MatchManager:
             row = await self.store.get(match_id) if len(match_id) <= 64 else None
             if row is None:
                 raise ServiceError(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            if row.status == "aborted":
+                raise aborted_error(match_id)
             previous_owner = row.owner
             if row.status == "in-progress" and not await self.store.claim(match_id, self.owner,
                                                                           self.lease_seconds):
@@ -503,6 +586,8 @@ class MatchManager:
 
         Call with ``rt.lock`` held. Returns ``build(events)`` (the answer, also stored under the
         request id) or the stored events."""
+        if rt.status == "aborted":  # a request that got the match just before it was aborted
+            raise aborted_error(rt.match_id)
         key = (player_id, request_id)
         if request_id and key in rt.requests:
             return self._repeat(rt, key, method, build)
@@ -599,9 +684,15 @@ class MatchManager:
 
     def _lost(self, rt: Runtime) -> None:
         """Another server owns the match now: forget it and end its streams."""
-        self.matches.pop(rt.match_id, None)
+        self._forget(rt, "the match moved to another server")
+
+    def _forget(self, rt: Runtime, why: str, error: ServiceError | None = None) -> None:
+        """Drop the match from memory, end its streams (UNAVAILABLE, or ``error``), stop its
+        clock timer and bot."""
+        if self.matches.get(rt.match_id) is rt:
+            del self.matches[rt.match_id]
         for sub in list(rt.subscribers):
-            sub.close("the match moved to another server")
+            sub.close(why, error)
         for t in (rt.timer, rt.bot_task):
             if t is not None:
                 t.cancel()
@@ -629,7 +720,7 @@ class MatchManager:
     async def _clock_timer(self, rt: Runtime, seat: int, seq: int, delay: float) -> None:
         await asyncio.sleep(delay)
         async with rt.lock:
-            if rt.seq != seq or rt.state.over or rt.state.to_move != seat:
+            if rt.seq != seq or rt.state.over or rt.state.to_move != seat or rt.status != "in-progress":
                 return
             if (rt.clock_remaining(seat) or 0.0) > 0.01:
                 self._after_commit(rt)
@@ -680,8 +771,8 @@ class MatchManager:
                 log.error("bot failed to choose", match_id=rt.match_id, seat=seat, error=repr(exc))
                 action = bots.safe_action(state, seat)
             async with rt.lock:
-                if rt.state is not state or self.closing:
-                    return  # the game moved on (e.g. a timeout); whoever moved re-arms the bot
+                if rt.state is not state or self.closing or self.matches.get(rt.match_id) is not rt:
+                    return  # the game moved on (e.g. a timeout; or it was aborted or lost)
                 try:
                     await self.commit(rt, action)
                 except ServiceError as exc:

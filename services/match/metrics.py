@@ -7,6 +7,9 @@ from prometheus_client import Counter, Gauge, Histogram
 MATCHES_ACTIVE = Gauge("wordarena_matches_active", "Matches in progress on this server.")
 MATCHES_CREATED = Counter("wordarena_matches_created_total", "Matches created on this server.")
 MATCHES_FINISHED = Counter("wordarena_matches_finished_total", "Matches that ended on this server.")
+MATCHES_ABORTED = Counter("wordarena_matches_aborted_total",
+                          "Matches aborted on this server (MatchControlService.AbortMatch) before anyone "
+                          "played in them.")
 TURNS = Counter("wordarena_turns_total", "Turns stored, by ruleset family and kind.", ("ruleset", "kind"))
 TURN_SECONDS = Histogram("wordarena_turn_seconds", "Time to handle a turn, from request to answer.",
                          buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))

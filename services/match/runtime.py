@@ -73,6 +73,8 @@ class Subscriber:
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=size)
         self.overflowed = False
         self.closed_reason: str | None = None
+        #: The status the stream ends with when closed (None: UNAVAILABLE + MatchMoved).
+        self.closed_error: Any = None
 
     def push(self, item: Any) -> None:
         if self.overflowed:
@@ -82,9 +84,11 @@ class Subscriber:
         except asyncio.QueueFull:
             self.overflowed = True
 
-    def close(self, reason: str) -> None:
-        """End the stream (drain / lost ownership); wakes the consumer."""
+    def close(self, reason: str, error: Any = None) -> None:
+        """End the stream (drain / lost ownership: UNAVAILABLE; or ``error``, a ``ServiceError``,
+        e.g. the match was aborted); wakes the consumer."""
         self.closed_reason = reason
+        self.closed_error = error
         try:
             self.queue.put_nowait(None)
         except asyncio.QueueFull:

@@ -292,7 +292,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 if item is None:
                     if sub.overflowed:
                         continue
-                    err = ServiceError(
+                    err = sub.closed_error or ServiceError(
                         grpc.StatusCode.UNAVAILABLE,
                         sub.closed_reason or "stream closed",
                         e.MatchMoved(match_id=rt.match_id),
@@ -647,6 +647,12 @@ class ControlServicer(ctl_grpc.MatchControlServiceServicer):
             return await self.manager.create(request)
         except EngineError as exc:
             raise invalid_argument("ruleset", str(exc)) from exc
+
+    @rpc
+    async def AbortMatch(self, request: ctl.AbortMatchRequest, context: Any) -> ctl.AbortMatchResponse:
+        who = self.authn.service(context)
+        log.info("AbortMatch", caller=who, reason=request.reason[:200])
+        return await self.manager.abort(request.match_id, request.reason)
 
     @rpc
     async def GetLoad(self, request: ctl.GetLoadRequest, context: Any) -> ctl.GetLoadResponse:

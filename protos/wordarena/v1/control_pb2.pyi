@@ -49,6 +49,26 @@ class CreateMatchResponse(_message.Message):
     seed: int
     def __init__(self, match_id: _Optional[str] = ..., address: _Optional[str] = ..., seed: _Optional[int] = ...) -> None: ...
 
+class AbortMatchRequest(_message.Message):
+    __slots__ = ("match_id", "reason")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    reason: str
+    def __init__(self, match_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class AbortMatchResponse(_message.Message):
+    __slots__ = ("match_id", "already_aborted", "reason", "abort_time")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    ALREADY_ABORTED_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    ABORT_TIME_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    already_aborted: bool
+    reason: str
+    abort_time: _timestamp_pb2.Timestamp
+    def __init__(self, match_id: _Optional[str] = ..., already_aborted: _Optional[bool] = ..., reason: _Optional[str] = ..., abort_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
 class ServerLoad(_message.Message):
     __slots__ = ("active_matches", "capacity", "stream_subscribers", "draining")
     ACTIVE_MATCHES_FIELD_NUMBER: _ClassVar[int]

@@ -26,7 +26,7 @@ if _version_not_supported:
 
 
 class MatchControlServiceStub:
-    """Served by match servers, called by the lobby: create matches, read load, drain.
+    """Served by match servers, called by the lobby: create and abort matches, read load, drain.
     """
 
     def __init__(self, channel):
@@ -39,6 +39,11 @@ class MatchControlServiceStub:
                 '/wordarena.v1.MatchControlService/CreateMatch',
                 request_serializer=wordarena_dot_v1_dot_control__pb2.CreateMatchRequest.SerializeToString,
                 response_deserializer=wordarena_dot_v1_dot_control__pb2.CreateMatchResponse.FromString,
+                _registered_method=True)
+        self.AbortMatch = channel.unary_unary(
+                '/wordarena.v1.MatchControlService/AbortMatch',
+                request_serializer=wordarena_dot_v1_dot_control__pb2.AbortMatchRequest.SerializeToString,
+                response_deserializer=wordarena_dot_v1_dot_control__pb2.AbortMatchResponse.FromString,
                 _registered_method=True)
         self.GetLoad = channel.unary_unary(
                 '/wordarena.v1.MatchControlService/GetLoad',
@@ -53,7 +58,7 @@ class MatchControlServiceStub:
 
 
 class MatchControlServiceServicer:
-    """Served by match servers, called by the lobby: create matches, read load, drain.
+    """Served by match servers, called by the lobby: create and abort matches, read load, drain.
     """
 
     def CreateMatch(self, request, context):
@@ -61,6 +66,23 @@ class MatchControlServiceServicer:
         again returns the same answer; a different request for an existing match_id fails with
         ALREADY_EXISTS. Errors: INVALID_ARGUMENT unknown ruleset/language/board, bad seats or
         options; RESOURCE_EXHAUSTED at capacity; UNAVAILABLE draining.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AbortMatch(self, request, context):
+        """Aborts a match nobody has played in yet: no player request (SubmitTurn, DecidePending,
+        LeaveMatch, KickIdlePlayer, SendChat) has been accepted in it; bot moves and clock time-outs
+        do not count. The lobby calls it for a match it created but gave to nobody (a quick-match
+        ticket was cancelled during the allocation). The match is stored as aborted (GetMatch and the
+        other MatchService calls then fail with FAILED_PRECONDITION MATCH_ABORTED), its clock and
+        bots stop, the server forgets it, open StreamMatch streams end with FAILED_PRECONDITION
+        MATCH_ABORTED, and no result is reported to the lobby. Idempotent: aborting an aborted match
+        answers OK again, with already_aborted set and the first abort's reason and time. Errors:
+        NOT_FOUND unknown match; FAILED_PRECONDITION GAME_OVER (the match has finished: its result
+        stands) or MATCH_STARTED (a player has acted in it); UNAVAILABLE + MatchMoved another server
+        owns it (call that one).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -89,6 +111,11 @@ def add_MatchControlServiceServicer_to_server(servicer, server):
                     request_deserializer=wordarena_dot_v1_dot_control__pb2.CreateMatchRequest.FromString,
                     response_serializer=wordarena_dot_v1_dot_control__pb2.CreateMatchResponse.SerializeToString,
             ),
+            'AbortMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.AbortMatch,
+                    request_deserializer=wordarena_dot_v1_dot_control__pb2.AbortMatchRequest.FromString,
+                    response_serializer=wordarena_dot_v1_dot_control__pb2.AbortMatchResponse.SerializeToString,
+            ),
             'GetLoad': grpc.unary_unary_rpc_method_handler(
                     servicer.GetLoad,
                     request_deserializer=wordarena_dot_v1_dot_control__pb2.GetLoadRequest.FromString,
@@ -108,7 +135,7 @@ def add_MatchControlServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class MatchControlService:
-    """Served by match servers, called by the lobby: create matches, read load, drain.
+    """Served by match servers, called by the lobby: create and abort matches, read load, drain.
     """
 
     @staticmethod
@@ -128,6 +155,33 @@ class MatchControlService:
             '/wordarena.v1.MatchControlService/CreateMatch',
             wordarena_dot_v1_dot_control__pb2.CreateMatchRequest.SerializeToString,
             wordarena_dot_v1_dot_control__pb2.CreateMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AbortMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/wordarena.v1.MatchControlService/AbortMatch',
+            wordarena_dot_v1_dot_control__pb2.AbortMatchRequest.SerializeToString,
+            wordarena_dot_v1_dot_control__pb2.AbortMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -51,6 +51,8 @@ class RuleCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RULE_CODE_NO_WORD: _ClassVar[RuleCode]
     RULE_CODE_LETTER_NOT_IN_SET: _ClassVar[RuleCode]
     RULE_CODE_NOT_ALLOWED: _ClassVar[RuleCode]
+    RULE_CODE_MATCH_ABORTED: _ClassVar[RuleCode]
+    RULE_CODE_MATCH_STARTED: _ClassVar[RuleCode]
 
 class LobbyCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -105,6 +107,8 @@ RULE_CODE_SQUARE_BLOCKED: RuleCode
 RULE_CODE_NO_WORD: RuleCode
 RULE_CODE_LETTER_NOT_IN_SET: RuleCode
 RULE_CODE_NOT_ALLOWED: RuleCode
+RULE_CODE_MATCH_ABORTED: RuleCode
+RULE_CODE_MATCH_STARTED: RuleCode
 LOBBY_CODE_UNSPECIFIED: LobbyCode
 LOBBY_CODE_NAME_TAKEN: LobbyCode
 LOBBY_CODE_NAME_INVALID: LobbyCode

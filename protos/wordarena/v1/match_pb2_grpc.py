@@ -110,7 +110,9 @@ class MatchServiceServicer:
         """The caller's current view of a match: board, own rack, seats, scores, clocks, bag count,
         pending play and last seq. Players see their own rack; spectators no rack.
         Errors: NOT_FOUND unknown match; PERMISSION_DENIED not a participant of a match without
-        spectators, or `seat` not controlled by the caller; INVALID_ARGUMENT empty match_id.
+        spectators, or `seat` not controlled by the caller; INVALID_ARGUMENT empty match_id;
+        FAILED_PRECONDITION with RuleViolation MATCH_ABORTED when the service aborted the match
+        (MatchControlService.AbortMatch; every MatchService call about it then fails so).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -123,7 +125,8 @@ class MatchServiceServicer:
         is missed and nothing is sent twice.
         Errors: as GetMatch; INVALID_ARGUMENT negative after_seq or after_seq beyond the latest seq;
         RESOURCE_EXHAUSTED with StreamCutOff when the client reads too slowly (reconnect from
-        last_delivered_seq); UNAVAILABLE (+ MatchMoved) when the server drains or loses the match.
+        last_delivered_seq); UNAVAILABLE (+ MatchMoved) when the server drains or loses the match;
+        FAILED_PRECONDITION with RuleViolation MATCH_ABORTED when the service aborts the match.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

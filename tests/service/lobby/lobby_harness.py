@@ -54,7 +54,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 class FakeMatchServer(control_pb2_grpc.MatchControlServiceServicer):
     """A MatchControlService that accepts matches and remembers them. With ``hold`` set,
     ``CreateMatch`` sets ``entered`` and waits for ``hold`` before it answers (an allocation in
-    flight, for as long as a test likes)."""
+    flight, for as long as a test likes). ``AbortMatch`` calls are recorded in ``abort_calls``
+    (every attempt) and ``aborted`` (the match ids it answered OK); while ``abort_failures``
+    holds codes, each call fails with the next one (a server that is unreachable for a while)."""
 
     keys: auth.TokenKeys
     created: list[control_pb2.CreateMatchRequest] = field(default_factory=list)
@@ -62,8 +64,11 @@ class FakeMatchServer(control_pb2_grpc.MatchControlServiceServicer):
     address: str = ""
     hold: asyncio.Event | None = None
     entered: asyncio.Event = field(default_factory=asyncio.Event)
+    abort_calls: list[control_pb2.AbortMatchRequest] = field(default_factory=list)
+    aborted: list[str] = field(default_factory=list)
+    abort_failures: list[grpc.StatusCode] = field(default_factory=list)
 
-    async def CreateMatch(self, request, context):  # type: ignore[no-untyped-def]
+    async def _check_service(self, context) -> None:  # type: ignore[no-untyped-def]
         token = auth.bearer_token_from_metadata(context.invocation_metadata())
         try:
             claims = self.keys.verify(token or "")
@@ -71,6 +76,9 @@ class FakeMatchServer(control_pb2_grpc.MatchControlServiceServicer):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, exc.message)
         if not claims.is_service:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "service token needed")
+
+    async def CreateMatch(self, request, context):  # type: ignore[no-untyped-def]
+        await self._check_service(context)
         if self.refuse is not None:
             await context.abort(self.refuse, "refused by test")
         if self.hold is not None:
@@ -78,6 +86,19 @@ class FakeMatchServer(control_pb2_grpc.MatchControlServiceServicer):
             await self.hold.wait()
         self.created.append(request)
         return control_pb2.CreateMatchResponse(match_id=request.match_id, address=self.address, seed=1)
+
+    async def AbortMatch(self, request, context):  # type: ignore[no-untyped-def]
+        await self._check_service(context)
+        self.abort_calls.append(request)
+        if self.abort_failures:
+            await context.abort(self.abort_failures.pop(0), "abort refused by test")
+        if request.match_id not in {c.match_id for c in self.created}:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        already = request.match_id in self.aborted
+        if not already:
+            self.aborted.append(request.match_id)
+        return control_pb2.AbortMatchResponse(match_id=request.match_id, already_aborted=already,
+                                              reason=request.reason)
 
     async def GetLoad(self, request, context):  # type: ignore[no-untyped-def]
         return control_pb2.GetLoadResponse(load=control_pb2.ServerLoad(capacity=100))

@@ -132,6 +132,10 @@ async def test_cancel_while_matching_seats_nobody_and_requeues_the_others(
     assert seats == []
     loc = await env.stub.LocateMatch(lobby_pb2.LocateMatchRequest(match_id=withdrawn_id), metadata=ma)
     assert not loc.assignment.HasField("seat")
+    # ... and the match server is told to abort it (service-authenticated, with a reason).
+    await eventually(lambda: _true(withdrawn_id in fake.aborted))
+    assert [c.match_id for c in fake.abort_calls] == [withdrawn_id]
+    assert "withdrawn" in fake.abort_calls[0].reason
 
     # B, still queued first, is matched with the next player: B at seat 0.
     fake.entered.clear()
@@ -150,6 +154,74 @@ async def test_cancel_while_matching_seats_nobody_and_requeues_the_others(
     assert [s.player.player_id for s in fake.created[-1].seats] == [pb, pc]
     # A's ticket never got matched.
     assert (await get(env, ma, ta.ticket_id)).status == lobby_pb2.TICKET_STATUS_CANCELLED
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+async def _withdraw_one(env: LobbyEnv, fake: FakeMatchServer) -> str:
+    """Queue two players, cancel one while their match is being created; the withdrawn match id."""
+    assert fake.hold is not None
+    _, ma = await guest(env)
+    _, mb = await guest(env)
+    ta = await queue(env, ma)
+    tb_task = asyncio.create_task(queue(env, mb))
+    await asyncio.wait_for(fake.entered.wait(), 10.0)
+    await cancel(env, ma, ta.ticket_id)
+    fake.hold.set()
+    await asyncio.wait_for(tb_task, 10.0)
+    await eventually(lambda: _true(len(fake.created) == 1))
+    return fake.created[0].match_id
+
+
+async def test_withdrawn_match_is_aborted_with_retries_when_the_server_fails(
+    database_url: str, tmp_path: Path
+) -> None:
+    """AbortMatch of a withdrawn allocation is retried while the match server fails (UNAVAILABLE),
+    then succeeds; a refusal (NOT_FOUND: nothing to abort) is not retried."""
+    env = await start_lobby(database_url, tmp_path, create_match_timeout_s=30.0,
+                            abort_retry_delays_s=(0.05, 0.05, 0.05))
+    fake = FakeMatchServer(env.lobby.keys, hold=asyncio.Event())
+    fake.abort_failures = [grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED]
+    server = grpc.aio.server()
+    control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
+    fake.address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
+    await server.start()
+    await env.registry.RegisterMatchServer(
+        control_pb2.RegisterMatchServerRequest(
+            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=100)
+        ),
+        metadata=env.service_md,
+    )
+    try:
+        retries = counter("wordarena_match_aborts_total", result="retry")
+        aborted = counter("wordarena_match_aborts_total", result="aborted")
+        mid = await _withdraw_one(env, fake)
+        await eventually(lambda: _true(mid in fake.aborted))
+        assert [c.match_id for c in fake.abort_calls] == [mid] * 3
+        assert counter("wordarena_match_aborts_total", result="retry") == retries + 2
+        assert counter("wordarena_match_aborts_total", result="aborted") == aborted + 1
+
+        # Bounded: a server that keeps failing is given up after the last retry.
+        given_up = counter("wordarena_match_aborts_total", result="given_up")
+        fake.abort_failures = [grpc.StatusCode.UNAVAILABLE] * 10
+        fake.abort_calls.clear()
+        assert not await env.lobby._abort_match(mid, "ms-1", fake.address, "test")
+        assert len(fake.abort_calls) == 4  # the first attempt and three retries
+        assert counter("wordarena_match_aborts_total", result="given_up") == given_up + 1
+
+        # Refused (nothing to abort there): not retried.
+        refused = counter("wordarena_match_aborts_total", result="refused")
+        fake.abort_failures = []
+        fake.abort_calls.clear()
+        assert not await env.lobby._abort_match("m_unknown", "ms-1", fake.address, "test")
+        assert len(fake.abort_calls) == 1
+        assert counter("wordarena_match_aborts_total", result="refused") == refused + 1
+    finally:
+        fake.hold.set()  # type: ignore[union-attr]
+        await server.stop(0)
+        await stop_lobby(env)
 
 
 async def _status_is(env: LobbyEnv, ticket_id: str, status: str) -> bool:

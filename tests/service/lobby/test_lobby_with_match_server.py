@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from lobby_harness import eventually
 from sqlalchemy import update
 from sqlmodel import col
@@ -29,7 +30,9 @@ from protos.wordarena.v1 import match_pb2 as m
 from services.common.config import Settings
 from services.common.db import Database
 from services.lobby.main import build_lobby
-from services.lobby.service import LobbyOptions
+from services.lobby.service import AllocationWithdrawn, LobbyOptions
+from services.lobby.settings import validate_settings
+from services.lobby.tables import Occupant
 from services.match import bots
 from services.match.main import MatchServer
 from services.match.main import start as start_match
@@ -263,3 +266,32 @@ async def test_pass_and_play_one_client_plays_every_seat_and_is_not_recorded(
         await srv.stop(0.2)
         with contextlib.suppress(Exception):
             await lobby.stop()
+
+
+async def test_withdrawn_allocation_is_aborted_on_the_real_match_server(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A match created for a quick-match group and then withdrawn (a ticket cancelled before the
+    lobby committed it) is aborted on the match server: the lobby's service credentials are
+    accepted by AbortMatch, and the match is stored as aborted and forgotten there."""
+    lobby = await start_lobby(database_url, tmp_path)
+    srv = await start_match_server(tmp_path, lobby.port)
+    try:
+        assert srv.link is not None
+        await asyncio.wait_for(srv.link.registered.wait(), 10)
+        cfg = validate_settings(ruleset_id="classic", seats=2)
+        occ = [Occupant("p-a", "A", guest=True), Occupant("p-b", "B", guest=True)]
+        with pytest.raises(AllocationWithdrawn) as exc:
+            await lobby.lobby._allocate(cfg, occ, commit=lambda s, match_id, address: False)
+        mid = str(exc.value)
+
+        async def aborted() -> bool:
+            row = await srv.manager.store.get(mid)
+            return row is not None and row.status == "aborted"
+
+        await eventually(aborted)
+        assert mid not in srv.manager.matches
+        assert await srv.outbox.get(mid) is None
+    finally:
+        await srv.stop(0.5)
+        await lobby.stop()

@@ -65,6 +65,7 @@ EXPECTED_RPCS: dict[tuple[str, str], dict[str, tuple[bool, bool]]] = {
     },
     ("control", "MatchControlService"): {
         "CreateMatch": (False, False),
+        "AbortMatch": (False, False),
         "GetLoad": (False, False),
         "Drain": (False, False),
     },
