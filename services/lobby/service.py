@@ -18,6 +18,11 @@ behave as one lobby.
   locks before it creates the match and again in the transaction that records it, so either the
   cancel wins (nobody is seated, the rest of the group goes back to the queue in its place) or
   the match was committed first (the cancel is refused: the ticket is matched).
+- The background loop (every ``matchmaking_tick_s``) claims groups, but does not wait for their
+  allocations: each runs as a task of its own, so a slow or hanging match server (CreateMatch may
+  take up to ``create_match_timeout_s`` per server) does not hold up the loop's other work
+  (housekeeping, table expiry, resync, gauges, watch heartbeats). A QuickMatch call's own step
+  waits for the allocation of the groups it claimed, so its answer carries the assignment.
 - Housekeeping (every lobby, every ``housekeeping_s``): closed tickets older than
   ``ticket_retention_s`` are deleted (``store.delete_old_tickets``; concurrent lobbies delete
   disjoint rows).
@@ -320,14 +325,16 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self._service_token: tuple[str, float] = ("", 0.0)
         self._tasks: list[asyncio.Task[None]] = []
         self._aborts: set[asyncio.Task[bool]] = set()
+        #: Allocations started by the background loop (``_run_matchmaking(wait=False)``).
+        self._allocations: set[asyncio.Task[None]] = set()
         self._views: dict[str, tuple[tuple[int, TableStatus, str], lobby_pb2.Table]] = {}
         PLAYERS_ONLINE.set_function(self._online_count)
 
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Loads tables and starts the background loop (matchmaking, expiry) and, on PostgreSQL,
-        the change listener (waiting up to 5 s for it to listen)."""
+        """Loads tables and starts the background loop (matchmaking, expiry, housekeeping) and,
+        on PostgreSQL, the change listener (waiting up to 5 s for it to listen)."""
         await self._resync_tables()
         await self._reopen_stale_starting()
         self._update_gauges()
@@ -431,9 +438,9 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
 
     async def stop(self) -> None:
         """Ends streams and background work, closes channels."""
-        for t in (*self._tasks, *self._aborts):
+        for t in (*self._tasks, *self._allocations, *self._aborts):
             t.cancel()
-        for t in (*self._tasks, *self._aborts):
+        for t in (*self._tasks, *self._allocations, *self._aborts):
             with contextlib.suppress(asyncio.CancelledError):
                 await t
         for w in self.watchers:
@@ -492,7 +499,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         while True:
             await asyncio.sleep(self.opt.matchmaking_tick_s)
             try:
-                await self._run_matchmaking()
+                await self._run_matchmaking(wait=False)
                 await self._expire_tables()
                 if time.monotonic() - last_housekeeping >= self.opt.housekeeping_s:
                     last_housekeeping = time.monotonic()
@@ -1227,15 +1234,31 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             claims.player_id, "QuickMatch", request.request_id, lobby_pb2.QuickMatchResponse, make
         )
 
-    async def _run_matchmaking(self) -> None:
+    async def _run_matchmaking(self, wait: bool = True) -> None:
+        """One matchmaking step: expires old tickets, claims the groups that can start and
+        allocates their matches. With ``wait`` it returns once the allocations are done (a
+        QuickMatch call); without (the background loop), they go on as tasks of their own, so the
+        loop's other work never waits for a match server."""
         claim = _now()
         expired, groups = await self.db.run(
             store.claim_groups, claim, TICKET_TTL_S, self.opt.ticket_reclaim_s
         )
         for t in expired:
             self._notify(t.ticket_id)
-        if groups:
-            await asyncio.gather(*(self._start_group(g, claim) for g in groups))
+        if wait:
+            if groups:
+                await asyncio.gather(*(self._start_group(g, claim) for g in groups))
+            return
+        for g in groups:
+            task = asyncio.create_task(self._start_group(g, claim))
+            self._allocations.add(task)
+            task.add_done_callback(self._allocation_done)
+
+    def _allocation_done(self, task: asyncio.Task[None]) -> None:
+        self._allocations.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # the claim is taken back after ticket_reclaim_s and the group queued again
+            log.warning("quick match allocation failed", error=repr(task.exception()))
 
     async def _start_group(self, g: Group, claim: float) -> None:
         """Allocates a claimed group's match. A ticket cancelled meanwhile stops it: before the

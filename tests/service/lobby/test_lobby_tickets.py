@@ -1,9 +1,11 @@
 """Quick-match tickets over real loopback gRPC (SQLite and PostgreSQL): cancelling a ticket while
-its group is being allocated, and the deletion of old closed tickets by housekeeping."""
+its group is being allocated, and the deletion of old closed tickets by housekeeping (also while
+the background loop's allocation waits for a slow match server)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -199,6 +201,8 @@ async def test_withdrawn_match_is_aborted_with_retries_when_the_server_fails(
         aborted = counter("wordarena_match_aborts_total", result="aborted")
         mid = await _withdraw_one(env, fake)
         await eventually(lambda: _true(mid in fake.aborted))
+        # the fake records the abort before it answers; the lobby counts it once the answer is in
+        await eventually(lambda: _true(counter("wordarena_match_aborts_total", result="aborted") > aborted))
         assert [c.match_id for c in fake.abort_calls] == [mid] * 3
         assert counter("wordarena_match_aborts_total", result="retry") == retries + 2
         assert counter("wordarena_match_aborts_total", result="aborted") == aborted + 1
@@ -316,3 +320,42 @@ async def test_housekeeping_deletes_old_closed_tickets_only(
     await asyncio.sleep(0.3)  # a few housekeeping rounds
     assert await _status_is(env, t3.ticket_id, "matched")
     assert await env.lobby.housekeep() == 0
+
+
+async def test_housekeeping_goes_on_while_the_background_loop_allocates(
+    lobby: tuple[LobbyEnv, FakeMatchServer],
+) -> None:
+    """Tickets queued with no QuickMatch call to claim them: the lobby's background loop claims
+    their group, and CreateMatch is held. The loop must not wait for that allocation: meanwhile
+    housekeeping still deletes old closed tickets; once the match server answers, the group is
+    matched."""
+    env, fake = lobby
+    assert fake.hold is not None
+    now = time.time()
+    (p1, m1), (p2, _) = await guest(env), await guest(env)
+
+    def ticket(tid: str, pid: str, status: str, updated_at: float) -> TicketRow:
+        return TicketRow(id=tid, player_id=pid, ruleset_id="wordtiles", language="en", board_id="",
+                         seats=2, status=status, created_at=updated_at, updated_at=updated_at)
+
+    def insert(s, rows: list[TicketRow]) -> None:  # type: ignore[no-untyped-def]
+        for r in rows:
+            s.add(r)
+
+    await env.lobby.db.run(insert, [ticket("q_bg_1", p1, "queued", now), ticket("q_bg_2", p2, "queued", now)])
+    await asyncio.wait_for(fake.entered.wait(), 10.0)  # only the background loop can have claimed them
+    assert await _status_is(env, "q_bg_1", "matching") and await _status_is(env, "q_bg_2", "matching")
+
+    await env.lobby.db.run(insert, [ticket("q_old", "p_old", "cancelled", now - 7200)])
+    await eventually(lambda: _missing(env, "q_old"))
+    assert await _status_is(env, "q_bg_1", "matching") and await _status_is(env, "q_bg_2", "matching")
+
+    fake.hold.set()
+    await eventually(lambda: _status_is(env, "q_bg_2", "matched"))
+    t1 = await get(env, m1, "q_bg_1")
+    assert t1.status == lobby_pb2.TICKET_STATUS_MATCHED
+    assert t1.assignment.match_id == fake.created[0].match_id and len(fake.created) == 1
+
+
+async def _missing(env: LobbyEnv, ticket_id: str) -> bool:
+    return await row(env, ticket_id) is None
