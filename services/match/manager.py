@@ -383,11 +383,7 @@ class MatchManager:
         try:
             await self.store.append(rt.match_id, self.owner, rt.seq, [ev], status="aborted", ended_at=now)
         except ConflictError as exc:
-            self._lost(rt)
-            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
-                               f"match {rt.match_id!r} moved to another server",
-                               e.MatchMoved(match_id=rt.match_id,
-                                            new_address=await self._owner_address(rt.match_id))) from exc
+            raise await self._moved(rt) from exc
         rt.events.append(ev)
         rt.status, rt.ended_at = "aborted", now
         self._forget(rt, "the match was aborted", aborted_error(rt.match_id))
@@ -623,11 +619,7 @@ class MatchManager:
             await self.store.append(rt.match_id, self.owner, rt.seq, events, request,
                                     status="finished" if over else None, ended_at=now if over else None)
         except ConflictError as exc:
-            self._lost(rt)
-            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
-                               f"match {rt.match_id!r} moved to another server; reconnect",
-                               e.MatchMoved(match_id=rt.match_id,
-                                            new_address=await self._owner_address(rt.match_id))) from exc
+            raise await self._moved(rt) from exc
         metrics.APPEND_SECONDS.observe(time.perf_counter() - t0)
         # Durable: install the new state and tell everyone.
         if action is not None:
@@ -681,6 +673,15 @@ class MatchManager:
         if row is None or not row.owner or row.owner == self.owner:
             return ""
         return row.owner.partition("|")[2]
+
+    async def _moved(self, rt: Runtime) -> ServiceError:
+        """A commit lost the match to another server: forget it here and tell the caller where
+        it went (UNAVAILABLE with ``MatchMoved``)."""
+        self._lost(rt)
+        return ServiceError(grpc.StatusCode.UNAVAILABLE,
+                            f"match {rt.match_id!r} moved to another server; reconnect",
+                            e.MatchMoved(match_id=rt.match_id,
+                                         new_address=await self._owner_address(rt.match_id)))
 
     def _lost(self, rt: Runtime) -> None:
         """Another server owns the match now: forget it and end its streams."""

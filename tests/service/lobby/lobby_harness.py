@@ -174,21 +174,29 @@ async def env(database_url: str, tmp_path: Path) -> AsyncIterator[LobbyEnv]:
     await stop_lobby(e)
 
 
-@pytest.fixture
-async def match_server(env: LobbyEnv) -> AsyncIterator[FakeMatchServer]:
-    """A fake match server registered with the lobby."""
-    fake = FakeMatchServer(env.lobby.keys)
+async def start_fake_match_server(
+    env: LobbyEnv, hold: asyncio.Event | None = None, capacity: int = 100
+) -> tuple[FakeMatchServer, Any]:
+    """A fake match server on loopback, registered with the lobby of ``env`` as "ms-1"
+    (``hold``: CreateMatch waits for it). Returns the fake and its gRPC server (stop it)."""
+    fake = FakeMatchServer(env.lobby.keys, hold=hold)
     server = grpc.aio.server()
     control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
-    port = server.add_insecure_port("127.0.0.1:0")
+    fake.address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
     await server.start()
-    fake.address = f"127.0.0.1:{port}"
     await env.registry.RegisterMatchServer(
         control_pb2.RegisterMatchServerRequest(
-            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=100)
+            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=capacity)
         ),
         metadata=env.service_md,
     )
+    return fake, server
+
+
+@pytest.fixture
+async def match_server(env: LobbyEnv) -> AsyncIterator[FakeMatchServer]:
+    """A fake match server registered with the lobby."""
+    fake, server = await start_fake_match_server(env)
     yield fake
     await server.stop(0)
 

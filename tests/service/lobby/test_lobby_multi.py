@@ -15,10 +15,17 @@ from pathlib import Path
 
 import grpc
 import pytest
-from lobby_harness import FakeMatchServer, LobbyEnv, _pg_database, start_lobby, stop_lobby
+from lobby_harness import (
+    FakeMatchServer,
+    LobbyEnv,
+    _pg_database,
+    start_fake_match_server,
+    start_lobby,
+    stop_lobby,
+)
 from sqlmodel import select
 
-from protos.wordarena.v1 import common_pb2, control_pb2, control_pb2_grpc, lobby_pb2
+from protos.wordarena.v1 import common_pb2, lobby_pb2
 
 pytestmark = pytest.mark.postgres
 
@@ -43,18 +50,7 @@ async def lobbies(tmp_path: Path) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, Fak
     url = next(gen)
     a = await start_lobby(url, tmp_path)
     b = await start_lobby(url, tmp_path)
-    fake = FakeMatchServer(a.lobby.keys)
-    server = grpc.aio.server()
-    control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    fake.address = f"127.0.0.1:{port}"
-    await a.registry.RegisterMatchServer(
-        control_pb2.RegisterMatchServerRequest(
-            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=1000)
-        ),
-        metadata=a.service_md,
-    )
+    fake, server = await start_fake_match_server(a, capacity=1000)
     try:
         yield a, b, fake
     finally:

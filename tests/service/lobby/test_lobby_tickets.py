@@ -12,12 +12,19 @@ from pathlib import Path
 
 import grpc
 import pytest
-from lobby_harness import FakeMatchServer, LobbyEnv, eventually, start_lobby, stop_lobby
+from lobby_harness import (
+    FakeMatchServer,
+    LobbyEnv,
+    eventually,
+    start_fake_match_server,
+    start_lobby,
+    stop_lobby,
+)
 from prometheus_client import REGISTRY
 from sqlalchemy import update
 from sqlmodel import select
 
-from protos.wordarena.v1 import common_pb2, control_pb2, control_pb2_grpc, errors_pb2, lobby_pb2
+from protos.wordarena.v1 import common_pb2, errors_pb2, lobby_pb2
 from services.common.errors import detail
 from services.lobby.models import MatchRow, MatchSeatRow, TicketRow
 
@@ -63,18 +70,7 @@ async def lobby(database_url: str, tmp_path: Path) -> AsyncIterator[tuple[LobbyE
     server registered with it that holds CreateMatch until the test lets it answer."""
     env = await start_lobby(database_url, tmp_path, housekeeping_s=0.1, ticket_retention_s=3600.0,
                             create_match_timeout_s=30.0)
-    fake = FakeMatchServer(env.lobby.keys, hold=asyncio.Event())
-    server = grpc.aio.server()
-    control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    fake.address = f"127.0.0.1:{port}"
-    await env.registry.RegisterMatchServer(
-        control_pb2.RegisterMatchServerRequest(
-            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=100)
-        ),
-        metadata=env.service_md,
-    )
+    fake, server = await start_fake_match_server(env, hold=asyncio.Event())
     try:
         yield env, fake
     finally:
@@ -184,18 +180,8 @@ async def test_withdrawn_match_is_aborted_with_retries_when_the_server_fails(
     then succeeds; a refusal (NOT_FOUND: nothing to abort) is not retried."""
     env = await start_lobby(database_url, tmp_path, create_match_timeout_s=30.0,
                             abort_retry_delays_s=(0.05, 0.05, 0.05))
-    fake = FakeMatchServer(env.lobby.keys, hold=asyncio.Event())
+    fake, server = await start_fake_match_server(env, hold=asyncio.Event())
     fake.abort_failures = [grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED]
-    server = grpc.aio.server()
-    control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
-    fake.address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
-    await server.start()
-    await env.registry.RegisterMatchServer(
-        control_pb2.RegisterMatchServerRequest(
-            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=100)
-        ),
-        metadata=env.service_md,
-    )
     try:
         retries = counter("wordarena_match_aborts_total", result="retry")
         aborted = counter("wordarena_match_aborts_total", result="aborted")
