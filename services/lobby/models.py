@@ -11,6 +11,7 @@ __all__ = [
     "PlayerRow",
     "RecordRow",
     "RequestRow",
+    "SignInFailureRow",
     "TableRow",
     "TicketRow",
 ]
@@ -157,3 +158,17 @@ class TicketRow(SQLModel, table=True):
     version: int = 0
     created_at: float = Field(index=True)
     updated_at: float = Field(default=0.0, index=True)
+
+
+class SignInFailureRow(SQLModel, table=True):
+    """The recent failed sign-ins of one throttle key (``store.add_sign_in_failure``). ``key``: the
+    SHA-256 (hex) of the name's skeleton, so the names tried (perhaps a password typed in the
+    wrong field) are not stored; ``failures``: a JSON list of their times (Unix seconds, oldest
+    first; at most the policy's ``limit``, all within its window); ``expires_at``: when the newest
+    leaves the window (then the row means nothing, and housekeeping deletes it)."""
+
+    __tablename__ = "lobby_sign_in_failures"
+
+    key: str = Field(primary_key=True, max_length=64)
+    failures: str = "[]"
+    expires_at: float = Field(index=True)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -53,35 +53,35 @@ class Passwords:
         return self._hasher.check_needs_rehash(encoded)
 
 
-@dataclass
+@dataclass(frozen=True)
 class FailureThrottle:
-    """Counts failed sign-ins per key (a lower-cased name) in a sliding window."""
+    """The sign-in throttle's policy: after ``limit`` failed sign-ins with one key (a name's
+    skeleton) within a sliding ``window_s``, further attempts are refused until the oldest of
+    them leaves the window; a success forgets them.
+
+    Stateless: the caller keeps each key's failure times (the lobby keeps them in its database,
+    shared by every lobby: ``store.add_sign_in_failure``). Only the newest ``limit`` failures
+    within the window matter, so that is all ``fail`` keeps."""
 
     limit: int = 5
     window_s: float = 300.0
-    _failures: dict[str, list[float]] = field(default_factory=dict)
 
-    def _recent(self, key: str, now: float) -> list[float]:
-        times = [t for t in self._failures.get(key, []) if now - t < self.window_s]
-        if times:
-            self._failures[key] = times
-        else:
-            self._failures.pop(key, None)
-        return times
+    def recent(self, times: Iterable[float], now: float) -> list[float]:
+        """The failures still in the window, the newest ``limit`` of them, oldest first."""
+        kept = sorted(t for t in times if now - t < self.window_s)
+        return kept[-self.limit :]
 
-    def retry_after(self, key: str, now: float | None = None) -> float | None:
+    def retry_after(self, times: Iterable[float], now: float) -> float | None:
         """Seconds to wait before another attempt, or None when attempts are allowed."""
-        now = time.monotonic() if now is None else now
-        times = self._recent(key, now)
-        if len(times) < self.limit:
+        recent = self.recent(times, now)
+        if len(recent) < self.limit:
             return None
-        return max(0.0, self.window_s - (now - times[-self.limit]))
+        return max(0.0, self.window_s - (now - recent[0]))
 
-    def fail(self, key: str, now: float | None = None) -> None:
-        """Records a failed attempt."""
-        now = time.monotonic() if now is None else now
-        self._failures.setdefault(key, []).append(now)
+    def fail(self, times: Iterable[float], now: float) -> list[float]:
+        """The failure times to keep after a failed attempt at ``now``."""
+        return self.recent([*times, now], now)
 
-    def succeed(self, key: str) -> None:
-        """Forgets failures after a success."""
-        self._failures.pop(key, None)
+    def expires_at(self, times: Iterable[float]) -> float:
+        """When the newest of these failures leaves the window (then all are forgotten)."""
+        return max(times, default=0.0) + self.window_s

@@ -25,7 +25,10 @@ behave as one lobby.
   waits for the allocation of the groups it claimed, so its answer carries the assignment.
 - Housekeeping (every lobby, every ``housekeeping_s``): closed tickets older than
   ``ticket_retention_s`` are deleted (``store.delete_old_tickets``; concurrent lobbies delete
-  disjoint rows).
+  disjoint rows), and so are expired sign-in failure rows (``store.delete_expired_sign_in_failures``).
+- Sign-in throttle: failed sign-ins are rows per name (``lobby_sign_in_failures``), read by every
+  SignIn and updated under a row lock (``store.add_sign_in_failure``), so the limit
+  (``passwords.FailureThrottle``) holds across all lobbies and survives restarts.
 - SQLite (one process): the same code; its one writer thread serialises the transactions and there
   is no listener.
 
@@ -313,6 +316,7 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         self.keys = keys
         self.opt = options or LobbyOptions()
         self.passwords = Passwords(self.opt.password_time_cost, self.opt.password_memory_kib)
+        #: The sign-in failure policy; the failures themselves are rows shared by every lobby.
         self.throttle = FailureThrottle()
         self.tables: dict[str, Table] = {}
         self.ticket_events: dict[str, asyncio.Event] = {}
@@ -477,11 +481,21 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         return counts
 
     async def housekeep(self) -> int:
-        """Deletes the closed tickets older than ``ticket_retention_s`` (in batches, one
-        transaction each); returns how many. Safe in several lobbies at once."""
+        """Deletes the closed tickets older than ``ticket_retention_s`` and the sign-in failure
+        rows that throttle nothing any more (all their failures out of the window), in batches,
+        one transaction each; returns how many tickets. Safe in several lobbies at once."""
+        now = _now()
+        expired = 0
+        while True:
+            n = await self.db.run(store.delete_expired_sign_in_failures, now, 1000)
+            expired += n
+            if n < 1000:
+                break
+        if expired:
+            log.info("expired sign-in failures deleted", count=expired)
         if self.opt.ticket_retention_s <= 0:
             return 0
-        before = _now() - self.opt.ticket_retention_s
+        before = now - self.opt.ticket_retention_s
         total = 0
         while True:
             n = await self.db.run(store.delete_old_tickets, before, 1000)
@@ -669,22 +683,26 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         if len(request.name) > 64 or len(request.password) > 256:
             raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, "wrong name or password")
         key = name_skeleton(request.name)
-        wait = self.throttle.retry_after(key)
+
+        def find(s: Session) -> tuple[float | None, list[float], PlayerRow | None]:
+            failures = store.sign_in_failures(s, key)
+            wait = self.throttle.retry_after(failures, _now())
+            if wait is not None:
+                return wait, failures, None
+            q = select(PlayerRow).where(PlayerRow.name_key == key, PlayerRow.guest == False)  # noqa: E712
+            return None, failures, s.exec(q).first()
+
+        wait, failures, p = await self.db.run(find)
         if wait is not None:
             raise LobbyError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED, "too many failed sign-ins", retry_after_s=wait
             )
-
-        def find(s: Session) -> PlayerRow | None:
-            q = select(PlayerRow).where(PlayerRow.name_key == key, PlayerRow.guest == False)  # noqa: E712
-            return s.exec(q).first()
-
-        p = await self.db.run(find)
         ok = await asyncio.to_thread(self.passwords.verify, p.password_hash if p else None, request.password)
         if not ok or p is None:
-            self.throttle.fail(key)
+            await self.db.run(store.add_sign_in_failure, key, _now(), self.throttle)
             raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, "wrong name or password")
-        self.throttle.succeed(key)
+        if failures:
+            await self.db.run(store.clear_sign_in_failures, key)
         self.online[p.id] = _now()
         return lobby_pb2.SignInResponse(player=self._player_pb(p), token=self._auth_token(p))
 

@@ -38,7 +38,7 @@ CHALLENGE_ACCEPT_OR_CHECK = "accept_or_check"
 #: Closed quick-match tickets (cancelled, expired, matched) are deleted once they have been closed
 #: this long (``--ticket-retention`` / ``WORDARENA_TICKET_RETENTION``, seconds; 0 = keep them).
 TICKET_RETENTION_S = 24 * 3600.0
-#: How often each lobby runs its housekeeping (deleting old tickets).
+#: How often each lobby runs its housekeeping (deleting old tickets, expired sign-in failures).
 HOUSEKEEPING_INTERVAL_S = 60.0
 
 

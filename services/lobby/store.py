@@ -6,11 +6,13 @@ Every function here is blocking and takes a SQLModel ``Session``; the service ru
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict
 from pathlib import Path
 
 from sqlalchemy import delete, func, text, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from services.common.db import Database, run_migrations
@@ -23,9 +25,11 @@ from services.lobby.models import (
     PlayerRow,
     RecordRow,
     RequestRow,
+    SignInFailureRow,
     TableRow,
     TicketRow,
 )
+from services.lobby.passwords import FailureThrottle
 from services.lobby.records import PlayerRecord
 from services.lobby.settings import TableConfig
 from services.lobby.tables import Occupant, Table, TableStatus
@@ -72,6 +76,77 @@ def name_in_use(s: Session, name_key: str, live_since: float, except_id: str = "
     q = select(PlayerRow.id).where(PlayerRow.name_key == name_key, PlayerRow.id != except_id)
     q = q.where((PlayerRow.guest == False) | (PlayerRow.last_seen >= live_since))  # noqa: E712
     return s.exec(q.limit(1)).first() is not None
+
+
+# -- sign-in failure throttle ------------------------------------------------------------------
+
+
+def _failure_key(key: str) -> str:
+    """The row key of a throttle key: its SHA-256, hex (fixed length; the name tried is not kept)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def sign_in_failures(s: Session, key: str) -> list[float]:
+    """The stored failure times of a throttle key (oldest first; possibly out of the window)."""
+    row = s.get(SignInFailureRow, _failure_key(key))
+    return json.loads(row.failures) if row is not None else []
+
+
+def add_sign_in_failure(s: Session, key: str, now: float, policy: FailureThrottle) -> float | None:
+    """Records a failed sign-in at ``now``; returns the wait now in force (``policy.retry_after``).
+
+    The row is created if missing (``INSERT … ON CONFLICT DO NOTHING``), then read ``FOR UPDATE``
+    and rewritten: on PostgreSQL two lobbies recording failures of one key at once queue on the
+    row lock, and the second reads the first's committed times, so both failures count. On
+    SQLite the one writer thread serialises the transactions."""
+    k = _failure_key(key)
+    dialect = s.get_bind().dialect.name
+    ins = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    lock = select(SignInFailureRow).where(SignInFailureRow.key == k).with_for_update()
+    row = None
+    for _ in range(3):  # housekeeping may delete an expired row between the two statements
+        s.exec(  # type: ignore[call-overload]
+            ins(SignInFailureRow)
+            .values(key=k, failures="[]", expires_at=now)
+            .on_conflict_do_nothing(index_elements=["key"])
+        )
+        row = s.exec(lock).first()
+        if row is not None:
+            break
+    if row is None:  # pragma: no cover - a row deleted three times over
+        raise RuntimeError("sign-in failure row vanished")
+    times = policy.fail(json.loads(row.failures), now)
+    row.failures = json.dumps(times)
+    row.expires_at = policy.expires_at(times)
+    s.add(row)
+    return policy.retry_after(times, now)
+
+
+def clear_sign_in_failures(s: Session, key: str) -> None:
+    """Forgets a key's failures (after a successful sign-in)."""
+    s.exec(delete(SignInFailureRow).where(SignInFailureRow.key == _failure_key(key)))  # type: ignore[call-overload]
+
+
+def delete_expired_sign_in_failures(s: Session, now: float, limit: int = 1000) -> int:
+    """Deletes up to ``limit`` throttle rows whose every failure has left the window (they
+    throttle nothing); returns how many. Picked ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, as
+    ``delete_old_tickets``: lobbies cleaning up at once delete disjoint rows, and a row being
+    updated by a sign-in is left alone."""
+    pick = (
+        select(SignInFailureRow.key)
+        .where(SignInFailureRow.expires_at <= now)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    keys = list(s.exec(pick))
+    if not keys:
+        return 0
+    res = s.exec(  # type: ignore[call-overload]
+        delete(SignInFailureRow).where(
+            col(SignInFailureRow.key).in_(keys), SignInFailureRow.expires_at <= now
+        )
+    )
+    return int(res.rowcount)
 
 
 # -- tables -------------------------------------------------------------------------------------
@@ -466,5 +541,11 @@ __all__ += [
     "stale_starting",
     "ticket_from_row",
     "waiting_ticket",
+]
+__all__ += [
+    "add_sign_in_failure",
+    "clear_sign_in_failures",
+    "delete_expired_sign_in_failures",
+    "sign_in_failures",
 ]
 __all__ += ["MatchRow", "MatchSeatRow", "MatchServerRow", "count_active_matches", "healthy_servers"]

@@ -159,6 +159,23 @@ async def backdate_ticket(env: LobbyEnv, ticket_id: str, seconds: float) -> None
     )
 
 
+async def backdate_sign_in_failures(env: LobbyEnv, seconds: float) -> None:
+    """Makes every recorded failed sign-in older, as if that much time had passed since."""
+    import json
+
+    from sqlmodel import select
+
+    from services.lobby.models import SignInFailureRow
+
+    def work(s: Any) -> None:
+        for r in s.exec(select(SignInFailureRow)):
+            r.failures = json.dumps([t - seconds for t in json.loads(r.failures)])
+            r.expires_at -= seconds
+            s.add(r)
+
+    await env.lobby.db.run(work)
+
+
 async def stop_lobby(env: LobbyEnv) -> None:
     """Stops a lobby started by ``start_lobby``."""
     await env.channel.close()

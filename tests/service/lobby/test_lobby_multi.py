@@ -19,6 +19,7 @@ from lobby_harness import (
     FakeMatchServer,
     LobbyEnv,
     _pg_database,
+    backdate_sign_in_failures,
     start_fake_match_server,
     start_lobby,
     stop_lobby,
@@ -325,3 +326,76 @@ async def test_two_lobbies_delete_old_tickets_at_once(
     assert sum(counts) == 2500
     left = await a.lobby.db.run(lambda s: sorted(s.exec(select(TicketRow.id))))
     assert left == ["q_3000", "q_3001", "q_3002"]
+
+
+async def _wrong(env: LobbyEnv, name: str) -> grpc.StatusCode:
+    with pytest.raises(grpc.aio.AioRpcError) as ei:
+        await env.stub.SignIn(lobby_pb2.SignInRequest(name=name, password="wrong-password"))
+    return ei.value.code()
+
+
+async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(tmp_path: Path) -> None:
+    """Failed sign-ins on lobby A and lobby B add up to one lockout (5 within 5 minutes), which
+    holds on both and after A restarts; once the window has passed, the right password works on
+    either lobby."""
+    gen = _pg_database()
+    url = next(gen)
+    a = await start_lobby(url, tmp_path)
+    b = await start_lobby(url, tmp_path)
+    try:
+        _, meta = await guest(a)
+        claimed = await a.stub.ClaimAccount(
+            lobby_pb2.ClaimAccountRequest(name="Mallory", password="correct-horse"), metadata=meta
+        )
+        right = lobby_pb2.SignInRequest(name="mallory", password="correct-horse")
+        # four failures at once, two through each lobby: all four count
+        codes = await asyncio.gather(_wrong(a, "Mallory"), _wrong(b, "Mallory"),
+                                     _wrong(a, "mallory"), _wrong(b, "MALLORY"))
+        assert codes == [grpc.StatusCode.UNAUTHENTICATED] * 4
+        assert await _wrong(b, "Mallory") == grpc.StatusCode.UNAUTHENTICATED  # the fifth
+        # locked out on both lobbies, even with the right password
+        for env in (a, b):
+            assert await _wrong(env, "Mallory") == grpc.StatusCode.RESOURCE_EXHAUSTED
+            with pytest.raises(grpc.aio.AioRpcError) as ei:
+                await env.stub.SignIn(right)
+            assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert ei.value.details() == "too many failed sign-ins"
+        # a restart of A (same database) forgets nothing
+        await stop_lobby(a)
+        a = await start_lobby(url, tmp_path)
+        assert await _wrong(a, "Mallory") == grpc.StatusCode.RESOURCE_EXHAUSTED
+        with pytest.raises(grpc.aio.AioRpcError) as ei:
+            await a.stub.SignIn(right)
+        assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        # after the window, the right password works on either lobby
+        await backdate_sign_in_failures(a, 301.0)
+        assert (await b.stub.SignIn(right)).player.player_id == claimed.player.player_id
+        assert (await a.stub.SignIn(right)).player.player_id == claimed.player.player_id
+        # and a success reset the count: four more failures do not lock the name out
+        for env in (a, b, a, b):
+            assert await _wrong(env, "Mallory") == grpc.StatusCode.UNAUTHENTICATED
+        assert (await b.stub.SignIn(right)).player.player_id == claimed.player.player_id
+    finally:
+        await stop_lobby(b)
+        await stop_lobby(a)
+        for _ in gen:
+            pass
+
+
+async def test_failures_recorded_by_two_lobbies_at_once_all_count(
+    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+) -> None:
+    """Many failures of one new name recorded at the same moment through both lobbies' pools
+    (the first ones racing to create its row): none is lost."""
+    from services.lobby import store
+    from services.lobby.passwords import FailureThrottle
+
+    a, b, _ = lobbies
+    policy = FailureThrottle(limit=100, window_s=300.0)
+    now = time.time()
+    await asyncio.gather(*(
+        env.lobby.db.run(store.add_sign_in_failure, "eve", now + i * 1e-3, policy)
+        for i in range(24) for env in ((a, b)[i % 2],)
+    ))
+    failures = await b.lobby.db.run(store.sign_in_failures, "eve")
+    assert failures == sorted(failures) and len(failures) == 24

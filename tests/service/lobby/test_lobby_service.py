@@ -9,9 +9,17 @@ from pathlib import Path
 import grpc
 import pytest
 from google.protobuf import duration_pb2
+from google.rpc import error_details_pb2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from lobby_harness import FakeMatchServer, LobbyEnv, backdate_ticket, start_lobby, stop_lobby
+from lobby_harness import (
+    FakeMatchServer,
+    LobbyEnv,
+    backdate_sign_in_failures,
+    backdate_ticket,
+    start_lobby,
+    stop_lobby,
+)
 
 from protos.wordarena.v1 import common_pb2, control_pb2, errors_pb2, lobby_pb2
 from services.common import auth
@@ -82,6 +90,46 @@ async def test_guest_names_and_tokens(env: LobbyEnv) -> None:
     )
     refreshed = await env.stub.RefreshToken(lobby_pb2.RefreshTokenRequest(), metadata=meta)
     assert auth.verify_token(env.lobby.keys.verifying, refreshed.token.token).player_id == pid
+
+
+async def test_failed_sign_ins_lock_the_name_out_for_the_window(env: LobbyEnv) -> None:
+    from sqlmodel import select
+
+    from services.lobby.models import SignInFailureRow
+
+    _, meta = await guest(env, "Sam")
+    await env.stub.ClaimAccount(lobby_pb2.ClaimAccountRequest(password="correct-horse"), metadata=meta)
+    for _ in range(5):
+        await expect(
+            grpc.StatusCode.UNAUTHENTICATED,
+            env.stub.SignIn(lobby_pb2.SignInRequest(name="sam", password="wrong-password")),
+        )
+    # locked out: even the right password is refused, with the time to wait
+    for name, password in (("Sam", "correct-horse"), ("SAM", "wrong-password")):
+        err = await expect(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            env.stub.SignIn(lobby_pb2.SignInRequest(name=name, password=password)),
+        )
+        assert err.details() == "too many failed sign-ins"
+        info = detail(err, error_details_pb2.RetryInfo)
+        assert info is not None and 290 < info.retry_delay.ToNanoseconds() / 1e9 <= 300
+    # five minutes later: another name is not affected (an unknown one fails as usual) ...
+    await backdate_sign_in_failures(env, 301.0)
+    await expect(
+        grpc.StatusCode.UNAUTHENTICATED,
+        env.stub.SignIn(lobby_pb2.SignInRequest(name="nobody", password="wrong-password")),
+    )
+    # ... and the window has passed: the right password works, and Sam's failures are forgotten
+    ok = await env.stub.SignIn(lobby_pb2.SignInRequest(name="Sam", password="correct-horse"))
+    assert ok.player.display_name == "Sam"
+    keys = await env.lobby.db.run(lambda s: list(s.exec(select(SignInFailureRow.key))))
+    assert len(keys) == 1  # only the unknown name's row is left
+    # housekeeping deletes it once its failures are out of the window
+    assert await env.lobby.housekeep() == 0
+    assert len(await env.lobby.db.run(lambda s: list(s.exec(select(SignInFailureRow.key))))) == 1
+    await backdate_sign_in_failures(env, 301.0)
+    await env.lobby.housekeep()
+    assert await env.lobby.db.run(lambda s: list(s.exec(select(SignInFailureRow.key)))) == []
 
 
 async def test_table_to_result_to_records(

@@ -87,12 +87,28 @@ def test_passwords_hash_and_verify() -> None:
 
 def test_throttle() -> None:
     th = FailureThrottle(limit=3, window_s=10)
+    times: list[float] = []
     for i in range(3):
-        assert th.retry_after("a", now=float(i)) is None
-        th.fail("a", now=float(i))
-    assert th.retry_after("a", now=3.0) == pytest.approx(7.0)
-    assert th.retry_after("a", now=10.5) is None
-    th.succeed("a")
+        assert th.retry_after(times, now=float(i)) is None
+        times = th.fail(times, now=float(i))
+    assert th.retry_after(times, now=3.0) == pytest.approx(7.0)
+    assert th.retry_after(times, now=10.5) is None
+    # a success forgets the failures: the caller drops them
+    assert th.retry_after([], now=3.0) is None
+
+
+def test_throttle_keeps_only_what_the_policy_needs() -> None:
+    th = FailureThrottle(limit=3, window_s=10)
+    times: list[float] = []
+    for t in (0.0, 1.0, 2.0, 3.0, 4.0):  # five failures (the caller refused none here)
+        times = th.fail(times, now=t)
+    assert times == [2.0, 3.0, 4.0]  # the newest ``limit``, oldest first
+    assert th.retry_after(times, now=4.0) == pytest.approx(8.0)  # until 2.0 leaves the window
+    assert th.expires_at(times) == 14.0
+    # older failures leave the window one by one; out-of-order times (clock skew) are sorted
+    assert th.fail([9.0, 3.0], now=12.5) == [3.0, 9.0, 12.5]
+    assert th.recent([1.0, 2.0, 9.0], now=11.5) == [2.0, 9.0]
+    assert th.retry_after([2.0, 9.0], now=11.5) is None
 
 
 # -- settings ---------------------------------------------------------------------------------
