@@ -161,7 +161,7 @@ class TicketRow(SQLModel, table=True):
 
 
 class SignInFailureRow(SQLModel, table=True):
-    """The recent failed sign-ins of one throttle key (``store.add_sign_in_failure``). ``key``: the
+    """The recent failed sign-ins of one throttle key (``store.count_sign_in_attempt``). ``key``: the
     SHA-256 (hex) of the name's skeleton, so the names tried (perhaps a password typed in the
     wrong field) are not stored; ``failures``: a JSON list of their times (Unix seconds, oldest
     first; at most the policy's ``limit``, all within its window); ``expires_at``: when the newest

@@ -59,8 +59,12 @@ class FailureThrottle:
     skeleton) within a sliding ``window_s``, further attempts are refused until the oldest of
     them leaves the window; a success forgets them.
 
+    An attempt is counted as a failure *before* its password is checked (``attempt``), and a
+    success then forgets the failures: so at most ``limit`` passwords are checked per key and
+    window, however many attempts arrive at once (a check in flight already counts).
+
     Stateless: the caller keeps each key's failure times (the lobby keeps them in its database,
-    shared by every lobby: ``store.add_sign_in_failure``). Only the newest ``limit`` failures
+    shared by every lobby: ``store.count_sign_in_attempt``). Only the newest ``limit`` failures
     within the window matter, so that is all ``fail`` keeps."""
 
     limit: int = 5
@@ -77,6 +81,16 @@ class FailureThrottle:
         if len(recent) < self.limit:
             return None
         return max(0.0, self.window_s - (now - recent[0]))
+
+    def attempt(self, times: Iterable[float], now: float) -> tuple[float | None, list[float] | None]:
+        """An attempt at ``now``, before its password is checked: ``(wait, None)`` when it is
+        refused (a refusal is not a failure: nothing to record), else ``(None, kept)`` with the
+        failure times to keep, this attempt counted among them as a failure in advance."""
+        times = list(times)
+        wait = self.retry_after(times, now)
+        if wait is not None:
+            return wait, None
+        return None, self.fail(times, now)
 
     def fail(self, times: Iterable[float], now: float) -> list[float]:
         """The failure times to keep after a failed attempt at ``now``."""

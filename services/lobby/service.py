@@ -26,9 +26,11 @@ behave as one lobby.
 - Housekeeping (every lobby, every ``housekeeping_s``): closed tickets older than
   ``ticket_retention_s`` are deleted (``store.delete_old_tickets``; concurrent lobbies delete
   disjoint rows), and so are expired sign-in failure rows (``store.delete_expired_sign_in_failures``).
-- Sign-in throttle: failed sign-ins are rows per name (``lobby_sign_in_failures``), read by every
-  SignIn and updated under a row lock (``store.add_sign_in_failure``), so the limit
-  (``passwords.FailureThrottle``) holds across all lobbies and survives restarts.
+- Sign-in throttle: failed sign-ins are rows per name (``lobby_sign_in_failures``). Every SignIn
+  counts itself as a failure before its password is checked, in a transaction of its own with the
+  row locked (``store.count_sign_in_attempt``; refused there once locked out), and a success then
+  clears the row. So the limit (``passwords.FailureThrottle``) holds across all lobbies, for
+  attempts at once too, and survives restarts.
 - SQLite (one process): the same code; its one writer thread serialises the transactions and there
   is no listener.
 
@@ -684,25 +686,27 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
             raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, "wrong name or password")
         key = name_skeleton(request.name)
 
-        def find(s: Session) -> tuple[float | None, list[float], PlayerRow | None]:
-            failures = store.sign_in_failures(s, key)
-            wait = self.throttle.retry_after(failures, _now())
+        def begin(s: Session) -> tuple[float | None, PlayerRow | None]:
+            # Counted (as a failure) before the password is checked, and committed: attempts at
+            # once, through any lobby, see each other, so at most the throttle's limit are checked.
+            # Unknown names are counted and checked (against a dummy hash) all the same.
+            wait = store.count_sign_in_attempt(s, key, _now(), self.throttle)
             if wait is not None:
-                return wait, failures, None
+                return wait, None
             q = select(PlayerRow).where(PlayerRow.name_key == key, PlayerRow.guest == False)  # noqa: E712
-            return None, failures, s.exec(q).first()
+            return None, s.exec(q).first()
 
-        wait, failures, p = await self.db.run(find)
+        wait, p = await self.db.run(begin)
         if wait is not None:
             raise LobbyError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED, "too many failed sign-ins", retry_after_s=wait
             )
+        # Argon2 (slow): outside the transaction, no row lock held.
         ok = await asyncio.to_thread(self.passwords.verify, p.password_hash if p else None, request.password)
         if not ok or p is None:
-            await self.db.run(store.add_sign_in_failure, key, _now(), self.throttle)
             raise LobbyError(grpc.StatusCode.UNAUTHENTICATED, "wrong name or password")
-        if failures:
-            await self.db.run(store.clear_sign_in_failures, key)
+        # a success forgets the failures, this attempt's with them
+        await self.db.run(store.clear_sign_in_failures, key)
         self.online[p.id] = _now()
         return lobby_pb2.SignInResponse(player=self._player_pb(p), token=self._auth_token(p))
 

@@ -92,18 +92,15 @@ def sign_in_failures(s: Session, key: str) -> list[float]:
     return json.loads(row.failures) if row is not None else []
 
 
-def add_sign_in_failure(s: Session, key: str, now: float, policy: FailureThrottle) -> float | None:
-    """Records a failed sign-in at ``now``; returns the wait now in force (``policy.retry_after``).
-
-    The row is created if missing (``INSERT … ON CONFLICT DO NOTHING``), then read ``FOR UPDATE``
-    and rewritten: on PostgreSQL two lobbies recording failures of one key at once queue on the
-    row lock, and the second reads the first's committed times, so both failures count. On
-    SQLite the one writer thread serialises the transactions."""
+def _lock_sign_in_failures(s: Session, key: str, now: float) -> SignInFailureRow:
+    """A throttle key's row, created if missing (``INSERT … ON CONFLICT DO NOTHING``), then read
+    ``FOR UPDATE``: on PostgreSQL two lobbies updating one key at once queue on the row lock, and
+    the second reads the first's committed times, so neither update is lost. On SQLite the one
+    writer thread serialises the transactions."""
     k = _failure_key(key)
     dialect = s.get_bind().dialect.name
     ins = postgresql.insert if dialect == "postgresql" else sqlite.insert
     lock = select(SignInFailureRow).where(SignInFailureRow.key == k).with_for_update()
-    row = None
     for _ in range(3):  # housekeeping may delete an expired row between the two statements
         s.exec(  # type: ignore[call-overload]
             ins(SignInFailureRow)
@@ -112,13 +109,39 @@ def add_sign_in_failure(s: Session, key: str, now: float, policy: FailureThrottl
         )
         row = s.exec(lock).first()
         if row is not None:
-            break
-    if row is None:  # pragma: no cover - a row deleted three times over
-        raise RuntimeError("sign-in failure row vanished")
-    times = policy.fail(json.loads(row.failures), now)
+            return row
+    raise RuntimeError("sign-in failure row vanished")  # pragma: no cover - deleted three times over
+
+
+def _store_failures(s: Session, row: SignInFailureRow, times: list[float], policy: FailureThrottle) -> None:
     row.failures = json.dumps(times)
     row.expires_at = policy.expires_at(times)
     s.add(row)
+
+
+def count_sign_in_attempt(s: Session, key: str, now: float, policy: FailureThrottle) -> float | None:
+    """Counts a sign-in attempt at ``now``, before its password is checked (``policy.attempt``):
+    returns the wait when the key is locked out (nothing recorded), else None, with the attempt
+    recorded as a failure (a success then clears them: ``clear_sign_in_failures``).
+
+    Read and written under the row lock (``_lock_sign_in_failures``) and committed before the
+    password check, which must not run in this transaction (it is slow, and the lock would
+    serialise every attempt on the key): attempts arriving at once, through any number of lobbies,
+    each see the ones before them, so at most ``policy.limit`` of them are let through."""
+    row = _lock_sign_in_failures(s, key, now)
+    wait, times = policy.attempt(json.loads(row.failures), now)
+    if times is not None:
+        _store_failures(s, row, times, policy)
+    return wait
+
+
+def add_sign_in_failure(s: Session, key: str, now: float, policy: FailureThrottle) -> float | None:
+    """Records a failed sign-in at ``now`` unconditionally (under the row lock, as
+    ``count_sign_in_attempt``); returns the wait now in force (``policy.retry_after``). SignIn
+    itself counts attempts in advance with ``count_sign_in_attempt``."""
+    row = _lock_sign_in_failures(s, key, now)
+    times = policy.fail(json.loads(row.failures), now)
+    _store_failures(s, row, times, policy)
     return policy.retry_after(times, now)
 
 
@@ -545,6 +568,7 @@ __all__ += [
 __all__ += [
     "add_sign_in_failure",
     "clear_sign_in_failures",
+    "count_sign_in_attempt",
     "delete_expired_sign_in_failures",
     "sign_in_failures",
 ]

@@ -12,6 +12,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -399,3 +400,42 @@ async def test_failures_recorded_by_two_lobbies_at_once_all_count(
     ))
     failures = await b.lobby.db.run(store.sign_in_failures, "eve")
     assert failures == sorted(failures) and len(failures) == 24
+
+
+async def test_parallel_guesses_through_both_lobbies_check_at_most_the_limit(
+    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+) -> None:
+    """Twenty wrong-password sign-ins at once for one name, half through each lobby: exactly five
+    get their password checked (UNAUTHENTICATED), the other fifteen are refused unchecked
+    (RESOURCE_EXHAUSTED), for a claimed name and an unknown one alike; then even the right
+    password is refused. Each password check is slowed down (as real Argon2 is), so that every
+    request has been let in before any check ends: the attempt is counted before the check."""
+    a, b, _ = lobbies
+    _, meta = await guest(a)
+    await a.stub.ClaimAccount(
+        lobby_pb2.ClaimAccountRequest(name="Trudy", password="correct-horse"), metadata=meta
+    )
+    checked: list[str] = []
+    for env in (a, b):
+        verify = env.lobby.passwords.verify
+
+        def slow_verify(encoded: str | None, password: str, verify: Any = verify) -> bool:
+            checked.append(password)
+            time.sleep(0.2)
+            return bool(verify(encoded, password))
+
+        env.lobby.passwords.verify = slow_verify  # type: ignore[method-assign]
+
+    names = ("Trudy", "trudy", "TRUDY", "Nobody-Here", "nobody-here")
+    known = [_wrong((a, b)[i % 2], names[i % 3]) for i in range(20)]
+    unknown = [_wrong((b, a)[i % 2], names[3 + i % 2]) for i in range(20)]
+    codes = await asyncio.gather(*known, *unknown)
+    for got in (codes[:20], codes[20:]):
+        assert got.count(grpc.StatusCode.UNAUTHENTICATED) == 5
+        assert got.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 15
+    assert len(checked) == 10
+    for env in (a, b):
+        with pytest.raises(grpc.aio.AioRpcError) as ei:
+            await env.stub.SignIn(lobby_pb2.SignInRequest(name="Trudy", password="correct-horse"))
+        assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert len(checked) == 10

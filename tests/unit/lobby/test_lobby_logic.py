@@ -97,6 +97,20 @@ def test_throttle() -> None:
     assert th.retry_after([], now=3.0) is None
 
 
+def test_throttle_counts_an_attempt_before_its_check() -> None:
+    th = FailureThrottle(limit=3, window_s=10)
+    times: list[float] = []
+    for i in range(3):  # admitted, each counted as a failure in advance
+        wait, kept = th.attempt(times, now=float(i))
+        assert wait is None and kept == [*times, float(i)]
+        times = kept
+    # the fourth is refused, and a refusal is not recorded (it does not extend the lockout)
+    assert th.attempt(times, now=3.0) == (pytest.approx(7.0), None)
+    assert th.attempt(times, now=9.5) == (pytest.approx(0.5), None)
+    # once the oldest has left the window, one more is admitted
+    assert th.attempt(times, now=10.0) == (None, [1.0, 2.0, 10.0])
+
+
 def test_throttle_keeps_only_what_the_policy_needs() -> None:
     th = FailureThrottle(limit=3, window_s=10)
     times: list[float] = []

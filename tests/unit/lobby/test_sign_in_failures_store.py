@@ -55,6 +55,24 @@ def test_failures_add_up_to_the_lockout_and_a_success_forgets_them(db: Database)
     db.run_sync(store.clear_sign_in_failures, "nobody")  # nothing to forget: no error
 
 
+def test_attempts_are_counted_before_the_check_and_refused_at_the_limit(db: Database) -> None:
+    for i in range(3):  # admitted: each recorded as a failure in advance
+        assert db.run_sync(store.count_sign_in_attempt, "dave", T0 + i, POLICY) is None
+    assert db.run_sync(store.sign_in_failures, "dave") == [T0, T0 + 1, T0 + 2]
+    # locked out: refused with the wait, and the refusal is not recorded
+    assert db.run_sync(store.count_sign_in_attempt, "dave", T0 + 3, POLICY) == pytest.approx(7.0)
+    assert db.run_sync(store.count_sign_in_attempt, "Dave", T0 + 3, POLICY) is None  # another key
+    assert db.run_sync(store.sign_in_failures, "dave") == [T0, T0 + 1, T0 + 2]
+    assert next(r for r in rows(db) if r.failures.startswith(f"[{T0},")).expires_at == T0 + 2 + 10.0
+    # the oldest leaves the window: one more attempt is let in (and counted)
+    assert db.run_sync(store.count_sign_in_attempt, "dave", T0 + 10, POLICY) is None
+    assert db.run_sync(store.sign_in_failures, "dave") == [T0 + 1, T0 + 2, T0 + 10]
+    # a success clears them, the attempt's own with them
+    db.run_sync(store.clear_sign_in_failures, "dave")
+    assert db.run_sync(store.count_sign_in_attempt, "dave", T0 + 11, POLICY) is None
+    assert db.run_sync(store.sign_in_failures, "dave") == [T0 + 11]
+
+
 def test_never_more_than_the_limit_is_kept(db: Database) -> None:
     for i in range(10):
         db.run_sync(store.add_sign_in_failure, "carol", T0 + i * 0.1, POLICY)
