@@ -1,11 +1,14 @@
 """Deriving leave values by self-play (how ``data/leaves-<family>.json`` is made).
 
-Expert bots (level 4, greedy) play each other. After every play made while the bag still holds
-tiles, the tiles the player kept (its *leave*) are recorded with the score that player makes on
-its next turn. A ridge regression of that score on the kept tiles (counts of each token, extra
-copies, vowel/consonant imbalance; unpenalised intercept) gives each token's value and the two
-penalties. Run it with
-``python -m engine.bots.derive FAMILY GAMES [SAMPLES.json]``.
+Expert bots (level 4, greedy) play each other (game ``g`` from seed ``g``, ``g`` = 0 ..
+GAMES-1). At every other turn while the bag can still refill a rack, 8 racks drawn at random
+(seeded ``derive/<family>/0``) from the tiles not on the board are scored by their best move on
+that board (``collect_racks``). A ridge regression of that best score on the rack (counts of each
+token, extra copies, vowel/consonant imbalance; unpenalised intercept) gives each token's value
+and the two penalties (``fit``). Run it with
+``python -m engine.bots.derive FAMILY GAMES [SAMPLES.json]`` (``FAMILY 0 SAMPLES.json GAMES``
+refits from kept samples without replaying). ``collect`` is the first, discarded method (the
+next-turn score of the tiles greedy players kept; see docs/bots.md).
 """
 
 from __future__ import annotations

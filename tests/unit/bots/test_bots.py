@@ -76,3 +76,23 @@ def test_selfplay_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["games"] == 1 and data["levels"] == [4, 1]
     assert cli(["selfplay", "--levels", "9,1"]) == 2
     assert "--levels" in capsys.readouterr().err
+
+
+def test_derive_fit_recovers_tile_values_from_rack_samples() -> None:
+    """The ridge fit behind the shipped leaves: a rack's best score that grows with S and
+    shrinks with Q gives S a higher value than Q, penalties that are never positive, and the
+    game count it was told."""
+    import random
+
+    from engine.bots.derive import fit
+
+    rng = random.Random(7)
+    pool = list("AEIOUSQRTNLD" * 3)
+    samples = []
+    for _ in range(400):
+        rack = tuple(sorted(rng.sample(pool, 7)))
+        score = 20 + 8 * rack.count("S") - 6 * rack.count("Q") + rng.uniform(-2, 2)
+        samples.append((rack, round(score)))
+    table = fit("classic", samples, 12)
+    assert table.values["S"] > 5 > 0 > -4 > table.values["Q"]
+    assert table.duplicate <= 0 and table.balance <= 0 and table.games == 12
