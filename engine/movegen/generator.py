@@ -11,8 +11,13 @@ per-square tables derived from ``engine.scoring`` (see ``tables``), and a move i
 only when a complete word is recorded.
 
 Each move is found once: it is built from its leftmost anchor (left-part squares are never
-anchors), a single tile forming words both ways is kept only in the across pass, and when War of
-Words wildcards could spell one placement through several words, a seen-set removes repeats.
+anchors), a single tile forming words both ways is kept only in the across pass, and a War of
+Words wildcard placement is walked once, as a set of DAWG nodes (``wildcards``; a seen-set
+guards against repeats there).
+
+This module sets the generation up (anchors, cross-checks, left parts and their look-ahead) and
+records moves; the extend-right recursion is in ``extend`` (one DAWG node) and ``wildcards``
+(node sets).
 """
 
 from __future__ import annotations
@@ -20,21 +25,19 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any
 
 from engine.board import Cells
+from engine.movegen.extend import plain_extender
 from engine.movegen.lexwalk import LexWalker, walker_for
 from engine.movegen.move import Move
-from engine.movegen.tables import SquareTables, square_tables
-from engine.movegen.wildcards import nodes_by_any
+from engine.movegen.tables import BLANK_KEY, SquareTables, square_tables
 from engine.placement import NO_LINKS, Links
 from engine.rulesets.model import FirstPlay, Ruleset
 from engine.scoring import NO_EFFECTS, BoardEffects, tile_value
 from engine.tiles import BLANK, WILDCARD
 
 new_move = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
-_BLANK_KEY = ""  # cross-score dict key for a blank or wildcard (worth 0 points)
 
 
 
@@ -107,7 +110,7 @@ class _Generation:
         )
         self.seen: set[tuple] = set()
         # cross score of a square without a cross word: 0 whatever goes there
-        self.zero = dict.fromkeys(tables.letters, 0) | {_BLANK_KEY: 0}
+        self.zero = dict.fromkeys(tables.letters, 0) | {BLANK_KEY: 0}
         self.left_parts: list[list[tuple]] | None = None
         self.viable_cache: dict[tuple, Callable[[int], list[tuple]]] = {}
         self.look_cache: dict[tuple[int, int], Callable[[int, int, bool], int]] = {}
@@ -214,7 +217,7 @@ class _Generation:
         factor = t.cross_factor[s]
         bp = t.bonus_points
         values = t.new_value[s]
-        scores = {_BLANK_KEY: (base + (bp if has_bonus else 0)) * factor}
+        scores = {BLANK_KEY: (base + (bp if has_bonus else 0)) * factor}
         counts = self.counts
         every = counts[BLANK] or counts[WILDCARD]
         for letter, bit in t.bits.items():
@@ -469,7 +472,7 @@ class _Generation:
         state: list = [0, 0, []]  # anchor, start, placed tiles
         record = self._recorder(state, len(squares), xlen, across, end_only, relaxed)
         if not self.dedup:
-            return self._plain_extender(state, record, squares, letters, cross, xscore)
+            return plain_extender(self, state, record, squares, letters, cross, xscore)
         from engine.movegen.wildcards import wild_extender
 
         # War of Words wildcards: single nodes go through the plain recursion (which places a
@@ -478,7 +481,7 @@ class _Generation:
         hook: list = [None]
         plain = None
         if WILDCARD not in letters:
-            plain = self._plain_extender(state, record, squares, letters, cross, xscore, hook)
+            plain = plain_extender(self, state, record, squares, letters, cross, xscore, hook)
         return wild_extender(self, state, record, squares, letters, cross, xscore, plain, hook)
 
     def _recorder(
@@ -537,192 +540,3 @@ class _Generation:
             fast_record(i, nt, msum, wf, bon, xsum)
 
         return portal_record
-
-    def _plain_extender(
-        self, state: list, record: Callable[..., None], squares: list[int],
-        letters: list[str | None], cross: list[int], xscore: list[dict[str, int]],
-        wild_hook: list | None = None,
-    ) -> tuple[Callable[..., None], Callable[[], None]]:
-        """Extend-right over one DAWG node at a time, on a line without wildcards. A wildcard
-        from the rack is handed to the node-set recursion in ``wild_hook[0]``."""
-        t, w = self.t, self.w
-        n = len(squares)
-        counts = self.counts
-        maps, child_map = w.maps, w.lexicon.child_map
-        terminal = w.terminal
-        bits = t.bits
-        additive = t.additive
-        face = [self.face[s] for s in squares]
-        old_bonus = [self.old_bonus[s] for s in squares]
-        new_value = [t.new_value[s] for s in squares]
-        word_mult = [t.word_mult[s] for s in squares]
-        is_bonus = self.is_bonus
-        rack_letters = [letter for letter in t.letters if counts.get(letter)]
-        blanks = counts[BLANK] > 0
-        kid_bits, child_bits = w.kid_bits, w.child_bits
-        edge_lists, edge_list = w.edge_lists, w.edges
-        all_bits = t.all_bits
-        # Per square: the letters that fit the next square when it is empty (0 when it holds a
-        # tile or is off the line).
-        ahead = [
-            cross[i + 1] if i + 1 < n and letters[i + 1] is None else 0 for i in range(n)
-        ]
-        # Per square: the bit of the tile on the next square, which a child must continue
-        # with (0 when the next square is empty or off the line).
-        ahead_tile = [
-            bits[letters[i + 1]] if i + 1 < n and letters[i + 1] is not None else 0  # type: ignore[index]
-            for i in range(n)
-        ]
-        # The same while a wildcard is left: it fits wherever some letter fits across.
-        ahead_wild = [all_bits if bits_ else 0 for bits_ in ahead]
-        tile_limit = self.tiles_on_rack
-        natural, blank_tile = t.natural, t.blank
-        spread = partial(nodes_by_any, w)
-
-        def letters_left() -> int:
-            """The letters on the rack (not counting blanks and wildcards)."""
-            found = 0
-            for letter in rack_letters:
-                if counts[letter]:
-                    found |= bits[letter]
-            return found
-
-        # ``lav``: the letters left on the rack, kept up to date on the way down so that a
-        # child is entered only if what is left of the rack (any letter while a blank or a
-        # wildcard is left) can go on from it.
-        def ext(
-            i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int, lav: int,
-        ) -> None:
-            while i < n:
-                letter = letters[i]
-                if letter is None:
-                    break
-                kids = maps[node]
-                if kids is None:
-                    kids = maps[node] = child_map(node)
-                child = kids.get(letter)
-                if child is None:
-                    return
-                node = child
-                msum += face[i]
-                bon |= old_bonus[i]
-                i += 1
-            if i > state[0] and terminal[node]:
-                record(i, nt, msum, wf, bon, xsum)
-            if i == n:
-                return
-            kb = kid_bits[node]
-            if kb is None:
-                kb = child_bits(node)
-            cs = cross[i]
-            wild_here = counts[WILDCARD] and kb and cs
-            blank_left = blanks and counts[BLANK]
-            fit = kb & cs if blank_left or wild_here else kb & lav & cs
-            if not fit and not wild_here:
-                return
-            s = squares[i]
-            nat = natural[s]
-            nv = new_value[i]
-            xs = xscore[i]
-            nwf = wf + word_mult[i] if additive else wf * word_mult[i]
-            i1, nt1 = i + 1, nt + 1
-            placed = state[2]
-            # A child the word cannot go on from (no tile next, nothing left to play on the
-            # empty next square) is a leaf: recorded here when it ends a word, without a call.
-            nxt = (ahead_wild if wild_here else ahead)[i] if nt1 < tile_limit else 0
-            tile_next = ahead_tile[i]
-            if wild_here:
-                placed.append((s, WILDCARD, False))
-                counts[WILDCARD] -= 1
-                wild_hook[0](i1, spread((node,)), msum, nwf, bon, xsum + xs[_BLANK_KEY], nt1)  # type: ignore[index]
-                counts[WILDCARD] += 1
-                placed.pop()
-            if not blank_left:
-                kids = maps[node]
-                if kids is None:
-                    kids = maps[node] = child_map(node)
-                for letter in rack_letters:
-                    bit = bits[letter]
-                    if not fit & bit or not counts[letter]:
-                        continue
-                    child = kids[letter]
-                    kb = kid_bits[child]
-                    if kb is None:
-                        kb = child_bits(child)
-                    lav2 = lav if counts[letter] > 1 else lav & ~bit
-                    if tile_next:
-                        if not kb & tile_next:
-                            continue
-                    elif not kb & nxt & (all_bits if wild_here else lav2):
-                        if terminal[child]:
-                            placed.append(nat[letter])
-                            record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
-                                   xsum + xs[letter])
-                            placed.pop()
-                        continue
-                    counts[letter] -= 1
-                    placed.append(nat[letter])
-                    ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
-                        xsum + xs[letter], nt1, lav2)
-                    placed.pop()
-                    counts[letter] += 1
-                return
-            blank_score = xs[_BLANK_KEY]
-            blank_at = blank_tile[s]
-            # what the rack can play after a blank goes here (its last blank: only its letters)
-            after_blank = all_bits if blank_left > 1 or wild_here else lav
-            edges = edge_lists[node]
-            if edges is None:
-                edges = edge_list(node)
-            for letter, child, bit in edges:
-                if not bit & fit:
-                    continue
-                kb = kid_bits[child]
-                if kb is None:
-                    kb = child_bits(child)
-                if tile_next:
-                    if not kb & tile_next:
-                        continue
-                    go_on = blank_on = True
-                else:
-                    go_on = kb & nxt
-                    blank_on = go_on & after_blank
-                    if not go_on and not terminal[child]:
-                        continue
-                if counts.get(letter):
-                    placed.append(nat[letter])
-                    lav2 = lav if counts[letter] > 1 else lav & ~bit
-                    if go_on:  # a blank is still left: any letter can follow
-                        counts[letter] -= 1
-                        ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
-                            xsum + xs[letter], nt1, lav2)
-                        counts[letter] += 1
-                    elif terminal[child]:
-                        record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
-                               xsum + xs[letter])
-                    placed.pop()
-                placed.append(blank_at[letter])
-                if blank_on:
-                    counts[BLANK] -= 1
-                    ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1, lav)
-                    counts[BLANK] += 1
-                elif terminal[child]:
-                    record(i1, nt1, msum, nwf, bon, xsum + blank_score)
-                placed.pop()
-
-        def extend(
-            anchor: int, node: int, start: int, i: int, placed: list, msum: int, wf: int,
-            bon: int, nt: int, xsum: int = 0,
-        ) -> None:
-            state[0], state[1], state[2] = anchor, start, placed
-            ext(i, node, msum, wf, bon, xsum, nt, letters_left())
-
-        def release() -> None:
-            # ``ext`` refers to itself through its closure cell; clearing the cell breaks the
-            # cycle so the line's tables are freed at once instead of waiting for the cyclic
-            # collector, whose next pass would otherwise have to scan them all.
-            nonlocal ext
-            del ext
-
-        return extend, release
-

@@ -96,6 +96,10 @@ def build_tables(ruleset: Ruleset, effects: BoardEffects) -> SquareTables:
     )
 
 
+# The key of a cross-word score table under which a blank or a wildcard (worth 0) is found.
+BLANK_KEY = ""
+
+
 _by_ruleset: dict[tuple[int, BoardEffects], tuple[Ruleset, SquareTables]] = {}
 
 

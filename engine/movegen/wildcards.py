@@ -19,6 +19,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from engine.movegen.tables import BLANK_KEY
 from engine.tiles import BLANK, WILDCARD
 
 if TYPE_CHECKING:
@@ -131,7 +132,6 @@ def wild_extender(
     rack_letters = [letter for letter in t.letters if counts.get(letter)]
     natural, blank_tile = t.natural, t.blank
     tile_limit = g.tiles_on_rack
-    blank_key = ""  # the cross-score key of a tile worth 0 (generator._BLANK_KEY)
 
     step, spread = partial(nodes_by, w), partial(nodes_by_any, w)
 
@@ -175,7 +175,7 @@ def wild_extender(
                     xsum + xs[letter], nt1)
                 placed.pop()
                 counts[letter] += 1
-        zero = xs[blank_key]
+        zero = xs[BLANK_KEY]
         if counts[BLANK] and fit:
             counts[BLANK] -= 1
             for letter, bit in bits.items():

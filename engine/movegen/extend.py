@@ -1,0 +1,215 @@
+"""Extend-right over one DAWG node at a time: the generator's hot loop.
+
+From an anchor (after its left part) the recursion walks the DAWG over the tiles on the board
+and places rack tiles on the empty squares, letters and blanks, accumulating the main word's
+sum, word factor and Bonus Letter and the cross words' scores from the per-square tables, and
+records a move (``generator._Generation._recorder``) when a word ends. A War of Words wildcard
+from the rack is handed to the node-set recursion of ``wildcards``.
+
+The loops for a rack with blanks and one without are kept apart on purpose: this is where the
+time goes (``docs/movegen.md``, Speed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from engine.movegen.tables import BLANK_KEY
+from engine.movegen.wildcards import nodes_by_any
+from engine.tiles import BLANK, WILDCARD
+
+if TYPE_CHECKING:
+    from engine.movegen.generator import _Generation
+
+
+
+def plain_extender(
+    g: _Generation, state: list, record: Callable[..., None], squares: list[int],
+    letters: list[str | None], cross: list[int], xscore: list[dict[str, int]],
+    wild_hook: list | None = None,
+) -> tuple[Callable[..., None], Callable[[], None]]:
+    """Extend-right over one DAWG node at a time, on a line without wildcards. A wildcard
+    from the rack is handed to the node-set recursion in ``wild_hook[0]``."""
+    t, w = g.t, g.w
+    n = len(squares)
+    counts = g.counts
+    maps, child_map = w.maps, w.lexicon.child_map
+    terminal = w.terminal
+    bits = t.bits
+    additive = t.additive
+    face = [g.face[s] for s in squares]
+    old_bonus = [g.old_bonus[s] for s in squares]
+    new_value = [t.new_value[s] for s in squares]
+    word_mult = [t.word_mult[s] for s in squares]
+    is_bonus = g.is_bonus
+    rack_letters = [letter for letter in t.letters if counts.get(letter)]
+    blanks = counts[BLANK] > 0
+    kid_bits, child_bits = w.kid_bits, w.child_bits
+    edge_lists, edge_list = w.edge_lists, w.edges
+    all_bits = t.all_bits
+    # Per square: the letters that fit the next square when it is empty (0 when it holds a
+    # tile or is off the line).
+    ahead = [
+        cross[i + 1] if i + 1 < n and letters[i + 1] is None else 0 for i in range(n)
+    ]
+    # Per square: the bit of the tile on the next square, which a child must continue
+    # with (0 when the next square is empty or off the line).
+    ahead_tile = [
+        bits[letters[i + 1]] if i + 1 < n and letters[i + 1] is not None else 0  # type: ignore[index]
+        for i in range(n)
+    ]
+    # The same while a wildcard is left: it fits wherever some letter fits across.
+    ahead_wild = [all_bits if bits_ else 0 for bits_ in ahead]
+    tile_limit = g.tiles_on_rack
+    natural, blank_tile = t.natural, t.blank
+    spread = partial(nodes_by_any, w)
+
+    def letters_left() -> int:
+        """The letters on the rack (not counting blanks and wildcards)."""
+        found = 0
+        for letter in rack_letters:
+            if counts[letter]:
+                found |= bits[letter]
+        return found
+
+    # ``lav``: the letters left on the rack, kept up to date on the way down so that a
+    # child is entered only if what is left of the rack (any letter while a blank or a
+    # wildcard is left) can go on from it.
+    def ext(
+        i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int, lav: int,
+    ) -> None:
+        while i < n:
+            letter = letters[i]
+            if letter is None:
+                break
+            kids = maps[node]
+            if kids is None:
+                kids = maps[node] = child_map(node)
+            child = kids.get(letter)
+            if child is None:
+                return
+            node = child
+            msum += face[i]
+            bon |= old_bonus[i]
+            i += 1
+        if i > state[0] and terminal[node]:
+            record(i, nt, msum, wf, bon, xsum)
+        if i == n:
+            return
+        kb = kid_bits[node]
+        if kb is None:
+            kb = child_bits(node)
+        cs = cross[i]
+        wild_here = counts[WILDCARD] and kb and cs
+        blank_left = blanks and counts[BLANK]
+        fit = kb & cs if blank_left or wild_here else kb & lav & cs
+        if not fit and not wild_here:
+            return
+        s = squares[i]
+        nat = natural[s]
+        nv = new_value[i]
+        xs = xscore[i]
+        nwf = wf + word_mult[i] if additive else wf * word_mult[i]
+        i1, nt1 = i + 1, nt + 1
+        placed = state[2]
+        # A child the word cannot go on from (no tile next, nothing left to play on the
+        # empty next square) is a leaf: recorded here when it ends a word, without a call.
+        nxt = (ahead_wild if wild_here else ahead)[i] if nt1 < tile_limit else 0
+        tile_next = ahead_tile[i]
+        if wild_here:
+            placed.append((s, WILDCARD, False))
+            counts[WILDCARD] -= 1
+            wild_hook[0](i1, spread((node,)), msum, nwf, bon, xsum + xs[BLANK_KEY], nt1)  # type: ignore[index]
+            counts[WILDCARD] += 1
+            placed.pop()
+        if not blank_left:
+            kids = maps[node]
+            if kids is None:
+                kids = maps[node] = child_map(node)
+            for letter in rack_letters:
+                bit = bits[letter]
+                if not fit & bit or not counts[letter]:
+                    continue
+                child = kids[letter]
+                kb = kid_bits[child]
+                if kb is None:
+                    kb = child_bits(child)
+                lav2 = lav if counts[letter] > 1 else lav & ~bit
+                if tile_next:
+                    if not kb & tile_next:
+                        continue
+                elif not kb & nxt & (all_bits if wild_here else lav2):
+                    if terminal[child]:
+                        placed.append(nat[letter])
+                        record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
+                               xsum + xs[letter])
+                        placed.pop()
+                    continue
+                counts[letter] -= 1
+                placed.append(nat[letter])
+                ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
+                    xsum + xs[letter], nt1, lav2)
+                placed.pop()
+                counts[letter] += 1
+            return
+        blank_score = xs[BLANK_KEY]
+        blank_at = blank_tile[s]
+        # what the rack can play after a blank goes here (its last blank: only its letters)
+        after_blank = all_bits if blank_left > 1 or wild_here else lav
+        edges = edge_lists[node]
+        if edges is None:
+            edges = edge_list(node)
+        for letter, child, bit in edges:
+            if not bit & fit:
+                continue
+            kb = kid_bits[child]
+            if kb is None:
+                kb = child_bits(child)
+            if tile_next:
+                if not kb & tile_next:
+                    continue
+                go_on = blank_on = True
+            else:
+                go_on = kb & nxt
+                blank_on = go_on & after_blank
+                if not go_on and not terminal[child]:
+                    continue
+            if counts.get(letter):
+                placed.append(nat[letter])
+                lav2 = lav if counts[letter] > 1 else lav & ~bit
+                if go_on:  # a blank is still left: any letter can follow
+                    counts[letter] -= 1
+                    ext(i1, child, msum + nv[letter], nwf, bon | is_bonus[letter],
+                        xsum + xs[letter], nt1, lav2)
+                    counts[letter] += 1
+                elif terminal[child]:
+                    record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
+                           xsum + xs[letter])
+                placed.pop()
+            placed.append(blank_at[letter])
+            if blank_on:
+                counts[BLANK] -= 1
+                ext(i1, child, msum, nwf, bon, xsum + blank_score, nt1, lav)
+                counts[BLANK] += 1
+            elif terminal[child]:
+                record(i1, nt1, msum, nwf, bon, xsum + blank_score)
+            placed.pop()
+
+    def extend(
+        anchor: int, node: int, start: int, i: int, placed: list, msum: int, wf: int,
+        bon: int, nt: int, xsum: int = 0,
+    ) -> None:
+        state[0], state[1], state[2] = anchor, start, placed
+        ext(i, node, msum, wf, bon, xsum, nt, letters_left())
+
+    def release() -> None:
+        # ``ext`` refers to itself through its closure cell; clearing the cell breaks the
+        # cycle so the line's tables are freed at once instead of waiting for the cyclic
+        # collector, whose next pass would otherwise have to scan them all.
+        nonlocal ext
+        del ext
+
+    return extend, release
+
