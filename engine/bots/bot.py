@@ -8,7 +8,8 @@ level  name        plays
 3      club        one of the five best-scoring moves, at random
 4      expert      the best-scoring move
 5      strong      the best *equity*: score + value of the tiles kept (self-play leaves);
-                   exchanges a bad rack when the exchange beats every play
+                   exchanges a bad rack when the exchange beats every play; in the
+                   ``classic`` end game, the best spread after the opponent's reply
 =====  ==========  =====================================================================
 
 Every level passes or exchanges within its family's limits when it has no play, and in
@@ -24,12 +25,20 @@ from typing import Any
 from engine.bots.leaves import LeaveTable, leave_table
 from engine.game.actions import Action, Decide, Exchange, Pass
 from engine.game.state import GameState
+from engine.game.turns import apply
 from engine.movegen import Move, generate_moves
 from engine.placement import word_text
 from engine.tiles import is_action, remove_tokens
 from engine.words import invalid_words, resolve_words
 
 LEVELS = {1: "beginner", 2: "casual", 3: "club", 4: "expert", 5: "strong"}
+
+EXCHANGE_MARGIN = 1.0  # level 5 exchanges when that beats the best play's equity by this much
+# Level 5's end game (bag empty, so the opponent's rack is known): each of the best-scoring
+# ENDGAME_CANDIDATES plays (and the best play that goes out) is followed by the opponent's
+# best-scoring reply; the play with the best spread afterwards wins. Families where measured.
+ENDGAME_CANDIDATES = 8
+ENDGAME_FAMILIES = frozenset({"classic"})
 
 
 @dataclass
@@ -90,6 +99,9 @@ class Bot:
         seat = state.to_move
         rack = state.racks[seat]
         if not state.bag:  # end game: tiles kept only cost points
+            if ENDGAME_CANDIDATES and state.ruleset.family in ENDGAME_FAMILIES \
+                    and state.players == 2:
+                return self._endgame(state, moves)
             return moves[0]
         table = self._table(state)
         weight = min(1.0, len(state.bag) / state.ruleset.rack_size)  # leaves matter less late
@@ -101,8 +113,30 @@ class Bot:
         exchange = self._exchange_choice(state, seat)
         if exchange is not None and best is not None:
             _, eq = exchange
-            if eq > best_eq + 1.0:
+            if eq > best_eq + EXCHANGE_MARGIN:
                 return None
+        return best
+
+    def _endgame(self, state: GameState, moves: list[Move]) -> Move:
+        """The play with the best spread after the opponent's best-scoring reply (bag empty)."""
+        seat = state.to_move
+        size = len(state.racks[seat])
+        candidates = list(moves[:ENDGAME_CANDIDATES])
+        out = next((m for m in moves if m.tile_count == size), None)
+        if out is not None and out not in candidates:
+            candidates.append(out)
+        best, best_spread = moves[0], float("-inf")
+        for move in candidates:
+            after, _ = apply(state, move.to_play(seat))
+            if not after.over and after.pending is None and after.to_move != seat:
+                opponent = after.to_move
+                replies = generate_moves(after, opponent, self.lexicon)
+                if replies:
+                    after, _ = apply(after, replies[0].to_play(opponent))
+            scores = after.result.scores if after.result is not None else after.scores
+            spread = scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
+            if spread > best_spread:
+                best, best_spread = move, spread
         return best
 
     # -- no play: exchange or pass --------------------------------------------------------------

@@ -96,3 +96,20 @@ def test_derive_fit_recovers_tile_values_from_rack_samples() -> None:
     table = fit("classic", samples, 12)
     assert table.values["S"] > 5 > 0 > -4 > table.values["Q"]
     assert table.duplicate <= 0 and table.balance <= 0 and table.games == 12
+
+
+def test_level5_end_game_looks_at_the_reply(lexicon) -> None:
+    from engine.bots import bot as botmod
+
+    state, _ = start_game(get_ruleset("classic"), 2, 3, lexicon)
+    for _ in range(4):  # a few plays on the board, then empty the bag
+        state, _ = apply(state, Bot(4, 0, lexicon).choose(state))
+    state = state.evolve(bag=state.bag[:0])
+    bot = Bot(5, 0, lexicon)
+    moves = botmod.generate_moves(state, state.to_move, lexicon)
+    chosen = bot._endgame(state, moves)
+    size = len(state.racks[state.to_move])
+    assert chosen in moves[: botmod.ENDGAME_CANDIDATES] or chosen.tile_count == size
+    action = bot.choose(state)
+    assert isinstance(action, Play)
+    apply(state, action)  # legal
