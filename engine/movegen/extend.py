@@ -39,12 +39,9 @@ def plain_extender(
     terminal = w.terminal
     bits = t.bits
     additive = t.additive
-    face = [g.face[s] for s in squares]
-    old_bonus = [g.old_bonus[s] for s in squares]
-    new_value = [t.new_value[s] for s in squares]
-    word_mult = [t.word_mult[s] for s in squares]
+    face, old_bonus, new_value, word_mult = g.line_values(squares)
     is_bonus = g.is_bonus
-    rack_letters = [letter for letter in t.letters if counts.get(letter)]
+    rack_letters = g.rack_letters
     blanks = counts[BLANK] > 0
     kid_bits, child_bits = w.kid_bits, w.child_bits
     edge_lists, edge_list = w.edge_lists, w.edges

@@ -92,6 +92,9 @@ class _Generation:
         self.counts.setdefault(BLANK, 0)
         self.counts.setdefault(WILDCARD, 0)
         self.tiles_on_rack = sum(counts.values())
+        # the letters on the rack (not blanks or wildcards), in tile-set order
+        self.rack_letters = [letter for letter in tables.letters if counts.get(letter)]
+        self._values_of: tuple[list[int], tuple] | None = None
         self.face = [
             0 if tile is None else tile_value(ruleset, tile, effects) for tile in cells
         ]
@@ -202,9 +205,17 @@ class _Generation:
             j += step
             p += 1
             after.append(j)
-        if not before and not after:
-            return t.all_bits, None, 1
         before.reverse()
+        return self._cross_word(s, before, after)
+
+    def _cross_word(
+        self, s: int, before: list[int], after: list[int]
+    ) -> tuple[int, dict[str, int] | None, int]:
+        """What ``_cross`` answers for the empty square ``s`` between the tiles on the squares
+        ``before`` and ``after`` it (in reading order) in the other direction."""
+        if not before and not after:
+            return self.t.all_bits, None, 1
+        cells = self.cells
         prefix = "".join(cells[i].letter for i in before)  # type: ignore[union-attr]
         suffix = "".join(cells[i].letter for i in after)  # type: ignore[union-attr]
         bits = self.w.cross_bits(prefix, suffix)
@@ -228,8 +239,11 @@ class _Generation:
 
     # -- one line ----------------------------------------------------------------------------
 
-    def _line(self, squares: list[int], across: bool) -> None:
-        """Generate every move whose main word lies on this line."""
+    def _line_checks(
+        self, squares: list[int], across: bool
+    ) -> tuple[list[str | None], list[int], list[dict[str, int]], list[int]]:
+        """Per square of the line: the letter on it (None when empty) and, for an empty one,
+        its cross-check bits, cross-word scores and cross-run length."""
         cells = self.cells
         n = len(squares)
         letters = [None if cells[s] is None else cells[s].letter for s in squares]  # type: ignore[union-attr]
@@ -243,6 +257,25 @@ class _Generation:
                 xlen[i] = length
                 if scores is not None:
                     xscore[i] = scores
+        return letters, cross, xscore, xlen
+
+    def line_values(
+        self, squares: list[int]
+    ) -> tuple[list[int], list[int], list[dict[str, int]], list[int]]:
+        """Per square of the line, for the extend-right recursions: the face value of the tile
+        on it, whether that tile is the Bonus Letter, the value of a new tile of each letter,
+        and the word multiplier. Kept for the line in hand, which both recursions may walk."""
+        if self._values_of is None or self._values_of[0] is not squares:
+            t = self.t
+            values = ([self.face[s] for s in squares], [self.old_bonus[s] for s in squares],
+                      [t.new_value[s] for s in squares], [t.word_mult[s] for s in squares])
+            self._values_of = (squares, values)
+        return self._values_of[1]
+
+    def _line(self, squares: list[int], across: bool) -> None:
+        """Generate every move whose main word lies on this line."""
+        n = len(squares)
+        letters, cross, xscore, xlen = self._line_checks(squares, across)
         anchors = [self.anchor[s] for s in squares]
         self.line_cross = cross
         self.line_letters = letters
@@ -418,7 +451,7 @@ class _Generation:
         bits = t.bits
         kid_bits, child_bits = w.kid_bits, w.child_bits
         edge_lists, edge_list = w.edge_lists, w.edges
-        rack_letters = [letter for letter in t.letters if counts.get(letter)]
+        rack_letters = self.rack_letters
         groups: list[dict[tuple, list]] = [{} for _ in range(self.tiles_on_rack)]
         depth_limit = self.tiles_on_rack - 1
 

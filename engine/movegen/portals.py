@@ -162,34 +162,20 @@ class PortalGeneration(_Generation):
         while j is not None and cells[j] is not None:
             after.append(j)
             j = next_square(layout, links, j, down, True)
-        if not before and not after:
-            return t.all_bits, None, 1
         before.reverse()
-        prefix = "".join(cells[i].letter for i in before)  # type: ignore[union-attr]
-        suffix = "".join(cells[i].letter for i in after)  # type: ignore[union-attr]
-        bits = self.w.cross_bits(prefix, suffix)
-        return bits, self._cross_scores(s, before + after, bits), len(before) + len(after) + 1
+        return self._cross_word(s, before, after)
 
     def _line(self, squares: list[int], across: bool, end_only: bool = False) -> None:  # type: ignore[override]
         """As the plain line, plus: the entangled squares (see the module) and, on a cut ring,
         only the words ending at the line's last square."""
-        cells, t = self.cells, self.t
+        t = self.t
         n = len(squares)
-        letters = [None if cells[s] is None else cells[s].letter for s in squares]  # type: ignore[union-attr]
-        cross: list[int] = [0] * n
-        xscore: list[dict[str, int]] = [self.zero] * n
-        xlen = [1] * n
+        letters, cross, xscore, xlen = self._line_checks(squares, across)
         perp = self.line_id[not across]
         by_perp: dict[int, list[int]] = {}
         for i, s in enumerate(squares):
-            if letters[i] is None:
-                bits, scores, length = self._cross(s, across)
-                cross[i] = bits
-                xlen[i] = length
-                if scores is not None:
-                    xscore[i] = scores
-                if not t.blocked[s]:
-                    by_perp.setdefault(perp[s], []).append(i)
+            if letters[i] is None and not t.blocked[s]:
+                by_perp.setdefault(perp[s], []).append(i)
         relaxed: set[int] = set()
         for group in by_perp.values():
             if len(group) > 1:

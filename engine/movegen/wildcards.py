@@ -72,7 +72,7 @@ def wild_left_parts(g: _Generation) -> list[list[tuple]]:
     ``*``. Each placement of tiles appears once (the plain table lists one per DAWG path)."""
     w, t, counts = g.w, g.t, g.counts
     bits = t.bits
-    rack_letters = [letter for letter in t.letters if counts.get(letter)]
+    rack_letters = g.rack_letters
     groups: list[list[tuple]] = [[] for _ in range(g.tiles_on_rack)]
     depth_limit = g.tiles_on_rack - 1
 
@@ -124,12 +124,9 @@ def wild_extender(
     terminal = w.terminal
     bits = t.bits
     additive = t.additive
-    face = [g.face[s] for s in squares]
-    old_bonus = [g.old_bonus[s] for s in squares]
-    new_value = [t.new_value[s] for s in squares]
-    word_mult = [t.word_mult[s] for s in squares]
+    face, old_bonus, new_value, word_mult = g.line_values(squares)
     is_bonus = g.is_bonus
-    rack_letters = [letter for letter in t.letters if counts.get(letter)]
+    rack_letters = g.rack_letters
     natural, blank_tile = t.natural, t.blank
     tile_limit = g.tiles_on_rack
 
