@@ -10,6 +10,7 @@ import hashlib
 import json
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import delete, func, text, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -155,20 +156,18 @@ def delete_expired_sign_in_failures(s: Session, now: float, limit: int = 1000) -
     throttle nothing); returns how many. Picked ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, as
     ``delete_old_tickets``: lobbies cleaning up at once delete disjoint rows, and a row being
     updated by a sign-in is left alone."""
-    pick = (
-        select(SignInFailureRow.key)
-        .where(SignInFailureRow.expires_at <= now)
-        .limit(limit)
-        .with_for_update(skip_locked=True)
-    )
-    keys = list(s.exec(pick))
+    return _delete_unlocked(s, SignInFailureRow.key, limit, SignInFailureRow.expires_at <= now)
+
+
+def _delete_unlocked(s: Session, key: Any, limit: int, *where: Any) -> int:
+    """Deletes up to ``limit`` rows matching ``where``, picked by their ``key`` column ``FOR
+    UPDATE SKIP LOCKED`` on PostgreSQL (so lobbies cleaning up at once delete disjoint rows
+    and wait for no one), the conditions checked again in the delete; returns how many."""
+    keys = list(s.exec(select(key).where(*where).limit(limit).with_for_update(skip_locked=True)))
     if not keys:
         return 0
-    res = s.exec(  # type: ignore[call-overload]
-        delete(SignInFailureRow).where(
-            col(SignInFailureRow.key).in_(keys), SignInFailureRow.expires_at <= now
-        )
-    )
+    model = key.class_
+    res = s.exec(delete(model).where(col(key).in_(keys), *where))  # type: ignore[call-overload]
     return int(res.rowcount)
 
 
@@ -440,19 +439,8 @@ def delete_old_tickets(s: Session, before: float, limit: int = 1000) -> int:
     ``before``; returns how many. Waiting tickets (queued, matching) are never deleted. The rows
     are picked ``FOR UPDATE SKIP LOCKED`` on PostgreSQL: lobbies cleaning up at the same time
     delete disjoint rows and never wait on each other (nor on a cancel reading its row)."""
-    pick = (
-        select(TicketRow.id)
-        .where(col(TicketRow.status).in_(CLOSED), TicketRow.updated_at < before)
-        .limit(limit)
-        .with_for_update(skip_locked=True)
-    )
-    ids = list(s.exec(pick))
-    if not ids:
-        return 0
-    res = s.exec(  # type: ignore[call-overload]
-        delete(TicketRow).where(col(TicketRow.id).in_(ids), col(TicketRow.status).in_(CLOSED))
-    )
-    return int(res.rowcount)
+    return _delete_unlocked(s, TicketRow.id, limit, col(TicketRow.status).in_(CLOSED),
+                            TicketRow.updated_at < before)
 
 
 # -- idempotent requests ------------------------------------------------------------------------

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from sqlmodel import select
 
@@ -15,14 +12,6 @@ from services.lobby.passwords import FailureThrottle
 
 T0 = 1_000_000.0
 POLICY = FailureThrottle(limit=3, window_s=10.0)
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    d = Database(f"sqlite:///{tmp_path / 'lobby.db'}")
-    store.migrate(d)
-    yield d
-    d.close()
 
 
 def rows(db: Database) -> list[SignInFailureRow]:

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from sqlmodel import Session, select
 
 from services.common.db import Database
@@ -15,14 +11,6 @@ from services.lobby.models import TicketRow
 
 CRIT = Criteria("wordtiles", "en", "", 2)
 T0 = 1_000_000.0
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    d = Database(f"sqlite:///{tmp_path / 'lobby.db'}")
-    store.migrate(d)
-    yield d
-    d.close()
 
 
 def add(db: Database, n: int) -> list[str]:
