@@ -62,14 +62,7 @@ def plain_extender(
     tile_limit = g.tiles_on_rack
     natural, blank_tile = t.natural, t.blank
     spread = partial(nodes_by_any, w)
-
-    def letters_left() -> int:
-        """The letters on the rack (not counting blanks and wildcards)."""
-        found = 0
-        for letter in rack_letters:
-            if counts[letter]:
-                found |= bits[letter]
-        return found
+    letters_left = g.letters_left
 
     # ``lav``: the letters left on the rack, kept up to date on the way down so that a
     # child is entered only if what is left of the rack (any letter while a blank or a

@@ -112,14 +112,26 @@ class _Generation:
             tile is not None and tile.letter == WILDCARD for tile in cells
         )
         self.seen: set[tuple] = set()
+        # node-set walks (``wildcards``): each set's step by a letter, and its child bits
+        self.set_steps: dict[tuple[tuple[int, ...], str], tuple[int, ...]] = {}
+        self.set_bits: dict[tuple[int, ...], int] = {}
         # cross score of a square without a cross word: 0 whatever goes there
         self.zero = dict.fromkeys(tables.letters, 0) | {BLANK_KEY: 0}
         self.left_parts: list[list[tuple]] | None = None
         self.viable_cache: dict[tuple, Callable[[int], list[tuple]]] = {}
-        self.look_cache: dict[tuple[int, int], Callable[[int, int, bool], int]] = {}
+        self.look_cache: dict[tuple[str, int, bool], Callable[[int, int, bool], int]] = {}
         self.line_cross: list[int] = []
         self.line_letters: list[str | None] = []
         self.out: list[Move] = []
+
+    def letters_left(self) -> int:
+        """The letters on the rack now (blanks and wildcards aside), as cross-check bits."""
+        bits, counts = self.t.bits, self.counts
+        found = 0
+        for letter in self.rack_letters:
+            if counts[letter]:
+                found |= bits[letter]
+        return found
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -347,31 +359,37 @@ class _Generation:
         """The left parts of each length worth extending from anchor ``a``: those whose node
         has a child letter that fits the anchor's cross-check and lets the word go on (see
         ``_look_ahead``). The test depends only on the anchor's cross-check and on what lies
-        on the next square, which many anchors share, so the filtered lists are kept per
-        such signature for the whole generation."""
-        line = self.line_letters
-        nxt_empty = a + 1 < len(line) and line[a + 1] is None
-        signature = (self.line_cross[a], line[a + 1] if a + 1 < len(line) else "",
-                     self.line_cross[a + 1] if nxt_empty else -1)
+        after it (``_look_ahead_key``), which many anchors share, so the filtered lists are
+        kept per such signature for the whole generation."""
+        key = self._look_ahead_key(a)
+        signature = (self.line_cross[a], key)
         found = self.viable_cache.get(signature)
         if found is not None:
             return found
         csa = self.line_cross[a]
         by_length = self._left_part_table()
-        good = self._look_ahead(a)
+        good = None if key is None else self._look_ahead(key)
+        # the bit of the tile after the anchor, for a cheap first test
+        tile_bit = self.t.bits[key[0][0]] if key is not None and key[0] else 0
         lists: dict[int, list[tuple]] = {}
 
         def parts_of_length(k: int) -> list[tuple]:
             kept = lists.get(k)
             if kept is None:
                 last = k + 1 >= self.tiles_on_rack
+                grandkids = self.w.grandkid_bits
                 if self.dedup:  # node sets (``wildcards``)
                     kept = [
                         (nodes, parts) for nodes, mask, wild, parts in by_length[k]
-                        if (mask and wild) or (mask & csa and (
-                            good is None or (good(nodes[0], mask & csa, last) if len(nodes) == 1
-                                             else any(good(node, mask & csa, last)
-                                                      for node in nodes))))
+                        if (mask and wild) or (mask & csa and (good is None or any(
+                            good(node, mask & csa, last) for node in nodes
+                            if not tile_bit or grandkids[node] & tile_bit)))
+                    ]
+                elif tile_bit:  # most left parts fail here: a first test two letters down
+                    kept = [
+                        (node, parts) for node, mask, wild, parts in by_length[k]
+                        if (mask and wild) or (mask & csa and grandkids[node] & tile_bit
+                                               and good(node, mask & csa, last))
                     ]
                 else:
                     kept = [
@@ -385,29 +403,40 @@ class _Generation:
         self.viable_cache[signature] = parts_of_length
         return parts_of_length
 
-    def _look_ahead(self, a: int) -> Callable[[int, int, bool], int] | None:
-        """A test for a left part ending in ``node`` before anchor ``a``: which of the letters
-        ``cand`` (those that fit the anchor) let the word still go on after them, through the
-        tile on the next square, or by ending on the anchor or continuing on the empty next
-        square (``last``: no rack tile would be left for that). Memoised per node and shared
-        by anchors whose next square is alike. None when a wildcard on the next square makes
-        the test moot."""
-        t, w = self.t, self.w
+    def _look_ahead_key(self, a: int) -> tuple[str, int, bool] | None:
+        """What the look-ahead from anchor ``a`` depends on: the run of tiles after the anchor,
+        the letters that could go on the empty square after that run (0: none, or no square),
+        and whether the run ends in a wildcard. None when a wildcard is next to the anchor."""
         line = self.line_letters
         n = len(line)
-        nxt = line[a + 1] if a + 1 < n else None
-        if nxt == WILDCARD:
+        after = a + 1  # the first square after the anchor that holds no letter tile
+        while after < n and line[after] is not None and line[after] != WILDCARD:
+            after += 1
+        run = "".join(line[a + 1:after])  # type: ignore[arg-type]
+        wild_cut = after < n and line[after] == WILDCARD
+        if wild_cut and not run:
             return None
-        tile_bit = t.bits.get(nxt, 0) if nxt is not None else 0
-        jokers = self.counts[BLANK] or self.counts[WILDCARD]
-        playable = t.all_bits if jokers else sum(
+        if after >= n or wild_cut:
+            return run, 0, wild_cut
+        t = self.t
+        playable = t.all_bits if self.counts[BLANK] or self.counts[WILDCARD] else sum(
             bit for letter, bit in t.bits.items() if self.counts.get(letter))
-        need = self.line_cross[a + 1] & playable if a + 1 < n and nxt is None else 0
-        found = self.look_cache.get((tile_bit, need))
+        return run, self.line_cross[after] & playable, False
+
+    def _look_ahead(self, key: tuple[str, int, bool]) -> Callable[[int, int, bool], int]:
+        """A test for a left part ending in ``node`` before an anchor whose look-ahead key is
+        ``key`` (``_look_ahead_key``): which of the letters ``cand`` (those that fit the anchor)
+        let the word still go on after them: through the whole run of tiles after the anchor,
+        then ending or going on to the empty square after it (``last``: no rack tile would be
+        left for that square). Memoised per node and shared by anchors with the same key."""
+        found = self.look_cache.get(key)
         if found is not None:
             return found
+        run, need, wild_cut = key
+        w = self.w
         terminal, kid_bits, child_bits = w.terminal, w.kid_bits, w.child_bits
         edge_lists, edge_list = w.edge_lists, w.edges
+        maps, child_map = w.maps, w.lexicon.child_map
         # per node: (letters tested so far, those that passed); only the letters asked about
         # are tested, which for a rack without blanks is a handful
         memo: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]] = ({}, {})
@@ -422,18 +451,26 @@ class _Generation:
                 for _letter, child, bit in edges:
                     if not bit & todo:
                         continue
-                    kb = kid_bits[child]
-                    if kb is None:
-                        kb = child_bits(child)
-                    if tile_bit:
-                        if kb & tile_bit:
+                    for letter in run:  # through the tiles after the anchor
+                        kids = maps[child]
+                        if kids is None:
+                            kids = maps[child] = child_map(child)
+                        child = kids.get(letter)
+                        if child is None:
+                            break
+                    else:
+                        if wild_cut or terminal[child]:
                             passed |= bit
-                    elif terminal[child] or (not last and kb & need):
-                        passed |= bit
+                        elif not last:
+                            kb = kid_bits[child]
+                            if kb is None:
+                                kb = child_bits(child)
+                            if kb & need:
+                                passed |= bit
                 memo[last][node] = (tested | todo, passed)
             return passed & cand
 
-        self.look_cache[(tile_bit, need)] = good
+        self.look_cache[key] = good
         return good
 
     def _left_part_table(self) -> list[list[tuple]]:
@@ -448,19 +485,17 @@ class _Generation:
             self.left_parts = wild_left_parts(self)
             return self.left_parts
         t, w, counts = self.t, self.w, self.counts
-        bits = t.bits
         kid_bits, child_bits = w.kid_bits, w.child_bits
         edge_lists, edge_list = w.edge_lists, w.edges
-        rack_letters = self.rack_letters
         groups: list[dict[tuple, list]] = [{} for _ in range(self.tiles_on_rack)]
         depth_limit = self.tiles_on_rack - 1
 
-        def visit(node: int, letters: tuple[str, ...], tokens: tuple[str, ...]) -> None:
+        # ``lav``: the letters still on the rack (every letter while a blank is left)
+        def visit(node: int, letters: tuple[str, ...], tokens: tuple[str, ...], lav: int) -> None:
             mask = kid_bits[node]
             if mask is None:
                 mask = child_bits(node)
-            if not counts[BLANK]:
-                mask &= sum(bits[letter] for letter in rack_letters if counts[letter])
+            mask &= lav
             if not mask:
                 return
             depth = len(letters)
@@ -480,13 +515,18 @@ class _Generation:
                 if not bit & mask:
                     continue
                 more = (*letters, letter)
-                for token in (letter, BLANK):
-                    if counts.get(token):
-                        counts[token] -= 1
-                        visit(child, more, (*tokens, token))
-                        counts[token] += 1
+                if counts.get(letter):
+                    counts[letter] -= 1
+                    lav2 = lav if counts[letter] or counts[BLANK] else lav & ~bit
+                    visit(child, more, (*tokens, letter), lav2)
+                    counts[letter] += 1
+                if counts[BLANK]:
+                    counts[BLANK] -= 1
+                    visit(child, more, (*tokens, BLANK), lav if counts[BLANK] else letters_left())
+                    counts[BLANK] += 1
 
-        visit(w.root, (), ())
+        letters_left = self.letters_left
+        visit(w.root, (), (), t.all_bits if counts[BLANK] else letters_left())
         # ``visit`` refers to itself through its closure cell: drop it so that the cycle does
         # not keep the search's temporaries alive for the cyclic collector (paused meanwhile).
         visit = None  # type: ignore[assignment]

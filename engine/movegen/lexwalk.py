@@ -8,7 +8,7 @@ keyed by the letters above and below a square.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.tiles import WILDCARD
@@ -16,11 +16,27 @@ from engine.tiles import WILDCARD
 _CROSS_CACHE_LIMIT = 200_000
 
 
+class NodeTable(dict):
+    """node -> a number computed by ``of(node)`` on first lookup. A dict, so that the
+    generator's list comprehensions read it in C."""
+
+    __slots__ = ("of",)
+
+    def __init__(self, of: Callable[[int], int]) -> None:
+        super().__init__()
+        self.of = of
+
+    def __missing__(self, node: int) -> int:
+        found = self[node] = self.of(node)
+        return found
+
+
 class LexWalker:
     """Fast node access over one lexicon, for one alphabet of tile letters."""
 
     __slots__ = (
-        "bits", "cross_cache", "edge_lists", "kid_bits", "lexicon", "maps", "root", "terminal",
+        "bits", "cross_cache", "edge_lists", "grandkid_bits", "kid_bits", "lexicon", "maps",
+        "root", "terminal",
     )
 
     def __init__(self, lexicon: Any, bits: dict[str, int]) -> None:
@@ -33,6 +49,9 @@ class LexWalker:
         self.kid_bits: list[int | None] = [None] * len(lexicon.terminal)
         self.edge_lists: list[tuple[tuple[str, int, int], ...] | None] = (
             [None] * len(lexicon.terminal))
+        # node -> the letters two steps down: whether any child can be followed by a letter,
+        # the cheap first test before a left part is tried against a tile after the anchor
+        self.grandkid_bits = NodeTable(self._grandkid_bits)
 
     def child_bits(self, node: int) -> int:
         """Bitset of the tile letters that continue some word from ``node`` (cached)."""
@@ -43,6 +62,12 @@ class LexWalker:
             for letter in self.children(node):
                 found |= bits.get(letter, 0)
             self.kid_bits[node] = found
+        return found
+
+    def _grandkid_bits(self, node: int) -> int:
+        found = 0
+        for _letter, child, _bit in self.edges(node):
+            found |= self.child_bits(child)
         return found
 
     def edges(self, node: int) -> tuple[tuple[str, int, int], ...]:

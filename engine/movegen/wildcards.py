@@ -130,7 +130,16 @@ def wild_extender(
     natural, blank_tile = t.natural, t.blank
     tile_limit = g.tiles_on_rack
 
-    step, spread = partial(nodes_by, w), partial(nodes_by_any, w)
+    spread = partial(nodes_by_any, w)
+    # The same node sets recur from anchor to anchor (a left part's set, then each letter
+    # after it): their steps and child bits are kept for the whole generation.
+    steps, set_bits = g.set_steps, g.set_bits
+
+    def step(nodes: Nodes, letter: str) -> Nodes:
+        found = steps.get((nodes, letter))
+        if found is None:
+            found = steps[(nodes, letter)] = nodes_by(w, nodes, letter)
+        return found
 
     def ext(i: int, nodes: Nodes, msum: int, wf: int, bon: int, xsum: int, nt: int) -> None:
         if plain_extend is not None and len(nodes) == 1:
@@ -156,7 +165,9 @@ def wild_extender(
         cs = cross[i]
         if not cs:
             return
-        kb = kid_bits_of(w, nodes)
+        kb = set_bits.get(nodes)
+        if kb is None:
+            kb = set_bits[nodes] = kid_bits_of(w, nodes)
         s = squares[i]
         nv = new_value[i]
         xs = xscore[i]
