@@ -428,7 +428,8 @@ class _Generation:
         ``key`` (``_look_ahead_key``): which of the letters ``cand`` (those that fit the anchor)
         let the word still go on after them: through the whole run of tiles after the anchor,
         then ending or going on to the empty square after it (``last``: no rack tile would be
-        left for that square). Memoised per node and shared by anchors with the same key."""
+        left for that square). Shared by the anchors with the same key; not memoised per
+        node, since a node is rarely asked twice (measured: the memo cost more than it saved)."""
         found = self.look_cache.get(key)
         if found is not None:
             return found
@@ -437,38 +438,32 @@ class _Generation:
         terminal, kid_bits, child_bits = w.terminal, w.kid_bits, w.child_bits
         edge_lists, edge_list = w.edge_lists, w.edges
         maps, child_map = w.maps, w.lexicon.child_map
-        # per node: (letters tested so far, those that passed); only the letters asked about
-        # are tested, which for a rack without blanks is a handful
-        memo: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]] = ({}, {})
 
         def good(node: int, cand: int, last: bool) -> int:
-            tested, passed = memo[last].get(node, (0, 0))
-            todo = cand & ~tested
-            if todo:
-                edges = edge_lists[node]
-                if edges is None:
-                    edges = edge_list(node)
-                for _letter, child, bit in edges:
-                    if not bit & todo:
-                        continue
-                    for letter in run:  # through the tiles after the anchor
-                        kids = maps[child]
-                        if kids is None:
-                            kids = maps[child] = child_map(child)
-                        child = kids.get(letter)
-                        if child is None:
-                            break
-                    else:
-                        if wild_cut or terminal[child]:
+            passed = 0
+            edges = edge_lists[node]
+            if edges is None:
+                edges = edge_list(node)
+            for _letter, child, bit in edges:
+                if not bit & cand:
+                    continue
+                for letter in run:  # through the tiles after the anchor
+                    kids = maps[child]
+                    if kids is None:
+                        kids = maps[child] = child_map(child)
+                    child = kids.get(letter)
+                    if child is None:
+                        break
+                else:
+                    if wild_cut or terminal[child]:
+                        passed |= bit
+                    elif not last:
+                        kb = kid_bits[child]
+                        if kb is None:
+                            kb = child_bits(child)
+                        if kb & need:
                             passed |= bit
-                        elif not last:
-                            kb = kid_bits[child]
-                            if kb is None:
-                                kb = child_bits(child)
-                            if kb & need:
-                                passed |= bit
-                memo[last][node] = (tested | todo, passed)
-            return passed & cand
+            return passed
 
         self.look_cache[key] = good
         return good
