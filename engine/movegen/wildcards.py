@@ -80,8 +80,7 @@ def wild_left_parts(g: _Generation) -> list[list[tuple]]:
         depth = len(letters)
         mask = kid_bits_of(w, nodes)
         if depth and mask:
-            if not (counts[BLANK] or counts[WILDCARD]):
-                mask &= sum(bits[letter] for letter in rack_letters if counts[letter])
+            mask &= g.playable()
             if mask:
                 groups[depth].append((nodes, mask, counts[WILDCARD] > 0, [(letters, tokens)]))
         if depth >= depth_limit or not mask:
