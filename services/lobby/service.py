@@ -487,26 +487,30 @@ class Lobby(lobby_pb2_grpc.LobbyServiceServicer, control_pb2_grpc.MatchRegistryS
         rows that throttle nothing any more (all their failures out of the window), in batches,
         one transaction each; returns how many tickets. Safe in several lobbies at once."""
         now = _now()
-        expired = 0
-        while True:
-            n = await self.db.run(store.delete_expired_sign_in_failures, now, 1000)
-            expired += n
-            if n < 1000:
-                break
-        if expired:
-            log.info("expired sign-in failures deleted", count=expired)
+        await self._delete_in_batches(store.delete_expired_sign_in_failures, now,
+                                      "expired sign-in failures deleted")
         if self.opt.ticket_retention_s <= 0:
             return 0
-        before = now - self.opt.ticket_retention_s
+        return await self._delete_in_batches(store.delete_old_tickets,
+                                             now - self.opt.ticket_retention_s,
+                                             "old tickets deleted", TICKETS_DELETED)
+
+    async def _delete_in_batches(
+        self, delete: Callable[[Session, float, int], int], before: float, message: str,
+        counter: Counter | None = None, batch: int = 1000,
+    ) -> int:
+        """Runs ``delete(session, before, batch)`` in transactions of its own until a batch
+        comes back short; logs and returns how many rows went."""
         total = 0
         while True:
-            n = await self.db.run(store.delete_old_tickets, before, 1000)
+            n = await self.db.run(delete, before, batch)
             total += n
-            TICKETS_DELETED.inc(n)
-            if n < 1000:
+            if counter is not None:
+                counter.inc(n)
+            if n < batch:
                 break
         if total:
-            log.info("old tickets deleted", count=total)
+            log.info(message, count=total)
         return total
 
     async def _background(self) -> None:
