@@ -27,9 +27,19 @@ File format (all integers little-endian)::
                  targets  edge_count x u32
                  terminal node_count x u8
                  letters  letters_size bytes of UTF-8 (edge_count letters)
+    reversed prefixes (optional, to the end of the file): a whole file in this format (its own
+                 header and checksum, nothing after it) holding every prefix of the words
+                 spelled backwards (:attr:`Lexicon.reversed_prefixes`)
 
 Loading is a read, a CRC, and ``array.frombytes`` on memoryview slices: no per-node Python
 objects are created.
+
+Why the reversed prefixes: a DAWG reads words forwards only, so it cannot say which letters
+may come *before* a string. Reading a string backwards from the root of the reversed-prefix
+DAWG can: its children are the letters that precede it in some word, and a terminal node
+reached by reading on means the whole string read so far starts a word. The move generator
+uses it to find the left parts that can stand in front of a word already on the board
+(``engine.movegen.before_run``).
 """
 
 from __future__ import annotations
@@ -45,7 +55,7 @@ from pathlib import Path
 from engine.lexicon.errors import LexiconError
 
 MAGIC = b"WADAWG\r\n"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the reversed prefixes follow the payload
 _FIXED = struct.Struct("<8sHHIIIIII")
 
 
@@ -74,6 +84,7 @@ class Lexicon:
         "first",
         "language",
         "letters",
+        "reversed_prefixes",
         "root",
         "targets",
         "terminal",
@@ -90,6 +101,7 @@ class Lexicon:
         terminal: bytes,
         root: int,
         word_count: int,
+        reversed_prefixes: Lexicon | None = None,
     ) -> None:
         self.language = language
         self.alphabet = alphabet
@@ -99,6 +111,9 @@ class Lexicon:
         self.terminal = terminal
         self.root = root
         self.word_count = word_count
+        # every prefix of the words spelled backwards, as a DAWG of its own (see the module
+        # docstring); None for that DAWG itself
+        self.reversed_prefixes = reversed_prefixes
         self._child_maps: list[dict[str, int] | None] = [None] * len(terminal)
 
     # -- sizes -----------------------------------------------------------------------------
@@ -223,8 +238,11 @@ class Lexicon:
 # -- compiling -------------------------------------------------------------------------------
 
 
-def compile_words(words: Iterable[str], language: str, alphabet: tuple[str, ...]) -> Lexicon:
-    """Compile ``words`` into a minimal DAWG :class:`Lexicon`.
+def compile_words(
+    words: Iterable[str], language: str, alphabet: tuple[str, ...], *, reversed_prefixes: bool = True
+) -> Lexicon:
+    """Compile ``words`` into a minimal DAWG :class:`Lexicon`, with the DAWG of their
+    prefixes spelled backwards as :attr:`Lexicon.reversed_prefixes` (unless told not to).
 
     Words must be non-empty and made of ``alphabet`` letters; they are sorted and deduplicated
     here. Uses Daciuk et al.'s incremental algorithm for sorted input: only the path of the
@@ -234,6 +252,14 @@ def compile_words(words: Iterable[str], language: str, alphabet: tuple[str, ...]
     """
     ordered = sorted(set(words))
     _check_letters(ordered, alphabet)
+    lexicon = _compile_sorted(ordered, language, alphabet)
+    if reversed_prefixes:
+        backwards = {word[:end][::-1] for word in ordered for end in range(1, len(word) + 1)}
+        lexicon.reversed_prefixes = _compile_sorted(sorted(backwards), language, alphabet)
+    return lexicon
+
+
+def _compile_sorted(ordered: list[str], language: str, alphabet: tuple[str, ...]) -> Lexicon:
     register: dict[tuple, int] = {}
     signatures: list[tuple] = []  # by state id: (final, (letter, child id), ...)
     finals: list[bool] = [False]  # per depth of the previous word's path (0 = root)
@@ -336,10 +362,11 @@ def _encode(lex: Lexicon) -> bytes:
         zlib.crc32(payload),
     )
     padding = b"\0" * (header_size - _FIXED.size - len(strings))
-    return fixed + strings + padding + payload
+    backwards = b"" if lex.reversed_prefixes is None else _encode(lex.reversed_prefixes)
+    return fixed + strings + padding + payload + backwards
 
 
-def _decode(data: memoryview, source: str) -> Lexicon:
+def _decode(data: memoryview, source: str, nested: bool = False) -> Lexicon:
     if len(data) < _FIXED.size:
         raise LexiconError(f"not a compiled lexicon: file too short ({len(data)} bytes)", source)
     magic, version, header_size, nodes, edges, words, root, letters_size, crc = _FIXED.unpack_from(data)
@@ -352,9 +379,14 @@ def _decode(data: memoryview, source: str) -> Lexicon:
         )
     language, alphabet = _decode_strings(data, header_size, source)
     expected = header_size + 4 * (nodes + 1) + 4 * edges + nodes + letters_size
-    if len(data) != expected:
-        raise LexiconError(f"truncated or oversized: {len(data)} bytes, header announces {expected}", source)
-    payload = data[header_size:]
+    if len(data) < expected:
+        raise LexiconError(f"truncated: {len(data)} bytes, header announces {expected}", source)
+    backwards = None
+    if len(data) > expected:
+        if nested:
+            raise LexiconError(f"oversized: {len(data)} bytes, header announces {expected}", source)
+        backwards = _decode(data[expected:], f"{source} (reversed prefixes)", nested=True)
+    payload = data[header_size:expected]
     if zlib.crc32(payload) != crc:
         raise LexiconError("checksum mismatch: the file is corrupt", source)
     first, off = _u32s(payload, 0, nodes + 1), 4 * (nodes + 1)
@@ -362,7 +394,7 @@ def _decode(data: memoryview, source: str) -> Lexicon:
     terminal, off = bytes(payload[off : off + nodes]), off + nodes
     letters = _decode_letters(payload[off:], edges, source)
     _check_structure(first, targets, terminal, root, edges, source)
-    return Lexicon(language, alphabet, first, letters, targets, terminal, root, words)
+    return Lexicon(language, alphabet, first, letters, targets, terminal, root, words, backwards)
 
 
 def _decode_strings(data: memoryview, header_size: int, source: str) -> tuple[str, tuple[str, ...]]:

@@ -41,11 +41,12 @@ def plain_extender(
     additive = t.additive
     face, old_bonus, new_value, word_mult = g.line_values(squares)
     is_bonus = g.is_bonus
-    rack_letters = g.rack_letters
+    rack_bits = [(letter, bits[letter]) for letter in g.rack_letters]
     blanks = counts[BLANK] > 0
     kid_bits, child_bits = w.kid_bits, w.child_bits
     edge_lists, edge_list = w.edge_lists, w.edges
     all_bits = t.all_bits
+    natural, blank_tile = t.natural, t.blank
     # Per square: the letters that fit the next square when it is empty (0 when it holds a
     # tile or is off the line).
     ahead = [
@@ -57,10 +58,23 @@ def plain_extender(
         bits[letters[i + 1]] if i + 1 < n and letters[i + 1] is not None else 0  # type: ignore[index]
         for i in range(n)
     ]
-    # The same while a wildcard is left: it fits wherever some letter fits across.
-    ahead_wild = [all_bits if bits_ else 0 for bits_ in ahead]
+    # Per square, what a placement there reads, in one tuple (unpacked at once)
+    square_info = [
+        (s, natural[s], new_value[i], xscore[i], word_mult[i], ahead[i], ahead_tile[i])
+        for i, s in enumerate(squares)
+    ]
+    wilds = counts[WILDCARD] > 0  # none now: none later in this recursion either
+    # Per square, two squares on: the letters that fit there when it is empty, and the bit of
+    # the tile on it otherwise (0 off the line).
+    ahead2 = [cross[i + 2] if i + 2 < n and letters[i + 2] is None else 0 for i in range(n)]
+    tile2 = [
+        bits[letters[i + 2]] if i + 2 < n and letters[i + 2] is not None else 0  # type: ignore[index]
+        for i in range(n)
+    ]
+    end_bits, grandkids = w.end_bits, w.grandkid_bits
+    runs = _runs_after(letters, cross, face, old_bonus)
+    children = w.children
     tile_limit = g.tiles_on_rack
-    natural, blank_tile = t.natural, t.blank
     spread = partial(nodes_by_any, w)
     letters_left = g.letters_left
 
@@ -92,22 +106,21 @@ def plain_extender(
         if kb is None:
             kb = child_bits(node)
         cs = cross[i]
-        wild_here = counts[WILDCARD] and kb and cs
+        wild_here = wilds and counts[WILDCARD] and kb and cs
         blank_left = blanks and counts[BLANK]
         fit = kb & cs if blank_left or wild_here else kb & lav & cs
         if not fit and not wild_here:
             return
-        s = squares[i]
-        nat = natural[s]
-        nv = new_value[i]
-        xs = xscore[i]
-        nwf = wf + word_mult[i] if additive else wf * word_mult[i]
+        s, nat, nv, xs, wm, nxt, tile_next = square_info[i]
+        nwf = wf + wm if additive else wf * wm
         i1, nt1 = i + 1, nt + 1
         placed = state[2]
         # A child the word cannot go on from (no tile next, nothing left to play on the
         # empty next square) is a leaf: recorded here when it ends a word, without a call.
-        nxt = (ahead_wild if wild_here else ahead)[i] if nt1 < tile_limit else 0
-        tile_next = ahead_tile[i]
+        if nt1 >= tile_limit:
+            nxt = 0
+        elif wild_here and nxt:
+            nxt = all_bits  # a wildcard fits wherever some letter fits across
         if wild_here:
             placed.append((s, WILDCARD, False))
             counts[WILDCARD] -= 1
@@ -118,8 +131,7 @@ def plain_extender(
             kids = maps[node]
             if kids is None:
                 kids = maps[node] = child_map(node)
-            for letter in rack_letters:
-                bit = bits[letter]
+            for letter, bit in rack_bits:
                 if not fit & bit or not counts[letter]:
                     continue
                 child = kids[letter]
@@ -130,7 +142,37 @@ def plain_extender(
                 if tile_next:
                     if not kb & tile_next:
                         continue
-                elif not kb & nxt & (all_bits if wild_here else lav2):
+                    # walk the tiles after this square here: most words die on them
+                    run, past, need, run_sum, run_bon = runs[i]
+                    for ch in run:
+                        child = (maps[child] or children(child)).get(ch)
+                        if child is None:
+                            break
+                    if child is None:
+                        continue
+                    if not terminal[child]:
+                        kb = kid_bits[child]
+                        if kb is None:
+                            kb = child_bits(child)
+                        # a wildcard goes on wherever some letter fits across
+                        if nt1 >= tile_limit or not kb & (
+                                (all_bits if need else 0) if wild_here else need & lav2):
+                            continue
+                    counts[letter] -= 1
+                    placed.append(nat[letter])
+                    ext(past, child, msum + nv[letter] + run_sum, nwf,
+                        bon | is_bonus[letter] | run_bon, xsum + xs[letter], nt1, lav2)
+                    placed.pop()
+                    counts[letter] += 1
+                    continue
+                # A leaf: nothing left on the rack goes on from the child to the next square;
+                # or (no wildcard left) no letter there ends a word, and none could be followed
+                # on the square after it (by a rack letter or the tile there).
+                elif not kb & nxt & (all_bits if wild_here else lav2) or (
+                    not wild_here and not end_bits[child] & nxt & lav2
+                    and not grandkids[child] & (
+                        (ahead2[i] & lav2 if nt1 + 1 < tile_limit else 0) | tile2[i])
+                ):
                     if terminal[child]:
                         placed.append(nat[letter])
                         record(i1, nt1, msum + nv[letter], nwf, bon | is_bonus[letter],
@@ -203,3 +245,22 @@ def plain_extender(
 
     return extend, release
 
+
+def _runs_after(
+    letters: list[str | None], cross: list[int], face: list[int], old_bonus: list[int],
+) -> list[tuple[str, int, int, int, int] | None]:
+    """Per square whose next square holds a tile: the run of tiles from there (its letters),
+    the square after it, the letters that fit that square (0 off the line), and the run's
+    face value and Bonus Letter flag."""
+    n = len(letters)
+    out: list[tuple[str, int, int, int, int] | None] = [None] * n
+    for i in range(n - 1):
+        if letters[i + 1] is None:
+            continue
+        past = i + 1
+        while past < n and letters[past] is not None:
+            past += 1
+        run = "".join(letters[i + 1:past])  # type: ignore[arg-type]
+        out[i] = (run, past, cross[past] if past < n else 0, sum(face[i + 1:past]),
+                  int(any(old_bonus[i + 1:past])))
+    return out

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.board import Cells
+from engine.movegen.before_run import LONG_RUN, left_parts_before_run
 from engine.movegen.extend import plain_extender
 from engine.movegen.lexwalk import LexWalker, walker_for
 from engine.movegen.move import Move
@@ -338,12 +339,15 @@ class _Generation:
         if not limit:
             return
         viable_parts = self._viable_left_parts(a)
+        wf = 0 if additive else 1
         for k in range(1, limit + 1):
             start = a - k
             line = squares[start:a]
+            # the word factor of the left part's squares (the same whatever goes there)
+            wf = wf + word_mult[line[0]] if additive else wf * word_mult[line[0]]
             for node, parts in viable_parts(k):
                 for letters, tokens in parts:
-                    msum, wf, bon = 0, 0 if additive else 1, 0
+                    msum, bon = 0, 0
                     placed = []
                     for s, letter, token in zip(line, letters, tokens, strict=True):
                         if token == WILDCARD:
@@ -354,7 +358,6 @@ class _Generation:
                             placed.append(natural[s][letter])
                         else:
                             placed.append(blank_tile[s][letter])
-                        wf = wf + word_mult[s] if additive else wf * word_mult[s]
                     for token in tokens:
                         counts[token] -= 1
                     extend(a, node, start, a, placed, msum, wf, bon, k)
@@ -373,6 +376,11 @@ class _Generation:
         if found is not None:
             return found
         csa = self.line_cross[a]
+        backwards = self.w.lexicon.reversed_prefixes
+        if key is not None and len(key[0]) >= LONG_RUN and not self.dedup and backwards:
+            found = left_parts_before_run(self, backwards, key[0], csa).__getitem__
+            self.viable_cache[signature] = found
+            return found
         by_length = self._left_part_table()
         good = None if key is None else self._look_ahead(key)
         # the bit of the tile after the anchor, for a cheap first test
@@ -428,11 +436,12 @@ class _Generation:
 
     def _look_ahead(self, key: tuple[str, int, bool]) -> Callable[[int, int, bool], int]:
         """A test for a left part ending in ``node`` before an anchor whose look-ahead key is
-        ``key`` (``_look_ahead_key``): which of the letters ``cand`` (those that fit the anchor)
-        let the word still go on after them: through the whole run of tiles after the anchor,
-        then ending or going on to the empty square after it (``last``: no rack tile would be
-        left for that square). Shared by the anchors with the same key; not memoised per
-        node, since a node is rarely asked twice (measured: the memo cost more than it saved)."""
+        ``key`` (``_look_ahead_key``): the bit of the first of the letters ``cand`` (those that
+        fit the anchor) that lets the word still go on after it, 0 when none does: through the
+        whole run of tiles after the anchor, then ending or going on to the empty square after
+        it (``last``: no rack tile would be left for that square). Shared by the anchors with
+        the same key; not memoised per node, since a node is rarely asked twice (measured: the
+        memo cost more than it saved)."""
         found = self.look_cache.get(key)
         if found is not None:
             return found
@@ -444,7 +453,6 @@ class _Generation:
         # The walker's caches are read inline and its methods called only on a miss: this
         # runs for every candidate left part (a call per step costs 3-5 % of a generation).
         def good(node: int, cand: int, last: bool) -> int:
-            passed = 0
             for _letter, child, bit in edge_lists[node] or edges_of(node):
                 if not bit & cand:
                     continue
@@ -454,12 +462,12 @@ class _Generation:
                         break
                 else:
                     if wild_cut or terminal[child]:
-                        passed |= bit
-                    elif not last:
+                        return bit
+                    if not last:
                         kb = kid_bits[child]
                         if (child_bits(child) if kb is None else kb) & need:
-                            passed |= bit
-            return passed
+                            return bit
+            return 0
 
         self.look_cache[key] = good
         return good
@@ -481,47 +489,57 @@ class _Generation:
         groups: list[dict[tuple, list]] = [{} for _ in range(self.tiles_on_rack)]
         depth_limit = self.tiles_on_rack - 1
 
-        # ``lav``: the letters still on the rack (every letter while a blank is left)
-        def visit(node: int, letters: tuple[str, ...], tokens: tuple[str, ...], lav: int) -> None:
-            mask = kid_bits[node]
-            if mask is None:
-                mask = child_bits(node)
-            mask &= lav
-            if not mask:
-                return
-            depth = len(letters)
+        # ``lav``: the letters still on the rack (every letter while a blank is left); ``mask``:
+        # those of them that go on from ``node`` (never 0: a dead end is not entered)
+        def visit(
+            node: int, letters: tuple[str, ...], tokens: tuple[str, ...], lav: int, mask: int,
+            depth: int,
+        ) -> None:
             if depth:
                 # left parts ending in the same node with the same letters left to play
                 # share one look-ahead test per anchor
-                parts = groups[depth].get((node, mask, False))
+                group = groups[depth]
+                parts = group.get((node, mask))
                 if parts is None:
-                    parts = groups[depth][(node, mask, False)] = []
+                    parts = group[(node, mask)] = []
                 parts.append((letters, tokens))
                 if depth >= depth_limit:
                     return
             edges = edge_lists[node]
             if edges is None:
                 edges = edge_list(node)
+            deeper = depth + 1
             for letter, child, bit in edges:
                 if not bit & mask:
                     continue
-                more = (*letters, letter)
+                kb = kid_bits[child]
+                if kb is None:
+                    kb = child_bits(child)
+                more = None
                 if counts.get(letter):
                     counts[letter] -= 1
                     lav2 = lav if counts[letter] or counts[BLANK] else lav & ~bit
-                    visit(child, more, (*tokens, letter), lav2)
+                    if kb & lav2:
+                        more = (*letters, letter)
+                        visit(child, more, (*tokens, letter), lav2, kb & lav2, deeper)
                     counts[letter] += 1
                 if counts[BLANK]:
                     counts[BLANK] -= 1
-                    visit(child, more, (*tokens, BLANK), lav if counts[BLANK] else letters_left())
+                    lav2 = lav if counts[BLANK] else letters_left()
+                    if kb & lav2:
+                        visit(child, more or (*letters, letter), (*tokens, BLANK), lav2,
+                              kb & lav2, deeper)
                     counts[BLANK] += 1
 
         letters_left = self.letters_left
-        visit(w.root, (), (), self.playable())
+        lav = self.playable()
+        if child_bits(w.root) & lav:
+            visit(w.root, (), (), lav, child_bits(w.root) & lav, 0)
         # ``visit`` refers to itself through its closure cell: drop it so that the cycle does
         # not keep the search's temporaries alive for the cyclic collector (paused meanwhile).
         visit = None  # type: ignore[assignment]
-        table = [[(*group, parts) for group, parts in by_node.items()] for by_node in groups]
+        table = [[(node, mask, False, parts) for (node, mask), parts in by_node.items()]
+                 for by_node in groups]
         self.left_parts = table
         return table
 

@@ -35,7 +35,7 @@ class LexWalker:
     """Fast node access over one lexicon, for one alphabet of tile letters."""
 
     __slots__ = (
-        "bits", "cross_cache", "edge_lists", "grandkid_bits", "kid_bits", "lexicon", "maps",
+        "bits", "cross_cache", "edge_lists", "end_bits", "grandkid_bits", "kid_bits", "lexicon", "maps",
         "root", "terminal",
     )
 
@@ -52,6 +52,8 @@ class LexWalker:
         # node -> the letters two steps down: whether any child can be followed by a letter,
         # the cheap first test before a left part is tried against a tile after the anchor
         self.grandkid_bits = NodeTable(self._grandkid_bits)
+        # node -> the letters whose child ends a word: a placement there can end the word
+        self.end_bits = NodeTable(self._end_bits)
 
     def child_bits(self, node: int) -> int:
         """Bitset of the tile letters that continue some word from ``node`` (cached)."""
@@ -62,6 +64,14 @@ class LexWalker:
             for letter in self.children(node):
                 found |= bits.get(letter, 0)
             self.kid_bits[node] = found
+        return found
+
+    def _end_bits(self, node: int) -> int:
+        found = 0
+        terminal = self.terminal
+        for _letter, child, bit in self.edges(node):
+            if terminal[child]:
+                found |= bit
         return found
 
     def _grandkid_bits(self, node: int) -> int:
