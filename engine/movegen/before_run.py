@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.tiles import BLANK
+from engine.tiles import BLANK, WILDCARD
 
 if TYPE_CHECKING:
     from engine.movegen.generator import _Generation
@@ -39,7 +39,8 @@ def left_parts_before_run(g: _Generation, backwards: Any, run: str, fits: int) -
     terminal, children = backwards.terminal, backwards.child_map
 
     def search(node: int, letters: tuple[str, ...], tokens: tuple[str, ...]) -> None:
-        # ``letters`` / ``tokens``: the left part so far, right to left
+        # ``letters`` / ``tokens``: the left part so far, right to left (a wildcard shows ``*``
+        # and reads as every letter: the same placement is reached once per letter, kept once)
         depth = len(letters)
         if depth and terminal[node]:
             found[depth].setdefault(letters[::-1], set()).add(tokens[::-1])
@@ -50,32 +51,44 @@ def left_parts_before_run(g: _Generation, backwards: Any, run: str, fits: int) -
                 counts[letter] -= 1
                 search(child, (*letters, letter), (*tokens, letter))
                 counts[letter] += 1
-            if counts[BLANK] and letter in bits:
-                counts[BLANK] -= 1
-                search(child, (*letters, letter), (*tokens, BLANK))
-                counts[BLANK] += 1
+            if letter not in bits:
+                continue
+            for token, shown in ((BLANK, letter), (WILDCARD, WILDCARD)):
+                if counts[token]:
+                    counts[token] -= 1
+                    search(child, (*letters, shown), (*tokens, token))
+                    counts[token] += 1
 
     start = backwards.walk(run[::-1])
     if start >= 0 and longest:
         for letter, child in children(start).items():  # the anchor's letter
-            if not bits.get(letter, 0) & fits:
+            if letter not in bits:
                 continue
-            for token in (letter, BLANK):
+            # a wildcard may stand for a letter that does not fit across: some letter does
+            for token in (letter, BLANK) if bits[letter] & fits else ():
                 if counts.get(token):
                     counts[token] -= 1
                     search(child, (), ())
                     counts[token] += 1
+            if counts[WILDCARD]:
+                counts[WILDCARD] -= 1
+                search(child, (), ())
+                counts[WILDCARD] += 1
     search = None  # type: ignore[assignment]  # break the closure's self-reference
     return [_by_node(g, parts) for parts in found]
 
 
 def _by_node(g: _Generation, parts: dict[tuple[str, ...], set[tuple[str, ...]]]) -> LeftParts:
-    """The left parts grouped by the forward DAWG node each one reaches."""
+    """The left parts grouped by the forward DAWG node each one reaches (with wildcards, the
+    tuple of the nodes it may reach, as ``wildcards`` walks them)."""
     w = g.w
-    by_node: dict[int, list] = {}
+    by_node: dict[Any, list] = {}
     for letters, token_sets in parts.items():
-        node = w.root
-        for letter in letters:
-            node = w.children(node)[letter]
+        if g.dedup:
+            node: Any = tuple(w.nodes_after(w.root, "".join(letters)))
+        else:
+            node = w.root
+            for letter in letters:
+                node = w.children(node)[letter]
         by_node.setdefault(node, []).extend((letters, tokens) for tokens in sorted(token_sets))
     return list(by_node.items())

@@ -377,7 +377,7 @@ class _Generation:
             return found
         csa = self.line_cross[a]
         backwards = self.w.lexicon.reversed_prefixes
-        if key is not None and len(key[0]) >= LONG_RUN and not self.dedup and backwards:
+        if key is not None and len(key[0]) >= LONG_RUN and backwards:
             found = left_parts_before_run(self, backwards, key[0], csa).__getitem__
             self.viable_cache[signature] = found
             return found

@@ -48,12 +48,37 @@ def test_children_walk_enumerates_exactly_the_set(words: set[str]) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(small_words)
+def test_reversed_prefixes_hold_every_prefix_spelled_backwards(words: set[str]) -> None:
+    lex = compile_words(words, "en", ABC)
+    backwards = lex.reversed_prefixes
+    assert backwards is not None and backwards.reversed_prefixes is None
+    expected = {word[:end][::-1] for word in words for end in range(1, len(word) + 1)}
+    assert set(backwards.words()) == expected
+    # reading a string backwards: its children are the letters that precede it in some word
+    for word in words:
+        tail = word[-2:]
+        node = backwards.walk(tail[::-1])
+        preceding = {word[i - 1] for word in words for i in range(1, len(word))
+                     if word[i:i + len(tail)] == tail}
+        assert set(backwards.child_letters(node)) == preceding
+
+
+def test_reversed_prefixes_can_be_left_out() -> None:
+    lex = compile_words({"CAB", "CAT"}, "en", (*ABC, "T"), reversed_prefixes=False)
+    assert lex.reversed_prefixes is None
+    assert Lexicon.from_bytes(lex.to_bytes()).reversed_prefixes is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_words)
 def test_file_round_trip_is_exact(words: set[str]) -> None:
     lex = compile_words(words, "en", ABC)
     again = Lexicon.from_bytes(lex.to_bytes())
     assert list(again.words()) == sorted(words)
     assert again.to_bytes() == lex.to_bytes()
     assert (again.language, again.alphabet) == ("en", ABC)
+    assert again.reversed_prefixes is not None and lex.reversed_prefixes is not None
+    assert list(again.reversed_prefixes.words()) == list(lex.reversed_prefixes.words())
 
 
 @settings(max_examples=100, deadline=None)
@@ -182,3 +207,13 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_text_file_is_not_a_lexicon(tmp_path: Path) -> None:
     with pytest.raises(LexiconError, match="bad magic"):
         Lexicon.load(write(tmp_path, b"aardvark\nabacus\nzebra\nzen\n" * 4))
+
+
+def test_malformed_reversed_prefixes(tmp_path: Path, good_bytes: bytes) -> None:
+    # the reversed-prefix section is a whole file of its own after the payload
+    plain = compile_words({"CAB", "CAT", "AT"}, "en", ALPHABETS["en"], reversed_prefixes=False)
+    with pytest.raises(LexiconError, match=r"\(reversed prefixes\): not a compiled lexicon"):
+        Lexicon.load(write(tmp_path, plain.to_bytes() + b"junk"))
+    # only one level: nothing may follow the reversed prefixes
+    with pytest.raises(LexiconError, match=r"\(reversed prefixes\): oversized"):
+        Lexicon.load(write(tmp_path, good_bytes + plain.to_bytes()))

@@ -22,10 +22,11 @@ FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 
 
 @cache
-def small_lexicon(size: int = 2500, seed: int = 7):
-    """A few thousand short English words (2-5 letters), compiled like the real lexicon."""
+def small_lexicon(size: int = 2500, seed: int = 7, longest: int = 5):
+    """A few thousand short English words (2 to ``longest`` letters), compiled like the real
+    lexicon."""
     rng = random.Random(seed)
-    words = [w for w in load_lexicon("en").words() if 2 <= len(w) <= 5]
+    words = [w for w in load_lexicon("en").words() if 2 <= len(w) <= longest]
     twos = [w for w in words if len(w) == 2]
     chosen = set(rng.sample(words, size)) | set(twos)
     return compile_words(chosen, "en", ALPHABETS["en"])
