@@ -56,6 +56,7 @@ from engine.lexicon.errors import LexiconError
 
 MAGIC = b"WADAWG\r\n"
 FORMAT_VERSION = 2  # 2: the reversed prefixes follow the payload
+REVERSED_PREFIXES_MAX_WORDS = 1_000_000
 _FIXED = struct.Struct("<8sHHIIIIII")
 
 
@@ -253,7 +254,9 @@ def compile_words(
     ordered = sorted(set(words))
     _check_letters(ordered, alphabet)
     lexicon = _compile_sorted(ordered, language, alphabet)
-    if reversed_prefixes:
+    # Past a million words (Polish: 4 million) the prefixes would take gigabytes to collect;
+    # the move generator then does without (``engine.movegen.before_run``).
+    if reversed_prefixes and len(ordered) <= REVERSED_PREFIXES_MAX_WORDS:
         backwards = {word[:end][::-1] for word in ordered for end in range(1, len(word) + 1)}
         lexicon.reversed_prefixes = _compile_sorted(sorted(backwards), language, alphabet)
     return lexicon
