@@ -84,11 +84,7 @@ def _by_node(g: _Generation, parts: dict[tuple[str, ...], set[tuple[str, ...]]])
     w = g.w
     by_node: dict[Any, list] = {}
     for letters, token_sets in parts.items():
-        if g.dedup:
-            node: Any = tuple(w.nodes_after(w.root, "".join(letters)))
-        else:
-            node = w.root
-            for letter in letters:
-                node = w.children(node)[letter]
+        nodes = w.nodes_after(w.root, "".join(letters))
+        node = tuple(nodes) if g.dedup else nodes[0]
         by_node.setdefault(node, []).extend((letters, tokens) for tokens in sorted(token_sets))
     return list(by_node.items())

@@ -64,13 +64,8 @@ def plain_extender(
         for i, s in enumerate(squares)
     ]
     wilds = counts[WILDCARD] > 0  # none now: none later in this recursion either
-    # Per square, two squares on: the letters that fit there when it is empty, and the bit of
-    # the tile on it otherwise (0 off the line).
-    ahead2 = [cross[i + 2] if i + 2 < n and letters[i + 2] is None else 0 for i in range(n)]
-    tile2 = [
-        bits[letters[i + 2]] if i + 2 < n and letters[i + 2] is not None else 0  # type: ignore[index]
-        for i in range(n)
-    ]
+    # The same two squares on: what fits there when it is empty, else the bit of its tile.
+    ahead2, tile2 = [*ahead[1:], 0], [*ahead_tile[1:], 0]
     end_bits, grandkids = w.end_bits, w.grandkid_bits
     runs = _runs_after(letters, cross, face, old_bonus)
     children = w.children
