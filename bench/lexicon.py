@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.lexicon import SOURCES, Lexicon, compile_lexicon, load_lexicon
+from wordarena.engine.lexicon import SOURCES, Lexicon, compile_lexicon, load_lexicon
 
 
 def compiled_file(name: str, workdir: Path) -> tuple[Path, float, int]:

@@ -21,11 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import grpc
-
-from protos.wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
-from services.common import logs
-from services.common.config import Settings
-from services.lobby.main import build_lobby
+from wordarena.services.common import logs
+from wordarena.services.common.config import Settings
+from wordarena.services.lobby.main import build_lobby
+from wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 
 
 async def run(args: argparse.Namespace) -> None:

@@ -5,7 +5,7 @@
     .venv/bin/python bench/match_load.py --postgres               # + PostgreSQL (127.0.0.1:5432)
     .venv/bin/python bench/match_load.py --profile /tmp/match.raw # + py-spy of the server
 
-The match server (``python -m services.match.main``) runs in its own process on a fresh SQLite
+The match server (``python -m wordarena.services.match.main``) runs in its own process on a fresh SQLite
 file (``--postgres``: also on a fresh PostgreSQL database, URL from WORDARENA_TEST_POSTGRES_URL,
 default ``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``). The load runs in
 ``--procs`` other processes (real gRPC clients; nothing shares the server's event loop).
@@ -53,10 +53,10 @@ RULESET = "classic"
 
 
 def _script(seed: int) -> dict[str, Any]:
-    from engine.game import Pass, apply, start_game
-    from engine.lexicon import load_lexicon
-    from engine.movegen import generate_moves
-    from engine.rulesets import get_ruleset
+    from wordarena.engine.game import Pass, apply, start_game
+    from wordarena.engine.lexicon import load_lexicon
+    from wordarena.engine.movegen import generate_moves
+    from wordarena.engine.rulesets import get_ruleset
 
     ruleset = get_ruleset(RULESET, "en", None)
     state, _ = start_game(ruleset, 2, seed, load_lexicon(ruleset.lexicon), True)
@@ -109,13 +109,12 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
                   tag: str) -> dict[str, Any]:
     import grpc
     from google.rpc import status_pb2
-
-    from protos.wordarena.v1 import common_pb2 as c
-    from protos.wordarena.v1 import control_pb2 as ctl
-    from protos.wordarena.v1 import control_pb2_grpc, match_pb2_grpc
-    from protos.wordarena.v1 import errors_pb2 as e
-    from protos.wordarena.v1 import match_pb2 as m
-    from services.common import auth
+    from wordarena.services.common import auth
+    from wordarena.v1 import common_pb2 as c
+    from wordarena.v1 import control_pb2 as ctl
+    from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
+    from wordarena.v1 import errors_pb2 as e
+    from wordarena.v1 import match_pb2 as m
 
     keys = auth.load_token_keys(Path(data_dir))
     target = f"127.0.0.1:{port}"
@@ -349,7 +348,7 @@ def hist_quantile(before: dict[float, float], after: dict[float, float], q: floa
 def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess.Popen[str], int, int]:
     path = [str(ROOT), os.environ.get("PYTHONPATH", "")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, path)))
-    cmd = [sys.executable, "-m", "services.match.main", "--listen", "127.0.0.1:0",
+    cmd = [sys.executable, "-m", "wordarena.services.match.main", "--listen", "127.0.0.1:0",
            "--database-url", url, "--data-dir", str(data_dir), "--service-token", SERVICE_TOKEN,
            "--log-level", "warning", "--log-format", "json", "--shutdown-grace", "2",
            "--metrics-listen", "127.0.0.1:0",
@@ -362,7 +361,7 @@ def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess
         line = proc.stdout.readline()
         if not line and proc.poll() is not None:
             raise RuntimeError(f"match server exited: see {data_dir / 'server.log'}")
-        from services.match.main import parse_ready_line  # JSON with --log-format json
+        from wordarena.services.match.main import parse_ready_line  # JSON with --log-format json
 
         ready = parse_ready_line(line)
         if ready is not None:
@@ -372,7 +371,7 @@ def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess
 
 def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, Any]]) -> dict[str, Any]:
     data_dir = Path(tempfile.mkdtemp(prefix=f"wa-load-{name}-"))
-    from services.common import auth
+    from wordarena.services.common import auth
 
     auth.load_token_keys(data_dir)  # the key pair, before the server and clients read it
     proc, port, metrics_port = start_server(url, data_dir, args.server_arg or [])

@@ -28,11 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import apply, set_rack, start_game
-from engine.interchange.cgp import position_from_cgp, position_to_cgp
-from engine.lexicon import catalog, load_lexicon
-from engine.movegen import clear_caches, generate_moves
-from engine.rulesets import get_ruleset
+from wordarena.engine.game import apply, set_rack, start_game
+from wordarena.engine.interchange.cgp import position_from_cgp, position_to_cgp
+from wordarena.engine.lexicon import catalog, load_lexicon
+from wordarena.engine.movegen import clear_caches, generate_moves
+from wordarena.engine.rulesets import get_ruleset
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 POSITIONS = ("empty", "mid-game", "one blank", "two blanks")
@@ -69,7 +69,7 @@ def midgame_cgp(family: str, lexicon, target_words: int = 17, seed: int = 3) -> 
         move = moves[min(len(moves) - 1, turn % 3)]
         state, _ = apply(state, move.to_play(state.to_move))
         if state.pending is not None:
-            from engine.game import Decide
+            from wordarena.engine.game import Decide
 
             state, _ = apply(state, Decide(state.to_move, True))
         turn += 1

@@ -29,16 +29,15 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from movegen import FAMILIES, POSITIONS, empty_cgp, midgame_cgp, rack_of, with_rack  # noqa: E402
-
-from engine.lexicon import load_lexicon  # noqa: E402
+from wordarena.engine.lexicon import load_lexicon  # noqa: E402
 
 # What the counted process runs: setup, one warm-up generation, then ``n`` generations.
 _CHILD = """
 import sys
 sys.path.insert(0, {root!r})
-from engine.interchange.cgp import position_from_cgp
-from engine.lexicon import load_lexicon
-from engine.movegen import generate_moves
+from wordarena.engine.interchange.cgp import position_from_cgp
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.movegen import generate_moves
 state = position_from_cgp(sys.argv[1], lexicon=load_lexicon("en"))
 for _ in range(int(sys.argv[2]) + 1):
     generate_moves(state, ordered=False)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots import Bot, play_game
-from engine.lexicon import load_lexicon
-from engine.rulesets import get_ruleset
+from wordarena.engine.bots import Bot, play_game
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.rulesets import get_ruleset
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from engine.errors import InputError
-from engine.tiles import Tile
+from wordarena.engine.errors import InputError
+from wordarena.engine.tiles import Tile
 
 Cells = tuple[Tile | None, ...]
 

@@ -2,7 +2,7 @@
 
 ``RuleError`` is a refused action: the state it was applied to is unchanged. Its ``code`` names
 the rule (stable, machine-readable, mirrored by the public API); its message says it in words.
-``InputError`` is malformed outside data (CGP, GCG, word lists, actions from clients) and names
+``InputError`` is malformed outside data (CGP, GCG, word lists, actions from wordarena.clients) and names
 what is wrong and where.
 """
 

@@ -7,11 +7,11 @@ passes through, and ``*`` a War of Words wildcard.
 
 from __future__ import annotations
 
-from engine.board import Cells, format_position, parse_position, square_name
-from engine.errors import InputError
-from engine.placement import Placement
-from engine.rulesets.layout import BoardLayout
-from engine.tiles import WILDCARD
+from wordarena.engine.board import Cells, format_position, parse_position, square_name
+from wordarena.engine.errors import InputError
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets.layout import BoardLayout
+from wordarena.engine.tiles import WILDCARD
 
 THROUGH = "."
 

@@ -18,11 +18,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.board import Cells, square_name
-from engine.errors import InputError, Rule, RuleError
-from engine.rulesets.layout import STAR, WATER, BoardLayout
-from engine.rulesets.model import FirstPlay, Ruleset
-from engine.tiles import BLANK, WILDCARD, Tile
+from wordarena.engine.board import Cells, square_name
+from wordarena.engine.errors import InputError, Rule, RuleError
+from wordarena.engine.rulesets.layout import STAR, WATER, BoardLayout
+from wordarena.engine.rulesets.model import FirstPlay, Ruleset
+from wordarena.engine.tiles import BLANK, WILDCARD, Tile
 
 Links = Mapping[int, int]  # portal square -> its partner (both squares of every open pair)
 NO_LINKS: Links = {}

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.board import Cells, square_name
-from engine.placement import Geometry, Word
-from engine.rulesets.layout import COLOUR_NAMES, WATER, Square
-from engine.rulesets.model import Ruleset, WordFactor
-from engine.tiles import Tile, is_letter_token
+from wordarena.engine.board import Cells, square_name
+from wordarena.engine.placement import Geometry, Word
+from wordarena.engine.rulesets.layout import COLOUR_NAMES, WATER, Square
+from wordarena.engine.rulesets.model import Ruleset, WordFactor
+from wordarena.engine.tiles import Tile, is_letter_token
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.errors import InputError
+from wordarena.engine.errors import InputError
 
 BLANK = "?"
 WILDCARD = "*"

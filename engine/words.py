@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 from itertools import product
 
-from engine.tiles import WILDCARD
+from wordarena.engine.tiles import WILDCARD
 
 
 def resolve_word(text: str, lexicon: Container[str], letters: Sequence[str]) -> str | None:

@@ -14,16 +14,16 @@ import json
 import sys
 from typing import Any
 
-from engine.analysis import check_position
-from engine.board import square_name
-from engine.errors import EngineError, InputError
-from engine.game.state import GameState
-from engine.interchange.cgp import parse_cgp, position_from_cgp
-from engine.lexicon import LexiconError, load_lexicon
-from engine.movegen import Move, describe_move, generate_moves
-from engine.rulesets import get_ruleset, parse_ruleset_id
-from engine.rulesets.model import Ruleset
-from engine.words import resolve_words
+from wordarena.engine.analysis import check_position
+from wordarena.engine.board import square_name
+from wordarena.engine.errors import EngineError, InputError
+from wordarena.engine.game.state import GameState
+from wordarena.engine.interchange.cgp import parse_cgp, position_from_cgp
+from wordarena.engine.lexicon import LexiconError, load_lexicon
+from wordarena.engine.movegen import Move, describe_move, generate_moves
+from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.words import resolve_words
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

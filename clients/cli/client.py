@@ -1,6 +1,6 @@
 """The reference client library: talks to the lobby and match servers through the public contract.
 
-Everything here goes through ``protos.wordarena.v1``; nothing imports server code.
+Everything here goes through ``wordarena.v1``; nothing imports server code.
 
 * :class:`Config` — the signed-in identity per lobby, in ``$WORDARENA_CONFIG`` or
   ``~/.config/wordarena/config.json``.
@@ -26,8 +26,7 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from grpc_status import rpc_status
-
-from protos.wordarena.v1 import (
+from wordarena.v1 import (
     common_pb2,
     errors_pb2,
     lobby_pb2,
@@ -176,7 +175,7 @@ def rule_name(code_name: str) -> str:
 
 
 def _square_names(squares: Any) -> list[str]:
-    from engine.board import square_name
+    from wordarena.engine.board import square_name
 
     return [s.notation or square_name(s.row, s.col) for s in squares]
 

@@ -10,8 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
-
-from clients.cli.client import (
+from wordarena.clients.cli.client import (
     EXIT_OK,
     EXIT_UNREACHABLE,
     Client,

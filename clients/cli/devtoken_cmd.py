@@ -45,8 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _dev_token(args: argparse.Namespace) -> int:
-    from services.common import auth
-    from services.common.config import default_data_dir
+    from wordarena.services.common import auth
+    from wordarena.services.common.config import default_data_dir
 
     if not PLAYER_ID.match(args.player_id):
         print("dev-token: PLAYER_ID must be 1..64 characters of [A-Za-z0-9_:.-]", file=sys.stderr)

@@ -8,14 +8,14 @@ import json
 import sys
 from pathlib import Path
 
-from engine.analysis.record import review_record
-from engine.errors import InputError
-from engine.interchange.check import Finding, check_record, replay_record, unsupported_letters
-from engine.interchange.gcg import GameRecord, MoveKind, format_move, parse_gcg
-from engine.interchange.text import board_text
-from engine.lexicon import load_lexicon
-from engine.rulesets import get_ruleset, parse_ruleset_id
-from engine.rulesets.model import Ruleset
+from wordarena.engine.analysis.record import review_record
+from wordarena.engine.errors import InputError
+from wordarena.engine.interchange.check import Finding, check_record, replay_record, unsupported_letters
+from wordarena.engine.interchange.gcg import GameRecord, MoveKind, format_move, parse_gcg
+from wordarena.engine.interchange.text import board_text
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
+from wordarena.engine.rulesets.model import Ruleset
 
 OK, FINDINGS, BAD_INPUT = 0, 1, 2
 

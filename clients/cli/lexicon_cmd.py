@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.lexicon import (
+from wordarena.engine.lexicon import (
     LANGUAGES,
     Lexicon,
     LexiconError,

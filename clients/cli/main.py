@@ -13,7 +13,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-import clients.cli as cli_package
+import wordarena.clients.cli as cli_package
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(cli_package.__path__), key=lambda m: m.name):
         if info.name.endswith("_cmd"):
-            module = importlib.import_module(f"clients.cli.{info.name}")
+            module = importlib.import_module(f"wordarena.clients.cli.{info.name}")
             module.add_parser(subparsers)
     return parser
 

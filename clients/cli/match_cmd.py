@@ -15,10 +15,10 @@ import contextlib
 import json
 import time
 
-from clients.cli import moves, render
-from clients.cli.client import EXIT_REFUSED, Client, ClientError, to_dict
-from clients.cli.common import add_common, emit, run
-from protos.wordarena.v1 import common_pb2, match_pb2
+from wordarena.clients.cli import moves, render
+from wordarena.clients.cli.client import EXIT_REFUSED, Client, ClientError, to_dict
+from wordarena.clients.cli.common import add_common, emit, run
+from wordarena.v1 import common_pb2, match_pb2
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

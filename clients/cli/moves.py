@@ -9,12 +9,12 @@ the server showed us.
 
 from __future__ import annotations
 
-from clients.cli.client import EXIT_USAGE, ClientError
-from engine.board import COLUMNS, square_name
-from engine.errors import InputError
-from engine.notation import placements_from_word
-from engine.tiles import Tile as EngineTile
-from protos.wordarena.v1 import common_pb2
+from wordarena.clients.cli.client import EXIT_USAGE, ClientError
+from wordarena.engine.board import COLUMNS, square_name
+from wordarena.engine.errors import InputError
+from wordarena.engine.notation import placements_from_word
+from wordarena.engine.tiles import Tile as EngineTile
+from wordarena.v1 import common_pb2
 
 
 class _ViewLayout:

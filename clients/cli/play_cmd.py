@@ -7,12 +7,11 @@ import argparse
 import sys
 
 from google.protobuf import duration_pb2
-
-from clients.cli.client import EXIT_USAGE, Client, ClientError
-from clients.cli.common import add_common, run
-from clients.cli.screen import GameScreen
-from clients.cli.table_cmd import add_settings, settings_from_args, table_text
-from protos.wordarena.v1 import common_pb2, lobby_pb2
+from wordarena.clients.cli.client import EXIT_USAGE, Client, ClientError
+from wordarena.clients.cli.common import add_common, run
+from wordarena.clients.cli.screen import GameScreen
+from wordarena.clients.cli.table_cmd import add_settings, settings_from_args, table_text
+from wordarena.v1 import common_pb2, lobby_pb2
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

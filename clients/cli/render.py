@@ -12,9 +12,8 @@ from collections.abc import Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-
-from engine.board import COLUMNS, square_name
-from protos.wordarena.v1 import common_pb2, errors_pb2, match_pb2
+from wordarena.engine.board import COLUMNS, square_name
+from wordarena.v1 import common_pb2, errors_pb2, match_pb2
 
 # Square styles -------------------------------------------------------------------------------
 
@@ -327,7 +326,7 @@ def breakdown_text(b: common_pb2.ScoreBreakdown) -> str:
 
 def violation_text(v: errors_pb2.RuleViolation) -> str:
     """A RuleViolation from a response (PreviewPlay, WordStrength) in plain words."""
-    from clients.cli.client import explain_rule_violation
+    from wordarena.clients.cli.client import explain_rule_violation
 
     return explain_rule_violation(v)
 

@@ -13,14 +13,13 @@ from pathlib import Path
 
 from rich.console import Console, Group
 from rich.text import Text
-
-from clients.cli import render
-from engine.errors import InputError
-from engine.interchange.check import replay_record
-from engine.interchange.gcg import format_move, parse_gcg
-from engine.rulesets import get_ruleset, parse_ruleset_id
-from engine.rulesets.layout import SAND, STAR, WATER
-from protos.wordarena.v1 import common_pb2
+from wordarena.clients.cli import render
+from wordarena.engine.errors import InputError
+from wordarena.engine.interchange.check import replay_record
+from wordarena.engine.interchange.gcg import format_move, parse_gcg
+from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
+from wordarena.engine.rulesets.layout import SAND, STAR, WATER
+from wordarena.v1 import common_pb2
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from engine.errors import InputError
-from engine.rulesets import get_ruleset, list_rulesets
+from wordarena.engine.errors import InputError
+from wordarena.engine.rulesets import get_ruleset, list_rulesets
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

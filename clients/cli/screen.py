@@ -22,11 +22,10 @@ from typing import Any
 
 from rich.console import Console
 from rich.text import Text
-
-from clients.cli import moves, render
-from clients.cli.client import EXIT_OK, Client, ClientError
-from clients.cli.match_cmd import define_text
-from protos.wordarena.v1 import common_pb2, match_pb2
+from wordarena.clients.cli import moves, render
+from wordarena.clients.cli.client import EXIT_OK, Client, ClientError
+from wordarena.clients.cli.match_cmd import define_text
+from wordarena.v1 import common_pb2, match_pb2
 
 HELP = """Commands:
   8H WORD        play across from H8      H8 WORD   play down from H8

@@ -9,10 +9,10 @@ import argparse
 import json
 import sys
 
-from engine.bots import LEVELS, play_series
-from engine.errors import EngineError
-from engine.lexicon import LexiconError, load_lexicon
-from engine.rulesets import parse_ruleset_id
+from wordarena.engine.bots import LEVELS, play_series
+from wordarena.engine.errors import EngineError
+from wordarena.engine.lexicon import LexiconError, load_lexicon
+from wordarena.engine.rulesets import parse_ruleset_id
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

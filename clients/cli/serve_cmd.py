@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import IO
 
 import grpc
+from wordarena.v1 import lobby_pb2, lobby_pb2_grpc
 
-from protos.wordarena.v1 import lobby_pb2, lobby_pb2_grpc
-
-_LAUNCH = "import sys; from services.{0}.main import main; sys.exit(main() or 0)"
+_LAUNCH = "import sys; from wordarena.services.{0}.main import main; sys.exit(main() or 0)"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -107,7 +106,7 @@ def _stop(procs: list[subprocess.Popen], grace: float = 10.0) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from services.common.config import default_data_dir
+    from wordarena.services.common.config import default_data_dir
 
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -118,8 +117,6 @@ def _serve(args: argparse.Namespace) -> int:
     env.pop("WORDARENA_LISTEN", None)
     env["WORDARENA_SERVICE_TOKEN"] = token
     env.setdefault("PYTHONUNBUFFERED", "1")
-    repo_root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = repo_root + os.pathsep + env.get("PYTHONPATH", "")
     common = ["--data-dir", str(data_dir), "--log-level", args.log_level]
     if args.database_url:
         common += ["--database-url", args.database_url]

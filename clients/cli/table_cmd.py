@@ -9,10 +9,9 @@ from __future__ import annotations
 import argparse
 
 from google.protobuf import duration_pb2
-
-from clients.cli.client import EXIT_REFUSED, Client, ClientError
-from clients.cli.common import add_common, emit, run, to_dict
-from protos.wordarena.v1 import common_pb2, lobby_pb2
+from wordarena.clients.cli.client import EXIT_REFUSED, Client, ClientError
+from wordarena.clients.cli.common import add_common, emit, run, to_dict
+from wordarena.v1 import common_pb2, lobby_pb2
 
 CHALLENGE = {"default": common_pb2.CHALLENGE_MODE_UNSPECIFIED,
              "instant": common_pb2.CHALLENGE_MODE_INSTANT,

@@ -8,10 +8,10 @@
   has, naming the field.
 """
 
-from engine.analysis.hindsight import Hindsight, hindsight
-from engine.analysis.position import check_position
-from engine.analysis.strength import Strength, rank_text, word_strength
-from engine.analysis.tilebag import tile_bag
+from wordarena.engine.analysis.hindsight import Hindsight, hindsight
+from wordarena.engine.analysis.position import check_position
+from wordarena.engine.analysis.strength import Strength, rank_text, word_strength
+from wordarena.engine.analysis.tilebag import tile_bag
 
 __all__ = [
     "Hindsight", "Strength", "check_position", "hindsight", "rank_text", "tile_bag",

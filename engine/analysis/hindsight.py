@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.analysis.position import check_position
-from engine.analysis.strength import play_score, rank_text
-from engine.errors import RuleError
-from engine.game.actions import Action, Play
-from engine.game.state import GameState
-from engine.movegen import Move, describe_move, generate_moves
-from engine.movegen.api import board_ruleset
-from engine.tiles import is_action
-from engine.warofwords.arena import portal_links
+from wordarena.engine.analysis.position import check_position
+from wordarena.engine.analysis.strength import play_score, rank_text
+from wordarena.engine.errors import RuleError
+from wordarena.engine.game.actions import Action, Play
+from wordarena.engine.game.state import GameState
+from wordarena.engine.movegen import Move, describe_move, generate_moves
+from wordarena.engine.movegen.api import board_ruleset
+from wordarena.engine.tiles import is_action
+from wordarena.engine.warofwords.arena import portal_links
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.errors import InputError
-from engine.game.state import GameState
+from wordarena.engine.errors import InputError
+from wordarena.engine.game.state import GameState
 
 
 def check_position(state: GameState) -> None:

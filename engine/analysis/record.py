@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
-from engine.analysis.hindsight import Hindsight, hindsight
-from engine.game.actions import Action, Play
-from engine.game.state import GameState
-from engine.interchange.check import Step, replay_record
-from engine.interchange.gcg import GameRecord, MoveKind
-from engine.placement import Placement
-from engine.rulesets.model import Ruleset
+from wordarena.engine.analysis.hindsight import Hindsight, hindsight
+from wordarena.engine.game.actions import Action, Play
+from wordarena.engine.game.state import GameState
+from wordarena.engine.interchange.check import Step, replay_record
+from wordarena.engine.interchange.gcg import GameRecord, MoveKind
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets.model import Ruleset
 
 TURNS = (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE)
 

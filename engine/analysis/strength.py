@@ -7,16 +7,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.analysis.position import check_position
-from engine.board import with_tiles
-from engine.errors import RuleError
-from engine.game.state import GameState
-from engine.movegen import Move, generate_moves
-from engine.movegen.api import board_ruleset
-from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
-from engine.scoring import score_play
-from engine.warofwords.arena import portal_links
-from engine.words import invalid_words, resolve_words
+from wordarena.engine.analysis.position import check_position
+from wordarena.engine.board import with_tiles
+from wordarena.engine.errors import RuleError
+from wordarena.engine.game.state import GameState
+from wordarena.engine.movegen import Move, generate_moves
+from wordarena.engine.movegen.api import board_ruleset
+from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
+from wordarena.engine.scoring import score_play
+from wordarena.engine.warofwords.arena import portal_links
+from wordarena.engine.words import invalid_words, resolve_words
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.analysis.position import check_position
-from engine.errors import InputError
-from engine.game.state import GameState
+from wordarena.engine.analysis.position import check_position
+from wordarena.engine.errors import InputError
+from wordarena.engine.game.state import GameState
 
 
 def tile_bag(state: GameState, seat: int) -> dict[str, int]:

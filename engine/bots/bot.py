@@ -22,14 +22,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots.leaves import LeaveTable, leave_table
-from engine.game.actions import Action, Decide, Exchange, Pass
-from engine.game.state import GameState
-from engine.game.turns import apply
-from engine.movegen import Move, generate_moves
-from engine.placement import word_text
-from engine.tiles import is_action, remove_tokens
-from engine.words import invalid_words, resolve_words
+from wordarena.engine.bots.leaves import LeaveTable, leave_table
+from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
+from wordarena.engine.game.state import GameState
+from wordarena.engine.game.turns import apply
+from wordarena.engine.movegen import Move, generate_moves
+from wordarena.engine.placement import word_text
+from wordarena.engine.tiles import is_action, remove_tokens
+from wordarena.engine.words import invalid_words, resolve_words
 
 LEVELS = {1: "beginner", 2: "casual", 3: "club", 4: "expert", 5: "strong"}
 
@@ -69,7 +69,7 @@ class Bot:
         move = self._pick(state, moves)
         chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
         if state.ruleset.family == "warofwords":  # action tiles: engine.warofwords.tactics
-            from engine.warofwords.tactics import with_actions
+            from wordarena.engine.warofwords.tactics import with_actions
 
             return with_actions(state, seat, chosen, moves, self.level, self.rng,
                                 self.lexicon)

@@ -6,7 +6,7 @@ GAMES-1). At every other turn while the bag can still refill a rack, 8 racks dra
 that board (``collect_racks``). A ridge regression of that best score on the rack (counts of each
 token, extra copies, vowel/consonant imbalance; unpenalised intercept) gives each token's value
 and the two penalties (``fit``). Run it with
-``python -m engine.bots.derive FAMILY GAMES [SAMPLES.json]`` (``FAMILY 0 SAMPLES.json GAMES``
+``python -m wordarena.engine.bots.derive FAMILY GAMES [SAMPLES.json]`` (``FAMILY 0 SAMPLES.json GAMES``
 refits from kept samples without replaying). ``collect`` is the first, discarded method (the
 next-turn score of the tiles greedy players kept; see docs/bots.md).
 """
@@ -21,15 +21,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from engine.bots.bot import Bot
-from engine.bots.leaves import VOWELS, LeaveTable
-from engine.bots.selfplay import play_game
-from engine.game import Decide, Play
-from engine.game.state import GameState
-from engine.lexicon import load_lexicon
-from engine.movegen import generate
-from engine.rulesets import get_ruleset
-from engine.tiles import is_action
+from wordarena.engine.bots.bot import Bot
+from wordarena.engine.bots.leaves import VOWELS, LeaveTable
+from wordarena.engine.bots.selfplay import play_game
+from wordarena.engine.game import Decide, Play
+from wordarena.engine.game.state import GameState
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.movegen import generate
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.tiles import is_action
 
 RIDGE = 20.0
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from engine.tiles import is_action
+from wordarena.engine.tiles import is_action
 
 VOWELS = frozenset("AEIOUÄÖÜĄĘÓ")
 
@@ -51,7 +51,7 @@ class LeaveTable:
 @cache
 def leave_table(family: str) -> LeaveTable:
     """The shipped leave table of ``family`` (an empty table when none is shipped)."""
-    path = resources.files("engine.bots") / "data" / f"leaves-{family}.json"
+    path = resources.files("wordarena.engine.bots") / "data" / f"leaves-{family}.json"
     if not path.is_file():
         return LeaveTable(family)
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bots.bot import Bot
-from engine.game import Play, apply, start_game
-from engine.game.state import GameState
-from engine.rulesets.model import Ruleset
+from wordarena.engine.bots.bot import Bot
+from wordarena.engine.game import Play, apply, start_game
+from wordarena.engine.game.state import GameState
+from wordarena.engine.rulesets.model import Ruleset
 
 TurnHook = Callable[[GameState, Any, GameState], None]
 

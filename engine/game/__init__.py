@@ -1,6 +1,6 @@
 """The state machine: ``start_game``, ``apply(state, action) -> (state, events)``, ``replay``."""
 
-from engine.game.actions import (
+from wordarena.engine.game.actions import (
     Action,
     Decide,
     Exchange,
@@ -13,10 +13,10 @@ from engine.game.actions import (
     action_from_dict,
     action_to_dict,
 )
-from engine.game.events import Event
-from engine.game.replay import replay
-from engine.game.state import GameResult, GameState, PendingPlay, Seat, set_rack
-from engine.game.turns import apply, start_game
+from wordarena.engine.game.events import Event
+from wordarena.engine.game.replay import replay
+from wordarena.engine.game.state import GameResult, GameState, PendingPlay, Seat, set_rack
+from wordarena.engine.game.turns import apply, start_game
 
 __all__ = [
     "Action", "Decide", "Event", "Exchange", "GameResult", "GameState", "Kick", "Leave", "Pass",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import InputError
-from engine.placement import Placement
+from wordarena.engine.errors import InputError
+from wordarena.engine.placement import Placement
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,10 @@ winners — each family's rule taken from its ruleset's policies."""
 
 from __future__ import annotations
 
-from engine.game.events import Event
-from engine.game.state import GameResult, GameState, Seat
-from engine.rulesets.model import OutRule
-from engine.tiles import is_letter_token
+from wordarena.engine.game.events import Event
+from wordarena.engine.game.state import GameResult, GameState, Seat
+from wordarena.engine.rulesets.model import OutRule
+from wordarena.engine.tiles import is_letter_token
 
 Events = list[Event]
 
@@ -18,7 +18,7 @@ def after_turn(
     """Book a finished turn of ``kind`` (word, scoreless, pass, exchange, failed, lost), end the
     game if a rule says so, else hand the turn on (when ``advance``)."""
     if state.effects:  # War of Words: persistent effects and clouds act after every turn
-        from engine.warofwords.persist import end_of_turn
+        from wordarena.engine.warofwords.persist import end_of_turn
 
         state = end_of_turn(state, seat, events)
     rule = state.ruleset.zero_turns

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.errors import InputError
-from engine.game.actions import action_from_dict
-from engine.game.events import Event
-from engine.game.state import GameState, Lexicon
-from engine.game.turns import apply, start_game
-from engine.rulesets.catalog import parse_ruleset_id
+from wordarena.engine.errors import InputError
+from wordarena.engine.game.actions import action_from_dict
+from wordarena.engine.game.events import Event
+from wordarena.engine.game.state import GameState, Lexicon
+from wordarena.engine.game.turns import apply, start_game
+from wordarena.engine.rulesets.catalog import parse_ruleset_id
 
 
 def replay(

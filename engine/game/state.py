@@ -7,12 +7,12 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
-from engine.board import Cells, empty_cells
-from engine.errors import InputError
-from engine.placement import Geometry
-from engine.rulesets.model import Ruleset
-from engine.scoring import BoardEffects, ScoreBreakdown
-from engine.tiles import is_letter_token
+from wordarena.engine.board import Cells, empty_cells
+from wordarena.engine.errors import InputError
+from wordarena.engine.placement import Geometry
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.scoring import BoardEffects, ScoreBreakdown
+from wordarena.engine.tiles import is_letter_token
 
 
 class Lexicon(Container[str], Protocol):

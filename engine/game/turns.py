@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.board import with_tiles, without_tiles
-from engine.errors import InputError, Rule, RuleError
-from engine.game.actions import (
+from wordarena.engine.board import with_tiles, without_tiles
+from wordarena.engine.errors import InputError, Rule, RuleError
+from wordarena.engine.game.actions import (
     Action,
     Decide,
     Exchange,
@@ -23,18 +23,18 @@ from engine.game.actions import (
     TimeOut,
     action_to_dict,
 )
-from engine.game.endgame import after_turn, end_by_departure
-from engine.game.events import Event
-from engine.game.rng import rng_for
-from engine.game.state import GameState, Lexicon, PendingPlay, Seat, initial_cells
-from engine.placement import Geometry, check_placement, check_tokens_on_rack, word_text
-from engine.rulesets.model import Ruleset, WordCheck
-from engine.scoring import ScoreBreakdown, score_play
-from engine.tiles import WILDCARD, is_action, is_letter_token, remove_tokens
-from engine.warofwords.arena import enabled as has_action_tiles
-from engine.warofwords.clouds import initial_effects
-from engine.warofwords.turn import play_turn
-from engine.words import invalid_words, resolve_words
+from wordarena.engine.game.endgame import after_turn, end_by_departure
+from wordarena.engine.game.events import Event
+from wordarena.engine.game.rng import rng_for
+from wordarena.engine.game.state import GameState, Lexicon, PendingPlay, Seat, initial_cells
+from wordarena.engine.placement import Geometry, check_placement, check_tokens_on_rack, word_text
+from wordarena.engine.rulesets.model import Ruleset, WordCheck
+from wordarena.engine.scoring import ScoreBreakdown, score_play
+from wordarena.engine.tiles import WILDCARD, is_action, is_letter_token, remove_tokens
+from wordarena.engine.warofwords.arena import enabled as has_action_tiles
+from wordarena.engine.warofwords.clouds import initial_effects
+from wordarena.engine.warofwords.turn import play_turn
+from wordarena.engine.words import invalid_words, resolve_words
 
 Events = list[Event]
 

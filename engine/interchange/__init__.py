@@ -7,10 +7,10 @@
 - ``engine.interchange.text``  ``board_text(layout, cells)``: the board as plain text
 """
 
-from engine.interchange.cgp import Cgp, format_cgp, parse_cgp, position_from_cgp, position_to_cgp
-from engine.interchange.check import Finding, Step, check_record, replay_record
-from engine.interchange.gcg import GameRecord, Move, MoveKind, Player, parse_gcg, write_gcg
-from engine.interchange.text import board_text
+from wordarena.engine.interchange.cgp import Cgp, format_cgp, parse_cgp, position_from_cgp, position_to_cgp
+from wordarena.engine.interchange.check import Finding, Step, check_record, replay_record
+from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind, Player, parse_gcg, write_gcg
+from wordarena.engine.interchange.text import board_text
 
 __all__ = [
     "Cgp", "Finding", "GameRecord", "Move", "MoveKind", "Player", "Step", "board_text",

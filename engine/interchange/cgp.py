@@ -23,13 +23,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.board import Cells
-from engine.errors import InputError
-from engine.game.rng import rng_for
-from engine.game.state import GameState, Lexicon, Seat
-from engine.rulesets import get_ruleset, parse_ruleset_id
-from engine.rulesets.model import Ruleset
-from engine.tiles import BLANK, WILDCARD, Tile
+from wordarena.engine.board import Cells
+from wordarena.engine.errors import InputError
+from wordarena.engine.game.rng import rng_for
+from wordarena.engine.game.state import GameState, Lexicon, Seat
+from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.tiles import BLANK, WILDCARD, Tile
 
 UNKNOWN_OWNER = -1  # the seat of a tile read from a CGP board (CGP does not say who played it)
 

@@ -15,14 +15,14 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.board import Cells, parse_position, square_name, with_tiles, without_tiles
-from engine.errors import InputError, Rule, RuleError
-from engine.game import Exchange, GameState, Pass, Play, apply, set_rack, start_game
-from engine.interchange.gcg import GameRecord, Move, MoveKind
-from engine.placement import Placement
-from engine.rulesets.layout import BoardLayout
-from engine.rulesets.model import OutRule, Ruleset
-from engine.tiles import BLANK, Tile
+from wordarena.engine.board import Cells, parse_position, square_name, with_tiles, without_tiles
+from wordarena.engine.errors import InputError, Rule, RuleError
+from wordarena.engine.game import Exchange, GameState, Pass, Play, apply, set_rack, start_game
+from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets.layout import BoardLayout
+from wordarena.engine.rulesets.model import OutRule, Ruleset
+from wordarena.engine.tiles import BLANK, Tile
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from engine.errors import InputError
+from wordarena.engine.errors import InputError
 
 MAX_PLAYERS = 4
 

@@ -8,8 +8,8 @@ terrain: ``S`` star, ``w`` water, ``#`` scenery / titanium, ``:`` sand. ``.`` is
 
 from __future__ import annotations
 
-from engine.board import COLUMNS, Cells
-from engine.rulesets.layout import SAND, SCENERY, STAR, TITANIUM, WATER, BoardLayout, Square
+from wordarena.engine.board import COLUMNS, Cells
+from wordarena.engine.rulesets.layout import SAND, SCENERY, STAR, TITANIUM, WATER, BoardLayout, Square
 
 _WORD = {2: "-", 3: "=", 4: "~"}
 _LETTER = {2: "'", 3: '"', 4: "^"}

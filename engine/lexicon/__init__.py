@@ -13,18 +13,18 @@ Public API:
 * :class:`LexiconError` — missing, unreadable or malformed word lists and lexicon files.
 """
 
-from engine.lexicon.alphabet import ALPHABETS, LANGUAGES, alphabet_for
-from engine.lexicon.build import BuildReport, build_lexicon, compile_lexicon, read_word_list
-from engine.lexicon.catalog import (
+from wordarena.engine.lexicon.alphabet import ALPHABETS, LANGUAGES, alphabet_for
+from wordarena.engine.lexicon.build import BuildReport, build_lexicon, compile_lexicon, read_word_list
+from wordarena.engine.lexicon.catalog import (
     DEFAULT_LEXICON,
     SOURCES,
     available_lexicons,
     cache_dir,
     load_lexicon,
 )
-from engine.lexicon.dawg import Lexicon, compile_words
-from engine.lexicon.errors import LexiconError
-from engine.lexicon.normalize import Normalized, Reason, normalize, normalize_word
+from wordarena.engine.lexicon.dawg import Lexicon, compile_words
+from wordarena.engine.lexicon.errors import LexiconError
+from wordarena.engine.lexicon.normalize import Normalized, Reason, normalize, normalize_word
 
 __all__ = [
     "ALPHABETS",

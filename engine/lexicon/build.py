@@ -17,10 +17,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.lexicon.alphabet import alphabet_for
-from engine.lexicon.dawg import Lexicon, compile_words
-from engine.lexicon.errors import LexiconError
-from engine.lexicon.normalize import Reason, normalize
+from wordarena.engine.lexicon.alphabet import alphabet_for
+from wordarena.engine.lexicon.dawg import Lexicon, compile_words
+from wordarena.engine.lexicon.errors import LexiconError
+from wordarena.engine.lexicon.normalize import Reason, normalize
 
 PathLike = str | os.PathLike[str]
 _SAMPLES_PER_REASON = 5

@@ -21,10 +21,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.lexicon.build import compile_lexicon
-from engine.lexicon.dawg import FORMAT_VERSION, Lexicon
-from engine.lexicon.errors import LexiconError
-from engine.lexicon.normalize import NORMALIZE_VERSION
+from wordarena.engine.lexicon.build import compile_lexicon
+from wordarena.engine.lexicon.dawg import FORMAT_VERSION, Lexicon
+from wordarena.engine.lexicon.errors import LexiconError
+from wordarena.engine.lexicon.normalize import NORMALIZE_VERSION
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SYSTEM_DICT_DIR = Path("/usr/share/dict")

@@ -52,7 +52,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from engine.lexicon.errors import LexiconError
+from wordarena.engine.lexicon.errors import LexiconError
 
 MAGIC = b"WADAWG\r\n"
 FORMAT_VERSION = 2  # 2: the reversed prefixes follow the payload

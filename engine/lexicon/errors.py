@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.errors import InputError
+from wordarena.engine.errors import InputError
 
 
 class LexiconError(InputError):

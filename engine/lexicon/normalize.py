@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.lexicon.alphabet import ALPHABETS, alphabet_for
+from wordarena.engine.lexicon.alphabet import ALPHABETS, alphabet_for
 
 #: Bumped whenever a rule here changes, so that cached compiled lexicons are rebuilt.
 NORMALIZE_VERSION = 1

@@ -8,10 +8,10 @@
 * :func:`describe_move` — position (``8H``), words formed and score breakdown of a move.
 """
 
-from engine.movegen.api import generate_moves, sort_moves
-from engine.movegen.generator import generate
-from engine.movegen.lexwalk import clear_caches
-from engine.movegen.move import Move, MoveInfo, describe_move
+from wordarena.engine.movegen.api import generate_moves, sort_moves
+from wordarena.engine.movegen.generator import generate
+from wordarena.engine.movegen.lexwalk import clear_caches
+from wordarena.engine.movegen.move import Move, MoveInfo, describe_move
 
 __all__ = [
     "Move", "MoveInfo", "clear_caches", "describe_move", "generate", "generate_moves", "sort_moves",

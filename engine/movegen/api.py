@@ -5,12 +5,12 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from engine.errors import InputError
-from engine.game.state import GameState
-from engine.movegen.generator import generate
-from engine.movegen.move import Move
-from engine.placement import NO_LINKS, Links
-from engine.rulesets.model import Ruleset
+from wordarena.engine.errors import InputError
+from wordarena.engine.game.state import GameState
+from wordarena.engine.movegen.generator import generate
+from wordarena.engine.movegen.move import Move
+from wordarena.engine.placement import NO_LINKS, Links
+from wordarena.engine.rulesets.model import Ruleset
 
 _score = itemgetter(0)
 
@@ -41,7 +41,7 @@ def generate_moves(
     ruleset = board_ruleset(state)
     links: Links = NO_LINKS
     if state.effects:
-        from engine.warofwords.arena import portal_links
+        from wordarena.engine.warofwords.arena import portal_links
 
         links = portal_links(state) or NO_LINKS
     moves = generate(ruleset, state.cells, state.racks[who], lex, state.board_effects, links)
@@ -57,7 +57,7 @@ def board_ruleset(state: GameState) -> Ruleset:
     cached per set of changes, so move generation reuses its square tables."""
     if not state.effects:
         return state.ruleset
-    from engine.warofwords.arena import SquareChange, live_ruleset
+    from wordarena.engine.warofwords.arena import SquareChange, live_ruleset
 
     changes = tuple(e for e in state.effects if isinstance(e, SquareChange))
     if not changes:

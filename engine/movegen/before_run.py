@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.tiles import BLANK, WILDCARD
+from wordarena.engine.tiles import BLANK, WILDCARD
 
 if TYPE_CHECKING:
-    from engine.movegen.generator import _Generation
+    from wordarena.engine.movegen.generator import _Generation
 
 LONG_RUN = 3
 

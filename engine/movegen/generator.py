@@ -27,16 +27,16 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.board import Cells
-from engine.movegen.before_run import LONG_RUN, left_parts_before_run
-from engine.movegen.extend import plain_extender
-from engine.movegen.lexwalk import LexWalker, walker_for
-from engine.movegen.move import Move
-from engine.movegen.tables import BLANK_KEY, SquareTables, square_tables
-from engine.placement import NO_LINKS, Links
-from engine.rulesets.model import FirstPlay, Ruleset
-from engine.scoring import NO_EFFECTS, BoardEffects, tile_value
-from engine.tiles import BLANK, WILDCARD
+from wordarena.engine.board import Cells
+from wordarena.engine.movegen.before_run import LONG_RUN, left_parts_before_run
+from wordarena.engine.movegen.extend import plain_extender
+from wordarena.engine.movegen.lexwalk import LexWalker, walker_for
+from wordarena.engine.movegen.move import Move
+from wordarena.engine.movegen.tables import BLANK_KEY, SquareTables, square_tables
+from wordarena.engine.placement import NO_LINKS, Links
+from wordarena.engine.rulesets.model import FirstPlay, Ruleset
+from wordarena.engine.scoring import NO_EFFECTS, BoardEffects, tile_value
+from wordarena.engine.tiles import BLANK, WILDCARD
 
 new_move = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
 
@@ -64,7 +64,7 @@ def generate(
     gc.disable()
     try:
         if links:
-            from engine.movegen.portals import PortalGeneration
+            from wordarena.engine.movegen.portals import PortalGeneration
 
             return PortalGeneration(ruleset, tables, walker, cells, rack, effects, links).run()
         return _Generation(ruleset, tables, walker, cells, rack, effects).run()
@@ -479,7 +479,7 @@ class _Generation:
         if self.left_parts is not None:
             return self.left_parts
         if self.dedup:
-            from engine.movegen.wildcards import wild_left_parts
+            from wordarena.engine.movegen.wildcards import wild_left_parts
 
             self.left_parts = wild_left_parts(self)
             return self.left_parts
@@ -555,7 +555,7 @@ class _Generation:
         record = self._recorder(state, len(squares), xlen, across, end_only, relaxed)
         if not self.dedup:
             return plain_extender(self, state, record, squares, letters, cross, xscore)
-        from engine.movegen.wildcards import wild_extender
+        from wordarena.engine.movegen.wildcards import wild_extender
 
         # War of Words wildcards: single nodes go through the plain recursion (which places a
         # wildcard by handing the node set it opens to the node-set one, through ``hook``)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.tiles import WILDCARD
+from wordarena.engine.tiles import WILDCARD
 
 _CROSS_CACHE_LIMIT = 200_000
 

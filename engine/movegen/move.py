@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.board import Cells, format_position, with_tiles
-from engine.game.actions import Play
-from engine.placement import NO_LINKS, Links, Placement, check_placement, word_text
-from engine.rulesets.model import Ruleset
-from engine.scoring import NO_EFFECTS, BoardEffects, ScoreBreakdown, score_play
-from engine.tiles import BLANK, Tile
+from wordarena.engine.board import Cells, format_position, with_tiles
+from wordarena.engine.game.actions import Play
+from wordarena.engine.placement import NO_LINKS, Links, Placement, check_placement, word_text
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.scoring import NO_EFFECTS, BoardEffects, ScoreBreakdown, score_play
+from wordarena.engine.tiles import BLANK, Tile
 
 # One new tile: (square index, letter shown, True when a blank shows it). A War of Words
 # wildcard shows "*" and is not a blank.

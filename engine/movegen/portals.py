@@ -27,17 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.board import Cells, with_tiles
-from engine.errors import RuleError
-from engine.movegen.generator import _Generation, new_move
-from engine.movegen.lexwalk import LexWalker
-from engine.movegen.move import Move
-from engine.movegen.tables import SquareTables
-from engine.placement import Links, Placement, check_placement, next_square, word_text
-from engine.rulesets.model import Ruleset
-from engine.scoring import BoardEffects, score_play
-from engine.tiles import BLANK
-from engine.words import invalid_words, resolve_words
+from wordarena.engine.board import Cells, with_tiles
+from wordarena.engine.errors import RuleError
+from wordarena.engine.movegen.generator import _Generation, new_move
+from wordarena.engine.movegen.lexwalk import LexWalker
+from wordarena.engine.movegen.move import Move
+from wordarena.engine.movegen.tables import SquareTables
+from wordarena.engine.placement import Links, Placement, check_placement, next_square, word_text
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.scoring import BoardEffects, score_play
+from wordarena.engine.tiles import BLANK
+from wordarena.engine.words import invalid_words, resolve_words
 
 
 def portal_lines(ruleset: Ruleset, links: Links, across: bool) -> tuple[list[list[int]], list[list[int]]]:

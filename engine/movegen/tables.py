@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rulesets.layout import STAR, WATER
-from engine.rulesets.model import FirstPlay, Ruleset, WordFactor
-from engine.scoring import BoardEffects, bingo_bonus, letter_factor, word_factor
+from wordarena.engine.rulesets.layout import STAR, WATER
+from wordarena.engine.rulesets.model import FirstPlay, Ruleset, WordFactor
+from wordarena.engine.scoring import BoardEffects, bingo_bonus, letter_factor, word_factor
 
 
 @dataclass(frozen=True, slots=True)

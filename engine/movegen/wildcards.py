@@ -19,12 +19,12 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from engine.movegen.tables import BLANK_KEY
-from engine.tiles import BLANK, WILDCARD
+from wordarena.engine.movegen.tables import BLANK_KEY
+from wordarena.engine.tiles import BLANK, WILDCARD
 
 if TYPE_CHECKING:
-    from engine.movegen.generator import _Generation
-    from engine.movegen.lexwalk import LexWalker
+    from wordarena.engine.movegen.generator import _Generation
+    from wordarena.engine.movegen.lexwalk import LexWalker
 
 Nodes = tuple[int, ...]
 

@@ -1,6 +1,6 @@
 """Rules as data: boards, tile sets and the per-family policies of each ruleset."""
 
-from engine.rulesets.catalog import (
+from wordarena.engine.rulesets.catalog import (
     FAMILIES,
     LANGUAGES,
     get_ruleset,
@@ -8,8 +8,8 @@ from engine.rulesets.catalog import (
     load_tileset,
     parse_ruleset_id,
 )
-from engine.rulesets.layout import BoardLayout, Square, board_ids, load_layout
-from engine.rulesets.model import (
+from wordarena.engine.rulesets.layout import BoardLayout, Square, board_ids, load_layout
+from wordarena.engine.rulesets.model import (
     Bingo,
     ExchangeRule,
     FirstPlay,

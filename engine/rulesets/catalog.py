@@ -12,9 +12,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from engine.errors import InputError
-from engine.rulesets.layout import board_ids, load_layout
-from engine.rulesets.model import (
+from wordarena.engine.errors import InputError
+from wordarena.engine.rulesets.layout import board_ids, load_layout
+from wordarena.engine.rulesets.model import (
     Bingo,
     ClockRule,
     ExchangeRule,
@@ -25,7 +25,7 @@ from engine.rulesets.model import (
     WordFactor,
     ZeroTurnRule,
 )
-from engine.tiles import TileSet
+from wordarena.engine.tiles import TileSet
 
 FAMILIES = ("classic", "wordtiles", "scrabble", "warofwords")
 
@@ -119,7 +119,7 @@ POLICIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 @cache
 def load_tileset(tileset_id: str) -> TileSet:
     """Load a shipped tile set (``classic-en``, ``wordtiles-pl`` …)."""
-    path = resources.files("engine.rulesets") / "data" / "tilesets" / f"{tileset_id}.json"
+    path = resources.files("wordarena.engine.rulesets") / "data" / "tilesets" / f"{tileset_id}.json"
     if not path.is_file():
         raise InputError(f"no tile set {tileset_id!r} is shipped", "tileset")
     return TileSet.from_json(json.loads(path.read_text(encoding="utf-8")))

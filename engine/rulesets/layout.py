@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from engine.errors import InputError
+from wordarena.engine.errors import InputError
 
 # Terrain kinds. Scenery and titanium squares cannot take a tile; stars and water let a
 # War of Words play stand unconnected; sand matters to quicksand (action tiles).
@@ -161,7 +161,7 @@ def _water_patches(squares: list[Square], rows: int, cols: int, joined: bool) ->
 @cache
 def load_layout(board_id: str) -> BoardLayout:
     """Load a shipped board by id (``classic``, ``wordtiles``, ``scrabble``, ``warofwords-…``)."""
-    path = resources.files("engine.rulesets") / "data" / "boards" / f"{board_id}.json"
+    path = resources.files("wordarena.engine.rulesets") / "data" / "boards" / f"{board_id}.json"
     if not path.is_file():
         raise InputError(f"unknown board {board_id!r}; known: {', '.join(board_ids())}", "board")
     return parse_layout(json.loads(path.read_text(encoding="utf-8")))
@@ -169,5 +169,5 @@ def load_layout(board_id: str) -> BoardLayout:
 
 def board_ids() -> list[str]:
     """Ids of every shipped board."""
-    folder = resources.files("engine.rulesets") / "data" / "boards"
+    folder = resources.files("wordarena.engine.rulesets") / "data" / "boards"
     return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))

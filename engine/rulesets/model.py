@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.rulesets.layout import BoardLayout
-from engine.tiles import TileSet
+from wordarena.engine.rulesets.layout import BoardLayout
+from wordarena.engine.tiles import TileSet
 
 
 class WordFactor(StrEnum):

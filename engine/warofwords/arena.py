@@ -13,13 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.board import square_name
-from engine.game.events import Event
-from engine.game.rng import rng_for
-from engine.game.state import GameState
-from engine.rulesets.layout import SCENERY, TITANIUM, Square
-from engine.rulesets.model import Ruleset
-from engine.tiles import Tile, is_action
+from wordarena.engine.board import square_name
+from wordarena.engine.game.events import Event
+from wordarena.engine.game.rng import rng_for
+from wordarena.engine.game.state import GameState
+from wordarena.engine.rulesets.layout import SCENERY, TITANIUM, Square
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.tiles import Tile, is_action
 
 ELEVEN = 11  # the 11L a destroyed scenery tile may reveal
 REVEAL_PLAYER = 0.01  # scenery destroyed by a player's action tile

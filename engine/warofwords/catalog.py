@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.tiles import ACTION_PREFIX
+from wordarena.engine.tiles import ACTION_PREFIX
 
 
 class Kind(StrEnum):

@@ -12,10 +12,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from engine.game.state import GameState
-from engine.placement import Placement
-from engine.rulesets.model import Ruleset
-from engine.warofwords.arena import Arena, Marker, markers
+from wordarena.engine.game.state import GameState
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.warofwords.arena import Arena, Marker, markers
 
 CLOUD_SIZE = 5
 DRIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))
@@ -24,7 +24,7 @@ DRIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))
 @cache
 def board_extras(board_id: str) -> dict[str, Any]:
     """The War of Words-only keys of a board file (``clouds``)."""
-    path = resources.files("engine.rulesets") / "data" / "boards" / f"{board_id}.json"
+    path = resources.files("wordarena.engine.rulesets") / "data" / "boards" / f"{board_id}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     return {k: v for k, v in data.items() if k in ("clouds",)}
 
@@ -72,7 +72,7 @@ def hidden_squares(state: GameState) -> frozenset[int]:
 def project(state: GameState) -> dict[str, Any]:
     """What anyone may see of the War of Words board: the cells, live multipliers / terrain
     and action tiles outside the clouds, the clouds' centres and the hidden squares."""
-    from engine.warofwords.arena import live_squares
+    from wordarena.engine.warofwords.arena import live_squares
 
     hidden = hidden_squares(state)
     cols = state.ruleset.board.cols

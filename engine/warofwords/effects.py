@@ -4,9 +4,9 @@ growing tiles' stages. Every point lost is logged by ``Arena.destroy`` as an ``e
 
 from __future__ import annotations
 
-from engine.rulesets.layout import TITANIUM, WATER
-from engine.warofwords.arena import REVEAL_PIRATE, Arena
-from engine.warofwords.catalog import FACINGS
+from wordarena.engine.rulesets.layout import TITANIUM, WATER
+from wordarena.engine.warofwords.arena import REVEAL_PIRATE, Arena
+from wordarena.engine.warofwords.catalog import FACINGS
 
 MAX_ELECTRIFICATION = 512
 

@@ -8,11 +8,11 @@ first of them comes up. Clouds drift last. Every point gained or lost is an ``ef
 
 from __future__ import annotations
 
-from engine.game.events import Event
-from engine.game.state import GameState
-from engine.rulesets.layout import BLOCKING, SAND, SCENERY, WATER, Square
-from engine.warofwords import clouds
-from engine.warofwords.arena import (
+from wordarena.engine.game.events import Event
+from wordarena.engine.game.state import GameState
+from wordarena.engine.rulesets.layout import BLOCKING, SAND, SCENERY, WATER, Square
+from wordarena.engine.warofwords import clouds
+from wordarena.engine.warofwords.arena import (
     ELEVEN,
     REVEAL_BLACK_HOLE,
     REVEAL_QUICKSAND,

@@ -29,17 +29,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import EngineError
-from engine.game.actions import Action, Play
-from engine.game.actions import Move as BoardMove
-from engine.game.state import GameState
-from engine.game.turns import apply
-from engine.movegen import Move
-from engine.placement import Placement
-from engine.rulesets.layout import WATER, Square
-from engine.tiles import WILDCARD, Tile, is_action
-from engine.warofwords.arena import Arena, Marker, markers, multiplier_number
-from engine.warofwords.catalog import FACINGS, Kind, Target, spec_of
+from wordarena.engine.errors import EngineError
+from wordarena.engine.game.actions import Action, Play
+from wordarena.engine.game.actions import Move as BoardMove
+from wordarena.engine.game.state import GameState
+from wordarena.engine.game.turns import apply
+from wordarena.engine.movegen import Move
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets.layout import WATER, Square
+from wordarena.engine.tiles import WILDCARD, Tile, is_action
+from wordarena.engine.warofwords.arena import Arena, Marker, markers, multiplier_number
+from wordarena.engine.warofwords.catalog import FACINGS, Kind, Target, spec_of
 
 TARGETS_PER_TILE = 6  # candidate squares tried (with ``apply``) per action tile on the rack
 LASTING = {"poison": 1.0, "medic": 1.0, "rain": 1.2, "fire": 0.6, "whirlwind": 0.5}
@@ -193,7 +193,7 @@ def _targets(arena: Arena, seat: int, token: str, taken: set[int],
             if mine < 0:
                 out.append((mine, i, "", SHIELD_SHARE * -mine))
     elif name == "blaster":
-        from engine.warofwords.effects import blaster_line
+        from wordarena.engine.warofwords.effects import blaster_line
 
         for i in free:
             for facing in FACINGS:
@@ -263,7 +263,7 @@ def _through(state: GameState, seat: int, portals: tuple[Marker, ...], lexicon: 
     with the bot's rack less its wildcards (they multiply the generator's work and fit
     anywhere anyway; ``_best_plain`` leaves them out of the baseline too). None without a
     lexicon."""
-    from engine.movegen import generate_moves
+    from wordarena.engine.movegen import generate_moves
 
     lex = lexicon if lexicon is not None else state.lexicon
     if lex is None:

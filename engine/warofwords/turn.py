@@ -13,26 +13,26 @@ Whirlwind), scored in the text's order:
 
 from __future__ import annotations
 
-from engine.board import with_tiles
-from engine.errors import Rule, RuleError
-from engine.game.actions import Play
-from engine.game.endgame import after_turn
-from engine.game.events import Event
-from engine.game.state import GameState
-from engine.placement import Placement, check_placement, check_tokens_on_rack
-from engine.rulesets.layout import PLAIN, SAND, WATER, Square
-from engine.scoring import ScoreBreakdown, bingo_bonus, score_play
-from engine.tiles import is_action, remove_tokens
-from engine.warofwords import effects
-from engine.warofwords.arena import Arena, Marker, live_ruleset, portal_links
-from engine.warofwords.catalog import FACINGS, ActionSpec, Kind, Target, spec_of
+from wordarena.engine.board import with_tiles
+from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.game.actions import Play
+from wordarena.engine.game.endgame import after_turn
+from wordarena.engine.game.events import Event
+from wordarena.engine.game.state import GameState
+from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack
+from wordarena.engine.rulesets.layout import PLAIN, SAND, WATER, Square
+from wordarena.engine.scoring import ScoreBreakdown, bingo_bonus, score_play
+from wordarena.engine.tiles import is_action, remove_tokens
+from wordarena.engine.warofwords import effects
+from wordarena.engine.warofwords.arena import Arena, Marker, live_ruleset, portal_links
+from wordarena.engine.warofwords.catalog import FACINGS, ActionSpec, Kind, Target, spec_of
 
 Events = list[Event]
 
 
 def play_turn(state: GameState, action: Play) -> tuple[GameState, Events]:
     """Apply a War of Words Play (turn and pending checks already done by the caller)."""
-    from engine.game.turns import _checked_words, _play_data  # the shared word check
+    from wordarena.engine.game.turns import _checked_words, _play_data  # the shared word check
 
     seat = action.seat
     if not action.placements:

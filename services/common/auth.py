@@ -66,7 +66,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 if TYPE_CHECKING:
-    from services.common.config import Settings
+    from wordarena.services.common.config import Settings
 
 __all__ = [
     "AUDIENCE",

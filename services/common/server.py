@@ -25,10 +25,9 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-
-from services.common import logs
-from services.common.config import Settings
-from services.common.metrics import MetricsInterceptor, start_metrics_server
+from wordarena.services.common import logs
+from wordarena.services.common.config import Settings
+from wordarena.services.common.metrics import MetricsInterceptor, start_metrics_server
 
 log = logs.get_logger(__name__)
 

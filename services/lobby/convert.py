@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from google.protobuf import duration_pb2, timestamp_pb2
-
-from protos.wordarena.v1 import common_pb2, lobby_pb2
-from services.lobby.errors import LobbyError
-from services.lobby.records import Outcome, SeatStatus
-from services.lobby.settings import (
+from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.records import Outcome, SeatStatus
+from wordarena.services.lobby.settings import (
     CHALLENGE_ACCEPT_OR_CHECK,
     CHALLENGE_INSTANT,
     TableConfig,
     validate_settings,
 )
-from services.lobby.tables import Occupant, Table, TableStatus
+from wordarena.services.lobby.tables import Occupant, Table, TableStatus
+from wordarena.v1 import common_pb2, lobby_pb2
 
 FAMILY = {
     "classic": common_pb2.FAMILY_CLASSIC,

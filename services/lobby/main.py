@@ -20,14 +20,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from protos.wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc
-from services.common import auth, logs
-from services.common.config import Settings, add_flag, build_parser, settings_from_args
-from services.common.db import Database
-from services.common.server import GrpcServer
-from services.lobby import store
-from services.lobby.service import Lobby, LobbyOptions
-from services.lobby.settings import TICKET_RETENTION_S
+from wordarena.services.common import auth, logs
+from wordarena.services.common.config import Settings, add_flag, build_parser, settings_from_args
+from wordarena.services.common.db import Database
+from wordarena.services.common.server import GrpcServer
+from wordarena.services.lobby import store
+from wordarena.services.lobby.service import Lobby, LobbyOptions
+from wordarena.services.lobby.settings import TICKET_RETENTION_S
+from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc
 
 __all__ = ["build_lobby", "main", "serve"]
 
@@ -105,3 +105,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         log.info("lobby schema at head", database=db.engine.url.render_as_string(hide_password=True))
         return
     asyncio.run(serve(settings))
+
+
+if __name__ == "__main__":
+    main()

@@ -17,8 +17,7 @@ import itertools
 import unicodedata
 
 import grpc
-
-from services.lobby.errors import LobbyError
+from wordarena.services.lobby.errors import LobbyError
 
 __all__ = ["NAME_MAX", "NAME_MIN", "RESERVED_SKELETONS", "name_skeleton", "validate_display_name"]
 

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from services.lobby.glicko2 import DEFAULT_RATING, Rating, rate
+from wordarena.services.lobby.glicko2 import DEFAULT_RATING, Rating, rate
 
 __all__ = [
     "Outcome",

@@ -62,26 +62,23 @@ from prometheus_client import Counter, Gauge, Histogram
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
-
-from protos.wordarena.v1 import (
-    common_pb2,
-    control_pb2,
-    control_pb2_grpc,
-    errors_pb2,
-    lobby_pb2,
-    lobby_pb2_grpc,
+from wordarena.services.common import auth, logs
+from wordarena.services.common.db import Database
+from wordarena.services.common.errors import ServiceError, abort_with, detail
+from wordarena.services.lobby import convert, store
+from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.matchmaking import TICKET_TTL_S, Criteria, Group, Ticket, TicketStatus
+from wordarena.services.lobby.models import MatchRow, MatchSeatRow, MatchServerRow, PlayerRow, RecordRow
+from wordarena.services.lobby.names import name_skeleton, validate_display_name
+from wordarena.services.lobby.passwords import FailureThrottle, Passwords, validate_password
+from wordarena.services.lobby.records import (
+    PlayerRecord,
+    SeatEnd,
+    apply_result,
+    check_outcomes,
+    decide_outcomes,
 )
-from services.common import auth, logs
-from services.common.db import Database
-from services.common.errors import ServiceError, abort_with, detail
-from services.lobby import convert, store
-from services.lobby.errors import LobbyError
-from services.lobby.matchmaking import TICKET_TTL_S, Criteria, Group, Ticket, TicketStatus
-from services.lobby.models import MatchRow, MatchSeatRow, MatchServerRow, PlayerRow, RecordRow
-from services.lobby.names import name_skeleton, validate_display_name
-from services.lobby.passwords import FailureThrottle, Passwords, validate_password
-from services.lobby.records import PlayerRecord, SeatEnd, apply_result, check_outcomes, decide_outcomes
-from services.lobby.settings import (
+from wordarena.services.lobby.settings import (
     HOUSEKEEPING_INTERVAL_S,
     TICKET_RETENTION_S,
     TableConfig,
@@ -90,7 +87,15 @@ from services.lobby.settings import (
     resolve_ruleset,
     validate_settings,
 )
-from services.lobby.tables import Occupant, Table, TableStatus, bot_player_id
+from wordarena.services.lobby.tables import Occupant, Table, TableStatus, bot_player_id
+from wordarena.v1 import (
+    common_pb2,
+    control_pb2,
+    control_pb2_grpc,
+    errors_pb2,
+    lobby_pb2,
+    lobby_pb2_grpc,
+)
 
 log = logs.get_logger("wordarena.lobby")
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from engine.errors import EngineError
-from engine.rulesets import get_ruleset, list_rulesets
-from engine.rulesets.model import Ruleset, WordCheck
-from services.lobby.errors import LobbyError
+from wordarena.engine.errors import EngineError
+from wordarena.engine.rulesets import get_ruleset, list_rulesets
+from wordarena.engine.rulesets.model import Ruleset, WordCheck
+from wordarena.services.lobby.errors import LobbyError
 
 __all__ = [
     "BOT_LEVEL_MAX",

@@ -15,11 +15,10 @@ from typing import Any
 from sqlalchemy import delete, func, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
-
-from services.common.db import Database, run_migrations
-from services.lobby.glicko2 import Rating
-from services.lobby.matchmaking import Criteria, Group, Queue, Ticket, TicketStatus
-from services.lobby.models import (
+from wordarena.services.common.db import Database, run_migrations
+from wordarena.services.lobby.glicko2 import Rating
+from wordarena.services.lobby.matchmaking import Criteria, Group, Queue, Ticket, TicketStatus
+from wordarena.services.lobby.models import (
     MatchRow,
     MatchSeatRow,
     MatchServerRow,
@@ -30,10 +29,10 @@ from services.lobby.models import (
     TableRow,
     TicketRow,
 )
-from services.lobby.passwords import FailureThrottle
-from services.lobby.records import PlayerRecord
-from services.lobby.settings import TableConfig
-from services.lobby.tables import Occupant, Table, TableStatus
+from wordarena.services.lobby.passwords import FailureThrottle
+from wordarena.services.lobby.records import PlayerRecord
+from wordarena.services.lobby.settings import TableConfig
+from wordarena.services.lobby.tables import Occupant, Table, TableStatus
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "alembic_version_lobby"

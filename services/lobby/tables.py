@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 import grpc
-
-from services.lobby.errors import LobbyError
-from services.lobby.settings import BOT_LEVEL_MAX, BOT_LEVEL_MIN, TableConfig
+from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.settings import BOT_LEVEL_MAX, BOT_LEVEL_MIN, TableConfig
 
 __all__ = ["Occupant", "Table", "TableStatus", "bot_player_id", "new_invite_code"]
 

@@ -10,25 +10,25 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.analysis import hindsight, word_strength
-from engine.board import with_tiles
-from engine.errors import RuleError
-from engine.game import GameState, Play, replay
-from engine.game.actions import action_from_dict
-from engine.game.events import Event as EngineEvent
-from engine.movegen import Move, describe_move, generate_moves
-from engine.movegen.api import board_ruleset
-from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
-from engine.rulesets.model import Ruleset
-from engine.scoring import score_play
-from engine.tiles import remove_tokens
-from engine.warofwords.arena import portal_links
-from engine.words import invalid_words, resolve_words
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import errors_pb2 as e
-from protos.wordarena.v1 import match_pb2 as m
-from services.match import views
-from services.match.store import StoredEvent
+from wordarena.engine.analysis import hindsight, word_strength
+from wordarena.engine.board import with_tiles
+from wordarena.engine.errors import RuleError
+from wordarena.engine.game import GameState, Play, replay
+from wordarena.engine.game.actions import action_from_dict
+from wordarena.engine.game.events import Event as EngineEvent
+from wordarena.engine.movegen import Move, describe_move, generate_moves
+from wordarena.engine.movegen.api import board_ruleset
+from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.scoring import score_play
+from wordarena.engine.tiles import remove_tokens
+from wordarena.engine.warofwords.arena import portal_links
+from wordarena.engine.words import invalid_words, resolve_words
+from wordarena.services.match import views
+from wordarena.services.match.store import StoredEvent
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import errors_pb2 as e
+from wordarena.v1 import match_pb2 as m
 
 # Stored event kinds that are a seat's own turn (the head engine event carries the action).
 TURN_KINDS = frozenset({"turn-played", "play-pending", "turn-passed", "tiles-exchanged", "resigned"})

@@ -10,8 +10,8 @@ engine's ``Bot`` decides: levels 3+ check words they do not know).
 
 from __future__ import annotations
 
-from engine.bots import LEVELS, Bot
-from engine.game import Action, Exchange, GameState, Pass
+from wordarena.engine.bots import LEVELS, Bot
+from wordarena.engine.game import Action, Exchange, GameState, Pass
 
 __all__ = ["LEVELS", "choose", "safe_action"]
 

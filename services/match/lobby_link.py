@@ -35,12 +35,11 @@ import time
 from typing import Any
 
 import grpc
-
-from protos.wordarena.v1 import control_pb2 as ctl
-from protos.wordarena.v1 import control_pb2_grpc as ctl_grpc
-from services.common import auth, logs
-from services.match import metrics
-from services.match.results import ResultOutbox, build_report, facts_of
+from wordarena.services.common import auth, logs
+from wordarena.services.match import metrics
+from wordarena.services.match.results import ResultOutbox, build_report, facts_of
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import control_pb2_grpc as ctl_grpc
 
 log = logs.get_logger(__name__)
 

@@ -41,16 +41,16 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from protos.wordarena.v1 import control_pb2_grpc, match_pb2_grpc
-from services.common import auth, logs
-from services.common.config import Settings, add_flag, build_parser, settings_from_args
-from services.common.db import Database
-from services.common.server import GrpcServer
-from services.match.lobby_link import LobbyLink
-from services.match.manager import MatchManager
-from services.match.results import ResultOutbox
-from services.match.service import Authenticator, ControlServicer, MatchServicer
-from services.match.store import MatchStore
+from wordarena.services.common import auth, logs
+from wordarena.services.common.config import Settings, add_flag, build_parser, settings_from_args
+from wordarena.services.common.db import Database
+from wordarena.services.common.server import GrpcServer
+from wordarena.services.match.lobby_link import LobbyLink
+from wordarena.services.match.manager import MatchManager
+from wordarena.services.match.results import ResultOutbox
+from wordarena.services.match.service import Authenticator, ControlServicer, MatchServicer
+from wordarena.services.match.store import MatchStore
+from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 
 log = logs.get_logger(__name__)
 

@@ -36,20 +36,16 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import grpc
-
-from engine.errors import EngineError, InputError, RuleError
-from engine.game import Action, GameState, Kick, TimeOut, apply, replay, start_game
-from engine.game.events import Event as EngineEvent
-from engine.lexicon import load_lexicon
-from engine.rulesets import get_ruleset, parse_ruleset_id
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import control_pb2 as ctl
-from protos.wordarena.v1 import errors_pb2 as e
-from services.common import logs
-from services.common.errors import ServiceError, invalid_argument
-from services.match import bots, metrics, results, views
-from services.match.models import MatchRow, RequestRow
-from services.match.runtime import (
+from wordarena.engine.errors import EngineError, InputError, RuleError
+from wordarena.engine.game import Action, GameState, Kick, TimeOut, apply, replay, start_game
+from wordarena.engine.game.events import Event as EngineEvent
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
+from wordarena.services.common import logs
+from wordarena.services.common.errors import ServiceError, invalid_argument
+from wordarena.services.match import bots, metrics, results, views
+from wordarena.services.match.models import MatchRow, RequestRow
+from wordarena.services.match.runtime import (
     Options,
     Runtime,
     SeatInfo,
@@ -57,7 +53,10 @@ from services.match.runtime import (
     group_engine_events,
     stored_kind,
 )
-from services.match.store import ConflictError, MatchStore, StoredEvent
+from wordarena.services.match.store import ConflictError, MatchStore, StoredEvent
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import errors_pb2 as e
 
 log = logs.get_logger(__name__)
 

@@ -30,21 +30,20 @@ from typing import Any
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
-
-from engine.rulesets import parse_ruleset_id
-from engine.rulesets.model import Ruleset
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import control_pb2 as ctl
-from services.common.db import Database
-from services.match import views
-from services.match.models import MatchRow, ResultRow
-from services.match.store import MatchStore, StoredEvent
+from wordarena.engine.rulesets import parse_ruleset_id
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.services.common.db import Database
+from wordarena.services.match import views
+from wordarena.services.match.models import MatchRow, ResultRow
+from wordarena.services.match.store import MatchStore, StoredEvent
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
 
 DEPARTURES = frozenset({"left", "resigned"})
 
 
 def first_round_leavers(groups: Iterable[Sequence[dict[str, Any]]]) -> list[int]:
-    """Seats that left or resigned during the first round, from engine event groups."""
+    """Seats that left or resigned during the first round, from wordarena.engine event groups."""
     out: set[int] = set()
     for g in groups:
         if not g:

@@ -8,12 +8,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.game import GameState, Seat
-from engine.rulesets.model import Ruleset
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import match_pb2 as m
-from services.match import results, views
-from services.match.store import StoredEvent
+from wordarena.engine.game import GameState, Seat
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.services.match import results, views
+from wordarena.services.match.store import StoredEvent
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import match_pb2 as m
 
 HEARTBEAT = object()
 
@@ -197,7 +197,7 @@ class Runtime:
         for entry in p.get("board", ()) if wow is None else ():
             index = entry[0]
             if len(entry) > 1:
-                from engine.tiles import Tile
+                from wordarena.engine.tiles import Tile
 
                 cell = Tile(entry[1], bool(entry[2]), int(entry[3]))
                 out.board_changes.append(views.board_square(r, index, cell, entry[4] if len(entry) > 4
@@ -289,8 +289,8 @@ class Runtime:
     def _wow_board(self, ev: StoredEvent, wow: dict[str, Any]) -> list[c.BoardSquare]:
         """A War of Words event's board changes. "You can't see under clouds": a square under
         a cloud after the event is sent as ``hidden`` and nothing else."""
-        from engine.rulesets.layout import Square
-        from engine.tiles import Tile
+        from wordarena.engine.rulesets.layout import Square
+        from wordarena.engine.tiles import Tile
 
         r = self.ruleset
         hidden = set(wow["hidden"])

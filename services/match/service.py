@@ -15,30 +15,29 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
-
-from engine.board import with_tiles
-from engine.errors import EngineError, RuleError
-from engine.game import Decide, Exchange, Kick, Leave, Pass, Play, Resign
-from engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
-from engine.rulesets.model import WordCheck
-from engine.scoring import bingo_bonus, score_play
-from engine.tiles import BLANK, WILDCARD, is_action, is_letter_token
-from engine.warofwords.arena import live_ruleset, portal_links
-from engine.warofwords.clouds import preview_allowed
-from engine.words import invalid_words, resolve_words
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import control_pb2 as ctl
-from protos.wordarena.v1 import control_pb2_grpc as ctl_grpc
-from protos.wordarena.v1 import errors_pb2 as e
-from protos.wordarena.v1 import match_pb2 as m
-from protos.wordarena.v1 import match_pb2_grpc as m_grpc
-from services.common import auth, logs
-from services.common.errors import ServiceError, abort_with, invalid_argument
-from services.match import analysis, metrics, views
-from services.match import define as wordnet
-from services.match.manager import MatchManager, check_request_id
-from services.match.runtime import Runtime, SeatInfo
-from services.match.store import StoredEvent
+from wordarena.engine.board import with_tiles
+from wordarena.engine.errors import EngineError, RuleError
+from wordarena.engine.game import Decide, Exchange, Kick, Leave, Pass, Play, Resign
+from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
+from wordarena.engine.rulesets.model import WordCheck
+from wordarena.engine.scoring import bingo_bonus, score_play
+from wordarena.engine.tiles import BLANK, WILDCARD, is_action, is_letter_token
+from wordarena.engine.warofwords.arena import live_ruleset, portal_links
+from wordarena.engine.warofwords.clouds import preview_allowed
+from wordarena.engine.words import invalid_words, resolve_words
+from wordarena.services.common import auth, logs
+from wordarena.services.common.errors import ServiceError, abort_with, invalid_argument
+from wordarena.services.match import analysis, metrics, views
+from wordarena.services.match import define as wordnet
+from wordarena.services.match.manager import MatchManager, check_request_id
+from wordarena.services.match.runtime import Runtime, SeatInfo
+from wordarena.services.match.store import StoredEvent
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import control_pb2_grpc as ctl_grpc
+from wordarena.v1 import errors_pb2 as e
+from wordarena.v1 import match_pb2 as m
+from wordarena.v1 import match_pb2_grpc as m_grpc
 
 log = logs.get_logger(__name__)
 R = TypeVar("R")

@@ -24,9 +24,8 @@ from typing import Any
 from sqlalchemy import Connection, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
-
-from services.common.db import Database, run_migrations
-from services.match.models import EventRow, MatchRow, RequestRow
+from wordarena.services.common.db import Database, run_migrations
+from wordarena.services.match.models import EventRow, MatchRow, RequestRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "alembic_version_match"

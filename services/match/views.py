@@ -12,14 +12,13 @@ from typing import Any
 
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
-
-from engine.board import Cells, square_name
-from engine.errors import Rule
-from engine.rulesets.layout import BLOCKING, SAND, STAR, TITANIUM, WATER, Square
-from engine.rulesets.model import Ruleset, WordFactor
-from engine.tiles import BLANK, WILDCARD, is_action
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import errors_pb2 as e
+from wordarena.engine.board import Cells, square_name
+from wordarena.engine.errors import Rule
+from wordarena.engine.rulesets.layout import BLOCKING, SAND, STAR, TITANIUM, WATER, Square
+from wordarena.engine.rulesets.model import Ruleset, WordFactor
+from wordarena.engine.tiles import BLANK, WILDCARD, is_action
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import errors_pb2 as e
 
 FAMILIES = {"classic": c.FAMILY_CLASSIC, "wordtiles": c.FAMILY_WORDTILES,
             "warofwords": c.FAMILY_WAROFWORDS, "scrabble": c.FAMILY_SCRABBLE}
@@ -310,7 +309,7 @@ def live_square(ruleset: Ruleset, index: int, sq: Square, cell: Any, placed_seq:
 
 
 def cloud_pb(ruleset: Ruleset, centre: int) -> c.Cloud:
-    from engine.warofwords.clouds import CLOUD_SIZE
+    from wordarena.engine.warofwords.clouds import CLOUD_SIZE
 
     layout = ruleset.board
     r, col = divmod(centre, layout.cols)
@@ -323,9 +322,9 @@ def cloud_pb(ruleset: Ruleset, centre: int) -> c.Cloud:
 def wow_board_view(state: Any, placed_seq: dict[int, int]) -> c.BoardView:
     """The War of Words board of ``state`` as anyone may see it: live multipliers and terrain,
     letters, persistent action tiles and clouds; nothing of what lies under a cloud."""
-    from engine.warofwords.arena import live_squares, markers
-    from engine.warofwords.catalog import ACTIONS
-    from engine.warofwords.clouds import hidden_squares
+    from wordarena.engine.warofwords.arena import live_squares, markers
+    from wordarena.engine.warofwords.catalog import ACTIONS
+    from wordarena.engine.warofwords.clouds import hidden_squares
 
     r = state.ruleset
     layout = r.board
@@ -357,14 +356,14 @@ def wow_payload(before: Any, after: Any) -> tuple[dict[str, Any], list[int]]:
     under a cloud after the event (``hidden``), those under a cloud before or after it
     (``veiled``: events never name them) and the live state of every square whose view changed;
     and the changed squares' indexes."""
-    from engine.warofwords.arena import live_squares
-    from engine.warofwords.clouds import hidden_squares
+    from wordarena.engine.warofwords.arena import live_squares
+    from wordarena.engine.warofwords.clouds import hidden_squares
 
     hb, ha = hidden_squares(before), hidden_squares(after)
     sb, sa = live_squares(before), live_squares(after)
     changed = [i for i in range(len(after.cells))
                if after.cells[i] != before.cells[i] or sa[i] != sb[i] or (i in ha) != (i in hb)]
-    from engine.warofwords.arena import markers
+    from wordarena.engine.warofwords.arena import markers
 
     payload = {"hidden": sorted(ha), "veiled": sorted(ha | hb),
                "squares": {str(i): square_state(sa[i]) for i in changed},

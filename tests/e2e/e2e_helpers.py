@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-WORDARENA = [sys.executable, "-m", "clients.cli.main"]
+WORDARENA = [sys.executable, "-m", "wordarena.clients.cli.main"]
 
 
 def free_port() -> int:
@@ -58,10 +58,10 @@ def cli_json(served: Served, config: Path, *args: str) -> dict:
 def best_move(view: dict) -> str | None:
     """A legal play for the viewer in notation (``8H WORD``), from a ``state --json`` view, found
     with the engine's move generator (the test's own oracle); None when there is none."""
-    from engine.movegen.generator import generate
-    from engine.notation import word_from_placements
-    from engine.rulesets import parse_ruleset_id
-    from engine.tiles import Tile
+    from wordarena.engine.movegen.generator import generate
+    from wordarena.engine.notation import word_from_placements
+    from wordarena.engine.rulesets import parse_ruleset_id
+    from wordarena.engine.tiles import Tile
 
     ruleset = parse_ruleset_id(view["ruleset"]["ruleset_id"])
     layout = ruleset.board
@@ -73,7 +73,7 @@ def best_move(view: dict) -> str | None:
             cells[layout.index(s.get("row", 0), s.get("col", 0))] = Tile(
                 tile["letter"], bool(tile.get("is_blank")), tile.get("owner_seat", 0))
     rack = ["?" if t.get("is_blank") else t["letter"] for t in view.get("rack", {}).get("tiles", [])]
-    from engine.lexicon.catalog import load_lexicon
+    from wordarena.engine.lexicon.catalog import load_lexicon
 
     moves = generate(ruleset, tuple(cells), rack, load_lexicon(ruleset.lexicon))
     if not moves:

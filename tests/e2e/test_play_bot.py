@@ -34,7 +34,8 @@ def pump(child: pexpect.spawn, seconds: float = 0.2) -> str:
 
 def test_play_a_bot_to_the_end(served: Served, tmp_path: Path) -> None:
     config = tmp_path / "player.json"
-    child = pexpect.spawn(sys.executable, ["-m", "clients.cli.main", "play", "--bot", "1", "--name", "Tess"],
+    child = pexpect.spawn(sys.executable,
+                          ["-m", "wordarena.clients.cli.main", "play", "--bot", "1", "--name", "Tess"],
                           cwd=str(ROOT), env=served.env(config), encoding="utf-8", timeout=60,
                           dimensions=(60, 110))
     screen = ""

@@ -2,5 +2,5 @@
 
 Import the generated modules through this package::
 
-    from protos.wordarena.v1 import common_pb2, match_pb2, match_pb2_grpc
+    from wordarena.v1 import common_pb2, match_pb2, match_pb2_grpc
 """

@@ -3,8 +3,8 @@
 import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
-from protos.wordarena.v1 import common_pb2 as _common_pb2
-from protos.wordarena.v1 import errors_pb2 as _errors_pb2
+from wordarena.v1 import common_pb2 as _common_pb2
+from wordarena.v1 import errors_pb2 as _errors_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor

@@ -13,12 +13,11 @@ from typing import Any
 
 import grpc
 import pytest
-
-from protos.wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2_grpc
-from services.common import auth
-from services.common.config import Settings
-from services.lobby.main import build_lobby
-from services.lobby.service import Lobby, LobbyOptions
+from wordarena.services.common import auth
+from wordarena.services.common.config import Settings
+from wordarena.services.lobby.main import build_lobby
+from wordarena.services.lobby.service import Lobby, LobbyOptions
+from wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2_grpc
 
 PG_DSN = os.environ.get("WORDARENA_TEST_PG", "host=127.0.0.1 port=5432 user=postgres")
 
@@ -147,8 +146,7 @@ async def start_lobby(database_url: str, data_dir: Path, **options_: Any) -> Lob
 async def backdate_ticket(env: LobbyEnv, ticket_id: str, seconds: float) -> None:
     """Makes a quick-match ticket older (its row's ``created_at``), as if it had waited."""
     from sqlalchemy import update
-
-    from services.lobby.models import TicketRow
+    from wordarena.services.lobby.models import TicketRow
 
     await env.lobby.db.run(
         lambda s: s.exec(
@@ -164,8 +162,7 @@ async def backdate_sign_in_failures(env: LobbyEnv, seconds: float) -> None:
     import json
 
     from sqlmodel import select
-
-    from services.lobby.models import SignInFailureRow
+    from wordarena.services.lobby.models import SignInFailureRow
 
     def work(s: Any) -> None:
         for r in s.exec(select(SignInFailureRow)):

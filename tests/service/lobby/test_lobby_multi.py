@@ -26,8 +26,7 @@ from lobby_harness import (
     stop_lobby,
 )
 from sqlmodel import select
-
-from protos.wordarena.v1 import common_pb2, lobby_pb2
+from wordarena.v1 import common_pb2, lobby_pb2
 
 pytestmark = pytest.mark.postgres
 
@@ -236,9 +235,8 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
     import threading
 
     from sqlmodel import Session
-
-    from services.lobby import store
-    from services.lobby.models import TicketRow
+    from wordarena.services.lobby import store
+    from wordarena.services.lobby.models import TicketRow
 
     a, b, _ = lobbies
     claim = time.time()  # a fresh claim: not taken back by the lobbies' matchmaking steps
@@ -312,7 +310,7 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
 async def test_two_lobbies_delete_old_tickets_at_once(
     lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
 ) -> None:
-    from services.lobby.models import TicketRow
+    from wordarena.services.lobby.models import TicketRow
 
     a, b, _ = lobbies
 
@@ -388,8 +386,8 @@ async def test_failures_recorded_by_two_lobbies_at_once_all_count(
 ) -> None:
     """Many failures of one new name recorded at the same moment through both lobbies' pools
     (the first ones racing to create its row): none is lost."""
-    from services.lobby import store
-    from services.lobby.passwords import FailureThrottle
+    from wordarena.services.lobby import store
+    from wordarena.services.lobby.passwords import FailureThrottle
 
     a, b, _ = lobbies
     policy = FailureThrottle(limit=100, window_s=300.0)

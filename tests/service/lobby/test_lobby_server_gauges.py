@@ -8,9 +8,8 @@ import time
 
 from lobby_harness import LobbyEnv
 from prometheus_client import REGISTRY
-
-from protos.wordarena.v1 import control_pb2
-from services.lobby.models import MatchServerRow
+from wordarena.services.lobby.models import MatchServerRow
+from wordarena.v1 import control_pb2
 
 
 def _sample(name: str, **labels: str) -> float | None:

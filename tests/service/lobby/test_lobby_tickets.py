@@ -23,10 +23,9 @@ from lobby_harness import (
 from prometheus_client import REGISTRY
 from sqlalchemy import update
 from sqlmodel import select
-
-from protos.wordarena.v1 import common_pb2, errors_pb2, lobby_pb2
-from services.common.errors import detail
-from services.lobby.models import MatchRow, MatchSeatRow, TicketRow
+from wordarena.services.common.errors import detail
+from wordarena.services.lobby.models import MatchRow, MatchSeatRow, TicketRow
+from wordarena.v1 import common_pb2, errors_pb2, lobby_pb2
 
 Meta = tuple[tuple[str, str], ...]
 CRIT = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)

@@ -22,21 +22,20 @@ import pytest
 from lobby_harness import eventually
 from sqlalchemy import update
 from sqlmodel import col
-
-from engine.movegen import generate_moves
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2, lobby_pb2_grpc, match_pb2_grpc
-from protos.wordarena.v1 import match_pb2 as m
-from services.common.config import Settings
-from services.common.db import Database
-from services.lobby.main import build_lobby
-from services.lobby.service import AllocationWithdrawn, LobbyOptions
-from services.lobby.settings import validate_settings
-from services.lobby.tables import Occupant
-from services.match import bots
-from services.match.main import MatchServer
-from services.match.main import start as start_match
-from services.match.models import ResultRow
+from wordarena.engine.movegen import generate_moves
+from wordarena.services.common.config import Settings
+from wordarena.services.common.db import Database
+from wordarena.services.lobby.main import build_lobby
+from wordarena.services.lobby.service import AllocationWithdrawn, LobbyOptions
+from wordarena.services.lobby.settings import validate_settings
+from wordarena.services.lobby.tables import Occupant
+from wordarena.services.match import bots
+from wordarena.services.match.main import MatchServer
+from wordarena.services.match.main import start as start_match
+from wordarena.services.match.models import ResultRow
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2, lobby_pb2_grpc, match_pb2_grpc
+from wordarena.v1 import match_pb2 as m
 
 
 @dataclass
@@ -83,7 +82,7 @@ async def start_match_server(data_dir: Path, lobby_port: int) -> MatchServer:
 
 
 def _move(action: Any) -> c.Move:
-    from engine.game import Exchange, Play
+    from wordarena.engine.game import Exchange, Play
 
     if isinstance(action, Play):
         return c.Move(play=c.PlayMove(placements=[

@@ -22,17 +22,16 @@ from typing import Any
 
 import grpc
 from lobby_harness import eventually
-
-from clients.cli.client import Client, Config
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import lobby_pb2, lobby_pb2_grpc
-from protos.wordarena.v1 import match_pb2 as m
-from services.common.config import Settings
-from services.lobby.main import build_lobby
-from services.lobby.service import LobbyOptions
-from services.match import metrics
-from services.match.main import MatchServer, parse_ready_line
-from services.match.main import start as start_match
+from wordarena.clients.cli.client import Client, Config
+from wordarena.services.common.config import Settings
+from wordarena.services.lobby.main import build_lobby
+from wordarena.services.lobby.service import LobbyOptions
+from wordarena.services.match import metrics
+from wordarena.services.match.main import MatchServer, parse_ready_line
+from wordarena.services.match.main import start as start_match
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import lobby_pb2, lobby_pb2_grpc
+from wordarena.v1 import match_pb2 as m
 
 ROOT = Path(__file__).resolve().parents[3]
 PASS = c.Move(pass_turn=c.PassMove())
@@ -42,12 +41,12 @@ PASS = c.Move(pass_turn=c.PassMove())
 def spawn_match_server(database_url: str, data_dir: Path, lobby_port: int, server_id: str,
                        lease: float) -> tuple[subprocess.Popen[str], int]:
     """A ``wordarena-match`` process reporting to the lobby; returns it and its port."""
-    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)
     for k in ("WORDARENA_TOKEN_PUBLIC_KEY", "WORDARENA_TOKEN_PRIVATE_KEY", "WORDARENA_SERVICE_TOKEN",
               "WORDARENA_REQUIRE_KEYS", "WORDARENA_NO_MIGRATE"):
         env.pop(k, None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "services.match.main", "--listen", "127.0.0.1:0",
+        [sys.executable, "-m", "wordarena.services.match.main", "--listen", "127.0.0.1:0",
          "--advertise-address", "127.0.0.1:0", "--database-url", database_url, "--data-dir", str(data_dir),
          "--server-id", server_id, "--lease-seconds", str(lease), "--lobby", f"127.0.0.1:{lobby_port}",
          "--log-format", "json", "--log-level", "warning"],

@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import control_pb2 as ctl
-from protos.wordarena.v1 import control_pb2_grpc, match_pb2_grpc
-from protos.wordarena.v1 import match_pb2 as m
-from services.common import auth
-from services.common.config import Settings
-from services.match.main import MatchServer, start
+from wordarena.services.common import auth
+from wordarena.services.common.config import Settings
+from wordarena.services.match.main import MatchServer, start
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
+from wordarena.v1 import match_pb2 as m
 
 SERVICE_TOKEN = "test-service-secret"
 
@@ -108,9 +107,9 @@ def play_move(action: Any) -> c.Move:
 
 def engine_move(state: Any, seat: int) -> c.Move:
     """A legal move for ``seat``: the engine's best-scoring play, else an exchange or a pass."""
-    from engine.game import Exchange, Play
-    from engine.movegen import generate_moves
-    from services.match import bots
+    from wordarena.engine.game import Exchange, Play
+    from wordarena.engine.movegen import generate_moves
+    from wordarena.services.match import bots
 
     moves = generate_moves(state, seat)
     action = moves[0].to_play(seat) if moves else bots.safe_action(state, seat)

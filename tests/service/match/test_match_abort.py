@@ -8,12 +8,11 @@ import uuid
 import grpc
 import pytest
 from match_harness import SERVICE_TOKEN, Harness, pass_move
-
-from protos.wordarena.v1 import control_pb2 as ctl
-from protos.wordarena.v1 import errors_pb2 as e
-from protos.wordarena.v1 import match_pb2 as m
-from services.common.errors import detail
-from services.match import metrics
+from wordarena.services.common.errors import detail
+from wordarena.services.match import metrics
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import errors_pb2 as e
+from wordarena.v1 import match_pb2 as m
 
 SVC = [("authorization", f"Bearer {SERVICE_TOKEN}")]
 
@@ -127,7 +126,7 @@ async def test_abort_unknown_started_and_finished_matches(harness: Harness) -> N
     assert (await bob.view(mid)).status == m.MATCH_STATUS_IN_PROGRESS
 
     # A finished match keeps its result: FAILED_PRECONDITION GAME_OVER, in memory or not.
-    from protos.wordarena.v1 import common_pb2 as c
+    from wordarena.v1 import common_pb2 as c
 
     rt = srv.manager.matches[mid]
     await bob.submit(mid, c.Move(resign=c.ResignMove()), rt.seq)

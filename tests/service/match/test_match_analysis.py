@@ -9,13 +9,12 @@ import grpc
 import pytest
 from google.rpc import status_pb2
 from match_harness import Harness, play_move
-
-from engine.analysis import word_strength
-from engine.movegen import generate_moves
-from engine.placement import Placement
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import errors_pb2 as e
-from protos.wordarena.v1 import match_pb2 as m
+from wordarena.engine.analysis import word_strength
+from wordarena.engine.movegen import generate_moves
+from wordarena.engine.placement import Placement
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import errors_pb2 as e
+from wordarena.v1 import match_pb2 as m
 
 
 def _violation(err: grpc.aio.AioRpcError) -> e.RuleViolation | None:

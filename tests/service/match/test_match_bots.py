@@ -7,12 +7,11 @@ import asyncio
 import itertools
 
 from match_harness import Harness, play_move
-
-from engine.analysis import word_strength
-from engine.game import Play
-from engine.movegen import generate_moves
-from engine.placement import Placement
-from protos.wordarena.v1 import match_pb2 as m
+from wordarena.engine.analysis import word_strength
+from wordarena.engine.game import Play
+from wordarena.engine.movegen import generate_moves
+from wordarena.engine.placement import Placement
+from wordarena.v1 import match_pb2 as m
 
 
 async def _wait_turn(rt: object, seat: int, timeout: float = 20.0) -> None:

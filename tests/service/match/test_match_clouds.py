@@ -16,17 +16,16 @@ import asyncio
 from typing import Any
 
 from match_harness import Harness
-
-from engine.bots import Bot
-from engine.game import Exchange, GameState, Play, apply
-from engine.game.actions import action_from_dict
-from engine.game.events import Event as EngineEvent
-from engine.game.replay import replay
-from engine.rulesets.catalog import parse_ruleset_id
-from engine.warofwords.clouds import hidden_squares, preview_allowed
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import match_pb2 as m
-from services.match import views
+from wordarena.engine.bots import Bot
+from wordarena.engine.game import Exchange, GameState, Play, apply
+from wordarena.engine.game.actions import action_from_dict
+from wordarena.engine.game.events import Event as EngineEvent
+from wordarena.engine.game.replay import replay
+from wordarena.engine.rulesets.catalog import parse_ruleset_id
+from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed
+from wordarena.services.match import views
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import match_pb2 as m
 
 PARK = "warofwords/en/warofwords-park"
 _RULESET = parse_ruleset_id(PARK)

@@ -23,15 +23,14 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
-from engine.movegen import generate_moves
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import control_pb2 as ctl
-from protos.wordarena.v1 import control_pb2_grpc, match_pb2_grpc
-from protos.wordarena.v1 import match_pb2 as m
-from services.common import auth
-from services.common.config import Settings
-from services.match.main import MatchServer, start
+from wordarena.engine.movegen import generate_moves
+from wordarena.services.common import auth
+from wordarena.services.common.config import Settings
+from wordarena.services.match.main import MatchServer, start
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
+from wordarena.v1 import match_pb2 as m
 
 SERVICE_TOKEN = "fuzz-service-secret"
 READ_ONLY = {"GetMatch", "StreamMatch", "PreviewPlay", "Hindsight", "WordStrength", "TileBag", "Define",

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import grpc
 import pytest
-
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import control_pb2 as ctl
-from protos.wordarena.v1 import control_pb2_grpc, match_pb2_grpc
-from protos.wordarena.v1 import match_pb2 as m
-from services.common import auth
-from services.match.main import parse_ready_line
+from wordarena.services.common import auth
+from wordarena.services.match.main import parse_ready_line
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
+from wordarena.v1 import match_pb2 as m
 
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "proc-secret"
@@ -29,7 +28,7 @@ def spawn(tmp: Path, db: str) -> tuple[subprocess.Popen[str], int]:
                         "WORDARENA_DATA_DIR": str(tmp), "WORDARENA_LISTEN": "127.0.0.1:0",
                         "WORDARENA_SERVER_ID": "proc-1", "WORDARENA_SHUTDOWN_GRACE": "2",
                         "WORDARENA_LOG_FORMAT": "json"}
-    proc = subprocess.Popen([sys.executable, "-m", "services.match.main"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "wordarena.services.match.main"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -110,7 +109,7 @@ def test_json_logs_every_line_is_json(tmp_path: Path) -> None:
     for k in ("WORDARENA_TOKEN_PUBLIC_KEY", "WORDARENA_TOKEN_PRIVATE_KEY", "WORDARENA_REQUIRE_KEYS"):
         base.pop(k, None)
     lobby = subprocess.Popen(
-        [sys.executable, "-c", "from services.lobby.main import main; main()"], cwd=ROOT,
+        [sys.executable, "-c", "from wordarena.services.lobby.main import main; main()"], cwd=ROOT,
         env=base | {"WORDARENA_LISTEN": f"127.0.0.1:{lobby_port}", "WORDARENA_SERVER_ID": "lobby-j",
                     "WORDARENA_DATABASE_URL": f"sqlite:///{tmp_path / 'lobby.db'}"},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -119,7 +118,8 @@ def test_json_logs_every_line_is_json(tmp_path: Path) -> None:
         with grpc.insecure_channel(f"127.0.0.1:{lobby_port}") as ch:
             grpc.channel_ready_future(ch).result(timeout=30)
         match = subprocess.Popen(
-            [sys.executable, "-m", "services.match.main", "--lobby", f"127.0.0.1:{lobby_port}"], cwd=ROOT,
+            [sys.executable, "-m", "wordarena.services.match.main", "--lobby", f"127.0.0.1:{lobby_port}"],
+            cwd=ROOT,
             env=base | {"WORDARENA_LISTEN": "127.0.0.1:0", "WORDARENA_SERVER_ID": "match-j",
                         "WORDARENA_METRICS_LISTEN": "127.0.0.1:0",
                         "WORDARENA_DATABASE_URL": f"sqlite:///{tmp_path / 'match.db'}"},
@@ -159,7 +159,7 @@ def test_require_keys_refuses_to_start_without_keys(tmp_path: Path, service: str
                         "WORDARENA_DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}"}
     for k in ("WORDARENA_TOKEN_PUBLIC_KEY", "WORDARENA_TOKEN_PRIVATE_KEY"):
         env.pop(k, None)
-    proc = subprocess.run([sys.executable, "-c", f"from services.{service}.main import main; main()"],
+    proc = subprocess.run([sys.executable, "-m", f"wordarena.services.{service}.main"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2, proc.stderr
     (entry,) = [e for e in _json_lines(proc.stderr, service) if e["level"] == "error"]

@@ -12,11 +12,10 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from match_harness import Harness
-
-from services.common.config import Settings
-from services.match import metrics
-from services.match.main import MatchServer, start
-from services.match.manager import MatchManager
+from wordarena.services.common.config import Settings
+from wordarena.services.match import metrics
+from wordarena.services.match.main import MatchServer, start
+from wordarena.services.match.manager import MatchManager
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
@@ -108,7 +107,7 @@ async def test_takeover_of_a_crashed_servers_match_is_counted_as_takeover(harnes
     # The crashed owner's lease (30 s) is still running: not taken at start-up.
     assert mid not in other.manager.matches
     # Once it has lapsed, the scan takes it over.
-    from services.match.models import MatchRow
+    from wordarena.services.match.models import MatchRow
 
     def expire(s: Any) -> None:
         row = s.get(MatchRow, mid)
@@ -126,7 +125,7 @@ async def test_lost_match_error_names_the_new_owner(harness: Harness) -> None:
     a = await harness.start()
     mid = await harness.create(a)
     b = await harness.start()
-    from services.match.models import MatchRow
+    from wordarena.services.match.models import MatchRow
 
     def steal(s: Any) -> None:  # B takes the match over behind A's back (A's lease "lapsed")
         row = s.get(MatchRow, mid)
@@ -141,8 +140,7 @@ async def test_lost_match_error_names_the_new_owner(harness: Harness) -> None:
         await alice.submit(mid, pass_move(), expected_seq=(await alice.view(mid)).last_seq)
     assert err.value.code() == grpc.StatusCode.UNAVAILABLE
     from grpc_status import rpc_status
-
-    from protos.wordarena.v1 import errors_pb2 as e
+    from wordarena.v1 import errors_pb2 as e
 
     status = rpc_status.from_call(err.value)
     assert status is not None
@@ -158,9 +156,8 @@ async def test_a_server_that_lost_its_lease_drops_the_match_and_ends_streams(har
     match over: at its next renewal it notices, forgets the match and ends its streams, rather
     than serving a stale copy until the next write fails."""
     from match_harness import pass_move
-
-    from protos.wordarena.v1 import match_pb2 as m
-    from services.match.models import MatchRow
+    from wordarena.services.match.models import MatchRow
+    from wordarena.v1 import match_pb2 as m
 
     a = await harness.start(lease_seconds=0.6)
     mid = await harness.create(a)

@@ -9,12 +9,11 @@ import urllib.request
 import grpc
 import pytest
 from match_harness import SERVICE_TOKEN, Harness, engine_move, pass_move, play_move
-
-from protos.wordarena.v1 import common_pb2 as c
-from protos.wordarena.v1 import control_pb2 as ctl
-from protos.wordarena.v1 import errors_pb2 as e
-from protos.wordarena.v1 import match_pb2 as m
-from services.common.errors import detail
+from wordarena.services.common.errors import detail
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import errors_pb2 as e
+from wordarena.v1 import match_pb2 as m
 
 SVC = [("authorization", f"Bearer {SERVICE_TOKEN}")]
 
@@ -322,7 +321,7 @@ async def test_bot_plays_its_seat_and_preview_tilebag_chat(harness: Harness) -> 
     assert rt.state.to_move == 0 and rt.seq >= 3
     bag = await alice.stub.TileBag(m.TileBagRequest(match_id=mid), metadata=alice.md)
     assert bag.unseen_count == bag.bag_count + bag.opponent_rack_count
-    from engine.movegen import generate_moves
+    from wordarena.engine.movegen import generate_moves
     best = generate_moves(rt.state, 0)
     play = best[0].to_play(0) if best else None
     if play is not None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clients.cli.main import main
-from engine.analysis.record import review_record
-from engine.interchange.gcg import MoveKind, parse_gcg
-from engine.lexicon import load_lexicon
-from engine.rulesets import get_ruleset
+from wordarena.clients.cli.main import main
+from wordarena.engine.analysis.record import review_record
+from wordarena.engine.interchange.gcg import MoveKind, parse_gcg
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.rulesets import get_ruleset
 
 RECORD = Path(__file__).parents[1] / "interchange" / "gcg" / "doug_v_emely.gcg"
 

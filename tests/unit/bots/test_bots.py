@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from engine.bots import LEVELS, Bot, leave_table, play_game, play_series
-from engine.game import Decide, Exchange, Pass, Play, apply, set_rack, start_game
-from engine.lexicon import load_lexicon
-from engine.placement import Placement
-from engine.rulesets import get_ruleset
+from wordarena.engine.bots import LEVELS, Bot, leave_table, play_game, play_series
+from wordarena.engine.game import Decide, Exchange, Pass, Play, apply, set_rack, start_game
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets import get_ruleset
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +67,7 @@ def test_a_game_ends_and_a_series_counts(lexicon) -> None:
 def test_selfplay_command(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from clients.cli.main import main as cli
+    from wordarena.clients.cli.main import main as cli
 
     assert cli(["selfplay", "--ruleset", "classic", "--levels", "4,1", "--games", "1",
                 "--json"]) == 0
@@ -84,7 +83,7 @@ def test_derive_fit_recovers_tile_values_from_rack_samples() -> None:
     game count it was told."""
     import random
 
-    from engine.bots.derive import fit
+    from wordarena.engine.bots.derive import fit
 
     rng = random.Random(7)
     pool = list("AEIOUSQRTNLD" * 3)
@@ -99,7 +98,7 @@ def test_derive_fit_recovers_tile_values_from_rack_samples() -> None:
 
 
 def test_level5_end_game_looks_at_the_reply(lexicon) -> None:
-    from engine.bots import bot as botmod
+    from wordarena.engine.bots import bot as botmod
 
     state, _ = start_game(get_ruleset("classic"), 2, 3, lexicon)
     for _ in range(4):  # a few plays on the board, then empty the bag

@@ -14,9 +14,8 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 from rich.console import Console
-
-from clients.cli import moves, render
-from clients.cli.client import (
+from wordarena.clients.cli import moves, render
+from wordarena.clients.cli.client import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
     EXIT_USAGE,
@@ -24,8 +23,8 @@ from clients.cli.client import (
     ClientError,
     Config,
 )
-from clients.cli.main import main
-from protos.wordarena.v1 import common_pb2, errors_pb2, match_pb2, match_pb2_grpc
+from wordarena.clients.cli.main import main
+from wordarena.v1 import common_pb2, errors_pb2, match_pb2, match_pb2_grpc
 
 
 def board(tiles: dict[tuple[int, int], str] | None = None) -> common_pb2.BoardView:

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from clients.cli.main import main
-from services.common import auth
+from wordarena.clients.cli.main import main
+from wordarena.services.common import auth
 
 
 def test_dev_token_is_verified_with_the_same_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -324,7 +324,7 @@ _ENV_READ = re.compile(
 
 
 def env_name(flag: str) -> str:
-    from services.common.config import env_name as real
+    from wordarena.services.common.config import env_name as real
 
     return real(flag)
 
@@ -371,7 +371,7 @@ def test_flags_are_found() -> None:
     assert {"WORDARENA_LISTEN", "WORDARENA_DATABASE_URL", "WORDARENA_SERVER_ID"} <= both
     assert "WORDARENA_LEASE_SECONDS" in envs["match"] - envs["lobby"]
     assert "WORDARENA_TOKEN_TTL" in envs["lobby"] - envs["match"]
-    from services.match.main import parser
+    from wordarena.services.match.main import parser
 
     real = {env_name(s) for a in parser()._actions for s in a.option_strings if s.startswith("--")}
     assert real - {"WORDARENA_HELP"} <= envs["match"]
@@ -434,10 +434,9 @@ def exposed_series() -> dict[str, str]:
 def metric_labels() -> dict[str, frozenset[str]]:
     """Label names of each metric, from the registered collectors."""
     import prometheus_client
-
-    import services.common.metrics
-    import services.lobby.service
-    import services.match.metrics  # noqa: F401
+    import wordarena.services.common.metrics
+    import wordarena.services.lobby.service
+    import wordarena.services.match.metrics  # noqa: F401
 
     out: dict[str, frozenset[str]] = {}
     for collector, names in prometheus_client.REGISTRY._collector_to_names.items():
@@ -527,7 +526,7 @@ def label_values_in_code() -> dict[str, set[str]]:
         "grpc_type": {"unary", "server_stream", "client_stream", "bidi_stream"},
         "result": set(re.findall(r"ALLOCATIONS\.labels\(\s*\"(\w+)\"", lobby)),
     }
-    from services.lobby.service import SERVER_STATES
+    from wordarena.services.lobby.service import SERVER_STATES
 
     values["state"] = set(SERVER_STATES)
     manager = (SERVICES / "match" / "manager.py").read_text(encoding="utf-8")
@@ -537,7 +536,7 @@ def label_values_in_code() -> dict[str, set[str]]:
 
 @cache
 def grpc_methods() -> dict[str, set[str]]:
-    from protos.wordarena.v1 import control_pb2, lobby_pb2, match_pb2
+    from wordarena.v1 import control_pb2, lobby_pb2, match_pb2
 
     out: dict[str, set[str]] = {"grpc.health.v1.Health": {"Check", "Watch"}}
     for mod in (control_pb2, lobby_pb2, match_pb2):

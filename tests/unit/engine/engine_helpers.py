@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import pytest
-
-from engine.board import parse_position, with_tiles
-from engine.errors import Rule, RuleError
-from engine.game import (
+from wordarena.engine.board import parse_position, with_tiles
+from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.game import (
     Action,
     Decide,
     Exchange,
@@ -23,10 +22,10 @@ from engine.game import (
     apply,
     start_game,
 )
-from engine.game.events import Event
-from engine.placement import Placement
-from engine.rulesets import get_ruleset
-from engine.tiles import BLANK, Tile, is_action
+from wordarena.engine.game.events import Event
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.tiles import BLANK, Tile, is_action
 
 
 class AnyWord:

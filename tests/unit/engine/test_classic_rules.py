@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import pytest
 from engine_helpers import board_word, move, new_game, play, refused, score_of
-
-from engine.errors import Rule
-from engine.game import Exchange, Pass, Play, Resign, apply
-from engine.game.state import Seat
-from engine.rulesets import get_ruleset
+from wordarena.engine.errors import Rule
+from wordarena.engine.game import Exchange, Pass, Play, Resign, apply
+from wordarena.engine.game.state import Seat
+from wordarena.engine.rulesets import get_ruleset
 
 LEX = {"CAT", "CATS", "AT", "TA", "AC", "BAT", "BO", "DOG", "BOX", "AX", "HEART", "QI", "ZA", "TAE",
        "RETAINS", "HEARTS", "AE", "OE", "AA", "GO", "SAT", "TAT", "EAT", "TEA", "QAT", "ZAX"}
@@ -287,8 +286,8 @@ def test_classic_scoreless_end_deducts_each_rack():
 
 def test_classic_is_two_players():
     """Classic Words With Friends is a game for two: a third seat is refused."""
-    from engine.errors import InputError
-    from engine.game import start_game
+    from wordarena.engine.errors import InputError
+    from wordarena.engine.game import start_game
 
     with pytest.raises(InputError):
         start_game(get_ruleset("classic"), 3, 1, None, False)

@@ -20,9 +20,8 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from engine.errors import EngineError, RuleError
-from engine.game import (
+from wordarena.engine.errors import EngineError, RuleError
+from wordarena.engine.game import (
     Decide,
     Exchange,
     GameState,
@@ -38,11 +37,11 @@ from engine.game import (
     replay,
     start_game,
 )
-from engine.game.events import Event
-from engine.placement import Placement
-from engine.rulesets import get_ruleset
-from engine.rulesets.layout import STAR, WATER
-from engine.tiles import BLANK, WILDCARD, is_letter_token
+from wordarena.engine.game.events import Event
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.rulesets.layout import STAR, WATER
+from wordarena.engine.tiles import BLANK, WILDCARD, is_letter_token
 
 
 class NoZ:

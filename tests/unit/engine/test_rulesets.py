@@ -8,9 +8,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-
-from engine.errors import InputError
-from engine.rulesets import (
+from wordarena.engine.errors import InputError
+from wordarena.engine.rulesets import (
     FAMILIES,
     LANGUAGES,
     FirstPlay,
@@ -23,7 +22,7 @@ from engine.rulesets import (
     load_tileset,
     parse_ruleset_id,
 )
-from engine.rulesets.layout import STAR, WATER, parse_layout
+from wordarena.engine.rulesets.layout import STAR, WATER, parse_layout
 
 REFERENCE = Path("/work/shared/reference/rulesets.json")
 if not REFERENCE.exists():  # a checkout elsewhere: the reference is beside the repo
@@ -38,7 +37,7 @@ def reference():
 
 
 def _board_json(board_id: str) -> dict:
-    path = resources.files("engine.rulesets") / "data" / "boards" / f"{board_id}.json"
+    path = resources.files("wordarena.engine.rulesets") / "data" / "boards" / f"{board_id}.json"
     return json.loads(path.read_text(encoding="utf-8"))
 
 

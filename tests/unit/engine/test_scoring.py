@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 from engine_helpers import move, new_game, play
-
-from engine.board import with_tiles
-from engine.placement import check_placement
-from engine.rulesets import get_ruleset
-from engine.scoring import BoardEffects, bingo_bonus, score_play, word_factor
+from wordarena.engine.board import with_tiles
+from wordarena.engine.placement import check_placement
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.scoring import BoardEffects, bingo_bonus, score_play, word_factor
 
 
 def _score(family, position, word, tiles=(), effects=None, board=None):

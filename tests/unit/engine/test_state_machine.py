@@ -7,9 +7,8 @@ import json
 
 import pytest
 from engine_helpers import ANY, move, new_game, play, refused
-
-from engine.errors import InputError, Rule
-from engine.game import (
+from wordarena.engine.errors import InputError, Rule
+from wordarena.engine.game import (
     Decide,
     Exchange,
     Kick,
@@ -25,8 +24,8 @@ from engine.game import (
     set_rack,
     start_game,
 )
-from engine.game.events import Event
-from engine.rulesets import get_ruleset
+from wordarena.engine.game.events import Event
+from wordarena.engine.rulesets import get_ruleset
 
 
 def test_start_game_deals_from_a_seeded_shuffle():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.interchange.gcg import GameRecord, parse_gcg
+from wordarena.engine.interchange.gcg import GameRecord, parse_gcg
 
 GCG_DIR = Path(__file__).parent / "gcg"
 RECORDS = sorted(p.name for p in GCG_DIR.glob("*.gcg"))

@@ -1,4 +1,4 @@
-"""CGP: exact text round trips, positions to and from engine states, field-named errors, and a
+"""CGP: exact text round trips, positions to and from wordarena.engine states, field-named errors, and a
 property test over random engine positions."""
 
 from __future__ import annotations
@@ -8,18 +8,17 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from engine.errors import InputError
-from engine.game import GameState, start_game
-from engine.interchange.cgp import (
+from wordarena.engine.errors import InputError
+from wordarena.engine.game import GameState, start_game
+from wordarena.engine.interchange.cgp import (
     UNKNOWN_OWNER,
     format_cgp,
     parse_cgp,
     position_from_cgp,
     position_to_cgp,
 )
-from engine.rulesets import get_ruleset, parse_ruleset_id
-from engine.tiles import BLANK, WILDCARD, Tile, is_action
+from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
+from wordarena.engine.tiles import BLANK, WILDCARD, Tile, is_action
 
 EMPTY = "/".join(["15"] * 15)
 MAVEN = (

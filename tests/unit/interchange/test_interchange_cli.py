@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from gcg_support import ENGLISH, GCG_DIR, POLISH
-
-from clients.cli.main import main
+from wordarena.clients.cli.main import main
 
 
 def paths(*names: str) -> list[str]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 from gcg_support import GCG_DIR, RECORDS, gcg, load
-
-from engine.errors import InputError
-from engine.interchange.gcg import MoveKind, decode_gcg, format_move, parse_gcg, write_gcg
+from wordarena.engine.errors import InputError
+from wordarena.engine.interchange.gcg import MoveKind, decode_gcg, format_move, parse_gcg, write_gcg
 
 
 def test_twenty_reference_records_are_there() -> None:

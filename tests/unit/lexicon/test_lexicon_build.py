@@ -6,8 +6,7 @@ import gzip
 from pathlib import Path
 
 import pytest
-
-from engine.lexicon import Lexicon, LexiconError, build_lexicon, read_word_list
+from wordarena.engine.lexicon import Lexicon, LexiconError, build_lexicon, read_word_list
 
 
 def write(tmp_path: Path, name: str, text: str, encoding: str = "utf-8") -> Path:

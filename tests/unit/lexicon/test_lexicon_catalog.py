@@ -9,9 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from engine.lexicon import SOURCES, Lexicon, LexiconError, catalog, compile_lexicon, load_lexicon
-from engine.lexicon.catalog import LexiconSource
+from wordarena.engine.lexicon import SOURCES, Lexicon, LexiconError, catalog, compile_lexicon, load_lexicon
+from wordarena.engine.lexicon.catalog import LexiconSource
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -6,8 +6,7 @@ import argparse
 from pathlib import Path
 
 import pytest
-
-from clients.cli import lexicon_cmd
+from wordarena.clients.cli import lexicon_cmd
 
 
 def run(*argv: str) -> int:

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from engine.lexicon import ALPHABETS, Lexicon, LexiconError, compile_words, load_lexicon
+from wordarena.engine.lexicon import ALPHABETS, Lexicon, LexiconError, compile_words, load_lexicon
 
 ABC = ("A", "B", "C")
 small_words = st.sets(st.text(alphabet="ABC", min_size=1, max_size=7), min_size=1, max_size=60)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from engine.lexicon import ALPHABETS, Reason, normalize, normalize_word
-from engine.lexicon.normalize import _normalize_full
+from wordarena.engine.lexicon import ALPHABETS, Reason, normalize, normalize_word
+from wordarena.engine.lexicon.normalize import _normalize_full
 
 
 def reason(raw: str, language: str, **kw: bool) -> Reason | None:

@@ -11,8 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-from engine.lexicon import ALPHABETS, SOURCES
+from wordarena.engine.lexicon import ALPHABETS, SOURCES
 
 ROOT = Path(__file__).resolve().parents[3]
 TILESETS = ROOT / "engine" / "rulesets" / "data" / "tilesets"

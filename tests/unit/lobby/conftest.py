@@ -6,9 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from services.common.db import Database
-from services.lobby import store
+from wordarena.services.common.db import Database
+from wordarena.services.lobby import store
 
 
 @pytest.fixture

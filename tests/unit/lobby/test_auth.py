@@ -8,8 +8,7 @@ from pathlib import Path
 
 import jwt
 import pytest
-
-from services.common import auth
+from wordarena.services.common import auth
 
 
 def test_round_trip_player_token() -> None:

@@ -6,13 +6,12 @@ import grpc
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from services.lobby import glicko2
-from services.lobby.errors import LobbyError
-from services.lobby.matchmaking import Criteria, Queue, Ticket, TicketStatus
-from services.lobby.names import name_skeleton, validate_display_name
-from services.lobby.passwords import FailureThrottle, Passwords, validate_password
-from services.lobby.records import (
+from wordarena.services.lobby import glicko2
+from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.matchmaking import Criteria, Queue, Ticket, TicketStatus
+from wordarena.services.lobby.names import name_skeleton, validate_display_name
+from wordarena.services.lobby.passwords import FailureThrottle, Passwords, validate_password
+from wordarena.services.lobby.records import (
     Outcome,
     PlayerRecord,
     SeatEnd,
@@ -21,8 +20,8 @@ from services.lobby.records import (
     check_outcomes,
     decide_outcomes,
 )
-from services.lobby.settings import validate_settings
-from services.lobby.tables import Occupant, Table, TableStatus
+from wordarena.services.lobby.settings import validate_settings
+from wordarena.services.lobby.tables import Occupant, Table, TableStatus
 
 # -- names ------------------------------------------------------------------------------------
 

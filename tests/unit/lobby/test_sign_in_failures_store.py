@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 from sqlmodel import select
-
-from services.common.db import Database
-from services.lobby import store
-from services.lobby.models import SignInFailureRow
-from services.lobby.passwords import FailureThrottle
+from wordarena.services.common.db import Database
+from wordarena.services.lobby import store
+from wordarena.services.lobby.models import SignInFailureRow
+from wordarena.services.lobby.passwords import FailureThrottle
 
 T0 = 1_000_000.0
 POLICY = FailureThrottle(limit=3, window_s=10.0)

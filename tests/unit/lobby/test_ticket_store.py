@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from sqlmodel import Session, select
-
-from services.common.db import Database
-from services.lobby import store
-from services.lobby.matchmaking import Criteria, Ticket, TicketStatus
-from services.lobby.models import TicketRow
+from wordarena.services.common.db import Database
+from wordarena.services.lobby import store
+from wordarena.services.lobby.matchmaking import Criteria, Ticket, TicketStatus
+from wordarena.services.lobby.models import TicketRow
 
 CRIT = Criteria("wordtiles", "en", "", 2)
 T0 = 1_000_000.0

@@ -7,16 +7,16 @@ import random
 from functools import cache
 from itertools import permutations, product
 
-from engine.board import with_tiles
-from engine.errors import RuleError
-from engine.game import Decide, GameState, apply, set_rack, start_game
-from engine.lexicon import compile_words, load_lexicon
-from engine.lexicon.alphabet import ALPHABETS
-from engine.placement import NO_LINKS, Placement, check_placement, next_square, word_text
-from engine.rulesets import get_ruleset
-from engine.scoring import score_play
-from engine.tiles import BLANK, WILDCARD
-from engine.words import invalid_words, resolve_word, resolve_words
+from wordarena.engine.board import with_tiles
+from wordarena.engine.errors import RuleError
+from wordarena.engine.game import Decide, GameState, apply, set_rack, start_game
+from wordarena.engine.lexicon import compile_words, load_lexicon
+from wordarena.engine.lexicon.alphabet import ALPHABETS
+from wordarena.engine.placement import NO_LINKS, Placement, check_placement, next_square, word_text
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.scoring import score_play
+from wordarena.engine.tiles import BLANK, WILDCARD
+from wordarena.engine.words import invalid_words, resolve_word, resolve_words
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 
@@ -35,7 +35,7 @@ def small_lexicon(size: int = 2500, seed: int = 7, longest: int = 5):
 def random_position(family: str, seed: int, lexicon, plays: int | None = None,
                     rack_len: int | None = None, jokers: int | None = None) -> GameState:
     """A legal position reached by random moves, with a small random rack for the seat to move."""
-    from engine.movegen import generate_moves
+    from wordarena.engine.movegen import generate_moves
 
     rng = random.Random(seed)
     ruleset = get_ruleset(family)
@@ -146,6 +146,6 @@ def _try_squares(state, squares, rack, letters, lexicon, found, seat, links=NO_L
 
 
 def _tile(letter: str, blank: bool, seat: int):
-    from engine.tiles import Tile
+    from wordarena.engine.tiles import Tile
 
     return Tile(letter, blank, seat)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 from mg_support import FAMILIES, brute_force, random_position, small_lexicon
-
-from engine.game import apply
-from engine.movegen import generate_moves, generator
-from engine.movegen.before_run import left_parts_before_run
+from wordarena.engine.game import apply
+from wordarena.engine.movegen import generate_moves, generator
+from wordarena.engine.movegen.before_run import left_parts_before_run
 
 
 def _check(family: str, seed: int, lexicon=None, **position) -> int:

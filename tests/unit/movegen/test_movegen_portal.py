@@ -9,12 +9,11 @@ import random
 
 import pytest
 from mg_support import brute_force, random_position, small_lexicon
-
-from engine.errors import RuleError
-from engine.game import Play, apply, set_rack
-from engine.movegen import generate_moves
-from engine.placement import Placement, check_placement
-from engine.warofwords.arena import Marker, portal_links
+from wordarena.engine.errors import RuleError
+from wordarena.engine.game import Play, apply, set_rack
+from wordarena.engine.movegen import generate_moves
+from wordarena.engine.placement import Placement, check_placement
+from wordarena.engine.warofwords.arena import Marker, portal_links
 
 
 def _portal_position(seed: int):
@@ -101,8 +100,8 @@ def test_entangled_play_sharing_one_cross_word_is_generated_once_and_scored_as_a
     # down (column C .. C11, then G6 ..): a play on both forms one word each way.
     state = random_position("warofwords", 0, small_lexicon(), plays=0)
     cols = state.ruleset.board.cols
-    from engine.board import with_tiles
-    from engine.tiles import Tile
+    from wordarena.engine.board import with_tiles
+    from wordarena.engine.tiles import Tile
 
     g5, c11 = 4 * cols + 6, 10 * cols + 2
     filled = [4 * cols + c for c in range(3, 7)] + [10 * cols + c for c in range(3, 6)] + \
@@ -119,8 +118,8 @@ def test_entangled_play_sharing_one_cross_word_is_generated_once_and_scored_as_a
 def test_a_play_through_a_portal_is_generated_with_apply_score():
     state = random_position("warofwords", 0, small_lexicon(), plays=0)
     cols = state.ruleset.board.cols
-    from engine.board import with_tiles
-    from engine.tiles import Tile
+    from wordarena.engine.board import with_tiles
+    from wordarena.engine.tiles import Tile
 
     g5, d11 = 4 * cols + 6, 10 * cols + 3
     # An A played on the portal square G5 earlier; G5 leads across to D11 (after C11).
@@ -134,7 +133,7 @@ def test_a_play_through_a_portal_is_generated_with_apply_score():
     assert ((d11, "T", False),) in moves  # AT through the portal, with apply's score
     assert moves[((d11, "T", False),)].score == events[0].data["score"]
     assert ((4 * cols + 7, "T", False),) not in moves  # H5 does not follow G5 any more
-    from engine.movegen import describe_move
+    from wordarena.engine.movegen import describe_move
 
     info = describe_move(state.ruleset, state.cells, moves[((d11, "T", False),)],
                          effects=state.board_effects, links=portal_links(state))

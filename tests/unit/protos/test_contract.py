@@ -7,8 +7,7 @@ import importlib
 import pytest
 from google.protobuf import any_pb2, duration_pb2, timestamp_pb2
 from google.rpc import code_pb2, status_pb2
-
-from protos.wordarena.v1 import (
+from wordarena.v1 import (
     common_pb2,
     control_pb2,
     control_pb2_grpc,
@@ -80,8 +79,8 @@ EXPECTED_RPCS: dict[tuple[str, str], dict[str, tuple[bool, bool]]] = {
 
 @pytest.mark.parametrize("name", MODULES)
 def test_every_generated_module_imports(name: str) -> None:
-    pb2 = importlib.import_module(f"protos.wordarena.v1.{name}_pb2")
-    importlib.import_module(f"protos.wordarena.v1.{name}_pb2_grpc")
+    pb2 = importlib.import_module(f"wordarena.v1.{name}_pb2")
+    importlib.import_module(f"wordarena.v1.{name}_pb2_grpc")
     # Registered under the buf module path, as server reflection and buf see it.
     assert pb2.DESCRIPTOR.name == f"wordarena/v1/{name}.proto"
     assert pb2.DESCRIPTOR.package == "wordarena.v1"
@@ -90,8 +89,8 @@ def test_every_generated_module_imports(name: str) -> None:
 @pytest.mark.parametrize(("key", "rpcs"), list(EXPECTED_RPCS.items()), ids=lambda v: str(v))
 def test_services_have_their_rpcs(key: tuple[str, str], rpcs: dict) -> None:
     module, service = key
-    pb2 = importlib.import_module(f"protos.wordarena.v1.{module}_pb2")
-    grpc_mod = importlib.import_module(f"protos.wordarena.v1.{module}_pb2_grpc")
+    pb2 = importlib.import_module(f"wordarena.v1.{module}_pb2")
+    grpc_mod = importlib.import_module(f"wordarena.v1.{module}_pb2_grpc")
     desc = pb2.DESCRIPTOR.services_by_name[service]
     assert desc.full_name == f"wordarena.v1.{service}"
     methods = {m.name: m for m in desc.methods}
@@ -112,7 +111,7 @@ def test_every_service_is_covered() -> None:
     declared = {
         (name, svc)
         for name in MODULES
-        for svc in importlib.import_module(f"protos.wordarena.v1.{name}_pb2").DESCRIPTOR.services_by_name
+        for svc in importlib.import_module(f"wordarena.v1.{name}_pb2").DESCRIPTOR.services_by_name
     }
     assert declared == set(EXPECTED_RPCS)
 
@@ -306,24 +305,25 @@ def test_grpc_stubs_bind_to_a_channel() -> None:
 
 def test_enum_zero_values_are_unspecified() -> None:
     for name in MODULES:
-        pb2 = importlib.import_module(f"protos.wordarena.v1.{name}_pb2")
+        pb2 = importlib.import_module(f"wordarena.v1.{name}_pb2")
         for enum in pb2.DESCRIPTOR.enum_types_by_name.values():
             assert enum.values[0].number == 0
             assert enum.values[0].name.endswith("_UNSPECIFIED"), enum.full_name
 
 
-def test_generated_code_imports_only_through_the_protos_package() -> None:
+def test_generated_code_loads_once_as_wordarena_v1() -> None:
     import subprocess
     import sys
 
-    # A fresh interpreter: importing every module must not need (or create) a top-level
-    # `wordarena` package; the files are registered under their buf paths.
+    # A fresh interpreter: the generated modules import each other as `wordarena.v1` (protoc's
+    # own imports, not rewritten), each file is loaded once and registered under its buf path.
     code = (
         "import sys\n"
         "from google.protobuf import descriptor_pool\n"
-        "from protos.wordarena.v1 import common_pb2, errors_pb2, match_pb2, match_pb2_grpc, "
+        "from wordarena.v1 import common_pb2, errors_pb2, match_pb2, match_pb2_grpc, "
         "lobby_pb2, lobby_pb2_grpc, control_pb2, control_pb2_grpc\n"
-        "assert 'wordarena' not in sys.modules, 'generated code imported top-level wordarena'\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'protos'], 'a second name'\n"
+        "assert match_pb2.wordarena_dot_v1_dot_common__pb2 is common_pb2\n"
         "pool = descriptor_pool.Default()\n"
         "for f in ('common', 'errors', 'match', 'lobby', 'control'):\n"
         "    pool.FindFileByName(f'wordarena/v1/{f}.proto')\n"
@@ -344,7 +344,7 @@ ENGINE_RULE_ALIASES = {
 
 
 def test_every_engine_rule_has_a_rule_code() -> None:
-    errors = pytest.importorskip("engine.errors")
+    errors = pytest.importorskip("wordarena.engine.errors")
     names = set(errors_pb2.RuleCode.keys())
     for rule in errors.Rule:
         expected = ENGINE_RULE_ALIASES.get(

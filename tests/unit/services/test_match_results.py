@@ -4,10 +4,9 @@ lobby accepts (``services.lobby.records.check_outcomes``)."""
 from __future__ import annotations
 
 import pytest
-
-from protos.wordarena.v1 import common_pb2 as c
-from services.lobby import records
-from services.match.results import first_round_leavers, score_counts, seat_outcomes
+from wordarena.services.lobby import records
+from wordarena.services.match.results import first_round_leavers, score_counts, seat_outcomes
+from wordarena.v1 import common_pb2 as c
 
 W, L, T, N = c.OUTCOME_WIN, c.OUTCOME_LOSS, c.OUTCOME_TIE, c.OUTCOME_NO_RESULT
 TO_LOBBY = {W: records.Outcome.WIN, L: records.Outcome.LOSS, T: records.Outcome.TIE,

@@ -9,11 +9,10 @@ import time
 from pathlib import Path
 
 import pytest
-
-from services.common import auth
-from services.common.db import Database
-from services.match.models import MatchRow, RequestRow
-from services.match.store import ConflictError, MatchStore, StoredEvent
+from wordarena.services.common import auth
+from wordarena.services.common.db import Database
+from wordarena.services.match.models import MatchRow, RequestRow
+from wordarena.services.match.store import ConflictError, MatchStore, StoredEvent
 
 OWNER = "s1|127.0.0.1:1"
 

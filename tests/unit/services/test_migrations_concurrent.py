@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect, text
-
-from services.common.db import Database
+from wordarena.services.common.db import Database
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -21,8 +20,8 @@ def _migrate_processes(url: str, data_dir: Path,
                        services: list[str]) -> list[subprocess.CompletedProcess[str]]:
     env = os.environ | {"WORDARENA_DATABASE_URL": url, "WORDARENA_DATA_DIR": str(data_dir),
                         "WORDARENA_LOG_FORMAT": "json", "WORDARENA_LOG_LEVEL": "info"}
-    procs = [subprocess.Popen([sys.executable, "-c", f"from services.{svc}.main import main; main()",
-                               "--migrate-only"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    procs = [subprocess.Popen([sys.executable, "-m", f"wordarena.services.{svc}.main", "--migrate-only"],
+                              cwd=ROOT, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for svc in services]
     out = []
     for p in procs:

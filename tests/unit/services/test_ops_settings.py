@@ -7,9 +7,8 @@ import argparse
 from pathlib import Path
 
 import pytest
-
-from services.common import auth
-from services.common.config import build_parser, env_bool, settings_from_args
+from wordarena.services.common import auth
+from wordarena.services.common.config import build_parser, env_bool, settings_from_args
 
 
 def test_env_bool() -> None:
@@ -34,7 +33,7 @@ def test_switches_from_flags_and_environment(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_only_the_match_server_advertises_an_address() -> None:
-    from services.match.main import parser
+    from wordarena.services.match.main import parser
 
     lobby_flags = {o for a in build_parser("lobby")._actions for o in a.option_strings}
     match_flags = {o for a in parser()._actions for o in a.option_strings}

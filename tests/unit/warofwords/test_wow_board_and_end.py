@@ -6,18 +6,17 @@ from __future__ import annotations
 import random
 
 import pytest
+from wordarena.engine.errors import RuleError
+from wordarena.engine.game import Exchange, Pass, Play, apply, replay, start_game
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.rulesets.layout import board_ids
+from wordarena.engine.tiles import is_action
+from wordarena.engine.warofwords import arena as arena_mod
+from wordarena.engine.warofwords.arena import live_squares, markers
+from wordarena.engine.warofwords.catalog import ACTIONS, FACINGS
+from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed, project
 from wow_helpers import ANY, effect_events, game, letter_at, play, points, put, sq, word
-
-from engine.errors import RuleError
-from engine.game import Exchange, Pass, Play, apply, replay, start_game
-from engine.placement import Placement
-from engine.rulesets import get_ruleset
-from engine.rulesets.layout import board_ids
-from engine.tiles import is_action
-from engine.warofwords import arena as arena_mod
-from engine.warofwords.arena import live_squares, markers
-from engine.warofwords.catalog import ACTIONS, FACINGS
-from engine.warofwords.clouds import hidden_squares, preview_allowed, project
 
 WOW_BOARDS = [b for b in board_ids() if b.startswith("warofwords")]
 

@@ -12,16 +12,15 @@ doing anything else, does not count as a turn."
 from __future__ import annotations
 
 import pytest
+from wordarena.engine.bots import Bot
+from wordarena.engine.game import Play, apply
+from wordarena.engine.game.state import GameState
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.movegen import generate_moves
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.warofwords import tactics
+from wordarena.engine.warofwords.arena import Marker, markers, portal_links
 from wow_helpers import game, marker, points, sq
-
-from engine.bots import Bot
-from engine.game import Play, apply
-from engine.game.state import GameState
-from engine.lexicon import load_lexicon
-from engine.movegen import generate_moves
-from engine.rulesets import get_ruleset
-from engine.warofwords import tactics
-from engine.warofwords.arena import Marker, markers, portal_links
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +169,7 @@ def test_seeded_self_play_every_bot_action_is_accepted(lexicon) -> None:  # type
     """Bots of levels 3-5 play seeded games to the end; every action they choose is applied
     by ``engine.game.apply`` (a refusal raises), and they do start Portal pairs and move their
     Rain / Whirlwind along the way."""
-    from engine.game import start_game
+    from wordarena.engine.game import start_game
 
     started = moved = 0
     for g, (board, levels) in enumerate([("warofwords-field", (5, 4)),

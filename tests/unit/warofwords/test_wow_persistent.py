@@ -4,12 +4,11 @@ Whirlwind, Quicksand (and Sandstorm), Lightning and electrified Water."""
 from __future__ import annotations
 
 import pytest
+from wordarena.engine.game import Pass, apply
+from wordarena.engine.rulesets.layout import Square
+from wordarena.engine.warofwords import arena as arena_mod
+from wordarena.engine.warofwords.arena import live_squares, markers
 from wow_helpers import change, effect_events, game, letter_at, marker, play, points, put, sq, word
-
-from engine.game import Pass, apply
-from engine.rulesets.layout import Square
-from engine.warofwords import arena as arena_mod
-from engine.warofwords.arena import live_squares, markers
 
 
 def always(monkeypatch, answer=True):
@@ -64,7 +63,7 @@ def test_medic_grants_1_per_letter_or_the_multiplier_number_every_turn():
 
 
 def test_inactive_players_still_gain_and_lose_points_from_effects():
-    from engine.game import Resign
+    from wordarena.engine.game import Resign
     s = game(racks=[("@poison",), ("B",), ("C",)], tiles=[("8G", "CAT", 2)])
     s, _ = apply(s, Resign(2))
     s, events = play(s, 0, put("H8", "@poison"))
@@ -107,8 +106,8 @@ def test_rain_over_sand_has_a_chance_to_grow_LW_multipliers(monkeypatch):
 
 
 def test_rain_can_be_moved_by_its_owner_with_a_turn():
-    from engine.game import Play
-    from engine.game.actions import Move
+    from wordarena.engine.game import Play
+    from wordarena.engine.game.actions import Move
     s = game(racks=[("@shield",), ("B",)], tiles=[("8G", "CAT", 1)],
              effects=[marker("rain", "A1", 0)])
     s, events = apply(s, Play(0, (put("O15", "@shield"),), (Move(0, 0, 7, 7),)))
@@ -230,8 +229,8 @@ def test_a_whirlwind_lives_for_three_of_its_owners_turns_and_acts_every_turn():
 
 
 def test_a_moved_whirlwind_destroys_at_its_new_place_in_the_destructive_phase():
-    from engine.game import Play
-    from engine.game.actions import Move
+    from wordarena.engine.game import Play
+    from wordarena.engine.game.actions import Move
     s = game(racks=[("@shield",), ("B",)], tiles=[("8G", "CAT", 1)],
              effects=[marker("whirlwind", "A1", 0)])
     s, events = apply(s, Play(0, (put("O15", "@shield"),), (Move(0, 0, 7, 7),)))
@@ -243,7 +242,7 @@ def test_a_moved_whirlwind_destroys_at_its_new_place_in_the_destructive_phase():
 
 
 def test_quicksand_has_no_effect_off_sand():
-    from engine.errors import RuleError
+    from wordarena.engine.errors import RuleError
     s = game(racks=[("@quicksand",), ("B",)])
     with pytest.raises(RuleError):
         play(s, 0, put("H8", "@quicksand"))

@@ -8,14 +8,13 @@ G5 leads to C12 and C11 leads to G6.
 from __future__ import annotations
 
 import pytest
+from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.game import Pass
+from wordarena.engine.game import apply as apply_action
+from wordarena.engine.placement import Placement, check_placement
+from wordarena.engine.warofwords.arena import portal_links, portal_pairs
+from wordarena.engine.warofwords.catalog import ACTIONS, Kind, Target
 from wow_helpers import effect_events, game, marker, play, put, sq, word
-
-from engine.errors import Rule, RuleError
-from engine.game import Pass
-from engine.game import apply as apply_action
-from engine.placement import Placement, check_placement
-from engine.warofwords.arena import portal_links, portal_pairs
-from engine.warofwords.catalog import ACTIONS, Kind, Target
 
 PAIR = [marker("portal", "G5", 0), marker("portal", "C11", 1)]
 
@@ -32,7 +31,7 @@ def _score(events) -> int:
 
 
 def test_portal_is_an_action_tile_put_on_an_empty_square_and_in_the_supply():
-    from engine.rulesets import get_ruleset
+    from wordarena.engine.rulesets import get_ruleset
 
     spec = ACTIONS["portal"]
     assert spec.kind is Kind.PERSISTENT and spec.target is Target.EMPTY
@@ -58,7 +57,7 @@ def test_a_portal_needs_a_square_with_no_letter_no_scenery_and_no_action_tile():
 
 
 def _play_at(index: int, token: str):
-    from engine.game import Play
+    from wordarena.engine.game import Play
 
     return Play(0, (Placement(index // 15, index % 15, token),))
 

@@ -12,12 +12,11 @@ import statistics
 from collections import Counter
 
 import pytest
-
-from engine.bots import Bot, play_game
-from engine.game import Play
-from engine.lexicon import load_lexicon
-from engine.rulesets import get_ruleset
-from engine.rulesets.layout import board_ids
+from wordarena.engine.bots import Bot, play_game
+from wordarena.engine.game import Play
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.rulesets.layout import board_ids
 
 GAMES = 200
 LEVELS = ((1, 2), (2, 3), (1, 3), (2, 2))  # small levels keep 200 games quick

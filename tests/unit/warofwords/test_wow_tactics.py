@@ -10,13 +10,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from wordarena.engine.bots import Bot
+from wordarena.engine.game import Play, apply
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.placement import Placement
+from wordarena.engine.warofwords import tactics
 from wow_helpers import game, sq
-
-from engine.bots import Bot
-from engine.game import Play, apply
-from engine.lexicon import load_lexicon
-from engine.placement import Placement
-from engine.warofwords import tactics
 
 
 @pytest.fixture(scope="module")
@@ -125,8 +124,8 @@ def test_portal_put_down_to_pair_when_it_opens_a_better_word_next_turn(lexicon) 
     """Portal (wordarena's rule): a bot puts its Portal down where it pairs with the one waiting
     on the board and its best word next turn (read through the pair) beats its best without;
     with no Portal waiting there is nothing to pair with, so no Portal target."""
-    from engine.movegen import generate_moves
-    from engine.warofwords.arena import Marker
+    from wordarena.engine.movegen import generate_moves
+    from wordarena.engine.warofwords.arena import Marker
 
     base = game(racks=(("@portal", "Q", "I", "S"), ("E",)),
                 tiles=[("8F", "JINX", 1), ("3B", "TOE", 1)], bag=()).evolve(lexicon=lexicon)

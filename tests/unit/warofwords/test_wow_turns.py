@@ -4,14 +4,13 @@ what a turn with action tiles is, and how the word of that turn is scored."""
 from __future__ import annotations
 
 import pytest
+from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.game import Pass, Play, apply
+from wordarena.engine.game.actions import Move, action_from_dict, action_to_dict
+from wordarena.engine.rulesets.layout import Square
+from wordarena.engine.warofwords.arena import live_squares, markers
+from wordarena.engine.warofwords.catalog import ACTIONS, Kind
 from wow_helpers import game, letter_at, play, points, put, rc, sq, word
-
-from engine.errors import Rule, RuleError
-from engine.game import Pass, Play, apply
-from engine.game.actions import Move, action_from_dict, action_to_dict
-from engine.rulesets.layout import Square
-from engine.warofwords.arena import live_squares, markers
-from engine.warofwords.catalog import ACTIONS, Kind
 
 
 def test_in_lieu_of_a_word_one_or_more_action_tiles_may_be_played_this_counts_as_a_turn():
@@ -147,7 +146,7 @@ def test_a_play_with_action_tiles_replays_from_its_dict():
 
 
 def test_the_catalog_has_every_action_of_the_text_and_the_supply_holds_them():
-    from engine.rulesets import get_ruleset
+    from wordarena.engine.rulesets import get_ruleset
     names = {"bomb", "blaster", "shield", "nuke", "lightning", "poison", "medic", "rain",
              "fire", "blackhole", "whirlwind", "quicksand", "pirate", "sandstorm", "star", "portal"}
     names |= {f"{n}{k}" for n in range(2, 9) for k in "LW"}

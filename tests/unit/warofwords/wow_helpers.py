@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.board import COLUMNS, parse_position, with_tiles
-from engine.game import GameState, Play, apply, start_game
-from engine.game.events import Event
-from engine.placement import Placement
-from engine.rulesets import get_ruleset
-from engine.tiles import Tile
-from engine.warofwords.arena import Marker, SquareChange
+from wordarena.engine.board import COLUMNS, parse_position, with_tiles
+from wordarena.engine.game import GameState, Play, apply, start_game
+from wordarena.engine.game.events import Event
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.engine.tiles import Tile
+from wordarena.engine.warofwords.arena import Marker, SquareChange
 
 
 class AnyWord:

@@ -1,1 +1,0 @@
-"""wordarena's public gRPC contract: the .proto files and the Python code generated from them."""
