@@ -346,8 +346,7 @@ def hist_quantile(before: dict[float, float], after: dict[float, float], q: floa
 
 
 def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess.Popen[str], int, int]:
-    path = [str(ROOT), os.environ.get("PYTHONPATH", "")]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, path)))
+    env = dict(os.environ)
     cmd = [sys.executable, "-m", "wordarena.services.match.main", "--listen", "127.0.0.1:0",
            "--database-url", url, "--data-dir", str(data_dir), "--service-token", SERVICE_TOKEN,
            "--log-level", "warning", "--log-format", "json", "--shutdown-grace", "2",

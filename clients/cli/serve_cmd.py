@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import secrets
 import signal
@@ -105,7 +106,22 @@ def _stop(procs: list[subprocess.Popen], grace: float = 10.0) -> None:
             p.wait()
 
 
+def _server_missing() -> str | None:
+    """The server dependency a client-only install lacks (``wordarena[server]`` adds them), if any."""
+    try:
+        importlib.import_module("wordarena.services.lobby.main")
+        importlib.import_module("wordarena.services.match.main")
+    except ModuleNotFoundError as exc:
+        return exc.name or str(exc)
+    return None
+
+
 def _serve(args: argparse.Namespace) -> int:
+    missing = _server_missing()
+    if missing:
+        print(f"wordarena serve: the servers need the package {missing!r}, which this install lacks; "
+              "install them with: pip install 'wordarena[server]'", file=sys.stderr)
+        return 2
     from wordarena.services.common.config import default_data_dir
 
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()

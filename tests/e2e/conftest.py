@@ -20,7 +20,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     proc = subprocess.Popen(
         [*WORDARENA, "serve", "--data-dir", str(data), "--lobby-listen", lobby, "--match-listen", match,
          "--bot-delay", "0"],
-        cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         text = (data / "serve.out").read_text()

@@ -33,7 +33,7 @@ class Served:
     def env(self, config: Path) -> dict[str, str]:
         """Environment for a CLI process talking to this server with its own config file."""
         env = dict(os.environ)
-        env.update(WORDARENA_LOBBY=self.lobby, WORDARENA_CONFIG=str(config), PYTHONPATH=str(ROOT),
+        env.update(WORDARENA_LOBBY=self.lobby, WORDARENA_CONFIG=str(config),
                    COLUMNS="110", LINES="60", TERM="xterm-256color")
         return env
 

@@ -1,0 +1,142 @@
+"""The wheel as a user installs it: built from this checkout, installed (not editable) into a fresh
+virtualenv, run from a folder outside the repository. A client install plays and checks records
+alone; ``wordarena[server]`` adds the servers, which then serve a game to the installed CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import venv
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from e2e_helpers import ROOT, best_move, free_port
+
+pytestmark = pytest.mark.slow
+
+RECORD = ROOT / "tests" / "unit" / "interchange" / "gcg" / "doug_v_emely.gcg"
+
+# What must travel inside the wheel: one file of each kind of package data.
+PACKAGE_DATA = (
+    "wordarena/v1/match.proto",
+    "wordarena/v1/match_pb2.py",
+    "wordarena/engine/lexicon/data/en.dawg",
+    "wordarena/engine/rulesets/data/boards/classic.json",
+    "wordarena/engine/bots/data/leaves-classic.json",
+    "wordarena/services/lobby/migrations/env.py",
+    "wordarena/services/lobby/migrations/versions/0001_initial.py",
+    "wordarena/services/match/migrations/versions/0001_initial.py",
+    "wordarena/services/match/migrations/script.py.mako",
+)
+
+
+@dataclass
+class Installed:
+    """A virtualenv with the wheel installed, and a working folder outside the repository."""
+
+    wheel: Path
+    bin: Path
+    cwd: Path
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        env.update(PATH=f"{self.bin}{os.pathsep}{env.get('PATH', '')}", COLUMNS="110", **extra)
+        return env
+
+    def run(self, *args: str, check: bool = True, timeout: float = 120,
+            **env: str) -> subprocess.CompletedProcess[str]:
+        res = subprocess.run([str(self.bin / args[0]), *args[1:]], cwd=self.cwd, env=self.env(**env),
+                             capture_output=True, text=True, timeout=timeout)
+        if check and res.returncode != 0:
+            raise AssertionError(f"{' '.join(args)} -> {res.returncode}\n{res.stdout}\n{res.stderr}")
+        return res
+
+    def pip_install(self, requirement: str) -> None:
+        self.run("python", "-m", "pip", "install", "-q", "--disable-pip-version-check", requirement,
+                 timeout=900)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    tmp = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--disable-pip-version-check",
+                    "-w", str(tmp / "dist"), str(ROOT)], check=True, cwd=tmp, timeout=900)
+    (wheel,) = (tmp / "dist").glob("wordarena-*.whl")
+    venv.create(tmp / "venv", with_pip=True)
+    work = tmp / "work"
+    work.mkdir()
+    inst = Installed(wheel, tmp / "venv" / "bin", work)
+    inst.pip_install(str(wheel))  # the client install first; the server extra is added later
+    yield inst
+
+
+def test_the_wheel_holds_one_package_and_all_its_data(installed: Installed) -> None:
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
+    assert tops == {"wordarena"}, tops
+    missing = [p for p in PACKAGE_DATA if p not in names]
+    assert not missing, missing
+
+
+def test_a_client_install_checks_records_and_asks_for_the_server_extra(installed: Installed) -> None:
+    where = installed.run("python", "-c", "import wordarena.engine as e; print(e.__file__)").stdout
+    assert Path(where.strip()).is_relative_to(installed.bin.parent), where  # not the checkout
+    # No server dependency came with the client install.
+    assert installed.run("python", "-c", "import sqlmodel", check=False).returncode == 1
+    check = installed.run("wordarena", "gcg", "check", str(RECORD))
+    assert check.stdout.strip().endswith(": ok")
+    serve = installed.run("wordarena", "serve", "--data-dir", str(installed.cwd / "x"), check=False)
+    assert serve.returncode == 2
+    assert "pip install 'wordarena[server]'" in serve.stderr
+
+
+def test_the_server_extra_serves_a_game_to_the_installed_cli(installed: Installed) -> None:
+    installed.pip_install(f"wordarena[server] @ {installed.wheel.as_uri()}")
+    data = installed.cwd / "data"
+    lobby, match = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
+    out = open(installed.cwd / "serve.out", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([str(installed.bin / "wordarena"), "serve", "--data-dir", str(data),
+                             "--lobby-listen", lobby, "--match-listen", match, "--bot-delay", "0"],
+                            cwd=installed.cwd, env=installed.env(), stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 180
+        while "READY" not in (installed.cwd / "serve.out").read_text():
+            assert proc.poll() is None, (installed.cwd / "serve.out").read_text()
+            assert time.monotonic() < deadline, "wordarena serve did not become ready"
+            time.sleep(0.3)
+        _play_a_few_turns(installed, lobby)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(timeout=60)
+        out.close()
+    assert rc == 0
+
+
+def _play_a_few_turns(installed: Installed, lobby: str) -> None:
+    env = {"WORDARENA_LOBBY": lobby, "WORDARENA_CONFIG": str(installed.cwd / "me.json")}
+
+    def cli(*args: str) -> dict:
+        return json.loads(installed.run("wordarena", *args, "--json", **env).stdout)
+
+    cli("login", "--name", "Wheely")
+    match_id = cli("table", "create", "--ruleset", "classic", "--bot", "1", "--wait")["match"]["match_id"]
+    played = 0
+    deadline = time.monotonic() + 120
+    while played < 3 and time.monotonic() < deadline:
+        view = cli("state", match_id)
+        if view.get("to_move_seat") not in view["controlled_seats"]:
+            time.sleep(0.2)  # the bot is moving
+            continue
+        move = best_move(view)
+        res = cli("move", match_id, move, "--expected-seq", str(view["last_seq"])) if move else cli(
+            "pass", match_id)
+        assert int(res["last_seq"]) > int(view["last_seq"])
+        played += 1
+    assert played == 3, "the installed servers did not let three turns be played"
