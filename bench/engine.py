@@ -7,16 +7,10 @@ and the default lexicon's load time and memory. Run: ``.venv/bin/python bench/en
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
-
-# Run as a script, this file's folder comes first on sys.path and its name would shadow the
-# ``engine`` package: drop it.
-if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    sys.path.pop(0)
 
 from wordarena.engine.game import Decide, GameState, Play, apply, set_rack, start_game
 from wordarena.engine.lexicon import Lexicon
