@@ -110,6 +110,8 @@ def decode_gcg(data: bytes) -> str:
 
 _MOVE = re.compile(r"^>([^:\s]+):(.*)$")
 _NUMBER = re.compile(r"^[+-]?\d+$")
+_SCORE = re.compile(r"^[+-]\d+$")
+_TOTAL = re.compile(r"^-?\d+$")
 _PRAGMA = re.compile(r"^#(\S+)(?:[ \t]+(.*))?$")
 
 
@@ -239,11 +241,12 @@ def _parse_move(builder: _Builder, line: str, number: int) -> Move:
         raise InputError(f"{nick!r} is not a player of this record (#player pragmas)", where)
     if len(rest) < 3:
         raise InputError("a move needs at least a move, a score and a running total", where)
-    if not (_NUMBER.match(rest[-1]) and _NUMBER.match(rest[-2])):
+    end = _score_at(rest)
+    if end is None:
         raise InputError("a move line ends with its score and running total (+32 32), got "
                          f"{' '.join(rest[-2:])!r}", where)
-    total, score = int(rest[-1]), int(rest[-2])
-    head = rest[:-2]
+    score, total = int(rest[end]), int(rest[end + 1])
+    head = rest[:end]
     kind, position, word, rack_parts = _classify(head, rest[-2].startswith("-"), where)
     if len(rack_parts) > 1:
         raise InputError(f"unexpected {' '.join(rack_parts)!r} before the move", where)
@@ -251,6 +254,22 @@ def _parse_move(builder: _Builder, line: str, number: int) -> Move:
     if rack and not _is_tiles(rack):
         raise InputError(f"rack {rack!r} is not letters and ?", where)
     return Move(nick, seat, rack, kind, position, word, score, total, line=number)
+
+
+def _score_at(tokens: list[str]) -> int | None:
+    """Index of the move's score in a move line's tokens, or None.
+
+    The score and running total end the line, except that real records (Quackle's among them)
+    may follow the total with the cross-words formed (``+26   66  BE, ET, DO``); established GCG
+    readers ignore that text, and so do we. The score carries its sign (``+26``, ``-5``), the
+    total does not, which tells ``-5 +0 100`` (exchange of five, score, total) apart."""
+    if _NUMBER.match(tokens[-1]) and _NUMBER.match(tokens[-2]):
+        return len(tokens) - 2
+    for i in range(1, len(tokens) - 2):
+        if _SCORE.match(tokens[i]) and _TOTAL.match(tokens[i + 1]) and not any(
+                _NUMBER.match(t) for t in tokens[i + 2:]):
+            return i
+    return None
 
 
 _SPECIAL = {"(challenge)": MoveKind.CHALLENGE, "(time)": MoveKind.TIME}

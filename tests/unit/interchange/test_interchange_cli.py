@@ -89,3 +89,16 @@ def test_replay_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["gcg", "replay", str(tmp_path / "missing.gcg")]) == 2
     assert main(["gcg", "check", str(lonely)]) == 2
     assert "players" in capsys.readouterr().err
+
+
+def test_a_record_with_cross_words_after_the_totals_checks_clean(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # Quackle writes some move lines with the cross-words formed after the running total.
+    text = (GCG_DIR / "doug_v_emely.gcg").read_text().replace("WINDY +32 32", "WINDY +32 32  WINDY")
+    quackle = tmp_path / "quackle.gcg"
+    quackle.write_text(text)
+    assert main(["gcg", "check", str(quackle)]) == 0
+    assert capsys.readouterr().out.strip() == f"{quackle}: ok"
+    # A wrong total is still found, trailing text or not.
+    quackle.write_text(text.replace("WINDY +32 32  WINDY", "WINDY +32 30  WINDY"))
+    assert main(["gcg", "check", str(quackle)]) == 1

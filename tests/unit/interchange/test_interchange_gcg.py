@@ -115,6 +115,17 @@ def test_three_and_four_players() -> None:
     assert record.moves[0].seat == 2
 
 
+def test_text_after_the_running_total_is_ignored() -> None:
+    # As Quackle writes some records: the cross-words formed follow the running total.
+    record = parse_gcg(gcg(">a: BEDGMNP 8D BEDIM +26 26  BE, ET, DO", ">b: ABC -5 +0 0 well played"))
+    (play, swap) = record.moves
+    assert (play.position, play.word, play.score, play.total) == ("8D", "BEDIM", 26, 26)
+    assert (swap.kind, swap.word, swap.score, swap.total) == (MoveKind.EXCHANGE, "5", 0, 0)
+    # Still refused: a line whose score or total is missing, even with text after it.
+    with pytest.raises(InputError, match="score and running total"):
+        parse_gcg(gcg(">a: BEDGMNP 8D BEDIM +26 BE, ET"))
+
+
 @pytest.mark.parametrize("text, line, words", [
     (gcg(">a: AB 8G AB +8"), 3, "score and running total"),
     (gcg(">a: AB 8G AB x8 8"), 3, "score and running total"),
