@@ -40,8 +40,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    metavar="HOST:PORT", help="lobby address (default 127.0.0.1:50051, env WORDARENA_LOBBY)")
     p.add_argument("--match-listen", default="127.0.0.1:50052", metavar="HOST:PORT",
                    help="match server address (default 127.0.0.1:50052)")
-    p.add_argument("--data-dir", default=None,
-                   help="where the SQLite files and keys live (default ~/.local/share/wordarena)")
+    p.add_argument("--data-dir", default=os.environ.get("WORDARENA_DATA_DIR"),
+                   help="where the SQLite files and keys live, private to you (mode 0700; env "
+                        "WORDARENA_DATA_DIR; default ~/.local/share/wordarena)")
     p.add_argument("--database-url", default="",
                    help="a database URL for both services instead of SQLite files (e.g. PostgreSQL)")
     p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits before moving")
@@ -125,7 +126,11 @@ def _serve(args: argparse.Namespace) -> int:
     from wordarena.services.common.config import default_data_dir
 
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    # The files hold password hashes and the token signing key: readable by the owner only. The
+    # servers inherit the umask, so the SQLite files they create are 0600.
+    os.umask(0o077)
     data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.chmod(0o700)
     lobby_addr = resolve(args.lobby_listen)
     match_addr = resolve(args.match_listen)
     token = secrets.token_urlsafe(32)

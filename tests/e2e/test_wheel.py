@@ -102,9 +102,10 @@ def test_the_server_extra_serves_a_game_to_the_installed_cli(installed: Installe
     data = installed.cwd / "data"
     lobby, match = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     out = open(installed.cwd / "serve.out", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([str(installed.bin / "wordarena"), "serve", "--data-dir", str(data),
+    proc = subprocess.Popen([str(installed.bin / "wordarena"), "serve",
                              "--lobby-listen", lobby, "--match-listen", match, "--bot-delay", "0"],
-                            cwd=installed.cwd, env=installed.env(), stdout=out, stderr=subprocess.STDOUT)
+                            cwd=installed.cwd, env=installed.env(WORDARENA_DATA_DIR=str(data)),
+                            stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 180
         while "READY" not in (installed.cwd / "serve.out").read_text():
@@ -112,6 +113,12 @@ def test_the_server_extra_serves_a_game_to_the_installed_cli(installed: Installe
             assert time.monotonic() < deadline, "wordarena serve did not become ready"
             time.sleep(0.3)
         _play_a_few_turns(installed, lobby)
+        # serve honours WORDARENA_DATA_DIR, and keeps its files (password hashes, keys) private.
+        assert data.stat().st_mode & 0o777 == 0o700
+        files = [p for p in data.iterdir() if p.is_file()]
+        assert {"lobby.db", "match.db"} <= {p.name for p in files}, files
+        exposed = [(p.name, oct(p.stat().st_mode)) for p in files if p.stat().st_mode & 0o077]
+        assert not exposed
     finally:
         proc.send_signal(signal.SIGTERM)
         rc = proc.wait(timeout=60)
