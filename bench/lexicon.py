@@ -18,8 +18,6 @@ import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from wordarena.engine.lexicon import SOURCES, Lexicon, compile_lexicon, load_lexicon
 
 

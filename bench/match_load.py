@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 SERVICE_TOKEN = "bench-service-token"
 RULESET = "classic"

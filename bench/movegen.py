@@ -24,9 +24,6 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wordarena.engine.game import apply, set_rack, start_game
 from wordarena.engine.interchange.cgp import position_from_cgp, position_to_cgp

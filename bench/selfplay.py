@@ -8,9 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from wordarena.engine.bots import Bot, play_game
 from wordarena.engine.lexicon import load_lexicon
