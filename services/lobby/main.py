@@ -13,18 +13,22 @@ skips the start-up migrations;
 ``--migrate-only`` runs them and exits (the Kubernetes init container). ``--server-id`` names this
 lobby instance in every log line; the lobby takes no ``--advertise-address`` (nothing points
 clients at one lobby instance: they use the lobby's Service address).
+
+``wordarena-lobby dev-token PLAYER_ID [...]`` prints a token signed with the lobby's key instead of
+serving (see ``services.lobby.devtoken``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Sequence
 
 from wordarena.services.common import auth, logs
 from wordarena.services.common.config import Settings, add_flag, build_parser, settings_from_args
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
-from wordarena.services.lobby import store
+from wordarena.services.lobby import devtoken, store
 from wordarena.services.lobby.service import Lobby, LobbyOptions
 from wordarena.services.lobby.settings import TICKET_RETENTION_S
 from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc
@@ -92,8 +96,11 @@ async def serve(settings: Settings) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console entry point."""
-    settings = parse(argv)
+    """Console entry point: serves, or, with ``dev-token`` first, prints a token and exits."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["dev-token"]:
+        sys.exit(devtoken.main(args[1:]))
+    settings = parse(args)
     logs.configure_logging(settings.log_format, settings.log_level, service="lobby",
                            server_id=settings.server_id)
     if settings.migrate_only:
