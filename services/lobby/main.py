@@ -25,11 +25,14 @@ import sys
 from collections.abc import Sequence
 
 from wordarena.services.common import auth, logs
+from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.config import Settings, add_flag, build_parser, settings_from_args
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
 from wordarena.services.lobby import devtoken, store
-from wordarena.services.lobby.service import Lobby, LobbyOptions
+from wordarena.services.lobby.api import LobbyServicer, RegistryServicer
+from wordarena.services.lobby.app import Lobby
+from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.lobby.settings import TICKET_RETENTION_S
 from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc
 
@@ -73,11 +76,13 @@ async def build_lobby(
     if settings.service_token:
         opt.service_secret = settings.service_token
     lobby = Lobby(db, keys, opt)
+    authn = BearerAuth(keys, opt.service_secret)
     server = GrpcServer(settings)
-    server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, lobby, "wordarena.v1.LobbyService")
+    server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, LobbyServicer(lobby, authn),
+               "wordarena.v1.LobbyService")
     server.add(
         control_pb2_grpc.add_MatchRegistryServiceServicer_to_server,
-        lobby,
+        RegistryServicer(lobby, authn),
         "wordarena.v1.MatchRegistryService",
     )
     server.on_drain(lobby.stop)
