@@ -10,6 +10,7 @@ Modules:
   error-mapping decorator of the servicers (``rpc`` / ``rpc_errors``).
 * ``authn``    – the one bearer-token authenticator of the servicers (players, services).
 * ``request_ids`` – the one check of client request ids.
+* ``tasks``    – ending background asyncio tasks.
 * ``server``   – grpc.aio server bootstrap: health, reflection, size limits, metrics, graceful shutdown.
 * ``auth``     – bearer token signing / verification (owned by the lobby).
 """

@@ -10,7 +10,6 @@ up (logged). Pending retries do not survive a stop of the lobby.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 import uuid
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from collections.abc import Callable
 from sqlmodel import Session
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
+from wordarena.services.common.tasks import cancel_and_wait
 from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.services.lobby.match_control import ControlCallFailed, MatchControl
@@ -116,60 +116,33 @@ class Allocator:
         """``AbortMatch`` on the match server, retried after each of ``abort_retry_delays_s``
         (following a ``MatchMoved`` to the new owner). True once the server has aborted it."""
         delays = self.opt.abort_retry_delays_s
+        alog = log.bind(match_id=match_id, match_server_id=server_id)
         for attempt in range(len(delays) + 1):
             try:
                 already = await self.control.abort_match(address, match_id, reason)
             except ControlCallFailed as exc:
-                code, why = exc.code, exc.details
-                if code in ABORT_FINAL:
+                failed = alog.bind(code=exc.code, details=exc.details)
+                if exc.code in ABORT_FINAL:
                     MATCH_ABORTS.labels("refused").inc()
-                    log.warning(
-                        "AbortMatch refused; the withdrawn match is left to its match server",
-                        match_id=match_id,
-                        match_server_id=server_id,
-                        code=code,
-                        details=why,
-                    )
+                    failed.warning("AbortMatch refused; the withdrawn match is left to its match server")
                     return False
                 if exc.moved_to:
                     address = exc.moved_to
                 if attempt == len(delays):
                     MATCH_ABORTS.labels("given_up").inc()
-                    log.error(
-                        "AbortMatch failed at every attempt; the withdrawn match stays on its match server",
-                        match_id=match_id,
-                        match_server_id=server_id,
-                        code=code,
-                        details=why,
-                        attempts=attempt + 1,
-                    )
+                    failed.error("AbortMatch failed at every attempt; the withdrawn match stays on its "
+                                 "match server", attempts=attempt + 1)
                     return False
                 MATCH_ABORTS.labels("retry").inc()
-                log.warning(
-                    "AbortMatch failed; retrying",
-                    match_id=match_id,
-                    match_server_id=server_id,
-                    code=code,
-                    details=why,
-                    retry_in_s=delays[attempt],
-                )
+                failed.warning("AbortMatch failed; retrying", retry_in_s=delays[attempt])
                 await asyncio.sleep(delays[attempt])
                 continue
             MATCH_ABORTS.labels("aborted").inc()
-            log.info(
-                "withdrawn match aborted on its match server",
-                match_id=match_id,
-                match_server_id=server_id,
-                already_aborted=already,
-            )
+            alog.info("withdrawn match aborted on its match server", already_aborted=already)
             return True
         return False  # pragma: no cover - the loop always returns
 
     async def stop(self) -> None:
         """Cancels pending aborts and closes the channels to match servers."""
-        for t in list(self._aborts):
-            t.cancel()
-        for t in list(self._aborts):
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
+        await cancel_and_wait(self._aborts)
         await self.control.close()

@@ -23,6 +23,7 @@ from prometheus_client import Counter
 from sqlmodel import Session
 from wordarena.services.common import auth, logs
 from wordarena.services.common.db import Database
+from wordarena.services.common.tasks import cancel_and_wait
 from wordarena.services.lobby import store
 from wordarena.services.lobby.accounts import Accounts
 from wordarena.services.lobby.allocation import Allocator
@@ -85,11 +86,7 @@ class Lobby:
 
     async def stop(self) -> None:
         """Ends streams and background work, closes channels."""
-        for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
+        await cancel_and_wait(self._tasks)
         await self.quickmatch.stop()
         self.cache.close_watchers()
         await self.allocator.stop()

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
+from wordarena.services.common.tasks import cancel_and_wait
 from wordarena.services.lobby import store
 from wordarena.services.lobby.accounts import Accounts
 from wordarena.services.lobby.allocation import AllocationWithdrawn, Allocator
@@ -201,10 +202,6 @@ class QuickMatch:
 
     async def stop(self) -> None:
         """Cancels running allocations and wakes every ticket watcher."""
-        for t in list(self._allocations):
-            t.cancel()
-        for t in list(self._allocations):
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
+        await cancel_and_wait(self._allocations)
         for ev in self.ticket_events.values():
             ev.set()

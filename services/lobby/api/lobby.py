@@ -60,6 +60,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         self.lobby.accounts.seen(claims.player_id)
         return claims.player_id
 
+    def _at_table(self, request: Any, context: grpc.aio.ServicerContext) -> str:
+        """The calling player's id, for a request naming a table."""
+        pid = self._player(context)
+        check_id(request.table_id, "table", "table_id")
+        return pid
+
     def _table_pb(self, t: Table, viewer: str) -> lobby_pb2.Table:
         """The table as ``viewer`` sees it; the view of players not seated there is shared."""
         if t.seat_of(viewer) is not None:
@@ -117,8 +123,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def GetTable(self, request: lobby_pb2.GetTableRequest, context: Any) -> lobby_pb2.GetTableResponse:
-        pid = self._player(context)
-        check_id(request.table_id, "table", "table_id")
+        pid = self._at_table(request, context)
         t = await self.lobby.table_ops.visible(request.table_id, pid, request.invite_code)
         return lobby_pb2.GetTableResponse(table=convert.table_pb(t, pid))
 
@@ -169,8 +174,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def JoinTable(
         self, request: lobby_pb2.JoinTableRequest, context: Any
     ) -> lobby_pb2.JoinTableResponse:
-        pid = self._player(context)
-        check_id(request.table_id, "table", "table_id")
+        pid = self._at_table(request, context)
 
         async def make() -> lobby_pb2.JoinTableResponse:
             t, i = await self.lobby.table_ops.join(request.table_id, pid, _seat(request), request.invite_code)
@@ -182,15 +186,13 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def LeaveTable(
         self, request: lobby_pb2.LeaveTableRequest, context: Any
     ) -> lobby_pb2.LeaveTableResponse:
-        pid = self._player(context)
-        check_id(request.table_id, "table", "table_id")
+        pid = self._at_table(request, context)
         t = await self.lobby.table_ops.leave(request.table_id, pid)
         return lobby_pb2.LeaveTableResponse(table=convert.table_pb(t, pid))
 
     @rpc
     async def SitBot(self, request: lobby_pb2.SitBotRequest, context: Any) -> lobby_pb2.SitBotResponse:
-        pid = self._player(context)
-        check_id(request.table_id, "table", "table_id")
+        pid = self._at_table(request, context)
 
         async def make() -> lobby_pb2.SitBotResponse:
             t = await self.lobby.table_ops.sit_bot(
@@ -204,8 +206,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def StartTable(
         self, request: lobby_pb2.StartTableRequest, context: Any
     ) -> lobby_pb2.StartTableResponse:
-        pid = self._player(context)
-        check_id(request.table_id, "table", "table_id")
+        pid = self._at_table(request, context)
         t0 = await self.lobby.cache.get(request.table_id)
 
         async def make() -> lobby_pb2.StartTableResponse:
