@@ -39,11 +39,10 @@ def _seat(request: Any) -> int | None:
     return request.seat if request.HasField("seat") else None
 
 
-def _change_pb(c: TableChange, viewer: str | None = None) -> lobby_pb2.WatchTablesResponse:
-    msg = lobby_pb2.WatchTablesResponse(kind=convert.change_kind_pb(c.kind), time=convert.ts(c.time))
-    if c.table is not None:
-        msg.table.CopyFrom(convert.table_pb(c.table, viewer))
-    return msg
+def _change_pb(c: TableChange, table: lobby_pb2.Table | None = None) -> lobby_pb2.WatchTablesResponse:
+    return lobby_pb2.WatchTablesResponse(
+        kind=convert.change_kind_pb(c.kind), table=table, time=convert.ts(c.time)
+    )
 
 
 class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
@@ -156,7 +155,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         try:
             now = time.time()
             for t in initial:
-                yield _change_pb(TableChange(ChangeKind.EXISTING, t, now), pid)
+                yield _change_pb(TableChange(ChangeKind.EXISTING, t, now), convert.table_pb(t, pid))
             yield _change_pb(TableChange(ChangeKind.SYNCED, None, now))
             while True:
                 change = await w.queue.get()
@@ -166,7 +165,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                             Status.RESOURCE_EXHAUSTED, "too slow to keep up: reconnect to start over"
                         )
                     raise LobbyError(Status.UNAVAILABLE, "lobby shutting down: reconnect")
-                yield _change_pb(change)
+                # every watcher is sent the same view of a change (built once per table version)
+                table = change.table and cache.view(change.table, convert.table_pb)
+                yield _change_pb(change, table)
         finally:
             cache.unwatch(w)
 

@@ -193,8 +193,9 @@ def test_statefulset_service_is_headless() -> None:
 
 
 def test_lobby_runs_several_replicas_and_rolls() -> None:
-    """The lobby keeps its state in the shared database (services/lobby/app.py), so it runs
-    several replicas and rolls them one at a time, never all down at once."""
+    """The lobby keeps its state in the shared database (services/lobby/app.py: the table cache
+    and the quick-match queue say how), so it runs several replicas and rolls them one at a
+    time, never all down at once."""
     (lobby,) = [d for d in of_kind("Deployment") if d["metadata"]["name"] == "wordarena-lobby"]
     assert lobby["spec"]["replicas"] >= 2, "several lobbies"
     strategy = lobby["spec"]["strategy"]
@@ -203,7 +204,8 @@ def test_lobby_runs_several_replicas_and_rolls() -> None:
     (pdb,) = [p for p in of_kind("PodDisruptionBudget") if p["metadata"]["name"] == "wordarena-lobby"]
     assert pdb["spec"].get("maxUnavailable") == 1 or pdb["spec"].get("minAvailable") == 1
     # the lobby's own code must not claim it runs alone any more
-    service = (SERVICES / "lobby" / "service.py").read_text(encoding="utf-8")
+    service = "".join((SERVICES / "lobby" / f).read_text(encoding="utf-8")
+                      for f in ("app.py", "table_cache.py", "quickmatch.py"))
     assert "FOR UPDATE" in service and "SKIP LOCKED" in service and "NOTIFY" in service
 
 
