@@ -6,7 +6,11 @@ Modules:
 * ``logs``     – structlog set-up (JSON lines in production, console in development) and context binding.
 * ``metrics``  – Prometheus registry helpers and the gRPC server interceptor (``grpc_server_*``).
 * ``db``       – SQLModel / SQLAlchemy engine and session helpers (SQLite WAL or PostgreSQL), Alembic runner.
-* ``errors``   – ``ServiceError`` and rich ``google.rpc.Status`` error details for grpc.aio.
+* ``errors``   – ``ServiceError``, rich ``google.rpc.Status`` error details for grpc.aio, and the one
+  error-mapping decorator of the servicers (``rpc`` / ``rpc_errors``).
+* ``authn``    – the one bearer-token authenticator of the servicers (players, services).
+* ``request_ids`` – the one check of client request ids.
+* ``tasks``    – ending background asyncio tasks.
 * ``server``   – grpc.aio server bootstrap: health, reflection, size limits, metrics, graceful shutdown.
 * ``auth``     – bearer token signing / verification (owned by the lobby).
 """

@@ -15,7 +15,7 @@ Common settings
 ``--token-public-key`` / ``WORDARENA_TOKEN_PUBLIC_KEY``   Ed25519 public key (PEM text or a file path)
                                                       that verifies player bearer tokens.
 ``--token-private-key`` / ``WORDARENA_TOKEN_PRIVATE_KEY`` Ed25519 private key (PEM or path) that signs
-                                                      them (lobby; dev-token).
+                                                      them (lobby; wordarena-lobby dev-token).
 ``--service-token`` / ``WORDARENA_SERVICE_TOKEN``     shared secret for internal services (MatchControl).
 ``--max-message-bytes`` / ``WORDARENA_MAX_MESSAGE_BYTES`` gRPC message size limit (default 4 MiB).
 ``--shutdown-grace`` / ``WORDARENA_SHUTDOWN_GRACE``   seconds to drain on SIGTERM (default 10).

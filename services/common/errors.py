@@ -1,7 +1,7 @@
 """Rich gRPC errors: ``google.rpc.Status`` with typed details, for grpc.aio servicers.
 
-Raise ``ServiceError(code, message, *details)`` anywhere below a servicer and let
-``abort_with(context, error)`` (or the ``@rpc`` decorator of a service) turn it into a status with
+Raise ``ServiceError(code, message, *details)`` anywhere below a servicer and let the ``@rpc``
+decorator on the servicer's methods (or ``abort_with(context, error)``) turn it into a status with
 ``grpc-status-details-bin`` trailing metadata, which clients read with
 ``grpc_status.rpc_status.from_call(call)``. Details are protobuf messages (``google.rpc``
 ``BadRequest``, ``RetryInfo``, ``ErrorInfo`` or the contract's own, such as ``RuleViolation``).
@@ -9,13 +9,17 @@ Raise ``ServiceError(code, message, *details)`` anywhere below a servicer and le
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+from wordarena.services.common import logs
 
 
 class ServiceError(Exception):
@@ -82,6 +86,75 @@ async def abort_with(context: grpc.aio.ServicerContext, error: ServiceError) -> 
                         trailing_metadata=grpc_status.trailing_metadata)
 
 
+#: Turns a domain error into the ``ServiceError`` it answers as (None: not one of its errors).
+Translate = Callable[[Exception], "ServiceError | None"]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _service_error(exc: Exception, translators: tuple[Translate, ...]) -> ServiceError | None:
+    if isinstance(exc, ServiceError):
+        return exc
+    for translate in translators:
+        err = translate(exc)
+        if err is not None:
+            return err
+    return None
+
+
+def _bind(request: Any) -> None:
+    if getattr(request, "match_id", ""):
+        logs.bind(match_id=request.match_id)
+    if getattr(request, "request_id", ""):
+        logs.bind(client_request_id=request.request_id)
+
+
+def rpc_errors(*translators: Translate) -> Callable[[F], F]:
+    """The one error mapping of the servicers: a decorator for grpc.aio handlers, unary or
+    server-streaming (an ``async def`` that yields), that binds the request's ``match_id`` /
+    ``request_id`` to the log context and ends the call with a rich status when the handler
+    raises ``ServiceError`` or a domain error one of ``translators`` knows. Other exceptions
+    pass through (gRPC answers UNKNOWN, and the interceptors log them)."""
+
+    def decorate(fn: F) -> F:
+        if inspect.isasyncgenfunction(fn):
+
+            @functools.wraps(fn)
+            async def stream(
+                self: Any, request: Any, context: grpc.aio.ServicerContext
+            ) -> AsyncIterator[Any]:
+                _bind(request)
+                try:
+                    async for item in fn(self, request, context):
+                        yield item
+                except Exception as exc:
+                    err = _service_error(exc, translators)
+                    if err is None:
+                        raise
+                    await abort_with(context, err)
+
+            return stream  # type: ignore[return-value]
+
+        @functools.wraps(fn)
+        async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+            _bind(request)
+            try:
+                return await fn(self, request, context)
+            except Exception as exc:
+                err = _service_error(exc, translators)
+                if err is None:
+                    raise
+                await abort_with(context, err)
+                raise AssertionError("unreachable") from exc  # abort raises
+
+        return unary  # type: ignore[return-value]
+
+    return decorate
+
+
+#: ``rpc_errors()`` for servicers whose errors are all ``ServiceError``.
+rpc = rpc_errors()
+
+
 def details_of(error: grpc.RpcError | grpc.aio.AioRpcError) -> list[Message]:
     """Client side: the unpacked details of a failed call (contract messages must be imported)."""
     status = rpc_status.from_call(error)  # type: ignore[arg-type]
@@ -111,5 +184,5 @@ def detail(error: Any, cls: type[Message]) -> Any:
     return None
 
 
-__all__ = ["ServiceError", "abort_with", "bad_request", "code_pb2", "detail", "details_of",
-           "fit_status", "invalid_argument"]
+__all__ = ["ServiceError", "Translate", "abort_with", "bad_request", "code_pb2", "detail", "details_of",
+           "fit_status", "invalid_argument", "rpc", "rpc_errors"]

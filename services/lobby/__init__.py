@@ -1,1 +1,23 @@
-"""The lobby server: players, tables, matchmaking, allocation, records and leaderboards."""
+"""The lobby server: players, tables, matchmaking, allocation, records, leaderboards.
+
+Layers, outside in (only ``api`` and ``match_control`` know gRPC; only ``store`` holds SQL):
+
+* ``main``          ``wordarena-lobby``: builds and runs the server; ``dev-token`` (``devtoken``)
+* ``api``           the servicers (LobbyService, MatchRegistryService): authenticate, read the
+                    request, one call into the parts below, build the answer; the one mapping of
+                    ``LobbyError`` to a gRPC status
+* ``convert``       contract messages ⇄ the lobby's plain objects
+* ``app``           ``Lobby``: the parts put together, life cycle, background loop, housekeeping
+* ``accounts``      guests, claimed accounts, sign-in throttle, tokens, who is online
+* ``table_cache``   each process's copy of the live tables, kept in step across lobbies; watchers
+* ``table_ops``     open, join, leave, seat bots, start, expire
+* ``allocation``    a match on the least-loaded healthy match server; withdrawn matches aborted
+* ``match_control`` the client of the match servers' MatchControlService
+* ``quickmatch``    the quick-match queue and its matchmaking steps
+* ``standings``     results, records, leaderboards, a player's matches
+* ``registry``      registered match servers and their gauges
+* ``store``         every SQL statement (a package: one module per kind of row)
+* pure rules: ``tables`` (a table's life), ``matchmaking`` (grouping tickets), ``records``
+  (outcomes and records), ``glicko2``, ``names``, ``passwords``, ``settings``
+* ``errors`` (``LobbyError``, ``Status``), ``options`` (``LobbyOptions``), ``metrics``, ``models``
+"""

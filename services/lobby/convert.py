@@ -1,16 +1,22 @@
-"""Conversions between the lobby's plain objects and the contract's messages."""
+"""Conversions between the lobby's plain objects and the contract's messages (both ways), and
+the contract's enum values the lobby's rows store."""
 
 from __future__ import annotations
 
 from google.protobuf import duration_pb2, timestamp_pb2
+from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.lobby.errors import LobbyError
-from wordarena.services.lobby.records import Outcome, SeatStatus
+from wordarena.services.lobby.matchmaking import Ticket, TicketStatus
+from wordarena.services.lobby.models import MatchRow, MatchSeatRow, PlayerRow
+from wordarena.services.lobby.records import Outcome, PlayerRecord, SeatStatus
 from wordarena.services.lobby.settings import (
     CHALLENGE_ACCEPT_OR_CHECK,
     CHALLENGE_INSTANT,
     TableConfig,
+    challenge_modes,
     validate_settings,
 )
+from wordarena.services.lobby.table_cache import ChangeKind, TableQuery
 from wordarena.services.lobby.tables import Occupant, Table, TableStatus
 from wordarena.v1 import common_pb2, lobby_pb2
 
@@ -167,3 +173,148 @@ def table_pb(t: Table, viewer: str | None = None) -> lobby_pb2.Table:
     if t.match_id:
         msg.match.CopyFrom(lobby_pb2.MatchAssignment(match_id=t.match_id, address=t.match_address, seat=seat))
     return msg
+
+
+TICKET_STATUS = {
+    TicketStatus.QUEUED: lobby_pb2.TICKET_STATUS_QUEUED,
+    TicketStatus.MATCHED: lobby_pb2.TICKET_STATUS_MATCHED,
+    TicketStatus.CANCELLED: lobby_pb2.TICKET_STATUS_CANCELLED,
+    TicketStatus.EXPIRED: lobby_pb2.TICKET_STATUS_EXPIRED,
+}
+
+
+def table_query(f: lobby_pb2.TableFilter) -> TableQuery:
+    """Validates a TableFilter (raises LobbyError) and returns the query."""
+    for st in f.statuses:
+        if st not in TABLE_STATUS_FROM_PB:
+            raise LobbyError.invalid("unknown table status", "filter.statuses")
+    if f.seats and not 2 <= f.seats <= 4:
+        raise LobbyError.invalid("seats must be 2..4 or 0", "filter.seats")
+    if len(f.ruleset_id) > 32 or len(f.language) > 16:
+        raise LobbyError.invalid("filter value too long", "filter")
+    return TableQuery(
+        statuses=frozenset(TABLE_STATUS_FROM_PB[st] for st in f.statuses),
+        ruleset_id=f.ruleset_id,
+        language=f.language,
+        has_free_seat=f.has_free_seat,
+        seats=f.seats,
+    )
+
+
+def change_kind_pb(kind: ChangeKind) -> int:
+    """The TableChangeKind of a change kind."""
+    return int(lobby_pb2.TableChangeKind.Value(f"TABLE_CHANGE_KIND_{kind.name}"))
+
+
+def account_pb(p: PlayerRow) -> common_pb2.Player:
+    """The Player message of an account."""
+    return common_pb2.Player(player_id=p.id, display_name=p.display_name, guest=p.guest)
+
+
+def auth_token_pb(token: str, expires_at: float) -> lobby_pb2.AuthToken:
+    """An AuthToken."""
+    return lobby_pb2.AuthToken(token=token, expire_time=ts(expires_at))
+
+
+def ticket_pb(t: Ticket, waiting: int = 0) -> lobby_pb2.QuickMatchTicket:
+    """A QuickMatchTicket (``waiting``: players queued for its criteria, shown while queued)."""
+    crit = lobby_pb2.QuickMatchCriteria(
+        ruleset=ruleset_ref(t.criteria.ruleset_id, t.criteria.language, t.criteria.board_id),
+        seats=t.criteria.seats,
+        bot_level=t.bot_level,
+    )
+    if t.bot_after_s is not None:
+        crit.bot_after.CopyFrom(dur(t.bot_after_s))
+    msg = lobby_pb2.QuickMatchTicket(
+        ticket_id=t.ticket_id,
+        criteria=crit,
+        status=TICKET_STATUS[t.status],
+        create_time=ts(t.created_at),
+        players_waiting=waiting if t.status == TicketStatus.QUEUED else 0,
+    )
+    if t.status == TicketStatus.MATCHED:
+        msg.assignment.CopyFrom(
+            lobby_pb2.MatchAssignment(match_id=t.match_id, address=t.address, seat=t.seat)
+        )
+    return msg
+
+
+def record_pb(ruleset_id: str, r: PlayerRecord) -> lobby_pb2.PlayerRecord:
+    """A PlayerRecord."""
+    return lobby_pb2.PlayerRecord(
+        ruleset_id=ruleset_id,
+        games=r.games,
+        wins=r.wins,
+        losses=r.losses,
+        ties=r.ties,
+        average_score=r.average_score,
+        weighted_score=r.weighted_score,
+        rating=lobby_pb2.Rating(
+            rating=r.rating.rating, deviation=r.rating.deviation, volatility=r.rating.volatility
+        ),
+        best_score=r.best_score,
+    )
+
+
+def match_summary_pb(m: MatchRow, seats: list[MatchSeatRow], my_seat: int) -> lobby_pb2.MatchSummary:
+    """A MatchSummary of a player's match, seen from their seat."""
+    mine = next(x for x in seats if x.seat == my_seat)
+    return lobby_pb2.MatchSummary(
+        assignment=lobby_pb2.MatchAssignment(match_id=m.id, address=m.address, seat=my_seat),
+        ruleset=ruleset_ref(m.ruleset_id, m.language, m.board_id),
+        active=m.active,
+        seats=[
+            common_pb2.Seat(
+                index=x.seat,
+                player=common_pb2.Player(
+                    player_id=x.player_id,
+                    display_name=x.display_name,
+                    guest=x.guest,
+                    bot=x.bot_level > 0,
+                    bot_level=x.bot_level,
+                ),
+                status=x.status,
+                score=x.score,
+            )
+            for x in seats
+        ],
+        outcome=mine.outcome,
+        start_time=ts(m.created_at),
+        end_time=ts(m.ended_at),
+    )
+
+
+def ruleset_summary_pb(
+    ruleset_id: str, rs: Ruleset, langs: dict[str, tuple[str, ...]]
+) -> lobby_pb2.RulesetSummary:
+    """A RulesetSummary (``langs``: the ruleset's languages and their boards)."""
+    return lobby_pb2.RulesetSummary(
+        ruleset_id=ruleset_id,
+        family=FAMILY[ruleset_id],
+        name=rs.name,
+        languages=list(langs),
+        board_ids=list(langs[rs.language]),
+        min_seats=rs.min_players,
+        max_seats=rs.max_players,
+    )
+
+
+def ruleset_description_pb(
+    ruleset_id: str, rs: Ruleset, langs: dict[str, tuple[str, ...]]
+) -> lobby_pb2.RulesetDescription:
+    """A RulesetDescription."""
+    desc = lobby_pb2.RulesetDescription(
+        summary=ruleset_summary_pb(ruleset_id, rs, langs),
+        rack_size=rs.rack_size,
+        bingo=[
+            lobby_pb2.BingoBonus(tiles=b.count, letters_only=b.letters_only, points=b.bonus)
+            for b in rs.bingos
+        ],
+        exchange_limit=-1 if rs.exchange.per_player is None else rs.exchange.per_player,
+        exchange_min_bag=rs.exchange.min_bag,
+        challenge_modes=[CHALLENGE_TO_PB[m] for m in challenge_modes(rs)],
+    )
+    if rs.clock.default:
+        desc.clock_min.CopyFrom(dur(rs.clock.minimum))
+        desc.clock_max.CopyFrom(dur(rs.clock.maximum))
+    return desc

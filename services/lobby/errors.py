@@ -1,22 +1,43 @@
-"""Lobby errors: a rule broken, its gRPC status, and the ``LobbyViolation`` detail sent with it."""
+"""Lobby errors: a rule broken, the status it answers as, and the code and field it names.
+
+Domain code raises ``LobbyError`` and knows nothing of gRPC: ``Status`` names the answer (its
+members are named as ``grpc.StatusCode``'s), ``code`` the contract's ``LobbyCode``. The servicer
+layer (``services.lobby.api.errors``) turns it into a gRPC status with a ``LobbyViolation``
+detail (plus ``BadRequest`` / ``RetryInfo`` where they apply).
+"""
 
 from __future__ import annotations
 
-import grpc
+from enum import Enum
 
-__all__ = ["LobbyError"]
+__all__ = ["LobbyError", "Status"]
+
+
+class Status(Enum):
+    """What kind of refusal: each member answers as the gRPC status code of the same name."""
+
+    INVALID_ARGUMENT = "invalid_argument"
+    NOT_FOUND = "not_found"
+    ALREADY_EXISTS = "already_exists"
+    PERMISSION_DENIED = "permission_denied"
+    FAILED_PRECONDITION = "failed_precondition"
+    RESOURCE_EXHAUSTED = "resource_exhausted"
+    UNAUTHENTICATED = "unauthenticated"
+    UNAVAILABLE = "unavailable"
+    ABORTED = "aborted"
 
 
 class LobbyError(Exception):
     """A refused lobby request.
 
     ``code`` is a ``LobbyCode`` name without its prefix (e.g. ``"TABLE_FULL"``) or ``""`` when no
-    code applies; ``status`` the gRPC status code; ``field`` the dotted request field at fault.
+    code applies; ``status`` the kind of refusal; ``field`` the dotted request field at fault;
+    ``retry_after_s`` when the caller may try again.
     """
 
     def __init__(
         self,
-        status: grpc.StatusCode,
+        status: Status,
         message: str,
         code: str = "",
         field: str = "",
@@ -37,24 +58,24 @@ class LobbyError(Exception):
     @classmethod
     def invalid(cls, message: str, field: str = "", code: str = "") -> LobbyError:
         """INVALID_ARGUMENT."""
-        return cls(grpc.StatusCode.INVALID_ARGUMENT, message, code, field)
+        return cls(Status.INVALID_ARGUMENT, message, code, field)
 
     @classmethod
     def settings(cls, message: str, field: str) -> LobbyError:
         """INVALID_ARGUMENT with SETTINGS_INVALID."""
-        return cls(grpc.StatusCode.INVALID_ARGUMENT, message, "SETTINGS_INVALID", field)
+        return cls(Status.INVALID_ARGUMENT, message, "SETTINGS_INVALID", field)
 
     @classmethod
     def not_found(cls, message: str, field: str = "") -> LobbyError:
         """NOT_FOUND."""
-        return cls(grpc.StatusCode.NOT_FOUND, message, "", field)
+        return cls(Status.NOT_FOUND, message, "", field)
 
     @classmethod
     def precondition(cls, code: str, message: str, field: str = "") -> LobbyError:
         """FAILED_PRECONDITION with a code."""
-        return cls(grpc.StatusCode.FAILED_PRECONDITION, message, code, field)
+        return cls(Status.FAILED_PRECONDITION, message, code, field)
 
     @classmethod
     def denied(cls, code: str, message: str, field: str = "") -> LobbyError:
         """PERMISSION_DENIED with a code."""
-        return cls(grpc.StatusCode.PERMISSION_DENIED, message, code, field)
+        return cls(Status.PERMISSION_DENIED, message, code, field)

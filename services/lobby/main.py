@@ -13,19 +13,26 @@ skips the start-up migrations;
 ``--migrate-only`` runs them and exits (the Kubernetes init container). ``--server-id`` names this
 lobby instance in every log line; the lobby takes no ``--advertise-address`` (nothing points
 clients at one lobby instance: they use the lobby's Service address).
+
+``wordarena-lobby dev-token PLAYER_ID [...]`` prints a token signed with the lobby's key instead of
+serving (see ``services.lobby.devtoken``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Sequence
 
 from wordarena.services.common import auth, logs
+from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.config import Settings, add_flag, build_parser, settings_from_args
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
-from wordarena.services.lobby import store
-from wordarena.services.lobby.service import Lobby, LobbyOptions
+from wordarena.services.lobby import devtoken, store
+from wordarena.services.lobby.api import LobbyServicer, RegistryServicer
+from wordarena.services.lobby.app import Lobby
+from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.lobby.settings import TICKET_RETENTION_S
 from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc
 
@@ -69,11 +76,13 @@ async def build_lobby(
     if settings.service_token:
         opt.service_secret = settings.service_token
     lobby = Lobby(db, keys, opt)
+    authn = BearerAuth(keys, opt.service_secret)
     server = GrpcServer(settings)
-    server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, lobby, "wordarena.v1.LobbyService")
+    server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, LobbyServicer(lobby, authn),
+               "wordarena.v1.LobbyService")
     server.add(
         control_pb2_grpc.add_MatchRegistryServiceServicer_to_server,
-        lobby,
+        RegistryServicer(lobby, authn),
         "wordarena.v1.MatchRegistryService",
     )
     server.on_drain(lobby.stop)
@@ -92,8 +101,11 @@ async def serve(settings: Settings) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console entry point."""
-    settings = parse(argv)
+    """Console entry point: serves, or, with ``dev-token`` first, prints a token and exits."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["dev-token"]:
+        sys.exit(devtoken.main(args[1:]))
+    settings = parse(args)
     logs.configure_logging(settings.log_format, settings.log_level, service="lobby",
                            server_id=settings.server_id)
     if settings.migrate_only:

@@ -16,8 +16,7 @@ from __future__ import annotations
 import itertools
 import unicodedata
 
-import grpc
-from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.errors import LobbyError, Status
 
 __all__ = ["NAME_MAX", "NAME_MIN", "RESERVED_SKELETONS", "name_skeleton", "validate_display_name"]
 
@@ -163,5 +162,5 @@ def validate_display_name(raw: str, field: str = "display_name") -> str:
     if len(skeleton) < 2:
         raise LobbyError.invalid("display name needs at least two letters or digits", field, "NAME_INVALID")
     if skeleton in RESERVED_SKELETONS:
-        raise LobbyError(grpc.StatusCode.ALREADY_EXISTS, "that display name is reserved", "NAME_TAKEN", field)
+        raise LobbyError(Status.ALREADY_EXISTS, "that display name is reserved", "NAME_TAKEN", field)
     return name

@@ -12,8 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-import grpc
-from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.services.lobby.settings import BOT_LEVEL_MAX, BOT_LEVEL_MIN, TableConfig
 
 __all__ = ["Occupant", "Table", "TableStatus", "bot_player_id", "new_invite_code"]
@@ -134,7 +133,7 @@ class Table:
             if self.seats[seat] is not None:
                 if self.full:
                     raise LobbyError.precondition("TABLE_FULL", "every seat is taken")
-                raise LobbyError(grpc.StatusCode.ALREADY_EXISTS, f"seat {seat} is taken", "", field)
+                raise LobbyError(Status.ALREADY_EXISTS, f"seat {seat} is taken", "", field)
             return seat
         for i, occ in enumerate(self.seats):
             if occ is None:

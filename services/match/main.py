@@ -42,13 +42,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wordarena.services.common import auth, logs
+from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.config import Settings, add_flag, build_parser, settings_from_args
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
 from wordarena.services.match.lobby_link import LobbyLink
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.results import ResultOutbox
-from wordarena.services.match.service import Authenticator, ControlServicer, MatchServicer
+from wordarena.services.match.service import ControlServicer, MatchServicer
 from wordarena.services.match.store import MatchStore
 from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 
@@ -133,7 +134,7 @@ async def start(settings: Settings) -> MatchServer:
         link = LobbyLink(str(extra["lobby"]), manager, outbox, service_token=settings.service_token,
                          keys=keys, retry_base=float(extra["report_retry_base"]),
                          retry_max=float(extra["report_retry_max"]))
-    authn = Authenticator(keys, settings.service_token)
+    authn = BearerAuth(keys, settings.service_token)
 
     async def drain(release: bool) -> int:
         manager.draining = True

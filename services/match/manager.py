@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import json
 import random
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -43,6 +42,7 @@ from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, invalid_argument
+from wordarena.services.common.request_ids import ID_RE
 from wordarena.services.match import bots, metrics, results, views
 from wordarena.services.match.models import MatchRow, RequestRow
 from wordarena.services.match.runtime import (
@@ -61,7 +61,6 @@ from wordarena.v1 import errors_pb2 as e
 log = logs.get_logger(__name__)
 
 T = TypeVar("T")
-ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SEED_MAX = 2**64 - 1
 
 
@@ -81,12 +80,6 @@ def aborted_error(match_id: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                         f"match {match_id!r} was aborted by the service; it has no result",
                         views.violation(e.RULE_CODE_MATCH_ABORTED, "the match was aborted"))
-
-
-def check_request_id(request_id: str) -> None:
-    """Refuse a missing or malformed request id."""
-    if not ID_RE.match(request_id or ""):
-        raise invalid_argument("request_id", "required: 1..64 characters of [A-Za-z0-9_-]")
 
 
 class MatchManager:

@@ -1,15 +1,13 @@
 """gRPC servicers of the match server: MatchService (players) and MatchControlService (lobby).
 
-Every RPC authenticates the bearer token first (UNAUTHENTICATED otherwise), binds
-``match_id`` / ``player_id`` / ``request_id`` to the log context, and turns ``ServiceError``
-into a rich ``google.rpc.Status``.
+Every RPC authenticates the bearer token first (``services.common.authn``: UNAUTHENTICATED
+otherwise), binds ``match_id`` / ``player_id`` / ``request_id`` to the log context, and turns
+``ServiceError`` into a rich ``google.rpc.Status`` (``services.common.errors.rpc``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import hmac
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
@@ -26,10 +24,12 @@ from wordarena.engine.warofwords.arena import live_ruleset, portal_links
 from wordarena.engine.warofwords.clouds import preview_allowed
 from wordarena.engine.words import invalid_words, resolve_words
 from wordarena.services.common import auth, logs
-from wordarena.services.common.errors import ServiceError, abort_with, invalid_argument
+from wordarena.services.common.authn import BearerAuth
+from wordarena.services.common.errors import ServiceError, invalid_argument, rpc
+from wordarena.services.common.request_ids import check_request_id
 from wordarena.services.match import analysis, metrics, views
 from wordarena.services.match import define as wordnet
-from wordarena.services.match.manager import MatchManager, check_request_id
+from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.runtime import Runtime, SeatInfo
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -44,61 +44,6 @@ R = TypeVar("R")
 MAX_CHAT = 500
 
 
-class Authenticator:
-    """Bearer tokens: players (Ed25519 JWT from the lobby) and services (JWT of kind service, or
-    the shared service token)."""
-
-    def __init__(self, keys: auth.TokenKeys, service_token: str = "") -> None:
-        self.keys = keys
-        self.service_token = service_token
-
-    def _token(self, context: grpc.aio.ServicerContext) -> str:
-        token = auth.bearer_token_from_metadata(context.invocation_metadata())
-        if not token:
-            raise ServiceError(
-                grpc.StatusCode.UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"
-            )
-        return token
-
-    def player(self, context: grpc.aio.ServicerContext) -> auth.Claims:
-        try:
-            claims = self.keys.verify(self._token(context))
-        except auth.TokenError as exc:
-            raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, f"{exc.reason}: {exc.message}") from exc
-        logs.bind(player_id=claims.player_id)
-        return claims
-
-    def service(self, context: grpc.aio.ServicerContext) -> str:
-        token = self._token(context)
-        if self.service_token and hmac.compare_digest(token.encode(), self.service_token.encode()):
-            return "service-token"
-        try:
-            claims = self.keys.verify(token)
-        except auth.TokenError as exc:
-            raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, f"{exc.reason}: {exc.message}") from exc
-        if not claims.is_service:
-            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "a player token cannot call MatchControl")
-        return claims.player_id
-
-
-def rpc(fn: Callable[..., Awaitable[R]]) -> Callable[..., Awaitable[R]]:
-    """Turn ``ServiceError`` into an aborted call with rich details."""
-
-    @functools.wraps(fn)
-    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> R:
-        if getattr(request, "match_id", ""):
-            logs.bind(match_id=request.match_id)
-        if getattr(request, "request_id", ""):
-            logs.bind(client_request_id=request.request_id)
-        try:
-            return await fn(self, request, context)
-        except ServiceError as err:
-            await abort_with(context, err)
-            raise AssertionError("unreachable") from err  # abort raises
-
-    return wrapper
-
-
 def _not_seated(what: str = "act in") -> ServiceError:
     return ServiceError(
         grpc.StatusCode.PERMISSION_DENIED,
@@ -110,14 +55,14 @@ def _not_seated(what: str = "act in") -> ServiceError:
 class MatchServicer(m_grpc.MatchServiceServicer):
     """MatchService."""
 
-    def __init__(self, manager: MatchManager, authn: Authenticator) -> None:
+    def __init__(self, manager: MatchManager, authn: BearerAuth) -> None:
         self.manager = manager
         self.authn = authn
 
     # --- helpers -------------------------------------------------------------------------
 
     async def _match(self, request: Any, context: grpc.aio.ServicerContext) -> tuple[Runtime, auth.Claims]:
-        claims = self.authn.player(context)
+        claims = self.authn.claims(context)
         return await self.manager.get(request.match_id), claims
 
     @staticmethod
@@ -253,17 +198,14 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         viewer, controlled = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
         return m.GetMatchResponse(match=rt.view(viewer, controlled))
 
+    @rpc
     async def StreamMatch(
         self, request: m.StreamMatchRequest, context: Any
     ) -> AsyncIterator[m.StreamMatchResponse]:
-        try:
-            rt, claims = await self._match(request, context)
-            viewer, _ = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
-            if not 0 <= request.after_seq <= rt.seq:
-                raise invalid_argument("after_seq", f"must be 0..{rt.seq} (the latest seq)")
-        except ServiceError as err:
-            await abort_with(context, err)
-            return
+        rt, claims = await self._match(request, context)
+        viewer, _ = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
+        if not 0 <= request.after_seq <= rt.seq:
+            raise invalid_argument("after_seq", f"must be 0..{rt.seq} (the latest seq)")
         backlog, sub = self.manager.subscribe(rt, viewer, request.after_seq)
         last = request.after_seq
         err: ServiceError | None = None
@@ -306,7 +248,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         finally:
             self.manager.unsubscribe(rt, sub)
         if err is not None:
-            await abort_with(context, err)
+            raise err
 
     @rpc
     async def SubmitTurn(self, request: m.SubmitTurnRequest, context: Any) -> m.SubmitTurnResponse:
@@ -473,7 +415,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
     @rpc
     async def Define(self, request: m.DefineRequest, context: Any) -> m.DefineResponse:
-        self.authn.player(context)
+        self.authn.claims(context)
         word = request.word.strip()
         if not word or len(word) > 32 or not word.isalpha():
             raise invalid_argument("word", "1..32 letters")
@@ -633,7 +575,7 @@ class ControlServicer(ctl_grpc.MatchControlServiceServicer):
     """MatchControlService (lobby → match server), service-authenticated."""
 
     def __init__(
-        self, manager: MatchManager, authn: Authenticator, on_drain: Callable[[bool], Awaitable[int]]
+        self, manager: MatchManager, authn: BearerAuth, on_drain: Callable[[bool], Awaitable[int]]
     ) -> None:
         self.manager = manager
         self.authn = authn
@@ -665,4 +607,4 @@ class ControlServicer(ctl_grpc.MatchControlServiceServicer):
         return ctl.DrainResponse(remaining_matches=remaining)
 
 
-__all__ = ["Authenticator", "ControlServicer", "MatchServicer", "SeatInfo"]
+__all__ = ["ControlServicer", "MatchServicer", "SeatInfo"]

@@ -15,8 +15,9 @@ import grpc
 import pytest
 from wordarena.services.common import auth
 from wordarena.services.common.config import Settings
+from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.main import build_lobby
-from wordarena.services.lobby.service import Lobby, LobbyOptions
+from wordarena.services.lobby.options import LobbyOptions
 from wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2_grpc
 
 PG_DSN = os.environ.get("WORDARENA_TEST_PG", "host=127.0.0.1 port=5432 user=postgres")

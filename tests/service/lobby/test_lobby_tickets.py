@@ -196,7 +196,7 @@ async def test_withdrawn_match_is_aborted_with_retries_when_the_server_fails(
         given_up = counter("wordarena_match_aborts_total", result="given_up")
         fake.abort_failures = [grpc.StatusCode.UNAVAILABLE] * 10
         fake.abort_calls.clear()
-        assert not await env.lobby._abort_match(mid, "ms-1", fake.address, "test")
+        assert not await env.lobby.allocator.abort_match(mid, "ms-1", fake.address, "test")
         assert len(fake.abort_calls) == 4  # the first attempt and three retries
         assert counter("wordarena_match_aborts_total", result="given_up") == given_up + 1
 
@@ -204,7 +204,7 @@ async def test_withdrawn_match_is_aborted_with_retries_when_the_server_fails(
         refused = counter("wordarena_match_aborts_total", result="refused")
         fake.abort_failures = []
         fake.abort_calls.clear()
-        assert not await env.lobby._abort_match("m_unknown", "ms-1", fake.address, "test")
+        assert not await env.lobby.allocator.abort_match("m_unknown", "ms-1", fake.address, "test")
         assert len(fake.abort_calls) == 1
         assert counter("wordarena_match_aborts_total", result="refused") == refused + 1
     finally:

@@ -25,8 +25,9 @@ from sqlmodel import col
 from wordarena.engine.movegen import generate_moves
 from wordarena.services.common.config import Settings
 from wordarena.services.common.db import Database
+from wordarena.services.lobby.allocation import AllocationWithdrawn
 from wordarena.services.lobby.main import build_lobby
-from wordarena.services.lobby.service import AllocationWithdrawn, LobbyOptions
+from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.lobby.settings import validate_settings
 from wordarena.services.lobby.tables import Occupant
 from wordarena.services.match import bots
@@ -281,7 +282,7 @@ async def test_withdrawn_allocation_is_aborted_on_the_real_match_server(
         cfg = validate_settings(ruleset_id="classic", seats=2)
         occ = [Occupant("p-a", "A", guest=True), Occupant("p-b", "B", guest=True)]
         with pytest.raises(AllocationWithdrawn) as exc:
-            await lobby.lobby._allocate(cfg, occ, commit=lambda s, match_id, address: False)
+            await lobby.lobby.allocator.allocate(cfg, occ, commit=lambda s, match_id, address: False)
         mid = str(exc.value)
 
         async def aborted() -> bool:

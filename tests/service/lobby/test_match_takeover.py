@@ -25,7 +25,7 @@ from lobby_harness import eventually
 from wordarena.clients.cli.client import Client, Config
 from wordarena.services.common.config import Settings
 from wordarena.services.lobby.main import build_lobby
-from wordarena.services.lobby.service import LobbyOptions
+from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.match import metrics
 from wordarena.services.match.main import MatchServer, parse_ready_line
 from wordarena.services.match.main import start as start_match

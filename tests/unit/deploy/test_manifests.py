@@ -193,8 +193,9 @@ def test_statefulset_service_is_headless() -> None:
 
 
 def test_lobby_runs_several_replicas_and_rolls() -> None:
-    """The lobby keeps its state in the shared database (services/lobby/service.py), so it runs
-    several replicas and rolls them one at a time, never all down at once."""
+    """The lobby keeps its state in the shared database (services/lobby/app.py: the table cache
+    and the quick-match queue say how), so it runs several replicas and rolls them one at a
+    time, never all down at once."""
     (lobby,) = [d for d in of_kind("Deployment") if d["metadata"]["name"] == "wordarena-lobby"]
     assert lobby["spec"]["replicas"] >= 2, "several lobbies"
     strategy = lobby["spec"]["strategy"]
@@ -203,7 +204,8 @@ def test_lobby_runs_several_replicas_and_rolls() -> None:
     (pdb,) = [p for p in of_kind("PodDisruptionBudget") if p["metadata"]["name"] == "wordarena-lobby"]
     assert pdb["spec"].get("maxUnavailable") == 1 or pdb["spec"].get("minAvailable") == 1
     # the lobby's own code must not claim it runs alone any more
-    service = (SERVICES / "lobby" / "service.py").read_text(encoding="utf-8")
+    service = "".join((SERVICES / "lobby" / f).read_text(encoding="utf-8")
+                      for f in ("app.py", "table_cache.py", "quickmatch.py"))
     assert "FOR UPDATE" in service and "SKIP LOCKED" in service and "NOTIFY" in service
 
 
@@ -435,7 +437,7 @@ def metric_labels() -> dict[str, frozenset[str]]:
     """Label names of each metric, from the registered collectors."""
     import prometheus_client
     import wordarena.services.common.metrics
-    import wordarena.services.lobby.service
+    import wordarena.services.lobby.metrics
     import wordarena.services.match.metrics  # noqa: F401
 
     out: dict[str, frozenset[str]] = {}
@@ -520,13 +522,13 @@ def test_rules_and_dashboard_use_existing_metrics() -> None:
 @cache
 def label_values_in_code() -> dict[str, set[str]]:
     """Values the code gives to some labels."""
-    lobby = (SERVICES / "lobby" / "service.py").read_text(encoding="utf-8")
+    lobby = (SERVICES / "lobby" / "allocation.py").read_text(encoding="utf-8")
     values: dict[str, set[str]] = {
         "grpc_code": {c.name for c in grpc.StatusCode},
         "grpc_type": {"unary", "server_stream", "client_stream", "bidi_stream"},
         "result": set(re.findall(r"ALLOCATIONS\.labels\(\s*\"(\w+)\"", lobby)),
     }
-    from wordarena.services.lobby.service import SERVER_STATES
+    from wordarena.services.lobby.metrics import SERVER_STATES
 
     values["state"] = set(SERVER_STATES)
     manager = (SERVICES / "match" / "manager.py").read_text(encoding="utf-8")

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from wordarena.services.lobby import glicko2
-from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.api.errors import to_service_error
+from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.services.lobby.matchmaking import Criteria, Queue, Ticket, TicketStatus
 from wordarena.services.lobby.names import name_skeleton, validate_display_name
 from wordarena.services.lobby.passwords import FailureThrottle, Passwords, validate_password
@@ -39,7 +40,7 @@ def test_invalid_names(name: str) -> None:
     with pytest.raises(LobbyError) as ei:
         validate_display_name(name)
     assert ei.value.code == "NAME_INVALID"
-    assert ei.value.status == grpc.StatusCode.INVALID_ARGUMENT
+    assert ei.value.status == Status.INVALID_ARGUMENT
 
 
 @pytest.mark.parametrize("name", ["Admin", "ADM1N", "Lobby", "s.y.s.t.e.m"])
@@ -165,13 +166,13 @@ def test_settings_refused(kwargs: dict, field: str) -> None:
     with pytest.raises(LobbyError) as ei:
         validate_settings(**kwargs)
     assert ei.value.field == field
-    assert ei.value.status == grpc.StatusCode.INVALID_ARGUMENT
+    assert ei.value.status == Status.INVALID_ARGUMENT
 
 
 def test_unknown_ruleset_is_not_found() -> None:
     with pytest.raises(LobbyError) as ei:
         validate_settings(ruleset_id="chess")
-    assert ei.value.status == grpc.StatusCode.NOT_FOUND
+    assert ei.value.status == Status.NOT_FOUND
 
 
 # -- tables -----------------------------------------------------------------------------------
@@ -211,7 +212,7 @@ def test_table_full_and_start() -> None:
     assert ei.value.code == "TABLE_NOT_READY"
     with pytest.raises(LobbyError) as ei:
         t.sit(_p(2), 1)
-    assert ei.value.status == grpc.StatusCode.ALREADY_EXISTS
+    assert ei.value.status == Status.ALREADY_EXISTS
     t.sit_bot("p1", 2)
     assert t.full and t.should_autostart
     with pytest.raises(LobbyError) as ei:
@@ -342,3 +343,26 @@ def test_records_and_weighted_score() -> None:
     recs3 = apply_result({}, seats, decide_outcomes("warofwords", seats))
     assert "p0" not in recs3 and recs3["p1"].wins == 1
     assert PlayerRecord().average_score == 0
+
+
+def test_lobby_errors_map_to_the_grpc_status_of_the_same_name_with_their_details() -> None:
+    """Domain code knows no gRPC: ``Status`` names the answer, and the servicer layer's one
+    mapping gives the gRPC code of the same name, the message, a LobbyViolation (code, field),
+    a BadRequest for an invalid field and RetryInfo when a retry is due."""
+    from wordarena.v1 import errors_pb2
+
+    for status in Status:
+        assert grpc.StatusCode[status.name]  # every domain status has its gRPC code
+    err = to_service_error(LobbyError.invalid("display name too short", "display_name", "NAME_INVALID"))
+    assert (err.code, err.message) == (grpc.StatusCode.INVALID_ARGUMENT, "display name too short")
+    violation, bad = err.details
+    assert isinstance(violation, errors_pb2.LobbyViolation)
+    assert (violation.code, violation.code_name, violation.field) == (
+        errors_pb2.LOBBY_CODE_NAME_INVALID, "NAME_INVALID", "display_name")
+    assert [(v.field, v.description) for v in bad.field_violations] == [
+        ("display_name", "display name too short")]
+    throttled = to_service_error(
+        LobbyError(Status.RESOURCE_EXHAUSTED, "too many failed sign-ins", retry_after_s=2.5))
+    assert throttled.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert throttled.details[-1].retry_delay.ToNanoseconds() == 2_500_000_000
+    assert len(to_service_error(LobbyError.precondition("TABLE_FULL", "every seat is taken")).details) == 1

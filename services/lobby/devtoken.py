@@ -1,13 +1,15 @@
-"""``wordarena dev-token``: issue a bearer token from the configured signing key, for testing a
+"""``wordarena-lobby dev-token``: issue a bearer token from the lobby's signing key, for testing a
 match server without a lobby.
 
-The key is the one the servers use (``services.common.auth.load_token_keys``): ``--private-key``,
-else ``WORDARENA_TOKEN_PRIVATE_KEY``, else the development key pair in the data directory
-(``--data-dir`` / ``WORDARENA_DATA_DIR``, created there when absent — a match server started with
-the same data directory then verifies the token). ``--service`` issues a service token instead,
-accepted by ``MatchControlService`` (e.g. to create matches with ``grpcurl``).
+It lives with the lobby because signing is the lobby's job: the client CLI holds no private key
+and imports no server module. The key is the one the servers use
+(``services.common.auth.load_token_keys``): ``--private-key``, else ``WORDARENA_TOKEN_PRIVATE_KEY``,
+else the development key pair in the data directory (``--data-dir`` / ``WORDARENA_DATA_DIR``,
+created there when absent — a match server started with the same data directory then verifies
+the token). ``--service`` issues a service token instead, accepted by ``MatchControlService``
+(e.g. to create matches with ``grpcurl``).
 
-    export TOKEN=$(wordarena dev-token alice)
+    export TOKEN=$(wordarena-lobby dev-token alice)
     grpcurl -plaintext -H "authorization: Bearer $TOKEN" ... wordarena.v1.MatchService/GetMatch
 """
 
@@ -19,14 +21,20 @@ import os
 import re
 import sys
 import time
+from collections.abc import Sequence
+
+from wordarena.services.common import auth
+from wordarena.services.common.config import default_data_dir
+
+__all__ = ["build_parser", "main"]
 
 PLAYER_ID = re.compile(r"^[A-Za-z0-9_:.-]{1,64}$")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    """Register ``dev-token``."""
-    p = subparsers.add_parser(
-        "dev-token", help="issue a player (or service) token from the configured key, for testing",
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``wordarena-lobby dev-token``."""
+    p = argparse.ArgumentParser(
+        prog="wordarena-lobby dev-token",
         description="Prints a signed bearer token for PLAYER_ID. Use it as 'authorization: Bearer "
         "<token>' against a match server that verifies with the same key.",
         epilog="Exit codes: 0 ok, 2 usage error or no signing key.")
@@ -41,29 +49,27 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="where the development key pair lives (env WORDARENA_DATA_DIR; "
                    "default ~/.local/share/wordarena)")
     p.add_argument("--json", action="store_true", help="print {token, player_id, expires} as JSON")
-    p.set_defaults(func=_dev_token)
+    return p
 
 
-def _dev_token(args: argparse.Namespace) -> int:
-    from wordarena.services.common import auth
-    from wordarena.services.common.config import default_data_dir
-
+def main(argv: Sequence[str]) -> int:
+    """Prints the token; returns the exit code (0 ok, 2 usage error or no signing key)."""
+    args = build_parser().parse_args(argv)
     if not PLAYER_ID.match(args.player_id):
         print("dev-token: PLAYER_ID must be 1..64 characters of [A-Za-z0-9_:.-]", file=sys.stderr)
         return 2
     if not 0 < args.ttl <= 366 * 86400:
         print("dev-token: --ttl must be 1 second .. 366 days", file=sys.stderr)
         return 2
+    kind: auth.TokenKind = "service" if args.service else "player"
     try:
         keys = auth.load_token_keys(args.data_dir or default_data_dir(), private_key=args.private_key)
-        token = keys.issue(args.player_id, args.name or args.player_id, args.ttl,
-                           kind="service" if args.service else "player")
+        token = keys.issue(args.player_id, args.name or args.player_id, args.ttl, kind=kind)
     except (ValueError, OSError) as exc:
         print(f"dev-token: no signing key: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps({"token": token, "player_id": args.player_id,
-                          "kind": "service" if args.service else "player",
+        print(json.dumps({"token": token, "player_id": args.player_id, "kind": kind,
                           "expires": int(time.time() + args.ttl)}))
     else:
         print(token)

@@ -1,0 +1,158 @@
+"""Accounts: guests who play at once, claimed accounts with a password, sign-in (throttled across
+every lobby), the tokens the lobby signs for them, and who is online.
+
+Sign-in throttle: failed sign-ins are rows per name (``lobby_sign_in_failures``). Every sign-in
+counts itself as a failure before its password is checked, in a transaction of its own with the
+row locked (``store.count_sign_in_attempt``; refused there once locked out), and a success then
+clears the row. So the limit (``passwords.FailureThrottle``) holds across all lobbies, for
+attempts at once too, and survives restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass
+
+from sqlmodel import Session
+from wordarena.services.common import auth, logs
+from wordarena.services.common.db import Database
+from wordarena.services.lobby import store
+from wordarena.services.lobby.errors import LobbyError, Status
+from wordarena.services.lobby.metrics import PLAYERS_ONLINE
+from wordarena.services.lobby.models import PlayerRow
+from wordarena.services.lobby.names import name_skeleton, validate_display_name
+from wordarena.services.lobby.options import ONLINE_WINDOW_S, LobbyOptions
+from wordarena.services.lobby.passwords import FailureThrottle, Passwords, validate_password
+
+__all__ = ["Accounts", "SignedIn"]
+
+log = logs.get_logger("wordarena.lobby")
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A player and a fresh token for them (valid until ``expires_at``, epoch seconds)."""
+
+    player: PlayerRow
+    token: str
+    expires_at: float
+
+
+def _name_taken(field: str) -> LobbyError:
+    return LobbyError(Status.ALREADY_EXISTS, "that name is in use", "NAME_TAKEN", field)
+
+
+class Accounts:
+    """Players: guests, claims, sign-in, tokens, presence."""
+
+    def __init__(self, db: Database, keys: auth.TokenKeys, options: LobbyOptions) -> None:
+        self.db = db
+        self.keys = keys
+        self.opt = options
+        self.passwords = Passwords(options.password_time_cost, options.password_memory_kib)
+        #: The sign-in failure policy; the failures themselves are rows shared by every lobby.
+        self.throttle = FailureThrottle()
+        #: Last time each player was seen by this lobby (``wordarena_players_online``).
+        self.online: dict[str, float] = {}
+        PLAYERS_ONLINE.set_function(self.online_count)
+
+    def seen(self, player_id: str) -> None:
+        """Notes that a player called just now."""
+        self.online[player_id] = time.time()
+
+    def online_count(self) -> int:
+        """Players seen in the last ``ONLINE_WINDOW_S`` (forgetting the others)."""
+        cut = time.time() - ONLINE_WINDOW_S
+        for pid in [p for p, t in self.online.items() if t < cut]:
+            del self.online[pid]
+        return len(self.online)
+
+    def _signed_in(self, player: PlayerRow) -> SignedIn:
+        tok = self.keys.issue(player.id, player.display_name, self.opt.token_ttl_s)
+        return SignedIn(player, tok, time.time() + self.opt.token_ttl_s)
+
+    async def sign_in_guest(self, display_name: str) -> SignedIn:
+        """A new guest with this display name (NAME_TAKEN while an account or a live guest
+        holds a name that looks the same)."""
+        name = validate_display_name(display_name)
+        key = name_skeleton(name)
+        now = time.time()
+
+        def work(s: Session) -> PlayerRow:
+            if store.name_in_use(s, key, now - self.opt.token_ttl_s):
+                raise _name_taken("display_name")
+            return store.save_player(
+                s,
+                PlayerRow(
+                    id=f"p_{uuid.uuid4().hex}", display_name=name, name_key=key, created_at=now, last_seen=now
+                ),
+            )
+
+        player = await self.db.run(work)
+        self.online[player.id] = now
+        log.info("guest signed in", player_id=player.id)
+        return self._signed_in(player)
+
+    async def claim(self, player_id: str, name: str, password: str) -> SignedIn:
+        """Turns a guest into an account with a password (and a new name, if ``name``)."""
+        new_name = validate_display_name(name, "name") if name else None
+        validate_password(password)
+        hashed = await asyncio.to_thread(self.passwords.hash, password)
+        now = time.time()
+
+        def work(s: Session) -> PlayerRow:
+            p = store.get_player(s, player_id)
+            if p is None:
+                raise LobbyError(Status.UNAUTHENTICATED, "unknown player")
+            if not p.guest:
+                raise LobbyError.precondition("ALREADY_CLAIMED", "this account is already claimed")
+            if new_name is not None:
+                key = name_skeleton(new_name)
+                if store.name_in_use(s, key, now - self.opt.token_ttl_s, except_id=p.id):
+                    raise _name_taken("name")
+                p.display_name, p.name_key = new_name, key
+            p.guest, p.password_hash, p.last_seen = False, hashed, now
+            return store.save_player(s, p)
+
+        return self._signed_in(await self.db.run(work))
+
+    async def sign_in(self, name: str, password: str) -> SignedIn:
+        """Signs a claimed account in (UNAUTHENTICATED for a wrong name or password,
+        RESOURCE_EXHAUSTED once the name is throttled)."""
+        if len(name) > 64 or len(password) > 256:
+            raise LobbyError(Status.UNAUTHENTICATED, "wrong name or password")
+        key = name_skeleton(name)
+
+        def begin(s: Session) -> tuple[float | None, PlayerRow | None]:
+            # Counted (as a failure) before the password is checked, and committed: attempts at
+            # once, through any lobby, see each other, so at most the throttle's limit are checked.
+            # Unknown names are counted and checked (against a dummy hash) all the same.
+            wait = store.count_sign_in_attempt(s, key, time.time(), self.throttle)
+            if wait is not None:
+                return wait, None
+            return None, store.claimed_player(s, key)
+
+        wait, p = await self.db.run(begin)
+        if wait is not None:
+            raise LobbyError(Status.RESOURCE_EXHAUSTED, "too many failed sign-ins", retry_after_s=wait)
+        # Argon2 (slow): outside the transaction, no row lock held.
+        ok = await asyncio.to_thread(self.passwords.verify, p.password_hash if p else None, password)
+        if not ok or p is None:
+            raise LobbyError(Status.UNAUTHENTICATED, "wrong name or password")
+        # a success forgets the failures, this attempt's with them
+        await self.db.run(store.clear_sign_in_failures, key)
+        self.online[p.id] = time.time()
+        return self._signed_in(p)
+
+    async def player(self, player_id: str) -> PlayerRow:
+        """A player's row, marked seen (UNAUTHENTICATED if the player is unknown)."""
+        p = await self.db.run(store.touch_player, player_id, time.time())
+        if p is None:
+            raise LobbyError(Status.UNAUTHENTICATED, "unknown player")
+        return p
+
+    async def refresh(self, player_id: str) -> SignedIn:
+        """A fresh token for a known player."""
+        return self._signed_in(await self.player(player_id))

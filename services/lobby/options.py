@@ -1,0 +1,49 @@
+"""The lobby's tunables (``LobbyOptions``) and the fixed waits and windows behind them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wordarena.services.lobby.settings import HOUSEKEEPING_INTERVAL_S, TICKET_RETENTION_S
+
+__all__ = ["ABORT_RETRY_DELAYS_S", "ONLINE_WINDOW_S", "REQUEST_WAIT_S", "LobbyOptions"]
+
+#: How long a repeated request waits for the first one (same request_id) to finish.
+REQUEST_WAIT_S = 10.0
+#: A player seen within this window counts as online (``wordarena_players_online``).
+ONLINE_WINDOW_S = 300.0
+#: AbortMatch of a withdrawn allocation is retried after these waits (about 13 minutes in all).
+ABORT_RETRY_DELAYS_S = (1.0, 5.0, 30.0, 120.0, 600.0)
+
+
+@dataclass
+class LobbyOptions:
+    """Tunables of the lobby (defaults as documented in lobby.proto). One instance is shared by
+    every part of a lobby, so a change shows everywhere at once."""
+
+    token_ttl_s: float = 30 * 24 * 3600.0
+    service_token_ttl_s: float = 3600.0
+    server_ttl_s: float = 15.0
+    heartbeat_interval_s: float = 5.0
+    table_expiry_s: float = 3600.0
+    create_match_timeout_s: float = 10.0
+    matchmaking_tick_s: float = 0.25
+    watch_heartbeat_s: float = 30.0
+    watch_queue_size: int = 256
+    password_time_cost: int = 2
+    password_memory_kib: int = 19 * 1024
+    service_secret: str = ""
+    #: PostgreSQL: full reload of the table cache this often (a safety net under NOTIFY).
+    resync_s: float = 30.0
+    #: PostgreSQL: ticket watchers re-read their ticket this often (a safety net under NOTIFY).
+    ticket_poll_s: float = 1.0
+    #: A table STARTING for longer than this (its lobby died while allocating) is opened again.
+    starting_stale_s: float = 60.0
+    #: A quick-match group claimed for longer than this (same) is queued again.
+    ticket_reclaim_s: float = 120.0
+    #: Closed tickets are deleted once closed this long (0 = never).
+    ticket_retention_s: float = TICKET_RETENTION_S
+    #: Housekeeping (the ticket clean-up) runs this often.
+    housekeeping_s: float = HOUSEKEEPING_INTERVAL_S
+    #: AbortMatch of a withdrawn allocation: waits before each retry (then it is given up).
+    abort_retry_delays_s: tuple[float, ...] = ABORT_RETRY_DELAYS_S
