@@ -92,8 +92,9 @@ def describe(tok: str) -> str:
     spec = ACTIONS.get(token(kind, factor).removeprefix("@")) if kind else None
     if spec is None:
         return "an action tile"
-    title = BY_KIND[kind].title if kind in BY_KIND else "Multiplier"
-    return f"{title}: {spec.description}"
+    if kind not in BY_KIND:  # a multiplier tile: its description says so
+        return spec.description[0].upper() + spec.description[1:]
+    return f"{BY_KIND[kind].title}: {spec.description}"
 
 
 def names() -> list[str]:

@@ -31,9 +31,9 @@ def premium_meaning(p: common_pb2.Premium, additive: bool = False) -> str:
         return f"letter and word multiplier: the letter placed here counts {p.factor}x and " \
                f"{p.factor} is added to the word factor"
     if p.kind == common_pb2.PREMIUM_KIND_LETTER:
-        name = _TIMES.get(p.factor, f"{p.factor}x") + " letter" if not p.is_tile else "letter multiplier"
+        name = _TIMES[p.factor] + " letter" if p.factor in _TIMES and not p.is_tile else "letter multiplier"
         return f"{name}: a letter placed here counts {p.factor}x"
-    name = _TIMES.get(p.factor, f"{p.factor}x") + " word" if not p.is_tile else "word multiplier"
+    name = _TIMES[p.factor] + " word" if p.factor in _TIMES and not p.is_tile else "word multiplier"
     if additive:
         return f"{name}: adds {p.factor} to the factor of every word through a letter placed here " \
                "(word multipliers add up: 3W + 5W = x8)"

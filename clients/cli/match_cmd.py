@@ -91,7 +91,13 @@ def submit(args: argparse.Namespace, client: Client, text: str) -> int:
     view, names = _names(client, args.match_id)
     move = moves.parse_move(view.board, text)
     expected = args.expected_seq if args.expected_seq is not None else view.last_seq
-    resp = client.submit(args.match_id, move, expected, getattr(args, "request_id", None))
+    try:
+        resp = client.submit(args.match_id, move, expected, getattr(args, "request_id", None))
+    except ClientError as exc:
+        if exc.rule != "NOT_YOUR_TURN":
+            raise
+        raise ClientError(render.not_your_turn(client.get_match(args.match_id)), exc.exit_code,
+                          code=exc.code, rule=exc.rule) from exc
     out = events_text(list(resp.events), names) or f"Submitted {text}"
     out += f"\nlast seq {resp.last_seq}; rack {render.rack_letters(resp.rack) or '-'}"
     emit(args, to_dict(resp), out)
@@ -287,8 +293,8 @@ LOG_CHANNELS = {"combat": match_pb2.LOG_CHANNEL_COMBAT, "chat": match_pb2.LOG_CH
 
 def log_text(resp: match_pb2.ListLogResponse, names: list[str], channel: str) -> str:
     """A ListLog page oldest first, one line per entry (``seq turn: what``)."""
-    lines = [f"{e.seq:>4}  turn {e.turn_number:<3} {render.describe_event(e, names) or ''}"
-             for e in reversed(resp.events)]
+    lines = [f"{e.seq:>4}  " + (f"turn {e.turn_number:<3} " if e.turn_number else "")
+             + (render.describe_event(e, names) or "") for e in reversed(resp.events)]
     title = {"combat": "Combat log", "chat": "Chat", "all": "Chat and combat log"}[channel]
     return "\n".join([f"{title} ({len(lines)} entries):" if lines else f"{title}: nothing yet", *lines])
 

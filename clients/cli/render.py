@@ -24,6 +24,7 @@ TILE_STYLE = "bold black on #e8d3a0"
 BLANK_TILE_STYLE = "bold #555555 on #e8d3a0"
 LAST_MOVE_STYLE = "bold black on #ffd700"
 PENDING_STYLE = "bold black on #c0a0ff"
+ACTION_STYLE = "bold white on #6b3fa0"
 START_STYLE = "bold white on #b03060"
 PLAIN_STYLE = "#606060 on #1e3a2a"
 HIDDEN_STYLE = "white on #8899aa"
@@ -103,6 +104,8 @@ def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int) -> tuple[str, st
                               common_pb2.PREMIUM_KIND_COLOUR else 0)
         if t.colour and colour in COLOUR_STYLES:
             return text, COLOUR_STYLES[colour]
+        if t.action:
+            return text, ACTION_STYLE
         return text, BLANK_TILE_STYLE if t.is_blank else TILE_STYLE
     if sq.scenery == common_pb2.SCENERY_KIND_TITANIUM:
         return " % ", "bold black on #b0b8c0"
@@ -147,8 +150,11 @@ def rack_renderable(rack: common_pb2.Rack) -> Text:
         out.append("(empty)", style="dim")
     for t in rack.tiles:
         style = COLOUR_STYLES.get(t.colour, TILE_STYLE) if t.colour else TILE_STYLE
-        out.append(f" {tile_text(t)}", style=style)
-        out.append(f"{t.value:<2}", style=style + " dim" if "dim" not in style else style)
+        if t.action:  # an action tile is worth nothing: its token is what is typed
+            out.append(f" {tile_text(t)} ", style=ACTION_STYLE)
+        else:
+            out.append(f" {tile_text(t)}", style=style)
+            out.append(f"{t.value:<2}", style=style + " dim" if "dim" not in style else style)
         out.append(" ")
     return out
 
@@ -223,7 +229,10 @@ def status_line(view: match_pb2.MatchView) -> Text:
     if view.status == match_pb2.MATCH_STATUS_FINISHED or view.HasField("result"):
         out.append("Game over", style="bold magenta")
     elif view.HasField("to_move_seat"):
-        if view.to_move_seat in view.controlled_seats:
+        if view.to_move_seat in view.controlled_seats and len(view.controlled_seats) > 1:
+            out.append(f"{seat_name(view, view.to_move_seat)}'s turn (pass and play: hand over the "
+                       "screen; the rack shown is theirs)", style="bold green")
+        elif view.to_move_seat in view.controlled_seats:
             out.append("Your turn", style="bold green")
         else:
             out.append(f"{seat_name(view, view.to_move_seat)} to move", style="bold")
@@ -237,6 +246,13 @@ def status_line(view: match_pb2.MatchView) -> Text:
                    f"({view.pending.breakdown.total} pts): {who} must accept or check",
                    style="bold magenta")
     return out
+
+
+def not_your_turn(view: match_pb2.MatchView) -> str:
+    """"Not your turn" naming the player to move (the engine's message names seat numbers)."""
+    if view.HasField("to_move_seat"):
+        return f"It is not your turn: {seat_name(view, view.to_move_seat)} is to move"
+    return "It is not your turn"
 
 
 _REASONS = {
@@ -391,7 +407,7 @@ def breakdown_text(b: common_pb2.ScoreBreakdown, blanks: set[tuple[int, int]] | 
                            for ch, ls in zip(word, w.letters, strict=True))
         words.append(f"{word} {w.score}" + (f" ({prem})" if prem else ""))
     bingo = f" (+{b.bingo_bonus} bingo)" if b.bingo_bonus else ""
-    return " + ".join(words) + f" = {b.total}{bingo}"
+    return (" + ".join(words) or "no word (action tiles only)") + f" = {b.total}{bingo}"
 
 
 def violation_text(v: errors_pb2.RuleViolation) -> str:

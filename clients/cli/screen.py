@@ -320,10 +320,7 @@ class GameScreen:
         """A refusal in words; "not your turn" names the player to move, not seat numbers."""
         if exc.rule == "NOT_YOUR_TURN":
             self.refresh()
-            if self.view.HasField("to_move_seat"):
-                return (f"It is not your turn: {render.seat_name(self.view, self.view.to_move_seat)} "
-                        "is to move")
-            return "It is not your turn"
+            return render.not_your_turn(self.view)
         return exc.message
 
     def _log(self, channel: str) -> None:
