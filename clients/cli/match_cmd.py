@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import time
+from collections.abc import Callable
+from typing import Any
 
 from wordarena.clients.cli import moves, render
 from wordarena.clients.cli.client import EXIT_REFUSED, EXIT_USAGE, Client, ClientError, to_dict
@@ -195,12 +197,17 @@ def _placements(client: Client, match_id: str,
     return placed, render.blank_squares(placed, view.board)
 
 
-def _preview(args: argparse.Namespace, client: Client) -> int:
+def _ask(args: argparse.Namespace, client: Client, call: Callable[..., Any],
+         describe: Callable[[Any, set[tuple[int, int]]], str], verdict: str) -> int:
+    """PreviewPlay or WordStrength for the play typed; exit 1 when the answer is no."""
     placed, blanks = _placements(client, args.match_id, args.play)
-    resp = client.preview(args.match_id, placed)
-    text = preview_text(resp, blanks)
-    emit(args, to_dict(resp), text)
-    return 0 if resp.legal else EXIT_REFUSED
+    resp = call(args.match_id, placed)
+    emit(args, to_dict(resp), describe(resp, blanks))
+    return 0 if getattr(resp, verdict) else EXIT_REFUSED
+
+
+def _preview(args: argparse.Namespace, client: Client) -> int:
+    return _ask(args, client, client.preview, preview_text, "legal")
 
 
 def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int]]) -> str:
@@ -222,7 +229,7 @@ def _hindsight(args: argparse.Namespace, client: Client) -> int:
         lines.append(f"You played {resp.played.notation} for {resp.played.breakdown.total} "
                      f"(rank {resp.played_rank})")
     for i, a in enumerate(resp.best, 1):
-        leave = "".join(render.tile_text(t) for t in a.leave)
+        leave = render.rack_letters(common_pb2.Rack(tiles=a.leave))
         line = f"{i:>2}. {a.notation:<20} {a.breakdown.total:>4}"
         lines.append(line + (f"  leave {leave}" if leave else ""))
     emit(args, to_dict(resp), "\n".join(lines))
@@ -230,11 +237,7 @@ def _hindsight(args: argparse.Namespace, client: Client) -> int:
 
 
 def _strength(args: argparse.Namespace, client: Client) -> int:
-    placed, blanks = _placements(client, args.match_id, args.play)
-    resp = client.strength(args.match_id, placed)
-    text = strength_text(resp, blanks)
-    emit(args, to_dict(resp), text)
-    return 0 if resp.valid else EXIT_REFUSED
+    return _ask(args, client, client.strength, strength_text, "valid")
 
 
 def strength_text(resp: match_pb2.WordStrengthResponse, blanks: set[tuple[int, int]]) -> str:

@@ -16,7 +16,6 @@ import re
 
 from wordarena.clients.cli import actions
 from wordarena.clients.cli.client import EXIT_USAGE, ClientError
-from wordarena.engine.board import COLUMNS, square_name
 from wordarena.engine.errors import InputError
 from wordarena.engine.notation import placement_from_action, placements_from_word
 from wordarena.engine.placement import Placement as EnginePlacement
@@ -145,14 +144,3 @@ def parse_move(board: common_pb2.BoardView, text: str) -> common_pb2.Move:
     if verb == "resign" and not rest.strip():
         return common_pb2.Move(resign=common_pb2.ResignMove())
     return common_pb2.Move(play=common_pb2.PlayMove(placements=play_placements(board, text)))
-
-
-def describe_placements(placed: list[common_pb2.Placement] | tuple[common_pb2.Placement, ...]) -> str:
-    """Short text of placements, e.g. ``H8 W, I8 O``."""
-    return ", ".join(f"{square_name(p.square.row, p.square.col)} "
-                     f"{p.letter.lower() if p.is_blank else p.letter or '*'}" for p in placed)
-
-
-def column_letters(cols: int) -> str:
-    """``A B C …`` for a board ``cols`` wide."""
-    return " ".join(COLUMNS[:cols])

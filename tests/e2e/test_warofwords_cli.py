@@ -15,6 +15,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from e2e_helpers import ROOT, Served, best_move, cli, cli_json
+from e2e_helpers import read_raw as pump
 from google.protobuf import json_format
 from wordarena.clients.cli import actions, moves
 from wordarena.v1 import common_pb2
@@ -24,20 +25,6 @@ pytestmark = pytest.mark.slow
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 HOSTILE = "hi \x1b]52;c;SGFja2Vk\x07 \x1b[2J \u202eevil\u202c zero\u200bwidth [red]x[/red]"
 UNPLACEABLE = {"@pirate", "@quicksand"}  # need Water / Sand, which the default board lacks
-
-
-def pump(child: pexpect.spawn, seconds: float = 0.2) -> str:
-    """What the screen printed, raw (escape sequences kept)."""
-    out = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            out.append(child.read_nonblocking(65536, timeout=0.05))
-        except pexpect.TIMEOUT:
-            continue
-        except pexpect.EOF:
-            break
-    return "".join(out)
 
 
 def rack_tokens(view: dict) -> list[str]:
