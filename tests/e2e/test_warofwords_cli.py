@@ -114,6 +114,8 @@ def test_a_war_of_words_player_places_and_swaps_action_tiles(served: Served, tmp
                 squares = ({(p.square.row, p.square.col) for p in moves.play_placements(board, word)}
                            if word else set())
                 part = f"{free_square(view, squares)} {with_facing(usable[0])}"
+                child.sendline(f"preview {part}")  # an action tile is previewed like any play
+                child.expect("Preview: no word \\(action tiles only\\) = 0|Not legal", timeout=30)
                 # A word and an action tile in one play; the action tile alone if that is refused.
                 if (word and send_turn(match_id, f"{word} + {part}", seq)) or send_turn(match_id, part, seq):
                     placed = usable[0]
