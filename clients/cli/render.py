@@ -8,7 +8,7 @@ match, a spectated one and a replayed record.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -16,6 +16,8 @@ from wordarena.clients.cli import actions
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.board import COLUMNS, parse_position, square_name
 from wordarena.engine.errors import InputError
+from wordarena.engine.rulesets.layout import SAND, STAR, TITANIUM, WATER, BoardLayout
+from wordarena.engine.tiles import Tile
 from wordarena.v1 import common_pb2, errors_pb2, match_pb2
 
 # Square styles -------------------------------------------------------------------------------
@@ -121,6 +123,44 @@ def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int) -> tuple[str, st
         label, style = _TERRAIN[sq.terrain]
         return f"{label} ", style
     return " · ", PLAIN_STYLE
+
+
+def engine_board_view(layout: BoardLayout, cells: Sequence[Tile | None] = (),
+                      highlight: Collection[int] = ()) -> common_pb2.BoardView:
+    """A contract BoardView of an engine board (premiums, terrain, tiles; ``highlight`` the
+    indices of the last move), so that a local board (a replay, ``rules describe``) is drawn by
+    the same renderer as a served one."""
+    rows, cols = layout.rows, layout.cols
+    view = common_pb2.BoardView(rows=rows, cols=cols)
+    for i, sq in enumerate(layout.squares):
+        b = view.squares.add()
+        b.square.row, b.square.col = divmod(i, cols)
+        if sq.colour:
+            b.premium.kind = common_pb2.PREMIUM_KIND_COLOUR
+            b.premium.factor = 3
+            b.premium.colour = {1: 1, 2: 2, 3: 3, 5: 4}.get(sq.colour, 0)  # type: ignore[assignment]
+        elif sq.word_mult > 1 and sq.letter_mult > 1:
+            b.premium.kind = common_pb2.PREMIUM_KIND_LETTER_AND_WORD
+            b.premium.factor = sq.word_mult
+        elif sq.word_mult > 1:
+            b.premium.kind = common_pb2.PREMIUM_KIND_WORD
+            b.premium.factor = sq.word_mult
+        elif sq.letter_mult > 1:
+            b.premium.kind = common_pb2.PREMIUM_KIND_LETTER
+            b.premium.factor = sq.letter_mult
+        b.is_start = i == layout.start
+        b.is_star = sq.terrain == STAR
+        b.terrain = {WATER: common_pb2.TERRAIN_KIND_WATER,  # type: ignore[assignment]
+                     SAND: common_pb2.TERRAIN_KIND_SAND}.get(sq.terrain, 0)
+        if sq.blocked:
+            b.scenery = (common_pb2.SCENERY_KIND_TITANIUM if sq.terrain == TITANIUM
+                         else common_pb2.SCENERY_KIND_STONE)
+        tile = cells[i] if cells else None
+        if tile is not None:
+            b.tile.letter = tile.letter
+            b.tile.is_blank = tile.blank
+            b.tile.placed_seq = 2 if i in highlight else 1
+    return view
 
 
 def board_renderable(board: common_pb2.BoardView, *, highlight_seq: int | None = None) -> Text:
@@ -324,7 +364,9 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     if kind == "player_kicked":
         return f"{who(event.player_kicked.seat)} was kicked for idleness"
     if kind == "effect":
-        return safe_text(event.effect.reason) or "effect"
+        e = event.effect
+        points = f" ({who(e.seat)} {e.points:+d})" if e.HasField("seat") and e.points else ""
+        return (safe_text(e.reason) or "effect") + points
     if kind == "chat":
         e = event.chat
         sender = safe_text(e.sender.display_name) or (who(e.seat) if e.HasField('seat') else '?')

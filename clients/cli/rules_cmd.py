@@ -16,14 +16,8 @@ from wordarena.clients.cli import actions, legend, render
 from wordarena.clients.cli.common import console
 from wordarena.engine.errors import InputError
 from wordarena.engine.rulesets import get_ruleset, list_rulesets
-from wordarena.engine.rulesets.layout import SAND, SCENERY, STAR, TITANIUM, WATER, BoardLayout
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import BLANK, WILDCARD
-from wordarena.v1 import common_pb2
-
-_COLOURS = {1: common_pb2.TILE_COLOUR_YELLOW, 2: common_pb2.TILE_COLOUR_GREEN,
-            3: common_pb2.TILE_COLOUR_BLUE, 5: common_pb2.TILE_COLOUR_RED}
-_TERRAIN = {WATER: common_pb2.TERRAIN_KIND_WATER, SAND: common_pb2.TERRAIN_KIND_SAND}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -49,27 +43,6 @@ def _list(args: argparse.Namespace) -> int:
     for row in rows:
         print(f"{row['family']:<11} {row['language']:<6} boards: {', '.join(row['boards'])}")
     return 0
-
-
-def layout_view(layout: BoardLayout) -> common_pb2.BoardView:
-    """An empty board of ``layout`` as the contract's BoardView, for the board renderer."""
-    view = common_pb2.BoardView(board_id=layout.id, rows=layout.rows, cols=layout.cols)
-    for index, sq in enumerate(layout.squares):
-        r, c = divmod(index, layout.cols)
-        b = view.squares.add(square=common_pb2.Square(row=r, col=c), is_start=index == layout.start,
-                             is_star=sq.terrain == STAR, terrain=_TERRAIN.get(sq.terrain, 0))  # type: ignore[arg-type]
-        if sq.terrain == TITANIUM:
-            b.scenery = common_pb2.SCENERY_KIND_TITANIUM
-        elif sq.terrain == SCENERY:
-            b.scenery = common_pb2.SCENERY_KIND_BRICKS
-        if sq.colour:
-            b.premium.CopyFrom(common_pb2.Premium(kind=common_pb2.PREMIUM_KIND_COLOUR, factor=3,
-                                                  colour=_COLOURS.get(sq.colour, 0)))  # type: ignore[arg-type]
-        elif sq.letter_mult > 1:
-            b.premium.CopyFrom(common_pb2.Premium(kind=common_pb2.PREMIUM_KIND_LETTER, factor=sq.letter_mult))
-        elif sq.word_mult > 1:
-            b.premium.CopyFrom(common_pb2.Premium(kind=common_pb2.PREMIUM_KIND_WORD, factor=sq.word_mult))
-    return view
 
 
 def tiles_table(ruleset: Ruleset) -> Table:
@@ -123,7 +96,7 @@ def _describe(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(ruleset.describe(), indent=1, ensure_ascii=False))
         return 0
-    board = layout_view(ruleset.board)
+    board = render.engine_board_view(ruleset.board)
     additive = ruleset.word_factor.value == "add"
     console().print(Group(_summary(ruleset), render.board_renderable(board),
                           legend.legend_renderable(board, additive=additive), tiles_table(ruleset)))
