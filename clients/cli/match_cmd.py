@@ -224,16 +224,21 @@ def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int
 
 def _hindsight(args: argparse.Namespace, client: Client) -> int:
     resp = client.hindsight(args.match_id, args.turn, args.limit)
+    emit(args, to_dict(resp), hindsight_text(resp))
+    return 0
+
+
+def hindsight_text(resp: match_pb2.HindsightResponse) -> str:
+    """A Hindsight answer: what was played, its rank, the best plays with their leaves."""
     lines = [f"Turn at seq {resp.turn_seq}: {resp.legal_play_count} legal plays"]
     if resp.HasField("played") and resp.played.notation:
-        lines.append(f"You played {resp.played.notation} for {resp.played.breakdown.total} "
-                     f"(rank {resp.played_rank})")
+        lines.append(f"You played {render.play_text(resp.played.notation, resp.played.play.placements)} "
+                     f"for {resp.played.breakdown.total} (rank {resp.played_rank})")
     for i, a in enumerate(resp.best, 1):
         leave = render.rack_letters(common_pb2.Rack(tiles=a.leave))
-        line = f"{i:>2}. {a.notation:<20} {a.breakdown.total:>4}"
+        line = f"{i:>2}. {render.play_text(a.notation, a.play.placements):<20} {a.breakdown.total:>4}"
         lines.append(line + (f"  leave {leave}" if leave else ""))
-    emit(args, to_dict(resp), "\n".join(lines))
-    return 0
+    return "\n".join(lines)
 
 
 def _strength(args: argparse.Namespace, client: Client) -> int:

@@ -27,6 +27,7 @@ from wordarena.clients.cli.client import EXIT_OK, Client, ClientError
 from wordarena.clients.cli.match_cmd import (
     LOG_CHANNELS,
     define_text,
+    hindsight_text,
     log_text,
     preview_text,
     seat_of,
@@ -294,11 +295,7 @@ class GameScreen:
                 self.say(strength_text(s, render.blank_squares(placed, self.view.board)))
             elif verb == "hindsight":
                 h = self.client.hindsight(self.match_id, 0, 5)
-                if h.HasField("played") and h.played.notation:
-                    self.say(f"You played {h.played.notation} for {h.played.breakdown.total}: rank "
-                             f"{h.played_rank} of {h.legal_play_count}")
-                for i, a in enumerate(h.best, 1):
-                    self.say(f"  {i}. {a.notation} for {a.breakdown.total}")
+                self.info.extend(hindsight_text(h).splitlines())
             elif verb == "bag":
                 b = self.client.tile_bag(self.match_id)
                 self.say(f"Unseen ({b.unseen_count}; {b.bag_count} in the bag): "

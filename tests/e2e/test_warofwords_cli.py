@@ -141,6 +141,10 @@ def test_a_war_of_words_player_places_and_swaps_action_tiles(served: Served, tmp
         # The combat log and the chat history; the player's record; a kick refused in words.
         child.sendline("log")
         child.expect("Combat log", timeout=30)
+        child.sendline("bag")  # every kind named once, action tiles by their tokens
+        child.expect(r"Unseen \(\d+; \d+ in the bag\): .*@\w+×\d", timeout=30)
+        child.sendline("hindsight")
+        child.expect(r"Turn at seq \d+", timeout=30)
         child.sendline("record")
         child.expect(r"Wanda \(p_", timeout=30)
         child.sendline("kick Bot 1")
