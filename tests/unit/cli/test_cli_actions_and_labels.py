@@ -172,3 +172,29 @@ def test_leaving_the_table_menu_is_not_an_error(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr("builtins.input", lambda *_: "x")
     assert play_cmd._menu(Lobby(), None) is None  # type: ignore[arg-type]
     assert "Error" not in capsys.readouterr().out
+
+
+def test_a_refusal_names_the_player_and_leaves_the_screen_when_the_turn_passes() -> None:
+    from wordarena.clients.cli.screen import GameScreen
+
+    views = [_view(Ann=common_pb2.SEAT_STATUS_ACTIVE, Bob=common_pb2.SEAT_STATUS_ACTIVE)]
+
+    class FakeClient:
+        def get_match(self, _match_id: str) -> match_pb2.MatchView:
+            return views[-1]
+
+        def submit(self, *_: object, **__: object) -> None:
+            raise ClientError("it is seat 1's turn, not seat 0's", rule="NOT_YOUR_TURN")
+
+    screen = GameScreen(FakeClient(), "m", out=open("/dev/null", "w"))  # type: ignore[arg-type]  # noqa: SIM115
+    screen.handle("pass")
+    assert screen.info == ["✗ It is not your turn: Bob is to move"]
+    screen.handle("legend")
+    screen.handle("pass")
+    turned = match_pb2.MatchView()
+    turned.CopyFrom(views[0])
+    turned.to_move_seat, turned.turn_number = 0, 2
+    views.append(turned)
+    screen.events.put(("event", common_pb2.Event(seq=9, turn_passed=common_pb2.TurnPassed(seat=1))))
+    screen.drain()
+    assert not any(isinstance(line, str) and line.startswith("✗") for line in screen.info)
