@@ -11,7 +11,7 @@ from wordarena.engine.board import Cells, format_position, parse_position, squar
 from wordarena.engine.errors import InputError
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.layout import BoardLayout
-from wordarena.engine.tiles import WILDCARD
+from wordarena.engine.tiles import ACTION_PREFIX, WILDCARD
 
 THROUGH = "."
 
@@ -68,3 +68,37 @@ def word_from_placements(
         letters.append(THROUGH if p is None else (p.letter.lower() if p.blank else p.letter))
         r, c = r + step[0], c + step[1]
     return format_position(*start, across), "".join(letters)
+
+
+# --- War of Words action tiles ------------------------------------------------------------------
+#
+# An action tile is written as the square it goes on and its rack token: ``H8 @bomb``
+# (``8H @bomb`` is the same square: one tile has no direction), ``K3 @3W``, and a Blaster with the
+# way it fires after a colon, ``H8 @blaster:right`` (``up``, ``down``, ``left``, ``right``). A play
+# joins parts with ``+``: ``8H WORD + K10 @bomb``, ``E5 @portal + K11 @portal``.
+
+ACTION_FACING_SEPARATOR = ":"
+
+
+def placement_from_action(layout: BoardLayout, square: str, action: str) -> Placement:
+    """The placement of the action tile ``action`` (``@bomb``, ``@3W``, ``@blaster:left``) on
+    ``square``. Raises ``InputError`` for an unknown tile, a Blaster without its facing, or a
+    facing on any other tile."""
+    from wordarena.engine.warofwords.catalog import ACTIONS, FACINGS
+
+    row, col, _ = parse_position(square, layout.rows, layout.cols)
+    name, _, facing = action.removeprefix(ACTION_PREFIX).partition(ACTION_FACING_SEPARATOR)
+    name = name.strip()
+    name = name.upper() if name[:1].isdigit() else name.lower()
+    spec = ACTIONS.get(name)
+    if spec is None:
+        raise InputError(f"{action!r} is not an action tile (e.g. @bomb, @3W, @blaster:right)",
+                         "action")
+    facing = facing.strip().lower()
+    if spec.needs_facing and facing not in FACINGS:
+        raise InputError(
+            f"say which way the {name} fires: {ACTION_PREFIX}{name}:up, :down, :left or :right",
+            "action")
+    if facing and not spec.needs_facing:
+        raise InputError(f"only a Blaster has a facing, not {ACTION_PREFIX}{name}", "action")
+    return Placement(row, col, spec.token, facing=facing)

@@ -6,39 +6,44 @@ Everything here goes through ``wordarena.v1``; nothing imports server code.
   ``~/.config/wordarena/config.json``.
 * :class:`Client` — channels, ``authorization: Bearer`` metadata, typed wrappers for the lobby and
   match RPCs, transparent reconnection when a match moves (``MatchMoved`` / ``LocateMatch``).
-* :class:`ClientError` / :func:`explain_rpc_error` — a gRPC failure in plain words, with the exit
-  code the scripting commands return (see :data:`EXIT_OK` …).
+* :class:`ClientError` / :func:`explain_rpc_error` (from :mod:`clients.cli.errors`) — a gRPC
+  failure in plain words, with the exit code the scripting commands return (:data:`EXIT_OK` …).
 * :meth:`Client.follow` — a stream consumer that reconnects and resumes with ``after_seq``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from grpc_status import rpc_status
+from wordarena.clients.cli.config import Config, Profile, config_path
+from wordarena.clients.cli.errors import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+    ClientError,
+    explain_rpc_error,
+    explain_rule_violation,
+    rule_name,
+)
 from wordarena.v1 import (
     common_pb2,
-    errors_pb2,
     lobby_pb2,
     lobby_pb2_grpc,
     match_pb2,
     match_pb2_grpc,
 )
 
-EXIT_OK = 0
-EXIT_REFUSED = 1
-EXIT_USAGE = 2
-EXIT_UNREACHABLE = 3
+__all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_UNREACHABLE", "EXIT_USAGE", "Client", "ClientError",
+           "Config", "Profile", "config_path", "explain_rpc_error", "explain_rule_violation",
+           "rule_name", "to_dict"]
 
 DEFAULT_LOBBY = "127.0.0.1:50051"
 DEFAULT_TIMEOUT = 10.0
@@ -52,206 +57,6 @@ def default_lobby() -> str:
 def new_request_id() -> str:
     """A fresh idempotency key."""
     return uuid.uuid4().hex
-
-
-# --------------------------------------------------------------------------------------------
-# Configuration
-# --------------------------------------------------------------------------------------------
-
-
-def config_path() -> Path:
-    """``$WORDARENA_CONFIG`` or ``$XDG_CONFIG_HOME/wordarena/config.json`` (``~/.config``)."""
-    explicit = os.environ.get("WORDARENA_CONFIG")
-    if explicit:
-        return Path(explicit).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "wordarena" / "config.json"
-
-
-@dataclass
-class Profile:
-    """The identity remembered for one lobby."""
-
-    player_id: str = ""
-    display_name: str = ""
-    token: str = ""
-    expire_time: str = ""
-    matches: dict[str, str] = field(default_factory=dict)  # match id -> last known address
-
-
-@dataclass
-class Config:
-    """The config file: one :class:`Profile` per lobby address."""
-
-    path: Path
-    profiles: dict[str, Profile] = field(default_factory=dict)
-
-    @classmethod
-    def load(cls, path: Path | None = None) -> Config:
-        """Read the file; a missing or unreadable file gives an empty config."""
-        path = path or config_path()
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return cls(path)
-        profiles = {}
-        for lobby, data in (raw.get("profiles") or {}).items():
-            if isinstance(data, dict):
-                known = {k: v for k, v in data.items() if k in Profile.__dataclass_fields__}
-                profiles[lobby] = Profile(**known)
-        return cls(path, profiles)
-
-    def save(self) -> None:
-        """Write the file (mode 0600: it holds bearer tokens)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"profiles": {k: vars(v) for k, v in self.profiles.items()}}
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
-        os.chmod(tmp, 0o600)
-        tmp.replace(self.path)
-
-    def profile(self, lobby: str) -> Profile:
-        """The profile for ``lobby`` (created empty when absent)."""
-        return self.profiles.setdefault(lobby, Profile())
-
-
-# --------------------------------------------------------------------------------------------
-# Errors in plain words
-# --------------------------------------------------------------------------------------------
-
-
-class ClientError(Exception):
-    """A failure to show the user: a plain-words message and the exit code to return."""
-
-    def __init__(self, message: str, exit_code: int = EXIT_REFUSED, *, code: str = "",
-                 rule: str = "", words: tuple[str, ...] = (), current_seq: int | None = None,
-                 new_address: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.exit_code = exit_code
-        self.code = code  # gRPC status name, e.g. "FAILED_PRECONDITION"; "" for local errors
-        self.rule = rule  # RuleViolation / LobbyViolation code name
-        self.words = words
-        self.current_seq = current_seq  # StaleSeq
-        self.new_address = new_address  # MatchMoved
-
-    def to_json(self) -> dict[str, Any]:
-        """The error as a JSON object (``--json`` output)."""
-        out: dict[str, Any] = {"error": self.message, "exit_code": self.exit_code}
-        if self.code:
-            out["status"] = self.code
-        if self.rule:
-            out["rule"] = self.rule
-        if self.words:
-            out["words"] = list(self.words)
-        if self.current_seq is not None:
-            out["current_seq"] = self.current_seq
-        if self.new_address is not None:
-            out["new_address"] = self.new_address
-        return out
-
-
-_EXIT_BY_STATUS = {
-    grpc.StatusCode.INVALID_ARGUMENT: EXIT_USAGE,
-    grpc.StatusCode.UNAVAILABLE: EXIT_UNREACHABLE,
-    grpc.StatusCode.DEADLINE_EXCEEDED: EXIT_UNREACHABLE,
-}
-
-_STATUS_WORDS = {
-    grpc.StatusCode.NOT_FOUND: "not found",
-    grpc.StatusCode.PERMISSION_DENIED: "not allowed",
-    grpc.StatusCode.UNAUTHENTICATED: "not signed in (or the sign-in expired): run `wordarena login`",
-    grpc.StatusCode.UNAVAILABLE: "the server cannot be reached",
-    grpc.StatusCode.DEADLINE_EXCEEDED: "the server did not answer in time",
-    grpc.StatusCode.RESOURCE_EXHAUSTED: "too many requests, or too slow a reader",
-    grpc.StatusCode.ALREADY_EXISTS: "already exists",
-    grpc.StatusCode.UNIMPLEMENTED: "the server does not offer this",
-}
-
-
-def rule_name(code_name: str) -> str:
-    """``WORD_NOT_IN_LEXICON`` → ``word not in lexicon``."""
-    return code_name.replace("_", " ").lower()
-
-
-def _square_names(squares: Any) -> list[str]:
-    from wordarena.engine.board import square_name
-
-    return [s.notation or square_name(s.row, s.col) for s in squares]
-
-
-def explain_rule_violation(v: errors_pb2.RuleViolation) -> str:
-    """A RuleViolation in plain words: which rule, which words / squares / tiles."""
-    name = v.code_name or errors_pb2.RuleCode.Name(v.code).removeprefix("RULE_CODE_")
-    text = v.message or rule_name(name).capitalize()
-    extras = []
-    if v.words and not all(w in text for w in v.words):
-        extras.append("words: " + ", ".join(v.words))
-    if v.squares:
-        extras.append("squares: " + " ".join(_square_names(v.squares)))
-    if v.tiles:
-        extras.append("tiles: " + " ".join(t.letter or "?" for t in v.tiles))
-    suffix = f" ({'; '.join(extras)})" if extras else ""
-    return f"{text}{suffix} [rule: {rule_name(name)}]"
-
-
-def explain_rpc_error(err: grpc.RpcError) -> ClientError:
-    """Turn a failed call into a :class:`ClientError`, reading the ``google.rpc.Status`` details."""
-    code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
-    details = (err.details() if hasattr(err, "details") else "") or ""
-    exit_code = _EXIT_BY_STATUS.get(code, EXIT_REFUSED)
-    kwargs: dict[str, Any] = {"code": code.name if code else ""}
-    message = ""
-    try:
-        status = rpc_status.from_call(err)  # type: ignore[arg-type]
-    except Exception:  # a status without valid details: fall back to the text
-        status = None
-    for any_detail in status.details if status is not None else ():
-        if any_detail.Is(errors_pb2.RuleViolation.DESCRIPTOR):
-            v = errors_pb2.RuleViolation()
-            any_detail.Unpack(v)
-            message = explain_rule_violation(v)
-            kwargs["rule"] = v.code_name or errors_pb2.RuleCode.Name(v.code).removeprefix("RULE_CODE_")
-            kwargs["words"] = tuple(v.words)
-        elif any_detail.Is(errors_pb2.StaleSeq.DESCRIPTOR):
-            s = errors_pb2.StaleSeq()
-            any_detail.Unpack(s)
-            message = (f"The game has moved on (now at event {s.current_seq}, you had seen "
-                       f"{s.expected_seq}): look at the board again and retry")
-            kwargs["rule"] = "STALE_SEQ"
-            kwargs["current_seq"] = s.current_seq
-        elif any_detail.Is(errors_pb2.MatchMoved.DESCRIPTOR):
-            m = errors_pb2.MatchMoved()
-            any_detail.Unpack(m)
-            where = m.new_address or "a server not known yet"
-            message = f"The match moved to {where}"
-            kwargs["new_address"] = m.new_address
-        elif any_detail.Is(errors_pb2.LobbyViolation.DESCRIPTOR):
-            lv = errors_pb2.LobbyViolation()
-            any_detail.Unpack(lv)
-            name = lv.code_name or errors_pb2.LobbyCode.Name(lv.code).removeprefix("LOBBY_CODE_")
-            message = lv.message or rule_name(name).capitalize()
-            if lv.field:
-                message += f" (field {lv.field})"
-            message += f" [rule: {rule_name(name)}]"
-            kwargs["rule"] = name
-        elif any_detail.Is(errors_pb2.StreamCutOff.DESCRIPTOR):
-            c = errors_pb2.StreamCutOff()
-            any_detail.Unpack(c)
-            message = f"The stream was cut off after event {c.last_delivered_seq} (reading too slowly)"
-            kwargs["current_seq"] = c.last_delivered_seq
-    if not message:
-        base = _STATUS_WORDS.get(code, "")
-        if code == grpc.StatusCode.UNAVAILABLE and details and "connect" in details.lower():
-            message = f"The server cannot be reached ({details})"
-        elif details and base and code != grpc.StatusCode.UNAUTHENTICATED:
-            message = f"{details[0].upper()}{details[1:]} ({base})"
-        else:
-            message = (details or base or code.name.lower().replace("_", " ")).strip()
-            message = message[0].upper() + message[1:] if message else "Request failed"
-        if code == grpc.StatusCode.UNAUTHENTICATED:
-            message = "Not signed in, or the sign-in expired: run `wordarena login --name NAME`"
-    return ClientError(message, exit_code, **kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -527,12 +332,15 @@ class Client:
         return self.match_call(match_id, "GetMatch", match_pb2.GetMatchRequest(match_id=match_id)).match
 
     def submit(self, match_id: str, move: common_pb2.Move, expected_seq: int | None = None,
-               request_id: str | None = None) -> match_pb2.SubmitTurnResponse:
-        """SubmitTurn; ``expected_seq`` defaults to the view's latest seq."""
+               request_id: str | None = None, seat: int | None = None) -> match_pb2.SubmitTurnResponse:
+        """SubmitTurn; ``expected_seq`` defaults to the view's latest seq; ``seat`` acts for one
+        of the caller's seats (pass-and-play)."""
         if expected_seq is None:
             expected_seq = self.get_match(match_id).last_seq
         req = match_pb2.SubmitTurnRequest(match_id=match_id, expected_seq=expected_seq,
                                           request_id=request_id or new_request_id(), move=move)
+        if seat is not None:
+            req.seat = seat
         return self.match_call(match_id, "SubmitTurn", req)
 
     def decide(self, match_id: str, decision: int,
@@ -544,21 +352,26 @@ class Client:
                                              request_id=new_request_id(), decision=decision)  # type: ignore[arg-type]
         return self.match_call(match_id, "DecidePending", req)
 
-    def preview(self, match_id: str, placements: list[common_pb2.Placement]) -> match_pb2.PreviewPlayResponse:
-        """PreviewPlay."""
-        return self.match_call(match_id, "PreviewPlay",
-                               match_pb2.PreviewPlayRequest(match_id=match_id, placements=placements))
+    def preview(self, match_id: str, placements: list[common_pb2.Placement],
+                seat: int | None = None) -> match_pb2.PreviewPlayResponse:
+        """PreviewPlay (``seat``: whose rack, pass-and-play)."""
+        req = match_pb2.PreviewPlayRequest(match_id=match_id, placements=placements)
+        if seat is not None:
+            req.seat = seat
+        return self.match_call(match_id, "PreviewPlay", req)
 
     def hindsight(self, match_id: str, turn_seq: int = 0, limit: int = 5) -> match_pb2.HindsightResponse:
         """Hindsight."""
         return self.match_call(match_id, "Hindsight", match_pb2.HindsightRequest(
             match_id=match_id, turn_seq=turn_seq, limit=limit))
 
-    def strength(self, match_id: str,
-                 placements: list[common_pb2.Placement]) -> match_pb2.WordStrengthResponse:
-        """WordStrength."""
-        return self.match_call(match_id, "WordStrength",
-                               match_pb2.WordStrengthRequest(match_id=match_id, placements=placements))
+    def strength(self, match_id: str, placements: list[common_pb2.Placement],
+                 seat: int | None = None) -> match_pb2.WordStrengthResponse:
+        """WordStrength (``seat``: whose rack, pass-and-play)."""
+        req = match_pb2.WordStrengthRequest(match_id=match_id, placements=placements)
+        if seat is not None:
+            req.seat = seat
+        return self.match_call(match_id, "WordStrength", req)
 
     def tile_bag(self, match_id: str) -> match_pb2.TileBagResponse:
         """TileBag."""
@@ -580,6 +393,23 @@ class Client:
         """LeaveMatch."""
         return self.match_call(match_id, "LeaveMatch", match_pb2.LeaveMatchRequest(
             match_id=match_id, request_id=new_request_id()))
+
+    def list_log(self, match_id: str, channel: int = 0, page_size: int = 0,
+                 page_token: str = "") -> match_pb2.ListLogResponse:
+        """ListLog: chat and / or combat-log events, newest first (one page)."""
+        return self.match_call(match_id, "ListLog", match_pb2.ListLogRequest(
+            match_id=match_id, channel=channel, page_size=page_size,  # type: ignore[arg-type]
+            page_token=page_token))
+
+    def kick(self, match_id: str, seat: int) -> match_pb2.KickIdlePlayerResponse:
+        """KickIdlePlayer."""
+        return self.match_call(match_id, "KickIdlePlayer", match_pb2.KickIdlePlayerRequest(
+            match_id=match_id, request_id=new_request_id(), seat=seat))
+
+    def player_record(self, player_id: str = "", ruleset_id: str = "") -> lobby_pb2.GetPlayerRecordResponse:
+        """GetPlayerRecord (``player_id`` empty: the caller)."""
+        return self._call(self.lobby.GetPlayerRecord, lobby_pb2.GetPlayerRecordRequest(
+            player_id=player_id, ruleset_id=ruleset_id))
 
     def follow(self, match_id: str, after_seq: int = 0, *, notice: Notice | None = None,
                heartbeats: bool = False, max_retries: int = 30,

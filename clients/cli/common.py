@@ -18,8 +18,10 @@ from wordarena.clients.cli.client import (
     default_lobby,
     to_dict,
 )
+from wordarena.clients.cli.safe import safe_json, safe_text
 
-__all__ = ["EXIT_OK", "Client", "ClientError", "add_common", "console", "emit", "run", "to_dict"]
+__all__ = ["EXIT_OK", "Client", "ClientError", "add_common", "console", "emit", "json_text", "run",
+           "to_dict"]
 
 EPILOG = ("Exit codes: 0 ok, 1 refused by the rules (or not found / not allowed), 2 usage or "
           "input error, 3 server unreachable.")
@@ -45,12 +47,17 @@ def emit(args: argparse.Namespace, data: Any, text: str | Any | None = None) -> 
     if getattr(args, "json", False):
         if hasattr(data, "DESCRIPTOR"):
             data = to_dict(data)
-        print(json.dumps(data, ensure_ascii=False, indent=None, sort_keys=False), flush=True)
+        print(json_text(data), flush=True)
     elif text is not None:
         if isinstance(text, str):
-            print(text, flush=True)
+            print(safe_text(text, keep_newlines=True), flush=True)
         else:
             console().print(text)
+
+
+def json_text(data: Any) -> str:
+    """One JSON document on one line; characters that could act on a terminal are escaped."""
+    return safe_json(json.dumps(data, ensure_ascii=False, indent=None, sort_keys=False))
 
 
 def run(fn: Callable[[argparse.Namespace, Client], int | None]) -> Callable[[argparse.Namespace], int]:
@@ -76,6 +83,6 @@ def run(fn: Callable[[argparse.Namespace, Client], int | None]) -> Callable[[arg
 def report_error(args: argparse.Namespace, exc: ClientError) -> None:
     """Show a ClientError: JSON on stdout with ``--json`` (and the words on stderr)."""
     if getattr(args, "json", False):
-        print(json.dumps(exc.to_json(), ensure_ascii=False), flush=True)
+        print(json_text(exc.to_json()), flush=True)
     prefix = "unreachable" if exc.exit_code == EXIT_UNREACHABLE else "error"
     print(f"{prefix}: {exc.message}", file=sys.stderr, flush=True)

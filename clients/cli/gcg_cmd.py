@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.analysis.record import review_record
 from wordarena.engine.errors import InputError
 from wordarena.engine.interchange.check import Finding, check_record, replay_record, unsupported_letters
@@ -125,20 +126,20 @@ def _replay(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"{args.file}: error: {exc}", file=sys.stderr)
         return BAD_INPUT
-    names = [p.name for p in record.players]
+    names = [safe_text(p.name) for p in record.players]  # a record's names are untrusted text
     print(f"{' vs '.join(names)} — {ruleset.name} ({ruleset.id})")
     print(board_text(ruleset.board, _empty(ruleset)))
     found = False
     for step in steps:
         move = step.move
         print()
-        print(f"line {move.line}: {format_move(move)}")
+        print(safe_text(f"line {move.line}: {format_move(move)}"))
         for finding in step.findings:
             found = True
             print(f"  ! {finding.message} [{finding.code}]")
         if move.kind in (MoveKind.PLAY, MoveKind.PHONY):
             print(board_text(ruleset.board, step.state.cells))
-        scores = "  ".join(f"{record.players[s].nick} {t}" for s, t in _totals(record, move.line))
+        scores = safe_text("  ".join(f"{record.players[s].nick} {t}" for s, t in _totals(record, move.line)))
         print(f"  scores: {scores}")
     return FINDINGS if found else OK
 
@@ -169,10 +170,10 @@ def _hindsight(args: argparse.Namespace) -> int:
         print(json.dumps({"file": args.file, "turns": [r.to_dict() for r in reviews]}, indent=1))
         return OK
     for review in reviews:
-        print(f"{args.file}:{review.line}: {review.nick}: {review.played}: "
-              f"{review.verdict.describe()}")
+        print(safe_text(f"{args.file}:{review.line}: {review.nick}: {review.played}: "
+                        f"{review.verdict.describe()}"))
     missed = {}
     for review in reviews:
         missed[review.nick] = missed.get(review.nick, 0) + review.verdict.missed
-    print("points missed: " + ", ".join(f"{nick} {points}" for nick, points in missed.items()))
+    print(safe_text("points missed: " + ", ".join(f"{nick} {points}" for nick, points in missed.items())))
     return OK

@@ -1,9 +1,10 @@
 """Match scripting commands: ``move``, ``pass``, ``swap``, ``resign``, ``accept``, ``check``,
 ``state``, ``stream``, ``bag``, ``preview``, ``hindsight``, ``strength``, ``define``, ``chat``,
-``leave``.
+``log`` (combat log and chat history), ``kick``, ``leave``.
 
 Moves are written as players write them: ``8H WORD`` across, ``H8 WORD`` down, lower case for a
-blank, ``.`` for a tile already on the board. ``--expected-seq`` defaults to the latest seq of a
+blank, ``.`` for a tile already on the board, ``H8 @bomb`` an action tile, parts of one play
+joined with ``+`` (see :mod:`clients.cli.moves`). ``--expected-seq`` defaults to the latest seq of a
 fresh GetMatch; the match server's address is remembered from the lobby (or asked with
 LocateMatch).
 """
@@ -12,12 +13,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import time
+from collections.abc import Callable
+from typing import Any
 
 from wordarena.clients.cli import moves, render
-from wordarena.clients.cli.client import EXIT_REFUSED, Client, ClientError, to_dict
-from wordarena.clients.cli.common import add_common, emit, run
+from wordarena.clients.cli.client import EXIT_REFUSED, EXIT_USAGE, Client, ClientError, to_dict
+from wordarena.clients.cli.common import add_common, emit, json_text, run
 from wordarena.v1 import common_pb2, match_pb2
 
 
@@ -35,11 +37,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     seq = ("--expected-seq", {"type": int, "default": None,
                               "help": "latest seq you have seen (default: from a fresh GetMatch)"})
-    p = cmd("move", "submit a turn: '8H WORD', 'H8 WORD', 'pass', 'swap ABC', 'resign'", _move,
+    p = cmd("move", "submit a turn: '8H WORD', 'H8 WORD', 'H8 @bomb', '8H WORD + K10 @bomb', 'pass', "
+            "'swap ABC @bomb', 'resign'", _move,
             ("move", {"metavar": "MOVE", "nargs": "+"}), seq)
     p.add_argument("--request-id", default=None, help="idempotency key (default: a new UUID)")
     cmd("pass", "pass the turn", _pass, seq)
-    cmd("swap", "exchange tiles with the bag ('?' = blank)", _swap, ("tiles", {"metavar": "TILES"}), seq)
+    cmd("swap", "exchange tiles with the bag ('?' = blank, '*' = wildcard, '@bomb' = an action tile)",
+        _swap, ("tiles", {"metavar": "TILES", "nargs": "+"}), seq)
     cmd("resign", "resign the match", _resign, seq)
     cmd("accept", "Word Tiles: accept the pending play", _accept, seq)
     cmd("check", "Word Tiles: check the pending play's words", _check, seq)
@@ -58,6 +62,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     cmd("strength", "is this play valid, and how does it rank among your legal plays", _strength,
         ("play", {"metavar": "PLAY", "nargs": "+"}))
     cmd("chat", "send a chat message", _chat, ("text", {"metavar": "TEXT", "nargs": "+"}))
+    cmd("log", "the combat log (War of Words effects), or the chat history with --chat", _log,
+        ("--chat", {"action": "store_true", "help": "the chat history instead of the combat log"}),
+        ("--all", {"action": "store_true", "help": "chat and combat log together"}),
+        ("--limit", {"type": int, "default": 50, "help": "how many entries, newest (1..200)"}))
+    cmd("kick", "kick a player idle for too long (a loss for them)", _kick,
+        ("seat", {"metavar": "SEAT", "help": "seat number or display name"}))
 
     p = subparsers.add_parser("define", help="definitions of a word (on a match's server)")
     p.add_argument("word", metavar="WORD")
@@ -83,7 +93,13 @@ def submit(args: argparse.Namespace, client: Client, text: str) -> int:
     view, names = _names(client, args.match_id)
     move = moves.parse_move(view.board, text)
     expected = args.expected_seq if args.expected_seq is not None else view.last_seq
-    resp = client.submit(args.match_id, move, expected, getattr(args, "request_id", None))
+    try:
+        resp = client.submit(args.match_id, move, expected, getattr(args, "request_id", None))
+    except ClientError as exc:
+        if exc.rule != "NOT_YOUR_TURN":
+            raise
+        raise ClientError(render.not_your_turn(client.get_match(args.match_id)), exc.exit_code,
+                          code=exc.code, rule=exc.rule) from exc
     out = events_text(list(resp.events), names) or f"Submitted {text}"
     out += f"\nlast seq {resp.last_seq}; rack {render.rack_letters(resp.rack) or '-'}"
     emit(args, to_dict(resp), out)
@@ -99,7 +115,7 @@ def _pass(args: argparse.Namespace, client: Client) -> int:
 
 
 def _swap(args: argparse.Namespace, client: Client) -> int:
-    return submit(args, client, f"swap {args.tiles}")
+    return submit(args, client, "swap " + " ".join(args.tiles))
 
 
 def _resign(args: argparse.Namespace, client: Client) -> int:
@@ -156,7 +172,7 @@ def _stream(args: argparse.Namespace, client: Client) -> int:
             continue
         last_event = time.monotonic()
         if args.json:
-            print(json.dumps(to_dict(event), ensure_ascii=False), flush=True)
+            print(json_text(to_dict(event)), flush=True)
         else:
             line = render.describe_event(event, names)
             print(f"{event.seq:>4} {line or event.WhichOneof('kind')}", flush=True)
@@ -168,51 +184,80 @@ def _stream(args: argparse.Namespace, client: Client) -> int:
 
 def _bag(args: argparse.Namespace, client: Client) -> int:
     resp = client.tile_bag(args.match_id)
-    tiles = " ".join(f"{render.tile_text(tc.tile) if not tc.tile.is_blank else '?'}×{tc.count}"
-                     for tc in resp.unseen)
+    tiles = render.tile_counts_text(resp.unseen)
     emit(args, to_dict(resp), f"Unseen ({resp.unseen_count}: {resp.bag_count} in the bag, "
          f"{resp.opponent_rack_count} on other racks): {tiles}")
     return 0
 
 
-def _placements(client: Client, match_id: str, words: list[str]) -> list[common_pb2.Placement]:
-    position, word = moves.split_play(" ".join(words))
+def _placements(client: Client, match_id: str,
+                words: list[str]) -> tuple[list[common_pb2.Placement], set[tuple[int, int]]]:
     view = client.get_match(match_id)
-    return moves.placements(view.board, position, word)
+    placed = moves.play_placements(view.board, " ".join(words))
+    return placed, render.blank_squares(placed, view.board)
+
+
+def _ask(args: argparse.Namespace, client: Client, call: Callable[..., Any],
+         describe: Callable[[Any, set[tuple[int, int]]], str], verdict: str) -> int:
+    """PreviewPlay or WordStrength for the play typed; exit 1 when the answer is no."""
+    placed, blanks = _placements(client, args.match_id, args.play)
+    resp = call(args.match_id, placed)
+    emit(args, to_dict(resp), describe(resp, blanks))
+    return 0 if getattr(resp, verdict) else EXIT_REFUSED
 
 
 def _preview(args: argparse.Namespace, client: Client) -> int:
-    resp = client.preview(args.match_id, _placements(client, args.match_id, args.play))
+    return _ask(args, client, client.preview, preview_text, "legal")
+
+
+def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int]]) -> str:
+    """A PreviewPlay answer in words (blanks in lower case, as on the board)."""
     if resp.legal:
-        text = "Legal: " + (render.breakdown_text(resp.breakdown) if resp.HasField("breakdown")
+        text = "Legal: " + (render.breakdown_text(resp.breakdown, blanks) if resp.HasField("breakdown")
                             else "score hidden (under a cloud)")
     else:
         text = "Not legal: " + render.violation_text(resp.violation)
         if resp.HasField("breakdown"):
-            text += f"\nWould score {render.breakdown_text(resp.breakdown)}"
-    emit(args, to_dict(resp), text)
-    return 0 if resp.legal else EXIT_REFUSED
+            text += f"\nWould score {render.breakdown_text(resp.breakdown, blanks)}"
+    return text
 
 
 def _hindsight(args: argparse.Namespace, client: Client) -> int:
     resp = client.hindsight(args.match_id, args.turn, args.limit)
-    lines = [f"Turn at seq {resp.turn_seq}: {resp.legal_play_count} legal plays"]
-    if resp.HasField("played") and resp.played.notation:
-        lines.append(f"You played {resp.played.notation} for {resp.played.breakdown.total} "
-                     f"(rank {resp.played_rank})")
-    for i, a in enumerate(resp.best, 1):
-        leave = "".join(render.tile_text(t) for t in a.leave)
-        line = f"{i:>2}. {a.notation:<20} {a.breakdown.total:>4}"
-        lines.append(line + (f"  leave {leave}" if leave else ""))
-    emit(args, to_dict(resp), "\n".join(lines))
+    emit(args, to_dict(resp), hindsight_text(resp))
     return 0
 
 
+def hindsight_text(resp: match_pb2.HindsightResponse) -> str:
+    """A Hindsight answer: what was played, its rank, the best plays with their leaves."""
+    lines = [f"Turn at seq {resp.turn_seq}: {resp.legal_play_count} legal plays"]
+    if resp.HasField("played") and resp.played.notation:
+        lines.append(f"You played {render.play_text(resp.played.notation, resp.played.play.placements)} "
+                     f"for {resp.played.breakdown.total} (rank {resp.played_rank})")
+    for i, a in enumerate(resp.best, 1):
+        leave = render.rack_letters(common_pb2.Rack(tiles=a.leave))
+        line = f"{i:>2}. {render.play_text(a.notation, a.play.placements):<20} {a.breakdown.total:>4}"
+        lines.append(line + (f"  leave {leave}" if leave else ""))
+    return "\n".join(lines)
+
+
 def _strength(args: argparse.Namespace, client: Client) -> int:
-    resp = client.strength(args.match_id, _placements(client, args.match_id, args.play))
+    return _ask(args, client, client.strength, strength_text, "valid")
+
+
+def strength_text(resp: match_pb2.WordStrengthResponse, blanks: set[tuple[int, int]]) -> str:
+    """A WordStrength answer in words: the best play says so (or that it ties for best)."""
     if resp.valid:
-        text = (f"Valid: {render.breakdown_text(resp.breakdown)}; rank {resp.rank} of "
-                f"{resp.legal_play_count} (best {resp.best_score}, beats {resp.percentile:.0%})")
+        score = resp.breakdown.total
+        if score >= resp.best_score:
+            tied = resp.HasField("best") and resp.best.breakdown.total >= score
+            where = "tied for the best play" if tied else "the best play"
+        else:
+            where = (f"rank {resp.rank} of {resp.legal_play_count}: the best scores "
+                     f"{resp.best_score}, this beats {resp.percentile:.0%} of the plays")
+        text = f"Valid: {render.breakdown_text(resp.breakdown, blanks)}; {where}"
+        if score >= resp.best_score:
+            text += f" (of {resp.legal_play_count} legal plays)"
     else:
         reasons = []
         if resp.invalid_words:
@@ -220,8 +265,7 @@ def _strength(args: argparse.Namespace, client: Client) -> int:
         if resp.HasField("violation") and (resp.violation.code or resp.violation.code_name):
             reasons.append(render.violation_text(resp.violation))
         text = "Not valid: " + ("; ".join(reasons) or "illegal") + f" (best available {resp.best_score})"
-    emit(args, to_dict(resp), text)
-    return 0 if resp.valid else EXIT_REFUSED
+    return text
 
 
 def _chat(args: argparse.Namespace, client: Client) -> int:
@@ -248,4 +292,43 @@ def _define(args: argparse.Namespace, client: Client) -> int:
             language = ""
     resp = client.define(args.match, args.word, language)
     emit(args, to_dict(resp), define_text(resp))
+    return 0
+
+
+LOG_CHANNELS = {"combat": match_pb2.LOG_CHANNEL_COMBAT, "chat": match_pb2.LOG_CHANNEL_CHAT,
+                "all": match_pb2.LOG_CHANNEL_UNSPECIFIED}
+
+
+def log_text(resp: match_pb2.ListLogResponse, names: list[str], channel: str) -> str:
+    """A ListLog page oldest first, one line per entry (``seq turn: what``)."""
+    lines = [f"{e.seq:>4}  " + (f"turn {e.turn_number:<3} " if e.turn_number else "")
+             + (render.describe_event(e, names) or "") for e in reversed(resp.events)]
+    title = {"combat": "Combat log", "chat": "Chat", "all": "Chat and combat log"}[channel]
+    return "\n".join([f"{title} ({len(lines)} entries):" if lines else f"{title}: nothing yet", *lines])
+
+
+def _log(args: argparse.Namespace, client: Client) -> int:
+    channel = "all" if args.all else "chat" if args.chat else "combat"
+    resp = client.list_log(args.match_id, LOG_CHANNELS[channel], max(1, min(args.limit, 200)))
+    _view, names = _names(client, args.match_id)
+    emit(args, to_dict(resp), log_text(resp, names, channel))
+    return 0
+
+
+def seat_of(view: match_pb2.MatchView, text: str) -> int:
+    """A seat named by its number or its player's display name (case-insensitive)."""
+    text = text.strip()
+    if text.isdigit() and any(s.index == int(text) for s in view.seats):
+        return int(text)
+    found = [s.index for s in view.seats if s.player.display_name.lower() == text.lower()]
+    if len(found) != 1:
+        seats = ", ".join(f"{s.index} {render.seat_name(view, s.index)}" for s in view.seats)
+        raise ClientError(f"No seat {text!r} in this match (seats: {seats})", EXIT_USAGE)
+    return found[0]
+
+
+def _kick(args: argparse.Namespace, client: Client) -> int:
+    view, names = _names(client, args.match_id)
+    resp = client.kick(args.match_id, seat_of(view, args.seat))
+    emit(args, to_dict(resp), events_text(list(resp.events), names) or "Kicked")
     return 0

@@ -2,17 +2,23 @@
 
 ``8H WORD`` plays across from H8, ``H8 WORD`` down; a lower-case letter is a blank standing for
 that letter; ``.`` (or the letter already there) is a tile on the board the play passes through.
-``pass``, ``swap ABC`` (``?`` for a blank; also ``exchange``), ``resign``. The geometry is the
-engine's own notation parser (:func:`engine.notation.placements_from_word`), run on the board
-the server showed us.
+War of Words action tiles are a square and a rack token: ``H8 @bomb``, ``K3 @3W``,
+``H8 @blaster:right``; parts of one play are joined with ``+`` (``8H WORD + K10 @bomb``,
+``E5 @portal + K11 @portal``). ``pass``, ``swap ABC @bomb`` (``?`` for a blank, ``*`` a
+wildcard; also ``exchange``), ``resign``. The geometry is the engine's own notation parser
+(:func:`engine.notation.placements_from_word`, :func:`engine.notation.placement_from_action`),
+run on the board the server showed us.
 """
 
 from __future__ import annotations
 
+import re
+
+from wordarena.clients.cli import actions
 from wordarena.clients.cli.client import EXIT_USAGE, ClientError
-from wordarena.engine.board import COLUMNS, square_name
 from wordarena.engine.errors import InputError
-from wordarena.engine.notation import placements_from_word
+from wordarena.engine.notation import placement_from_action, placements_from_word
+from wordarena.engine.placement import Placement as EnginePlacement
 from wordarena.engine.tiles import Tile as EngineTile
 from wordarena.v1 import common_pb2
 
@@ -43,54 +49,91 @@ def _cells(board: common_pb2.BoardView) -> tuple[EngineTile | None, ...]:
     return tuple(cells)
 
 
+PLAY_EXAMPLES = "8H WORD (across), H8 WORD (down), H8 @bomb, 8H WORD + K10 @bomb"
+_PARTS = re.compile(r"\s*[+,]\s*")
+
+
+def _placement_pb(p: EnginePlacement) -> common_pb2.Placement:
+    pl = common_pb2.Placement(square=common_pb2.Square(row=p.row, col=p.col))
+    if p.letter.startswith("@"):
+        kind, factor = actions.from_token(p.letter)
+        pl.action = kind  # type: ignore[assignment]
+        pl.action_factor = factor
+        if p.facing:
+            pl.facing = actions.FACINGS[p.facing]  # type: ignore[assignment]
+    elif p.letter == "*":
+        pl.is_wildcard = True
+    else:
+        pl.letter = p.letter
+        pl.is_blank = p.blank
+    return pl
+
+
 def placements(board: common_pb2.BoardView, position: str, word: str) -> list[common_pb2.Placement]:
-    """The placements of ``word`` laid from ``position`` on ``board`` (raises ClientError)."""
-    rows, cols = board.rows or 15, board.cols or 15
+    """The placements of ``word`` (or of one action tile, ``@bomb``) laid from ``position`` on
+    ``board`` (raises ClientError)."""
+    layout = _ViewLayout(board.rows or 15, board.cols or 15)
     try:
-        engine_placements = placements_from_word(
-            _ViewLayout(rows, cols), _cells(board), position, word)  # type: ignore[arg-type]
+        if word.startswith("@"):
+            found: tuple[EnginePlacement, ...] = (
+                placement_from_action(layout, position, word),)  # type: ignore[arg-type]
+        else:
+            found = placements_from_word(layout, _cells(board), position, word)  # type: ignore[arg-type]
     except InputError as exc:
         raise ClientError(f"Cannot read the move: {exc}", EXIT_USAGE) from exc
-    out = []
-    for p in engine_placements:
-        pl = common_pb2.Placement(square=common_pb2.Square(row=p.row, col=p.col), letter=p.letter,
-                                  is_blank=p.blank)
-        if p.letter == "*":
-            pl.letter = ""
-            pl.is_wildcard = True
-        out.append(pl)
+    return [_placement_pb(p) for p in found]
+
+
+def split_play(text: str) -> list[tuple[str, str]]:
+    """``"8H WORD + K10 @bomb"`` → [("8H", "WORD"), ("K10", "@bomb")]; raises ClientError when a
+    part is not a position and a word (or a square and an action tile)."""
+    parts = []
+    for part in _PARTS.split(text.strip()):
+        words = part.split()
+        if len(words) != 2:
+            raise ClientError(f"Cannot read {part or text!r}: write a play as {PLAY_EXAMPLES}",
+                              EXIT_USAGE)
+        parts.append((words[0], words[1]))
+    return parts
+
+
+def play_placements(board: common_pb2.BoardView, text: str) -> list[common_pb2.Placement]:
+    """Every placement of a play written in notation, parts joined with ``+``."""
+    out: list[common_pb2.Placement] = []
+    for position, word in split_play(text):
+        out.extend(placements(board, position, word))
     return out
 
 
-def split_play(text: str) -> tuple[str, str]:
-    """``"8H WORD"`` → ("8H", "WORD"); raises ClientError when it is not position + word."""
-    parts = text.split()
-    if len(parts) != 2:
-        raise ClientError(f"Cannot read {text!r}: write a play as 8H WORD (across) or H8 WORD (down)",
-                          EXIT_USAGE)
-    return parts[0], parts[1]
-
-
 def exchange_tiles(letters: str) -> list[common_pb2.Tile]:
-    """``"AB?"`` → tiles to return (``?`` is a blank, ``*`` a wildcard)."""
-    letters = "".join(letters.split())
-    if not letters:
-        raise ClientError("Say which tiles to swap, e.g. swap QV?", EXIT_USAGE)
+    """``"AB? @bomb"`` → tiles to return (``?`` is a blank, ``*`` a wildcard, ``@name`` an
+    action tile)."""
+    if not letters.strip():
+        raise ClientError("Say which tiles to swap, e.g. swap QV? or swap @bomb", EXIT_USAGE)
     tiles = []
-    for ch in letters:
-        if ch == "?":
-            tiles.append(common_pb2.Tile(letter="?", is_blank=True))
-        elif ch == "*":
-            tiles.append(common_pb2.Tile(letter="*", is_wildcard=True))
-        elif ch.isalpha():
-            tiles.append(common_pb2.Tile(letter=ch.upper()))
-        else:
-            raise ClientError(f"{ch!r} is not a tile: use letters, ? for a blank", EXIT_USAGE)
+    for word in letters.split():
+        if word.startswith("@"):
+            kind, factor = actions.from_token(word)
+            if not kind:
+                raise ClientError(f"{word!r} is not an action tile (e.g. @bomb, @3W)", EXIT_USAGE)
+            tiles.append(common_pb2.Tile(action=kind, action_factor=factor))  # type: ignore[arg-type]
+            continue
+        for ch in word:
+            if ch == "?":
+                tiles.append(common_pb2.Tile(letter="?", is_blank=True))
+            elif ch == "*":
+                tiles.append(common_pb2.Tile(letter="*", is_wildcard=True))
+            elif ch.isalpha():
+                tiles.append(common_pb2.Tile(letter=ch.upper()))
+            else:
+                raise ClientError(f"{ch!r} is not a tile: use letters, ? for a blank, * for a "
+                                  "wildcard, @name for an action tile", EXIT_USAGE)
     return tiles
 
 
 def parse_move(board: common_pb2.BoardView, text: str) -> common_pb2.Move:
-    """A typed turn (``8H WORD``, ``H8 WORD``, ``pass``, ``swap ABC``, ``resign``) as a Move."""
+    """A typed turn (``8H WORD``, ``H8 WORD``, ``H8 @bomb``, ``pass``, ``swap ABC``, ``resign``)
+    as a Move."""
     text = text.strip()
     head, _, rest = text.partition(" ")
     verb = head.lower()
@@ -100,16 +143,4 @@ def parse_move(board: common_pb2.BoardView, text: str) -> common_pb2.Move:
         return common_pb2.Move(exchange=common_pb2.ExchangeMove(tiles=exchange_tiles(rest)))
     if verb == "resign" and not rest.strip():
         return common_pb2.Move(resign=common_pb2.ResignMove())
-    position, word = split_play(text)
-    return common_pb2.Move(play=common_pb2.PlayMove(placements=placements(board, position, word)))
-
-
-def describe_placements(placed: list[common_pb2.Placement] | tuple[common_pb2.Placement, ...]) -> str:
-    """Short text of placements, e.g. ``H8 W, I8 O``."""
-    return ", ".join(f"{square_name(p.square.row, p.square.col)} "
-                     f"{p.letter.lower() if p.is_blank else p.letter or '*'}" for p in placed)
-
-
-def column_letters(cols: int) -> str:
-    """``A B C …`` for a board ``cols`` wide."""
-    return " ".join(COLUMNS[:cols])
+    return common_pb2.Move(play=common_pb2.PlayMove(placements=play_placements(board, text)))

@@ -9,6 +9,7 @@ import sys
 from google.protobuf import duration_pb2
 from wordarena.clients.cli.client import EXIT_USAGE, Client, ClientError
 from wordarena.clients.cli.common import add_common, run
+from wordarena.clients.cli.safe import safe_text
 from wordarena.clients.cli.screen import GameScreen
 from wordarena.clients.cli.table_cmd import add_settings, settings_from_args, table_text
 from wordarena.v1 import common_pb2, lobby_pb2
@@ -43,8 +44,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def say(text: str) -> None:
-    """A line on the terminal."""
-    print(text, flush=True)
+    """A line on the terminal (server strings in it made safe to print)."""
+    print(safe_text(text, keep_newlines=True), flush=True)
 
 
 def _from_table(client: Client, table: lobby_pb2.Table) -> str:
@@ -74,7 +75,8 @@ def _quick(client: Client, args: argparse.Namespace) -> str:
     return ticket.assignment.match_id
 
 
-def _menu(client: Client, args: argparse.Namespace) -> str:
+def _menu(client: Client, args: argparse.Namespace) -> str | None:
+    """The open tables to pick from; the match id chosen, None when the player leaves."""
     tables = client.list_tables(lobby_pb2.TableFilter(has_free_seat=True))
     say("Open tables:" if tables else "No open tables.")
     for i, t in enumerate(tables[:20], 1):
@@ -97,7 +99,7 @@ def _menu(client: Client, args: argparse.Namespace) -> str:
             level = int(choice[1:].strip() or 3)
             return _from_table(client, client.create_table(settings_from_args(_with_bots(args, [level]))))
         if choice in ("x", "quit", "exit"):
-            raise ClientError("Bye", 0)
+            return None
         say("Please type a number, c, q, b or x.")
 
 
@@ -125,6 +127,9 @@ def _play(args: argparse.Namespace, client: Client) -> int:
         match_id = _quick(client, _with_bots(args, []))
     else:
         match_id = _menu(client, args)
+        if match_id is None:
+            say("Bye")
+            return 0
     say(f"Match {match_id}")
     return GameScreen(client, match_id).run()
 

@@ -8,11 +8,16 @@ match, a spectated one and a replayed record.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from wordarena.engine.board import COLUMNS, square_name
+from wordarena.clients.cli import actions
+from wordarena.clients.cli.safe import safe_text
+from wordarena.engine.board import COLUMNS, parse_position, square_name
+from wordarena.engine.errors import InputError
+from wordarena.engine.rulesets.layout import SAND, STAR, TITANIUM, WATER, BoardLayout
+from wordarena.engine.tiles import Tile
 from wordarena.v1 import common_pb2, errors_pb2, match_pb2
 
 # Square styles -------------------------------------------------------------------------------
@@ -21,6 +26,7 @@ TILE_STYLE = "bold black on #e8d3a0"
 BLANK_TILE_STYLE = "bold #555555 on #e8d3a0"
 LAST_MOVE_STYLE = "bold black on #ffd700"
 PENDING_STYLE = "bold black on #c0a0ff"
+ACTION_STYLE = "bold white on #6b3fa0"
 START_STYLE = "bold white on #b03060"
 PLAIN_STYLE = "#606060 on #1e3a2a"
 HIDDEN_STYLE = "white on #8899aa"
@@ -40,18 +46,22 @@ _TERRAIN = {common_pb2.TERRAIN_KIND_WATER: ("~~", "white on #1060c0"),
             common_pb2.TERRAIN_KIND_SAND: ("::", "black on #d8c078")}
 
 
+_SHORT_PREMIUMS = {(common_pb2.PREMIUM_KIND_WORD, 2): "DW", (common_pb2.PREMIUM_KIND_WORD, 3): "TW",
+                   (common_pb2.PREMIUM_KIND_LETTER, 2): "DL", (common_pb2.PREMIUM_KIND_LETTER, 3): "TL",
+                   (common_pb2.PREMIUM_KIND_WORD, 4): "QW", (common_pb2.PREMIUM_KIND_LETTER, 4): "QL"}
+_PREMIUM_SUFFIX = {common_pb2.PREMIUM_KIND_WORD: "W", common_pb2.PREMIUM_KIND_LETTER: "L",
+                   common_pb2.PREMIUM_KIND_LETTER_AND_WORD: "LW"}
+
+
 def premium_label(p: common_pb2.Premium) -> str:
-    """Two characters for an empty premium square: ``TW``, ``DL``, ``3L``, ``xR`` …"""
+    """At most three characters for an empty premium square: ``TW``, ``DL``, ``QL``; War of Words
+    multiplier tiles ``3L``, ``5W``, ``2LW``, ``11L``; Word Tiles colour squares ``xR`` …
+    Every label names one premium (the legend explains them: :func:`legend`)."""
     if p.kind == common_pb2.PREMIUM_KIND_COLOUR:
         return "x" + _COLOUR_LETTER.get(p.colour, "?").upper()
-    short = {(common_pb2.PREMIUM_KIND_WORD, 2): "DW", (common_pb2.PREMIUM_KIND_WORD, 3): "TW",
-             (common_pb2.PREMIUM_KIND_LETTER, 2): "DL", (common_pb2.PREMIUM_KIND_LETTER, 3): "TL",
-             (common_pb2.PREMIUM_KIND_WORD, 4): "QW", (common_pb2.PREMIUM_KIND_LETTER, 4): "QL"}
-    if (p.kind, p.factor) in short:
-        return short[(p.kind, p.factor)]
-    suffix = {common_pb2.PREMIUM_KIND_WORD: "W", common_pb2.PREMIUM_KIND_LETTER: "L",
-              common_pb2.PREMIUM_KIND_LETTER_AND_WORD: "X"}.get(p.kind, "?")
-    return f"{p.factor}{suffix}"[:2]
+    if (p.kind, p.factor) in _SHORT_PREMIUMS and not p.is_tile:
+        return _SHORT_PREMIUMS[(p.kind, p.factor)]
+    return f"{p.factor}{_PREMIUM_SUFFIX.get(p.kind, '?')}"[:3]
 
 
 def premium_style(p: common_pb2.Premium) -> str:
@@ -66,9 +76,10 @@ def premium_style(p: common_pb2.Premium) -> str:
 
 
 def tile_text(tile: common_pb2.Tile) -> str:
-    """How a tile reads: the letter, lower case for a blank, ``*`` wildcard, action name."""
+    """How a tile reads on a rack or in a list: the letter, lower case for a blank (``?`` on a
+    rack), ``*`` wildcard, an action tile's token as it is typed (``@bomb``, ``@3W``)."""
     if tile.action:
-        return common_pb2.ActionKind.Name(tile.action).removeprefix("ACTION_KIND_")[:2]
+        return actions.token(tile.action, tile.action_factor)
     if tile.is_wildcard:
         return "*"
     letter = tile.letter or "?"
@@ -86,7 +97,7 @@ def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int) -> tuple[str, st
         return " ░ ", HIDDEN_STYLE
     if sq.HasField("tile") and (sq.tile.letter or sq.tile.is_wildcard or sq.tile.action):
         t = sq.tile
-        text = f" {tile_text(t):<2}"[:3]
+        text = f" {actions.board_code(t) if t.action else tile_text(t):<2}"[:3]
         if sq.pending:
             return text, PENDING_STYLE
         if highlight_seq and t.placed_seq == highlight_seq:
@@ -95,7 +106,11 @@ def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int) -> tuple[str, st
                               common_pb2.PREMIUM_KIND_COLOUR else 0)
         if t.colour and colour in COLOUR_STYLES:
             return text, COLOUR_STYLES[colour]
+        if t.action:
+            return text, ACTION_STYLE
         return text, BLANK_TILE_STYLE if t.is_blank else TILE_STYLE
+    if sq.scenery == common_pb2.SCENERY_KIND_TITANIUM:
+        return " % ", "bold black on #b0b8c0"
     if sq.scenery:
         return " # ", "bold white on #555555"
     if sq.is_start:
@@ -108,6 +123,44 @@ def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int) -> tuple[str, st
         label, style = _TERRAIN[sq.terrain]
         return f"{label} ", style
     return " · ", PLAIN_STYLE
+
+
+def engine_board_view(layout: BoardLayout, cells: Sequence[Tile | None] = (),
+                      highlight: Collection[int] = ()) -> common_pb2.BoardView:
+    """A contract BoardView of an engine board (premiums, terrain, tiles; ``highlight`` the
+    indices of the last move), so that a local board (a replay, ``rules describe``) is drawn by
+    the same renderer as a served one."""
+    rows, cols = layout.rows, layout.cols
+    view = common_pb2.BoardView(rows=rows, cols=cols)
+    for i, sq in enumerate(layout.squares):
+        b = view.squares.add()
+        b.square.row, b.square.col = divmod(i, cols)
+        if sq.colour:
+            b.premium.kind = common_pb2.PREMIUM_KIND_COLOUR
+            b.premium.factor = 3
+            b.premium.colour = {1: 1, 2: 2, 3: 3, 5: 4}.get(sq.colour, 0)  # type: ignore[assignment]
+        elif sq.word_mult > 1 and sq.letter_mult > 1:
+            b.premium.kind = common_pb2.PREMIUM_KIND_LETTER_AND_WORD
+            b.premium.factor = sq.word_mult
+        elif sq.word_mult > 1:
+            b.premium.kind = common_pb2.PREMIUM_KIND_WORD
+            b.premium.factor = sq.word_mult
+        elif sq.letter_mult > 1:
+            b.premium.kind = common_pb2.PREMIUM_KIND_LETTER
+            b.premium.factor = sq.letter_mult
+        b.is_start = i == layout.start
+        b.is_star = sq.terrain == STAR
+        b.terrain = {WATER: common_pb2.TERRAIN_KIND_WATER,  # type: ignore[assignment]
+                     SAND: common_pb2.TERRAIN_KIND_SAND}.get(sq.terrain, 0)
+        if sq.blocked:
+            b.scenery = (common_pb2.SCENERY_KIND_TITANIUM if sq.terrain == TITANIUM
+                         else common_pb2.SCENERY_KIND_STONE)
+        tile = cells[i] if cells else None
+        if tile is not None:
+            b.tile.letter = tile.letter
+            b.tile.is_blank = tile.blank
+            b.tile.placed_seq = 2 if i in highlight else 1
+    return view
 
 
 def board_renderable(board: common_pb2.BoardView, *, highlight_seq: int | None = None) -> Text:
@@ -137,15 +190,25 @@ def rack_renderable(rack: common_pb2.Rack) -> Text:
         out.append("(empty)", style="dim")
     for t in rack.tiles:
         style = COLOUR_STYLES.get(t.colour, TILE_STYLE) if t.colour else TILE_STYLE
-        out.append(f" {tile_text(t)}", style=style)
-        out.append(f"{t.value:<2}", style=style + " dim" if "dim" not in style else style)
+        if t.action:  # an action tile is worth nothing: its token is what is typed
+            out.append(f" {tile_text(t)} ", style=ACTION_STYLE)
+        else:
+            out.append(f" {tile_text(t)}", style=style)
+            out.append(f"{t.value:<2}", style=style + " dim" if "dim" not in style else style)
         out.append(" ")
     return out
 
 
 def rack_letters(rack: common_pb2.Rack) -> str:
-    """The rack as letters, ``?`` for a blank."""
-    return "".join("?" if t.is_blank else tile_text(t) for t in rack.tiles)
+    """The rack as typed in a swap: letters, ``?`` for a blank, then the action tiles
+    (``AEQ? @bomb @3W``)."""
+    letters = "".join("?" if t.is_blank else tile_text(t) for t in rack.tiles if not t.action)
+    return " ".join([letters, *(tile_text(t) for t in rack.tiles if t.action)]).strip()
+
+
+def tile_counts_text(counts: Iterable[common_pb2.TileCount]) -> str:
+    """``A×9 B×2 ?×2 @bomb×4 @3L×2``: tiles by kind, each named once and unambiguously."""
+    return " ".join(f"{tile_text(tc.tile)}×{tc.count}" for tc in counts)
 
 
 def clock_remaining(clock: common_pb2.Clock, now: float | None = None) -> float | None:
@@ -169,7 +232,7 @@ def seat_name(view: match_pb2.MatchView, seat: int) -> str:
     """Display name of a seat (``seat N`` when unknown)."""
     for s in view.seats:
         if s.index == seat and s.player.display_name:
-            return s.player.display_name
+            return safe_text(s.player.display_name)
     return f"seat {seat}"
 
 
@@ -180,7 +243,7 @@ def seats_renderable(view: match_pb2.MatchView, now: float | None = None) -> Tex
     for s in view.seats:
         mine = view.HasField("viewer_seat") and s.index == view.viewer_seat
         marker = "▶ " if s.index == to_move else "  "
-        name = s.player.display_name or f"seat {s.index}"
+        name = safe_text(s.player.display_name) or f"seat {s.index}"
         if s.player.bot:
             name += f" (bot {s.player.bot_level})"
         if mine:
@@ -206,7 +269,10 @@ def status_line(view: match_pb2.MatchView) -> Text:
     if view.status == match_pb2.MATCH_STATUS_FINISHED or view.HasField("result"):
         out.append("Game over", style="bold magenta")
     elif view.HasField("to_move_seat"):
-        if view.to_move_seat in view.controlled_seats:
+        if view.to_move_seat in view.controlled_seats and len(view.controlled_seats) > 1:
+            out.append(f"{seat_name(view, view.to_move_seat)}'s turn (pass and play: hand over the "
+                       "screen; the rack shown is theirs)", style="bold green")
+        elif view.to_move_seat in view.controlled_seats:
             out.append("Your turn", style="bold green")
         else:
             out.append(f"{seat_name(view, view.to_move_seat)} to move", style="bold")
@@ -222,10 +288,17 @@ def status_line(view: match_pb2.MatchView) -> Text:
     return out
 
 
+def not_your_turn(view: match_pb2.MatchView) -> str:
+    """"Not your turn" naming the player to move (the engine's message names seat numbers)."""
+    if view.HasField("to_move_seat"):
+        return f"It is not your turn: {seat_name(view, view.to_move_seat)} is to move"
+    return "It is not your turn"
+
+
 _REASONS = {
     common_pb2.GAME_OVER_REASON_OUT_OF_TILES: "a player went out",
     common_pb2.GAME_OVER_REASON_SCORELESS_TURNS: "too many scoreless turns",
-    common_pb2.GAME_OVER_REASON_PLAYERS_LEFT: "players left",
+    common_pb2.GAME_OVER_REASON_PLAYERS_LEFT: "the other players left",
     common_pb2.GAME_OVER_REASON_TIMEOUT: "clocks ran out",
     common_pb2.GAME_OVER_REASON_ABORTED: "aborted",
 }
@@ -241,7 +314,14 @@ def result_text(view: match_pb2.MatchView, result: common_pb2.GameOver) -> str:
     verdict = (" — tie between " + " and ".join(winners) if len(winners) > 1
                else f" — {winners[0]} wins" if winners else "")
     reason = _REASONS.get(result.reason, "over")
+    if result.reason in (common_pb2.GAME_OVER_REASON_PLAYERS_LEFT, common_pb2.GAME_OVER_REASON_TIMEOUT):
+        gone = [f"{seat_name(view, s.index)} {_GONE[s.status]}" for s in view.seats if s.status in _GONE]
+        reason = " and ".join(gone) or reason
     return f"GAME OVER ({reason}): " + " · ".join(parts) + verdict
+
+
+_GONE = {common_pb2.SEAT_STATUS_RESIGNED: "resigned", common_pb2.SEAT_STATUS_LEFT: "left",
+         common_pb2.SEAT_STATUS_KICKED: "was kicked", common_pb2.SEAT_STATUS_TIMED_OUT: "ran out of time"}
 
 
 def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) -> str | None:
@@ -249,22 +329,22 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     kind = event.WhichOneof("kind")
 
     def who(seat: int) -> str:
-        return names[seat] if names and 0 <= seat < len(names) else f"seat {seat}"
+        return safe_text(names[seat]) if names and 0 <= seat < len(names) else f"seat {seat}"
 
     if kind == "turn_played":
         e = event.turn_played
-        notation = e.notation or _placements_text(e.placements)
+        notation = play_text(e.notation, e.placements)
         bingo = " (bingo!)" if e.breakdown.bingo_bonus else ""
         return f"{who(e.seat)}: {notation} for {e.points}{bingo}"
     if kind == "turn_passed":
         return f"{who(event.turn_passed.seat)} passed"
     if kind == "tiles_exchanged":
         e = event.tiles_exchanged
-        mine = f" ({''.join(tile_text(t) for t in e.returned)})" if e.returned else ""
+        mine = f" ({rack_letters(common_pb2.Rack(tiles=e.returned))})" if e.returned else ""
         return f"{who(e.seat)} swapped {e.count} tiles{mine}"
     if kind == "play_pending":
         e = event.play_pending
-        return (f"{who(e.seat)} played {_placements_text(e.placements)} for {e.breakdown.total} "
+        return (f"{who(e.seat)} played {play_text('', e.placements)} for {e.breakdown.total} "
                 f"(pending: {who(e.decider_seat)} accepts or checks)")
     if kind == "play_accepted":
         e = event.play_accepted
@@ -274,7 +354,7 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
         if e.result == common_pb2.CHECK_RESULT_HELD:
             return f"{who(e.checker_seat)} checked {who(e.seat)}'s play: it held ({e.points} pts)"
         return (f"{who(e.checker_seat)} checked {who(e.seat)}'s play: "
-                f"{', '.join(e.invalid_words) or 'invalid'} not valid, taken back")
+                f"{safe_text(', '.join(e.invalid_words)) or 'invalid'} not valid, taken back")
     if kind == "player_timed_out":
         return f"{who(event.player_timed_out.seat)} ran out of time"
     if kind == "player_left":
@@ -284,10 +364,13 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     if kind == "player_kicked":
         return f"{who(event.player_kicked.seat)} was kicked for idleness"
     if kind == "effect":
-        return event.effect.reason or "effect"
+        e = event.effect
+        points = f" ({who(e.seat)} {e.points:+d})" if e.HasField("seat") and e.points else ""
+        return (safe_text(e.reason) or "effect") + points
     if kind == "chat":
         e = event.chat
-        return f"💬 {e.sender.display_name or (who(e.seat) if e.HasField('seat') else '?')}: {e.text}"
+        sender = safe_text(e.sender.display_name) or (who(e.seat) if e.HasField('seat') else '?')
+        return f"💬 {sender}: {safe_text(e.text)}"
     if kind == "game_over":
         e = event.game_over
         return "Game over: " + ", ".join(f"{who(fs.seat)} {fs.final_score}" for fs in e.final_scores)
@@ -296,12 +379,42 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     return None
 
 
-def _placements_text(placements: Iterable[common_pb2.Placement]) -> str:
+def placement_text(p: common_pb2.Placement) -> str:
+    """One placement as it is typed: ``H8 w`` (a blank), ``H8 @bomb``, ``H8 @blaster:right``."""
+    where = square_name(p.square.row, p.square.col)
+    if p.action:
+        facing = actions.FACING_NAMES.get(p.facing)
+        return f"{where} {actions.token(p.action, p.action_factor)}" + (f":{facing}" if facing else "")
+    return f"{where} {p.letter.lower() if p.is_blank else safe_text(p.letter) or '*'}"
+
+
+def play_text(notation: str, placements: Iterable[common_pb2.Placement]) -> str:
+    """A play as it is typed: the word in notation (blanks in lower case, as on the board), then
+    its action tiles joined with ``+`` (``8H WoRD + K10 @bomb``); the letters one by one when
+    there is no notation."""
     placed = list(placements)
-    if not placed:
-        return "-"
-    return " ".join(f"{square_name(p.square.row, p.square.col)}"
-                    f"{p.letter.lower() if p.is_blank else p.letter or '*'}" for p in placed)
+    parts = []
+    if notation:
+        parts.append(blanks_lower(safe_text(notation), placed))
+    else:
+        parts.extend(placement_text(p) for p in placed if not p.action)
+    parts.extend(placement_text(p) for p in placed if p.action)
+    return " + ".join(parts) or "-"
+
+
+def blanks_lower(notation: str, placements: Iterable[common_pb2.Placement]) -> str:
+    """``8H WORD`` with the letters that blanks of ``placements`` stand for in lower case."""
+    blanks = {(p.square.row, p.square.col) for p in placements if p.is_blank}
+    position, _, word = notation.partition(" ")
+    if not blanks or not word:
+        return notation
+    try:
+        row, col, across = parse_position(position, 26, 26)
+    except InputError:
+        return notation
+    letters = [ch.lower() if ((row, col + k) if across else (row + k, col)) in blanks else ch
+               for k, ch in enumerate(word)]
+    return f"{position} {''.join(letters)}"
 
 
 def names_of(view: match_pb2.MatchView) -> list[str]:
@@ -309,19 +422,34 @@ def names_of(view: match_pb2.MatchView) -> list[str]:
     n = max((s.index for s in view.seats), default=-1) + 1
     names = [f"seat {i}" for i in range(n)]
     for s in view.seats:
-        names[s.index] = s.player.display_name or names[s.index]
+        names[s.index] = safe_text(s.player.display_name) or names[s.index]
     return names
 
 
-def breakdown_text(b: common_pb2.ScoreBreakdown) -> str:
-    """``WORD 24 (DW) + AB 5 = 29 (+35 bingo)``."""
+def blank_squares(placements: Iterable[common_pb2.Placement],
+                  board: common_pb2.BoardView | None = None) -> set[tuple[int, int]]:
+    """The squares holding blanks: those of ``placements`` and those already on ``board``."""
+    out = {(p.square.row, p.square.col) for p in placements if p.is_blank}
+    if board is not None:
+        out |= {(sq.square.row, sq.square.col) for sq in board.squares
+                if sq.HasField("tile") and sq.tile.is_blank}
+    return out
+
+
+def breakdown_text(b: common_pb2.ScoreBreakdown, blanks: set[tuple[int, int]] | None = None) -> str:
+    """``WoRD 24 (Wx2) + AB 5 = 29 (+35 bingo)``: letters standing on ``blanks`` in lower case,
+    as on the board."""
     words = []
     for w in b.words:
         prem = ",".join(f"{'L' if p.kind == common_pb2.PREMIUM_KIND_LETTER else 'W'}x{p.factor}"
                         for p in w.premiums)
-        words.append(f"{w.word} {w.score}" + (f" ({prem})" if prem else ""))
+        word = safe_text(w.word)
+        if blanks and len(w.letters) == len(word):
+            word = "".join(ch.lower() if (ls.square.row, ls.square.col) in blanks else ch
+                           for ch, ls in zip(word, w.letters, strict=True))
+        words.append(f"{word} {w.score}" + (f" ({prem})" if prem else ""))
     bingo = f" (+{b.bingo_bonus} bingo)" if b.bingo_bonus else ""
-    return " + ".join(words) + f" = {b.total}{bingo}"
+    return (" + ".join(words) or "no word (action tiles only)") + f" = {b.total}{bingo}"
 
 
 def violation_text(v: errors_pb2.RuleViolation) -> str:

@@ -20,24 +20,40 @@ import tty
 from collections import deque
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
-from wordarena.clients.cli import moves, render
+from wordarena.clients.cli import legend, moves, render
 from wordarena.clients.cli.client import EXIT_OK, Client, ClientError
-from wordarena.clients.cli.match_cmd import define_text
+from wordarena.clients.cli.match_cmd import (
+    LOG_CHANNELS,
+    define_text,
+    hindsight_text,
+    log_text,
+    preview_text,
+    seat_of,
+    strength_text,
+)
+from wordarena.clients.cli.safe import safe_text
+from wordarena.clients.cli.table_cmd import record_text
 from wordarena.v1 import common_pb2, match_pb2
 
 HELP = """Commands:
   8H WORD        play across from H8      H8 WORD   play down from H8
-                 lower case = blank (e.g. 8H WoRD), '.' = a tile already on the board
-  pass           pass the turn            swap ABC  exchange tiles ('?' = blank)
+                 lower case = blank (e.g. 8H WoRD), '.' = a tile already on the board, * = wildcard
+  H8 @bomb       War of Words: put an action tile on H8 (rack tokens: @bomb, @3W, @portal …)
+  H8 @blaster:right   a Blaster fires up, down, left or right
+  8H WORD + K10 @bomb   several parts in one play, joined with + (E5 @portal + K11 @portal)
+  pass           pass the turn            swap ABC @bomb   exchange tiles ('?' = blank)
   resign         resign the match         accept / check   Word Tiles: decide a pending play
-  preview 8H WORD   score a play first    strength 8H WORD  how good is this play?
+  preview PLAY   score a play first       strength PLAY    how good is this play?
   hindsight      best plays on your last turn          bag  tiles you have not seen
-  define WORD    what a word means        chat TEXT  say something
+  define WORD    what a word means        chat TEXT  say something   chat  the chat history
+  log            the combat log           log chat / log all   chat history / both
+  record [NAME]  a player's record (you by default)    kick NAME|SEAT   kick an idle player
+  legend         what the board's symbols mean
   refresh        redraw                   help       this text     quit  leave the screen"""
 
-WATCH_HELP = """Commands: chat TEXT, refresh, help, quit"""
+WATCH_HELP = """Commands: chat TEXT, chat (history), log, legend, refresh, help, quit"""
 
 
 class LineReader:
@@ -106,7 +122,8 @@ class GameScreen:
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.log: deque[str] = deque(maxlen=50)
         self.notices: deque[str] = deque(maxlen=6)
-        self.info: list[str] = []
+        self.info: list[str | RenderableType] = []
+        self._info_turn: tuple[int, int] | None = None  # whose turn it was when info was shown
         self.view = client.get_match(match_id)
         self.names = render.names_of(self.view)
         self.stop = threading.Event()
@@ -166,6 +183,16 @@ class GameScreen:
             changed = True
         if changed:
             self.refresh()
+            self._forget_stale_info()
+
+    def _turn_key(self) -> tuple[int, int]:
+        to_move = self.view.to_move_seat if self.view.HasField("to_move_seat") else -1
+        return self.view.turn_number, to_move
+
+    def _forget_stale_info(self) -> None:
+        """Refusals about a turn that has passed ("not your turn" …) leave the screen."""
+        if self.info and self._info_turn is not None and self._info_turn != self._turn_key():
+            self.info = [line for line in self.info if not (isinstance(line, str) and line.startswith("✗"))]
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -185,13 +212,14 @@ class GameScreen:
 
     def draw(self, typed: str = "") -> None:
         """Redraw the whole screen and the prompt with what is typed so far."""
-        screen = render.match_screen(self.view, list(self.log), list(self.notices),
-                                     title=f"wordarena · {self.view.ruleset.ruleset_id} · "
-                                     f"match {self.match_id}" + (" · watching" if self.spectator else ""))
+        screen = render.match_screen(self.view, list(self.log), [safe_text(n) for n in self.notices],
+                                     title=safe_text(f"wordarena · {self.view.ruleset.ruleset_id} · "
+                                                     f"match {self.match_id}")
+                                     + (" · watching" if self.spectator else ""))
         with self.console.capture() as cap:
             self.console.print(screen)
             for line in self.info:
-                self.console.print(Text(line, style="cyan"))
+                self.console.print(Text(safe_text(line), style="cyan") if isinstance(line, str) else line)
         clear = "\x1b[H\x1b[2J" if self.console.is_terminal else "\n" + "-" * 60 + "\n"
         self.out.write(clear + cap.get() + self.prompt() + typed)
         self.out.flush()
@@ -201,13 +229,27 @@ class GameScreen:
     # -- commands -------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
-        """Show a line under the board until the next command."""
-        self.info.append(text)
+        """Show a line under the board until the next command (or until the turn passes)."""
+        self.info.append(safe_text(text))
+
+    def _seat(self) -> int | None:
+        """The seat to act for when the caller controls several (pass-and-play)."""
+        if len(self.view.controlled_seats) > 1 and self.view.HasField("viewer_seat"):
+            return self.view.viewer_seat
+        return None
+
+    def _additive(self) -> bool:
+        return self.view.ruleset.family == common_pb2.FAMILY_WAROFWORDS
+
+    def _legend(self) -> RenderableType:
+        rack = self.view.rack.tiles if self.view.HasField("rack") else ()
+        return legend.legend_renderable(self.view.board, rack, additive=self._additive())
 
     def handle(self, line: str) -> bool:
         """Run one typed command; False to leave the screen."""
         line = line.strip()
         self.info = []
+        self._info_turn = self._turn_key()
         self.dirty = True
         if self.finished and line.lower() in ("", "quit", "exit", "q"):
             return False
@@ -220,61 +262,77 @@ class GameScreen:
                 return False
             if verb in ("help", "?"):
                 self.info.extend((WATCH_HELP if self.spectator else HELP).splitlines())
+                self.info.append(self._legend())
+            elif verb == "legend":
+                self.info.append(self._legend())
             elif verb in ("refresh", "r"):
                 self.refresh()
+            elif verb == "chat" and not rest.strip():
+                self._log("chat")
             elif verb == "chat":
                 self.client.chat(self.match_id, rest)
+            elif verb == "log":
+                self._log(rest.strip().lower() or "combat")
             elif self.spectator:
                 self.say("Spectators can only chat (type help)")
             elif verb in ("accept", "check"):
                 decision = match_pb2.DECISION_ACCEPT if verb == "accept" else match_pb2.DECISION_CHECK
                 resp = self.client.decide(self.match_id, decision, self.view.last_seq)
                 self._after(resp.events)
+            elif verb == "record":
+                self._record(rest.strip())
+            elif verb == "kick":
+                resp = self.client.kick(self.match_id, seat_of(self.view, rest))
+                self._after(resp.events)
             elif verb == "preview":
-                resp = self.client.preview(self.match_id, self._placements(rest))
-                if resp.legal:
-                    self.say("Preview: " + (render.breakdown_text(resp.breakdown)
-                                            if resp.HasField("breakdown") else "score hidden"))
-                else:
-                    self.say("Not legal: " + render.violation_text(resp.violation))
+                placed = moves.play_placements(self.view.board, rest)
+                resp = self.client.preview(self.match_id, placed, self._seat())
+                self.info.extend(preview_text(resp, render.blank_squares(placed, self.view.board))
+                                 .replace("Legal: ", "Preview: ", 1).splitlines())
             elif verb == "strength":
-                s = self.client.strength(self.match_id, self._placements(rest))
-                if s.valid:
-                    self.say(f"Valid, {s.breakdown.total} pts: rank {s.rank} of {s.legal_play_count} "
-                             f"(best {s.best_score}, beats {s.percentile:.0%} of plays)")
-                else:
-                    bad = ", ".join(s.invalid_words)
-                    why = render.violation_text(s.violation) if s.violation.code_name else ""
-                    self.say("Not valid: " + "; ".join(x for x in (f"not words: {bad}" if bad else "", why)
-                                                       if x) + f" (best available {s.best_score})")
+                placed = moves.play_placements(self.view.board, rest)
+                s = self.client.strength(self.match_id, placed, self._seat())
+                self.say(strength_text(s, render.blank_squares(placed, self.view.board)))
             elif verb == "hindsight":
                 h = self.client.hindsight(self.match_id, 0, 5)
-                if h.HasField("played") and h.played.notation:
-                    self.say(f"You played {h.played.notation} for {h.played.breakdown.total}: rank "
-                             f"{h.played_rank} of {h.legal_play_count}")
-                for i, a in enumerate(h.best, 1):
-                    self.say(f"  {i}. {a.notation} for {a.breakdown.total}")
+                self.info.extend(hindsight_text(h).splitlines())
             elif verb == "bag":
                 b = self.client.tile_bag(self.match_id)
-                tiles = " ".join(f"{'?' if tc.tile.is_blank else render.tile_text(tc.tile)}×{tc.count}"
-                                 for tc in b.unseen)
-                self.say(f"Unseen ({b.unseen_count}; {b.bag_count} in the bag): {tiles}")
+                self.say(f"Unseen ({b.unseen_count}; {b.bag_count} in the bag): "
+                         f"{render.tile_counts_text(b.unseen)}")
             elif verb == "define":
                 d = self.client.define(self.match_id, rest.strip(), self.view.ruleset.language)
                 self.info.extend(define_text(d).splitlines()[:8])
             else:
                 move = moves.parse_move(self.view.board, line)
-                resp = self.client.submit(self.match_id, move, self.view.last_seq)
+                resp = self.client.submit(self.match_id, move, self.view.last_seq, seat=self._seat())
                 self._after(resp.events)
         except ClientError as exc:
-            self.say(f"✗ {exc.message}")
+            self.say(f"✗ {self._refusal(exc)}")
             if exc.current_seq is not None:
                 self.refresh()
         return True
 
-    def _placements(self, text: str) -> list[common_pb2.Placement]:
-        position, word = moves.split_play(text)
-        return moves.placements(self.view.board, position, word)
+    def _refusal(self, exc: ClientError) -> str:
+        """A refusal in words; "not your turn" names the player to move, not seat numbers."""
+        if exc.rule == "NOT_YOUR_TURN":
+            self.refresh()
+            return render.not_your_turn(self.view)
+        return exc.message
+
+    def _log(self, channel: str) -> None:
+        if channel not in LOG_CHANNELS:
+            raise ClientError("log shows: log (combat log), log chat, log all")
+        resp = self.client.list_log(self.match_id, LOG_CHANNELS[channel], 20)
+        self.info.extend(log_text(resp, self.names, channel).splitlines())
+
+    def _record(self, who: str) -> None:
+        player_id = ""
+        if who:
+            seat = seat_of(self.view, who)
+            player_id = next(s.player.player_id for s in self.view.seats if s.index == seat)
+        resp = self.client.player_record(player_id)
+        self.info.extend(record_text(resp).splitlines())
 
     def _after(self, events: Any) -> None:
         for e in events:

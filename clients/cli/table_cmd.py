@@ -103,6 +103,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_common(p)
     p.set_defaults(func=run(_matches))
 
+    p = subparsers.add_parser("record", help="a player's wins, losses, scores and rating per ruleset")
+    p.add_argument("player", metavar="PLAYER", nargs="?", default="",
+                   help="player id (see `whoami`, `leaderboard --json`, `state --json`); default you")
+    p.add_argument("--ruleset", default="", help="only this ruleset")
+    add_common(p)
+    p.set_defaults(func=run(_record))
+
     p = subparsers.add_parser("leaderboard", help="a ruleset's leaderboard")
     p.add_argument("--ruleset", default="classic", help="ruleset id (default classic)")
     p.add_argument("--period", choices=sorted(PERIODS), default="all")
@@ -127,13 +134,17 @@ def add_settings(p: argparse.ArgumentParser, *, bots: bool = True) -> None:
                    help="how words are checked")
     p.add_argument("--unrated", action="store_true", help="do not count towards records")
     p.add_argument("--no-spectators", action="store_true", help="forbid watching")
+    p.add_argument("--pass-and-play", action="store_true",
+                   help="one client plays every human seat in turn (no chat, no idle kicks, "
+                   "not counted in records)")
 
 
 def settings_from_args(args: argparse.Namespace, *, seat: int | None = None) -> lobby_pb2.TableSettings:
     """TableSettings from the options of :func:`add_settings`."""
     seats = args.seats or max(2, 1 + len(args.bot))
     options = common_pb2.MatchOptions(challenge_mode=CHALLENGE[args.challenge],
-                                      unrated=args.unrated, spectators_allowed=not args.no_spectators)
+                                      unrated=args.unrated, spectators_allowed=not args.no_spectators,
+                                      pass_and_play=getattr(args, "pass_and_play", False))
     if args.clock:
         options.clock.per_player.CopyFrom(duration_pb2.Duration(seconds=int(args.clock * 60)))
     settings = lobby_pb2.TableSettings(
@@ -314,4 +325,24 @@ def _leaderboard(args: argparse.Namespace, client: Client) -> int:
     if resp.HasField("caller_entry") and resp.caller_entry.rank:
         lines.append(f"You: #{resp.caller_entry.rank}")
     emit(args, to_dict(resp), "\n".join(lines) or "Nobody on the leaderboard yet.")
+    return 0
+
+
+def record_text(resp: lobby_pb2.GetPlayerRecordResponse) -> str:
+    """A player's records, one line per ruleset."""
+    who = resp.player.display_name or resp.player.player_id
+    lines = [f"{who} ({resp.player.player_id})" + (" guest" if resp.player.guest else "")]
+    for r in resp.records:
+        lines.append(f"  {r.ruleset_id:<11} {r.games} games  {r.wins}-{r.losses}-{r.ties} (W-L-T)  "
+                     f"avg {r.average_score:.1f}  weighted {r.weighted_score:+.1f}  best {r.best_score}  "
+                     f"rating {r.rating.rating:.0f} ±{r.rating.deviation:.0f}")
+    if not resp.records:
+        lines.append("  no rated games finished yet")
+    return "\n".join(lines)
+
+
+def _record(args: argparse.Namespace, client: Client) -> int:
+    _signed_in(client)
+    resp = client.player_record(args.player, args.ruleset)
+    emit(args, to_dict(resp), record_text(resp))
     return 0

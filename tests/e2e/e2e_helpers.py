@@ -8,8 +8,10 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 WORDARENA = [sys.executable, "-m", "wordarena.clients.cli.main"]
@@ -38,6 +40,22 @@ class Served:
         return env
 
 
+
+
+def read_raw(child: Any, seconds: float = 0.2) -> str:
+    """What a pexpect child printed within ``seconds``, raw (keeps its pty from filling up)."""
+    import pexpect
+
+    out = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            out.append(child.read_nonblocking(65536, timeout=0.05))
+        except pexpect.TIMEOUT:
+            continue
+        except pexpect.EOF:
+            break
+    return "".join(out)
 
 
 def cli(served: Served, config: Path, *args: str, check: bool = True,

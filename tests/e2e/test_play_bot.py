@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from e2e_helpers import ROOT, Served, best_move, cli_json
+from e2e_helpers import ROOT, Served, best_move, cli_json, read_raw
 
 pytestmark = pytest.mark.slow
 
@@ -20,16 +20,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 def pump(child: pexpect.spawn, seconds: float = 0.2) -> str:
     """Read what the screen printed (keeps the pty from filling up)."""
-    out = []
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            out.append(child.read_nonblocking(65536, timeout=0.05))
-        except pexpect.TIMEOUT:
-            continue
-        except pexpect.EOF:
-            break
-    return ANSI.sub("", "".join(out))
+    return ANSI.sub("", read_raw(child, seconds))
 
 
 def test_play_a_bot_to_the_end(served: Served, tmp_path: Path) -> None:

@@ -1,0 +1,187 @@
+"""A person plays War of Words against a bot on the terminal (``wordarena play`` in a
+pseudo-terminal against a real ``wordarena serve``): they put an action tile on the board with
+the CLI's notation (``8H WORD + A1 @bomb`` or ``A1 @bomb``), swap an action tile away
+(``swap @fire``), read the legend, the combat log, the chat history and their record, try to
+kick the bot (refused in plain words), see a hostile chat message shown harmlessly, and resign
+("GAME OVER (Wanda resigned)")."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+from e2e_helpers import ROOT, Served, best_move, cli, cli_json
+from e2e_helpers import read_raw as pump
+from google.protobuf import json_format
+from wordarena.clients.cli import actions, moves
+from wordarena.v1 import common_pb2
+
+pytestmark = pytest.mark.slow
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+HOSTILE = "hi \x1b]52;c;SGFja2Vk\x07 \x1b[2J \u202eevil\u202c zero\u200bwidth [red]x[/red]"
+UNPLACEABLE = {"@pirate", "@quicksand"}  # need Water / Sand, which the default board lacks
+
+
+def rack_tokens(view: dict) -> list[str]:
+    """The action tiles on the viewer's rack as tokens (``@bomb``)."""
+    out = []
+    for t in view.get("rack", {}).get("tiles", []):
+        if t.get("action"):
+            out.append(actions.token(common_pb2.ActionKind.Value(t["action"]), t.get("action_factor", 0)))
+    return out
+
+
+def letters_only(view: dict) -> dict:
+    """The view with the rack's action tiles left out (the move oracle knows letters only)."""
+    copy = dict(view)
+    copy["rack"] = {"tiles": [t for t in view.get("rack", {}).get("tiles", []) if not t.get("action")]}
+    return copy
+
+
+def free_square(view: dict, avoid: set[tuple[int, int]]) -> str:
+    """An empty square near a corner, not among ``avoid``."""
+    board = json_format.ParseDict(view["board"], common_pb2.BoardView())
+    taken = {(sq.square.row, sq.square.col) for sq in board.squares
+             if sq.HasField("tile") or sq.scenery or sq.hidden}
+    for r, c in ((0, 0), (0, 14), (14, 0), (14, 14), (1, 1), (13, 13), (0, 7), (14, 7)):
+        if (r, c) not in taken | avoid:
+            return f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}"
+    raise AssertionError("no free square")
+
+
+def with_facing(token: str) -> str:
+    return token + ":left" if token == "@blaster" else token
+
+
+def test_a_war_of_words_player_places_and_swaps_action_tiles(served: Served, tmp_path: Path) -> None:
+    config = tmp_path / "wanda.json"
+    child = pexpect.spawn(sys.executable, ["-m", "wordarena.clients.cli.main", "play", "--bot", "1",
+                                           "--ruleset", "warofwords", "--name", "Wanda"],
+                          cwd=str(ROOT), env=served.env(config), encoding="utf-8", timeout=60,
+                          dimensions=(70, 130))
+    raw = ""
+
+    def screen() -> str:
+        return ANSI.sub("", raw)
+
+    def wait_my_turn(match_id: str) -> dict:
+        nonlocal raw
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            raw += pump(child)
+            view = cli_json(served, config, "state", match_id)
+            if view.get("status") == "MATCH_STATUS_FINISHED":
+                pytest.fail(f"the game ended early:\n{screen()[-3000:]}")
+            if view.get("to_move_seat") in view.get("controlled_seats", []):
+                return view
+        pytest.fail(f"never my turn:\n{screen()[-3000:]}")
+
+    def send_turn(match_id: str, line: str, seq: int) -> bool:
+        """Type a turn; True once the server took it (False when it was refused)."""
+        nonlocal raw
+        mark = len(raw)
+        child.sendline(line)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            raw += pump(child)
+            if int(cli_json(served, config, "state", match_id).get("last_seq", 0)) > seq:
+                return True
+            if "✗" in ANSI.sub("", raw[mark:]):
+                raw += pump(child, 1.0)
+                return int(cli_json(served, config, "state", match_id).get("last_seq", 0)) > seq
+        return False
+
+    try:
+        child.expect(r"Match (m_\w+)", timeout=60)
+        match_id = child.match.group(1)
+        child.expect("your move > |waiting", timeout=60)
+        placed = swapped = ""
+        for _turn in range(40):
+            if placed and swapped:
+                break
+            view = wait_my_turn(match_id)
+            seq = int(view.get("last_seq", 0))
+            tokens = rack_tokens(view)
+            usable = [t for t in tokens if t not in UNPLACEABLE]
+            word = best_move(letters_only(view))
+            if not placed and usable:
+                board = json_format.ParseDict(view["board"], common_pb2.BoardView())
+                squares = ({(p.square.row, p.square.col) for p in moves.play_placements(board, word)}
+                           if word else set())
+                part = f"{free_square(view, squares)} {with_facing(usable[0])}"
+                child.sendline(f"preview {part}")  # an action tile is previewed like any play
+                child.expect("Preview: no word \\(action tiles only\\) = 0|Not legal", timeout=30)
+                # A word and an action tile in one play; the action tile alone if that is refused.
+                if (word and send_turn(match_id, f"{word} + {part}", seq)) or send_turn(match_id, part, seq):
+                    placed = usable[0]
+                else:
+                    pytest.fail(f"{part!r} was refused:\n{screen()[-3000:]}")
+            elif placed and not swapped and tokens:
+                assert send_turn(match_id, f"swap {tokens[0]}", seq), screen()[-3000:]
+                swapped = tokens[0]
+            elif not send_turn(match_id, word or "pass", seq):
+                assert send_turn(match_id, "pass", seq), screen()[-3000:]
+        assert placed and swapped, f"no action tile came in 40 turns:\n{screen()[-3000:]}"
+        raw += pump(child, 1.0)
+        # The move log names the tile as it is typed; the swap too.
+        assert placed.split(":")[0] in screen(), screen()[-3000:]
+        assert f"({swapped})" in screen() or swapped in screen()
+
+        # The legend explains the board's symbols; help shows the action-tile notation.
+        child.sendline("legend")
+        child.expect("Legend:", timeout=30)
+        child.expect("a plain square", timeout=30)
+        child.sendline("help")
+        child.expect(re.escape("H8 @blaster:right"), timeout=30)
+        # The combat log and the chat history; the player's record; a kick refused in words.
+        child.sendline("log")
+        child.expect("Combat log", timeout=30)
+        child.sendline("bag")  # every kind named once, action tiles by their tokens
+        child.expect(r"Unseen \(\d+; \d+ in the bag\): .*@\w+×\d", timeout=30)
+        child.sendline("hindsight")
+        child.expect(r"Turn at seq \d+", timeout=30)
+        child.sendline("record")
+        child.expect(r"Wanda \(p_", timeout=30)
+        child.sendline("kick Bot 1")
+        child.expect("✗", timeout=30)
+
+        # A hostile chat (sent by the same player from a script) is shown harmlessly.
+        cli(served, config, "chat", match_id, HOSTILE)
+        mark = len(raw)
+        deadline = time.monotonic() + 30
+        while "zero" not in ANSI.sub("", raw[mark:]) and time.monotonic() < deadline:
+            raw += pump(child)
+        child.sendline("chat")
+        child.expect("Chat", timeout=30)
+        raw += pump(child, 1.0)
+        shown = raw[mark:]
+        assert "\x1b]52" not in shown and "\x07" not in shown and "\u202e" not in shown
+        assert "\u200b" not in shown
+        assert "␛]52;c;SGFja2Vk␇" in shown and "␛[2J" in shown and "⟨U+202E⟩evil" in shown
+        assert "[red]x[/red]" in ANSI.sub("", shown)
+        history = cli_json(served, config, "log", match_id, "--chat")
+        assert any(e.get("chat", {}).get("text") == HOSTILE for e in history["events"])
+
+        # Resigning ends the game, and the result says who resigned.
+        seq = int(cli_json(served, config, "state", match_id).get("last_seq", 0))
+        child.sendline("resign")
+        for _ in range(100):
+            raw += pump(child, 0.3)
+            if "GAME OVER" in screen():
+                break
+        final = screen()[screen().rfind("GAME OVER"):]
+        assert final.startswith("GAME OVER (Wanda resigned)"), screen()[-3000:]
+        assert int(cli_json(served, config, "state", match_id)["last_seq"]) > seq
+        child.sendline("quit")
+        child.expect(pexpect.EOF, timeout=30)
+    except (pexpect.TIMEOUT, pexpect.EOF) as exc:
+        seen = screen() + ANSI.sub("", child.before or "")
+        pytest.fail(f"{type(exc).__name__}; screen so far:\n{seen[-4000:]}")
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
