@@ -27,7 +27,7 @@ from wordarena.engine.warofwords.clouds import preview_allowed
 from wordarena.engine.words import invalid_words, resolve_words
 from wordarena.services.common import auth, logs
 from wordarena.services.common.errors import ServiceError, abort_with, invalid_argument
-from wordarena.services.match import analysis, metrics, views
+from wordarena.services.match import analysis, metrics, projection, streams, views
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.manager import MatchManager, check_request_id
 from wordarena.services.match.runtime import Runtime, SeatInfo
@@ -150,7 +150,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         return viewer
 
     def _events(self, rt: Runtime, events: list[StoredEvent], viewer: int | None) -> list[c.Event]:
-        return [rt.project(ev, viewer) for ev in events]
+        return [projection.project(rt, ev, viewer) for ev in events]
 
     def _placements(self, rt: Runtime, pls: Any, field: str = "placements") -> tuple[Placement, ...]:
         layout = rt.ruleset.board
@@ -230,18 +230,15 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         build: Callable[[list[StoredEvent]], Any],
     ) -> Any:
         t0 = time.perf_counter()
-        async with rt.lock:
-            if (claims.player_id, request_id) not in rt.requests:
-                await self.manager.expire_clock(rt)
-            result = await self.manager.commit(
-                rt,
-                action,
-                player_id=claims.player_id,
-                request_id=request_id,
-                method=method,
-                expected_seq=expected_seq,
-                build=build,
-            )
+        result = await self.manager.play(
+            rt,
+            action,
+            player_id=claims.player_id,
+            request_id=request_id,
+            method=method,
+            expected_seq=expected_seq,
+            build=build,
+        )
         metrics.TURN_SECONDS.observe(time.perf_counter() - t0)
         return result
 
@@ -251,7 +248,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def GetMatch(self, request: m.GetMatchRequest, context: Any) -> m.GetMatchResponse:
         rt, claims = await self._match(request, context)
         viewer, controlled = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
-        return m.GetMatchResponse(match=rt.view(viewer, controlled))
+        return m.GetMatchResponse(match=projection.match_view(rt, viewer, controlled))
 
     async def StreamMatch(
         self, request: m.StreamMatchRequest, context: Any
@@ -264,12 +261,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         except ServiceError as err:
             await abort_with(context, err)
             return
-        backlog, sub = self.manager.subscribe(rt, viewer, request.after_seq)
+        backlog, sub = streams.subscribe(rt.subscribers, rt.events, viewer, request.after_seq,
+                                         self.manager.stream_queue)
         last = request.after_seq
         err: ServiceError | None = None
         try:
             for ev in backlog:
-                yield m.StreamMatchResponse(event=rt.project(ev, viewer))
+                yield m.StreamMatchResponse(event=projection.project(rt, ev, viewer))
                 last = ev.seq
                 if ev.kind == "game-over":
                     return
@@ -299,12 +297,12 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     break
                 if item.seq <= last:
                     continue
-                yield m.StreamMatchResponse(event=rt.project(item, viewer))
+                yield m.StreamMatchResponse(event=projection.project(rt, item, viewer))
                 last = item.seq
                 if item.kind == "game-over":
                     return
         finally:
-            self.manager.unsubscribe(rt, sub)
+            streams.unsubscribe(rt.subscribers, sub)
         if err is not None:
             await abort_with(context, err)
 
@@ -516,33 +514,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 views.violation(e.RULE_CODE_CHAT_UNAVAILABLE, "chat unavailable"),
             )
         seat = controlled[0]
-        async with rt.lock:
-            ev = StoredEvent(
-                rt.seq + 1,
-                time.time(),
-                "chat",
-                {
-                    "chat": {
-                        "seat": seat,
-                        "player_id": claims.player_id,
-                        "name": rt.seats[seat].display_name,
-                        "text": text,
-                    }
-                },
-            )
 
-            def build(events: list[StoredEvent]) -> m.SendChatResponse:
-                return m.SendChatResponse(event=rt.project(events[0], seat))
+        def build(events: list[StoredEvent]) -> m.SendChatResponse:
+            return m.SendChatResponse(event=projection.project(rt, events[0], seat))
 
-            result = await self.manager.commit(
-                rt,
-                None,
-                player_id=claims.player_id,
-                request_id=request.request_id,
-                method="SendChat",
-                build=build,
-                extra=[ev],
-            )
+        result = await self.manager.chat(
+            rt, seat, player_id=claims.player_id, text=text, request_id=request.request_id, build=build
+        )
         return _answer(result, m.SendChatResponse)
 
     @rpc
@@ -559,7 +537,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         )
         picked = [ev for ev in reversed(rt.events[: max(before - 1, 0)]) if ev.kind in kinds]
         page = picked[:size]
-        out = m.ListLogResponse(events=[rt.project(ev, viewer) for ev in page])
+        out = m.ListLogResponse(events=[projection.project(rt, ev, viewer) for ev in page])
         if len(picked) > size:
             out.next_page_token = str(page[-1].seq)
         return out
