@@ -173,11 +173,12 @@ def _wow_board(rt: Runtime, ev: StoredEvent, wow: dict[str, Any]) -> list[c.Boar
 
 
 def game_over_pb(rt: Runtime, data: dict[str, Any], after: dict[str, Any]) -> c.GameOver:
+    """The ``GameOver`` of a game-over event (its engine ``data`` and ``after`` summary)."""
     r = rt.ruleset
     winners = list(data["winners"])
     scores, adj = data["scores"], data["adjustments"]
     go = c.GameOver(reason=views.REASONS.get(data["reason"], 0), winner_seats=winners)  # type: ignore[arg-type]
-    outcomes = results.seat_outcomes(r.family, after["seats"], winners, data["reason"],
+    outcomes = results.seat_outcomes(r.family, after["seats"], scores, data["reason"],
                                      after.get("first_round_left") or ())
     for i in range(len(rt.seats)):
         outcome = outcomes[i]
