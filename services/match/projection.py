@@ -23,6 +23,7 @@ from wordarena.v1 import match_pb2 as m
 
 
 def seat_pb(rt: Runtime, i: int, after: dict[str, Any], at: float) -> c.Seat:
+    """Seat ``i`` as an ``after`` summary shows it (its clock as of ``at``)."""
     r = rt.ruleset
     per = r.exchange.per_player
     ex = after.get("exchanges") or [0] * len(rt.seats)
@@ -192,6 +193,8 @@ def game_over_pb(rt: Runtime, data: dict[str, Any], after: dict[str, Any]) -> c.
 
 def _empty_cells(rt: Runtime) -> tuple[None, ...]:
     return (None,) * (rt.ruleset.board.rows * rt.ruleset.board.cols)
+
+
 def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.MatchView:
     """GetMatch: the current state as ``viewer`` sees it."""
     st, r = rt.state, rt.ruleset
