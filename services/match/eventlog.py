@@ -199,7 +199,7 @@ async def rebuild(store: MatchStore, match_id: str, lexicon_for: Callable[[str],
     rt = Runtime(match_id=match_id, ruleset=ruleset, seats=seats, options=options,
                  created_at=row.created_at, state=state, events=loaded.events,
                  status=row.status, ended_at=row.ended_at, last_move=[row.created_at] * len(seats))
-    _add_notation(ruleset, loaded.events)
+    add_notation(ruleset, loaded.events)
     for ev in loaded.events:
         _track_placed(rt.placed_seq, ev)
         after = ev.payload.get("after")
@@ -217,7 +217,7 @@ async def rebuild(store: MatchStore, match_id: str, lexicon_for: Callable[[str],
     return rt
 
 
-def _add_notation(ruleset: Ruleset, events: Sequence[StoredEvent]) -> None:
+def add_notation(ruleset: Ruleset, events: Sequence[StoredEvent]) -> None:
     """Logs stored before plays carried their notation: write it now, from the board before each
     play as the stored board changes rebuild it (in memory only; the log stays as written)."""
     if all("notation" in ev.payload or ev.kind != "turn-played" for ev in events):
