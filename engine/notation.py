@@ -1,11 +1,19 @@
 """Moves in the notation players and records use: ``8H WORD`` (across), ``H8 WORD`` (down).
 
-In the word, an upper-case letter is a tile from the rack, a lower-case letter a blank standing
-for that letter, ``.`` (or the letter already there) a tile already on the board that the play
-passes through, and ``*`` a War of Words wildcard.
+The position always names the square where the main word starts, even when a tile already on
+the board lies there. In the word, an upper-case letter is a tile from the rack, a lower-case
+letter a blank standing for that letter, ``.`` (or the letter already there, or letters in
+parentheses as GCG records write them: ``(XY)``) a tile already on the board that the play passes
+through, and ``*`` a War of Words wildcard.
+
+This module is the one writer and reader of that notation: the match server's events, the CLI,
+GCG import and export and Hindsight all go through it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from wordarena.engine.board import Cells, format_position, parse_position, square_name
 from wordarena.engine.errors import InputError
@@ -14,6 +22,24 @@ from wordarena.engine.rulesets.layout import BoardLayout
 from wordarena.engine.tiles import ACTION_PREFIX, WILDCARD
 
 THROUGH = "."
+
+
+def format_play(position: str, word: str) -> str:
+    """``8H WORD``: a position and a word as one move text."""
+    return f"{position} {word}"
+
+
+def word_chars(word: str) -> Iterator[tuple[str, bool]]:
+    """(char, played-through) for each square of a written word: ``.`` and letters in
+    parentheses (``(XY)``, as GCG records write them) are tiles already on the board."""
+    inside = False
+    for char in word:
+        if char == "(":
+            inside = True
+        elif char == ")":
+            inside = False
+        else:
+            yield char, inside or char == THROUGH
 
 
 def placements_from_word(
@@ -25,7 +51,7 @@ def placements_from_word(
     if not word:
         raise InputError("the word is empty", "word")
     placements = []
-    for k, ch in enumerate(word):
+    for k, (ch, through) in enumerate(word_chars(word)):
         r, c = (row, col + k) if across else (row + k, col)
         if not layout.in_bounds(r, c):
             raise InputError(f"{word!r} from {position} runs off the board", "word")
@@ -36,8 +62,9 @@ def placements_from_word(
                     f"{square_name(r, c)} holds {on_board.letter}, not {ch}", "word"
                 )
             continue
-        if ch == THROUGH:
-            raise InputError(f"'.' at {square_name(r, c)} but the square is empty", "word")
+        if through:
+            raise InputError(f"{ch!r} at {square_name(r, c)} is played through, but the square "
+                             "is empty", "word")
         if not (ch.isalpha() or ch == WILDCARD):
             raise InputError(f"{ch!r} is not a letter", "word")
         placements.append(Placement(r, c, ch.upper(), blank=ch.islower()))
@@ -68,6 +95,27 @@ def word_from_placements(
         letters.append(THROUGH if p is None else (p.letter.lower() if p.blank else p.letter))
         r, c = r + step[0], c + step[1]
     return format_position(*start, across), "".join(letters)
+
+
+def play_notation(
+    layout: BoardLayout, cells: Cells, placements: Sequence[Placement], across: bool
+) -> str:
+    """``8H WORD`` for a play of ``placements`` on ``cells`` (the board before the play), its
+    main word running ``across`` or down; '' when it places no tile."""
+    if not placements:
+        return ""
+    return format_play(*word_from_placements(layout, cells, tuple(placements), across))
+
+
+def placed_notation(
+    layout: BoardLayout, cells: Cells, placed: Sequence[Sequence[Any]], across: bool
+) -> str:
+    """``play_notation`` of a play as engine events store it: ``[[square index, letter,
+    blank], ...]`` (action tiles are not part of the word and are left out)."""
+    tiles = tuple(
+        Placement(*divmod(int(p[0]), layout.cols), str(p[1]), bool(p[2])) for p in placed
+    )
+    return play_notation(layout, cells, tiles, across)
 
 
 # --- War of Words action tiles ------------------------------------------------------------------

@@ -24,6 +24,7 @@ class Alternative:
     position: str
     word: str
     difference: int  # move.score - played score
+    notation: str  # ``engine.notation``: "8H WORD"
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,13 @@ class Hindsight:
         head = f"played {self.played_score}"
         if self.rank:
             head += f" ({rank_text(self.rank, self.total)})"
-        return f"{head}; best {top.word} at {top.position} for {top.move.score} ({top.difference:+d})"
+        return f"{head}; best {top.notation} for {top.move.score} ({top.difference:+d})"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "played_score": self.played_score, "rank": self.rank, "total": self.total,
-            "best": [{"position": a.position, "word": a.word, "score": a.move.score,
-                      "difference": a.difference} for a in self.best],
+            "best": [{"position": a.position, "word": a.word, "notation": a.notation,
+                      "score": a.move.score, "difference": a.difference} for a in self.best],
         }
 
 
@@ -81,7 +82,7 @@ def hindsight(
             played = 0
     ruleset = board_ruleset(state)
     best = tuple(
-        Alternative(m, info.position, info.word, m.score - played)
+        Alternative(m, info.position, info.word, m.score - played, info.notation)
         for m in moves[:top]
         for info in [describe_move(ruleset, state.cells, m, effects=state.board_effects,
                                     links=portal_links(state))]

@@ -10,6 +10,7 @@ from wordarena.engine.game.actions import Action, Play
 from wordarena.engine.game.state import GameState
 from wordarena.engine.interchange.check import Step, replay_record
 from wordarena.engine.interchange.gcg import GameRecord, MoveKind
+from wordarena.engine.notation import format_play
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
 
@@ -59,5 +60,5 @@ def _played(step: Step, before: GameState) -> Action | None:
 def _written(step: Step) -> str:
     move = step.move
     if move.kind is MoveKind.PLAY:
-        return f"{move.position} {move.word}"
+        return format_play(move.position, move.word)
     return "pass" if move.kind is MoveKind.PASS else f"exchange {move.word}"

@@ -4,6 +4,7 @@ winners — each family's rule taken from its ruleset's policies."""
 from __future__ import annotations
 
 from wordarena.engine.game.events import Event
+from wordarena.engine.game.outcome import outcomes, winners
 from wordarena.engine.game.state import GameResult, GameState, Seat
 from wordarena.engine.rulesets.model import OutRule
 from wordarena.engine.tiles import is_letter_token
@@ -52,22 +53,15 @@ def end_game(
     """Apply the end-of-game rack rule and decide the winners."""
     adjustments = _adjustments(state, reason, out_seat)
     scores = tuple(s + a for s, a in zip(state.scores, adjustments, strict=True))
-    active = state.active_seats
-    best = max((scores[i] for i in active), default=0)
-    winners = tuple(i for i in active if scores[i] == best)
-    return _finish(state, GameResult(reason, scores, adjustments, winners), events)
+    won = winners(outcomes(state.ruleset.family, state.seats, scores, reason))
+    return _finish(state, GameResult(reason, scores, adjustments, won), events)
 
 
 def end_by_departure(state: GameState, how: str, events: Events) -> tuple[GameState, Events]:
     """Fewer than two players remain: no rack deductions; the one left wins — except after a
-    warofwords kick, where the one left wins only with the higher score."""
-    active = state.active_seats
-    winners = active
-    if how == "kicked" and active:
-        last = active[0]
-        if any(state.scores[i] >= state.scores[last] for i in range(state.players) if i != last):
-            winners = ()
-    result = GameResult(how, state.scores, (0,) * state.players, winners)
+    warofwords kick, where the one left wins only with the higher score (``outcome``)."""
+    won = winners(outcomes(state.ruleset.family, state.seats, state.scores, how))
+    result = GameResult(how, state.scores, (0,) * state.players, won)
     return _finish(state, result, events)
 
 

@@ -19,6 +19,7 @@ from wordarena.engine.board import Cells, parse_position, square_name, with_tile
 from wordarena.engine.errors import InputError, Rule, RuleError
 from wordarena.engine.game import Exchange, GameState, Pass, Play, apply, set_rack, start_game
 from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind
+from wordarena.engine.notation import format_play, word_chars
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.layout import BoardLayout
 from wordarena.engine.rulesets.model import OutRule, Ruleset
@@ -186,7 +187,7 @@ class _Replay:
             self.state, events = apply(self.state, Play(move.seat, tuple(placements)))
             score: int | None = int(events[0].data["score"])
         except RuleError as exc:
-            self.note(move, exc.code, f"{move.position} {move.word}: {exc}")
+            self.note(move, exc.code, f"{format_play(move.position, move.word)}: {exc}")
             left = Counter(self.state.racks[move.seat]) - Counter(tokens)
             self.state = self.state.evolve(
                 cells=_force(self.state.cells, layout, placements, move.seat),
@@ -195,7 +196,7 @@ class _Replay:
             score = None
         self.check_span(move, span, across)
         if score is not None and score != move.score:
-            self.note(move, "score-mismatch", f"{move.position} {move.word} scores {score}, "
+            self.note(move, "score-mismatch", f"{format_play(move.position, move.word)} scores {score}, "
                       f"the record says {move.score}")
         squares = tuple(i for i, cell in enumerate(self.state.cells) if cell and not before[i])
         self.last_play = (move.seat, squares, move.score)
@@ -208,7 +209,7 @@ class _Replay:
         cells = self.state.cells
         placements: list[Placement] = []
         span: list[tuple[int, int]] = []
-        for char, through in _word_chars(move.word):
+        for char, through in word_chars(move.word):
             r, c = row, col
             row, col = (row, col + 1) if across else (row + 1, col)
             span.append((r, c))
@@ -348,18 +349,6 @@ class _Replay:
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-def _word_chars(word: str) -> Iterator[tuple[str, bool]]:
-    """(char, played-through) for each square of a written word; ``(XY)`` are through tiles."""
-    inside = False
-    for char in word:
-        if char == "(":
-            inside = True
-        elif char == ")":
-            inside = False
-        else:
-            yield char, inside or char == "."
 
 
 def _rack_tokens(text: str) -> list[str]:

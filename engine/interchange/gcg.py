@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from wordarena.engine.errors import InputError
+from wordarena.engine.notation import format_play
 
 MAX_PLAYERS = 4
 
@@ -335,7 +336,7 @@ def _note_lines(notes: Iterable[str]) -> list[str]:
 def format_move(move: Move) -> str:
     """One move line as GCG writes it."""
     if move.kind is MoveKind.PLAY:
-        body = f"{move.position} {move.word}"
+        body = format_play(move.position, move.word)
     elif move.kind is MoveKind.PASS:
         body = "-"
     elif move.kind is MoveKind.PHONY:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from wordarena.engine.board import Cells, format_position, with_tiles
+from wordarena.engine.board import Cells, with_tiles
 from wordarena.engine.game.actions import Play
+from wordarena.engine.notation import format_play, word_from_placements
 from wordarena.engine.placement import NO_LINKS, Links, Placement, check_placement, word_text
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.scoring import NO_EFFECTS, BoardEffects, ScoreBreakdown, score_play
@@ -69,6 +70,7 @@ class MoveInfo(NamedTuple):
     word: str  # the main word as laid, blanks in lower case, wildcards as "*"
     words: tuple[str, ...]  # every word formed (wildcards resolved), main word first
     breakdown: ScoreBreakdown
+    notation: str  # ``engine.notation``: "8H .OPE", played-through tiles as "."
 
 
 def describe_move(
@@ -89,9 +91,9 @@ def describe_move(
     words = resolve if resolve is not None else texts
     breakdown = score_play(ruleset, after, geometry, words, move.tokens, effects)
     main = geometry.words[0]
-    row, col = divmod(main.squares[0], ruleset.board.cols)
     laid = "".join(_shown(after[i]) for i in main.squares)
-    return MoveInfo(move, format_position(row, col, main.across), laid, tuple(words), breakdown)
+    position, written = word_from_placements(ruleset.board, cells, move.placements(), main.across)
+    return MoveInfo(move, position, laid, tuple(words), breakdown, format_play(position, written))
 
 
 def _shown(tile: Tile | None) -> str:

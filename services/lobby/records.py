@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from wordarena.engine.game import Seat, outcomes
 from wordarena.services.lobby.glicko2 import DEFAULT_RATING, Rating, rate
 
 __all__ = [
@@ -88,34 +89,16 @@ class SeatEnd:
 
 
 def decide_outcomes(family: str, seats: Sequence[SeatEnd], ended_by_kick: bool = False) -> list[Outcome]:
-    """Each seat's outcome under the family's leaving rules (see the module docstring)."""
-    out: list[Outcome] = []
-    active = [s for s in seats if s.active]
-    top = max((s.score for s in active), default=None)
-    n_top = sum(1 for s in active if s.score == top)
-    for s in seats:
-        if not s.active:
-            if (
-                family == "warofwords"
-                and s.left_in_first_round
-                and s.status in (SeatStatus.LEFT, SeatStatus.RESIGNED)
-            ):
-                out.append(Outcome.NO_RESULT)
-            else:
-                out.append(Outcome.LOSS)
-            continue
-        if len(active) == 1:
-            if family == "warofwords" and ended_by_kick:
-                best_other = max((o.score for o in seats if o is not s), default=-(10**9))
-                out.append(Outcome.WIN if s.score > best_other else Outcome.NO_RESULT)
-            else:
-                out.append(Outcome.WIN)
-            continue
-        if s.score == top:
-            out.append(Outcome.TIE if n_top > 1 else Outcome.WIN)
-        else:
-            out.append(Outcome.LOSS)
-    return out
+    """Each seat's outcome under the family's leaving rules (see the module docstring): the
+    engine's one decision, ``engine.game.outcome.outcomes``, on the reported seats."""
+    decided = outcomes(
+        family,
+        [Seat(s.status.value.replace("_", "-")) for s in seats],  # timed_out -> timed-out
+        [s.score for s in seats],
+        "kicked" if ended_by_kick else "",
+        {k for k, s in enumerate(seats) if s.left_in_first_round},
+    )
+    return [Outcome(o.value) for o in decided]
 
 
 def check_outcomes(family: str, seats: Sequence[SeatEnd], outcomes: Sequence[Outcome]) -> str | None:

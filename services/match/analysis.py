@@ -18,6 +18,7 @@ from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.movegen import Move, describe_move, generate_moves
 from wordarena.engine.movegen.api import board_ruleset
+from wordarena.engine.notation import placed_notation
 from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.scoring import score_play
@@ -74,7 +75,7 @@ def analysed_move(state: GameState, seat: int, move: Move) -> m.AnalysedPlay:
     return m.AnalysedPlay(
         play=_play_pb(r, placed),
         breakdown=views.breakdown(r, info.breakdown.to_dict(), move.tile_count),
-        notation=f"{info.position} {info.word}",
+        notation=info.notation,
         leave=[views.tile(r, t) for t in remove_tokens(state.racks[seat], move.tokens)],
     )
 
@@ -110,8 +111,8 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
         )
         if "breakdown" in data:
             played.breakdown.CopyFrom(views.breakdown(r, data["breakdown"], len(placed)))
-        if "across" in data and data.get("words"):
-            played.notation = views.notation(r, placed, data["across"], data["words"])
+        if "across" in data:
+            played.notation = placed_notation(r.board, state.cells, placed, data["across"])
         out.played.CopyFrom(played)
         out.played_rank = verdict.rank
     return out

@@ -10,10 +10,21 @@ engine's ``Bot`` decides: levels 3+ check words they do not know).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
 from wordarena.engine.bots import LEVELS, Bot
 from wordarena.engine.game import Action, Exchange, GameState, Pass
+from wordarena.services.common import logs
+from wordarena.services.common.errors import ServiceError
+from wordarena.services.match.runtime import Runtime
 
-__all__ = ["LEVELS", "choose", "safe_action"]
+__all__ = ["LEVELS", "Host", "choose", "play_turn", "safe_action"]
+
+log = logs.get_logger(__name__)
+T = TypeVar("T")
 
 
 def choose(state: GameState, seat: int, level: int) -> Action:
@@ -36,3 +47,51 @@ def safe_action(state: GameState, seat: int) -> Action:
             and (rule.per_player is None or used < rule.per_player)):
         return Exchange(seat, tuple(rack))
     return Pass(seat)
+
+
+class Host(Protocol):
+    """What a bot's turn needs of the match manager."""
+
+    bot_delay: float
+
+    def run_blocking(self, use: str, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
+
+    def holds(self, rt: Runtime) -> bool: ...
+
+    async def commit(self, rt: Runtime, action: Action | None) -> Any: ...
+
+    def start_turn(self, rt: Runtime) -> None: ...
+
+
+async def play_turn(host: Host, rt: Runtime) -> None:
+    """Let the bot to move play (or decide on a pending play). The move is generated in a worker
+    thread without holding the match's lock; it is committed only if the game has not changed
+    meanwhile (chat does not count)."""
+    try:
+        if host.bot_delay:
+            await asyncio.sleep(host.bot_delay)
+        await asyncio.sleep(0)
+        state = rt.state
+        if state.over or not rt.bot_seat(state.to_move) or rt.status != "in-progress":
+            return
+        seat = state.to_move
+        try:
+            action = await host.run_blocking("bot", choose, state, seat, rt.seats[seat].bot_level)
+        except Exception as exc:  # an engine bug must not stop the match
+            log.error("bot failed to choose", match_id=rt.match_id, seat=seat, error=repr(exc))
+            action = safe_action(state, seat)
+        async with rt.lock:
+            if rt.state is not state or not host.holds(rt):
+                return  # the game moved on (e.g. a timeout; or it was aborted or lost)
+            try:
+                await host.commit(rt, action)
+            except ServiceError as exc:
+                log.warning("bot move refused", match_id=rt.match_id, seat=seat, error=exc.message)
+                with contextlib.suppress(ServiceError):
+                    await host.commit(rt, safe_action(rt.state, seat))
+    finally:
+        if rt.bot_task is asyncio.current_task():
+            rt.bot_task = None
+    # The commit above could not start the next bot (this task was still running): do it now.
+    if not rt.state.over and rt.bot_seat(rt.state.to_move) and host.holds(rt):
+        host.start_turn(rt)

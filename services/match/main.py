@@ -143,7 +143,7 @@ async def start(settings: Settings) -> MatchServer:
             for match_id in ids:
                 rt = manager.matches.get(match_id)
                 if rt is not None:
-                    manager._lost(rt)
+                    manager.lost(rt)
             await store.release(manager.owner, ids)
         return manager.active_matches
 

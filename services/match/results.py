@@ -1,13 +1,9 @@
 """Match results: each seat's outcome under the leaving rules, the ``ReportResultRequest`` the
 lobby records, and the outbox that keeps results until the lobby acknowledges them.
 
-Outcomes (``seat_outcomes``), the same in ``GameOver`` (what players see) and in the report:
-
-- an inactive seat (resigned, left, timed out, kicked) never wins or ties: it loses — except in
-  War of Words, where leaving or resigning during the first round of turns is NO_RESULT;
-- among the active seats, the engine's winners win (several: a tie); the others lose;
-- War of Words, a game ended by kicking an idle player: the remaining player wins only with the
-  higher score, otherwise NO_RESULT (the engine then names no winner).
+Outcomes (``seat_outcomes``), the same in ``GameOver`` (what players see) and in the report, are
+the engine's one decision (``engine.game.outcome``, where the rules are spelled out) on the
+seats' standing and final scores at the game-over event.
 
 ``score_counts`` is true for seats still active at the end and for seats that dropped out on
 time; false for seats that left, resigned or were kicked. Pass-and-play and unrated matches are
@@ -30,6 +26,7 @@ from typing import Any
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
+from wordarena.engine.game import Outcome, Seat, outcomes
 from wordarena.engine.rulesets import parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.db import Database
@@ -40,6 +37,8 @@ from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
 
 DEPARTURES = frozenset({"left", "resigned"})
+OUTCOME_PB = {Outcome.WIN: c.OUTCOME_WIN, Outcome.LOSS: c.OUTCOME_LOSS, Outcome.TIE: c.OUTCOME_TIE,
+              Outcome.NO_RESULT: c.OUTCOME_NO_RESULT}
 
 
 def first_round_leavers(groups: Iterable[Sequence[dict[str, Any]]]) -> list[int]:
@@ -55,25 +54,12 @@ def first_round_leavers(groups: Iterable[Sequence[dict[str, Any]]]) -> list[int]
     return sorted(out)
 
 
-def seat_outcomes(family: str, statuses: Sequence[str], winners: Sequence[int], reason: str,
+def seat_outcomes(family: str, statuses: Sequence[str], scores: Sequence[int], reason: str,
                   first_round_left: Iterable[int] = ()) -> list[int]:
-    """Each seat's ``wordarena.v1.Outcome`` (see the module doc)."""
-    early = set(first_round_left)
-    wins = {w for w in winners if 0 <= w < len(statuses) and statuses[w] == "active"}  # inactive never win
-    out: list[int] = []
-    for i, status in enumerate(statuses):
-        if status != "active":
-            if family == "warofwords" and status in DEPARTURES and i in early:
-                out.append(c.OUTCOME_NO_RESULT)
-            else:
-                out.append(c.OUTCOME_LOSS)
-        elif i in wins:
-            out.append(c.OUTCOME_TIE if len(wins) > 1 else c.OUTCOME_WIN)
-        elif family == "warofwords" and reason == "kicked" and not wins:
-            out.append(c.OUTCOME_NO_RESULT)
-        else:
-            out.append(c.OUTCOME_LOSS)
-    return out
+    """Each seat's ``wordarena.v1.Outcome``: the engine's decision
+    (``engine.game.outcome.outcomes``) from the seats' standing and final scores."""
+    decided = outcomes(family, [Seat(s) for s in statuses], scores, reason, set(first_round_left))
+    return [OUTCOME_PB[o] for o in decided]
 
 
 def score_counts(status: str, outcome: int) -> bool:
@@ -109,7 +95,7 @@ def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest |
     statuses: list[str] = list(after["seats"])
     early = first_round_leavers(ev.payload.get("engine", ()) for ev in facts.events)
     family = facts.ruleset.family
-    outcomes = seat_outcomes(family, statuses, data["winners"], data["reason"], early)
+    decided = seat_outcomes(family, statuses, data["scores"], data["reason"], early)
     ref = views.ruleset_ref(facts.ruleset)
     ref.ruleset_id = family  # the lobby's ruleset ids are the families (language, board beside)
     req = ctl.ReportResultRequest(
@@ -121,9 +107,9 @@ def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest |
     )
     for i, pid in enumerate(facts.player_ids):
         req.seats.append(ctl.SeatResult(
-            seat=i, player_id=pid, final_score=int(data["scores"][i]), outcome=outcomes[i],  # type: ignore[arg-type]
+            seat=i, player_id=pid, final_score=int(data["scores"][i]), outcome=decided[i],  # type: ignore[arg-type]
             status=views.SEAT_STATUS.get(statuses[i], c.SEAT_STATUS_UNSPECIFIED),  # type: ignore[arg-type]
-            score_counts=score_counts(statuses[i], outcomes[i])))
+            score_counts=score_counts(statuses[i], decided[i])))
     return req
 
 

@@ -15,11 +15,11 @@ from typing import Any, TypeVar
 import grpc
 from wordarena.engine.board import with_tiles
 from wordarena.engine.errors import EngineError, RuleError
-from wordarena.engine.game import Decide, Exchange, Kick, Leave, Pass, Play, Resign
-from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
+from wordarena.engine.game import Decide, Kick, Leave
+from wordarena.engine.placement import check_placement, check_tokens_on_rack, word_text
 from wordarena.engine.rulesets.model import WordCheck
 from wordarena.engine.scoring import bingo_bonus, score_play
-from wordarena.engine.tiles import BLANK, WILDCARD, is_action, is_letter_token
+from wordarena.engine.tiles import is_action, is_letter_token
 from wordarena.engine.warofwords.arena import live_ruleset, portal_links
 from wordarena.engine.warofwords.clouds import preview_allowed
 from wordarena.engine.words import invalid_words, resolve_words
@@ -27,7 +27,7 @@ from wordarena.services.common import auth, logs
 from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.errors import ServiceError, invalid_argument, rpc
 from wordarena.services.common.request_ids import check_request_id
-from wordarena.services.match import analysis, metrics, views
+from wordarena.services.match import analysis, metrics, moves, projection, streams, views
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.runtime import Runtime, SeatInfo
@@ -95,73 +95,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         return viewer
 
     def _events(self, rt: Runtime, events: list[StoredEvent], viewer: int | None) -> list[c.Event]:
-        return [rt.project(ev, viewer) for ev in events]
-
-    def _placements(self, rt: Runtime, pls: Any, field: str = "placements") -> tuple[Placement, ...]:
-        layout = rt.ruleset.board
-        if not pls:
-            raise invalid_argument(field, "at least one placement is required")
-        if len(pls) > rt.ruleset.rack_size:
-            raise invalid_argument(
-                field,
-                f"at most {rt.ruleset.rack_size} tiles",
-                views.violation(e.RULE_CODE_TOO_MANY_TILES, "more tiles than a rack holds"),
-            )
-        out = []
-        for k, p in enumerate(pls):
-            where = f"{field}[{k}]"
-            if not layout.in_bounds(p.square.row, p.square.col):
-                v = views.violation(
-                    e.RULE_CODE_OFF_BOARD,
-                    f"({p.square.row}, {p.square.col}) is off the {layout.rows}x{layout.cols} board",
-                )
-                v.squares.append(c.Square(row=p.square.row, col=p.square.col))
-                raise invalid_argument(f"{where}.square", v.message, v)
-            if p.action:
-                if rt.ruleset.family != "warofwords":
-                    raise invalid_argument(f"{where}.action", "action tiles are War of Words tiles")
-                token = views.action_token(p.action, p.action_factor)
-                if not token:
-                    raise invalid_argument(f"{where}.action", "not an action tile")
-                facing = {v: k for k, v in views.FACING_PB.items()}.get(p.facing, "")
-                out.append(Placement(p.square.row, p.square.col, token, facing=facing))
-                continue
-            if p.is_wildcard:
-                letter = WILDCARD
-            else:
-                letter = p.letter.strip().upper()
-                if not rt.ruleset.tiles.has_letter(letter):
-                    v = views.violation(
-                        e.RULE_CODE_INVALID_BLANK_LETTER,
-                        f"{p.letter[:8]!r} is not a letter of the {rt.ruleset.language} alphabet",
-                    )
-                    raise invalid_argument(f"{where}.letter", v.message, v)
-            out.append(Placement(p.square.row, p.square.col, letter, bool(p.is_blank)))
-        return tuple(out)
-
-    def _action(self, rt: Runtime, seat: int, move: c.Move) -> Any:
-        which = move.WhichOneof("kind")
-        if which == "play":
-            if move.play.effect_moves:
-                raise invalid_argument("move.play.effect_moves", "effect moves are not supported yet")
-            return Play(seat, self._placements(rt, move.play.placements, "move.play.placements"))
-        if which == "pass_turn":
-            return Pass(seat)
-        if which == "exchange":
-            if not move.exchange.tiles:
-                raise invalid_argument("move.exchange.tiles", "name at least one tile")
-            tokens = []
-            for t in move.exchange.tiles:
-                if t.action:  # War of Words: an action tile goes back like a letter
-                    tokens.append(views.action_token(t.action, t.action_factor) or "@?")
-                    continue
-                tokens.append(
-                    BLANK if t.is_blank else WILDCARD if t.is_wildcard else t.letter.strip().upper()
-                )
-            return Exchange(seat, tuple(tokens))
-        if which == "resign":
-            return Resign(seat)
-        raise invalid_argument("move", "exactly one of play, pass_turn, exchange, resign is required")
+        return [projection.project(rt, ev, viewer) for ev in events]
 
     async def _turn(
         self,
@@ -175,18 +109,15 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         build: Callable[[list[StoredEvent]], Any],
     ) -> Any:
         t0 = time.perf_counter()
-        async with rt.lock:
-            if (claims.player_id, request_id) not in rt.requests:
-                await self.manager.expire_clock(rt)
-            result = await self.manager.commit(
-                rt,
-                action,
-                player_id=claims.player_id,
-                request_id=request_id,
-                method=method,
-                expected_seq=expected_seq,
-                build=build,
-            )
+        result = await self.manager.play(
+            rt,
+            action,
+            player_id=claims.player_id,
+            request_id=request_id,
+            method=method,
+            expected_seq=expected_seq,
+            build=build,
+        )
         metrics.TURN_SECONDS.observe(time.perf_counter() - t0)
         return result
 
@@ -196,7 +127,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def GetMatch(self, request: m.GetMatchRequest, context: Any) -> m.GetMatchResponse:
         rt, claims = await self._match(request, context)
         viewer, controlled = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
-        return m.GetMatchResponse(match=rt.view(viewer, controlled))
+        return m.GetMatchResponse(match=projection.match_view(rt, viewer, controlled))
 
     @rpc
     async def StreamMatch(
@@ -206,12 +137,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         viewer, _ = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
         if not 0 <= request.after_seq <= rt.seq:
             raise invalid_argument("after_seq", f"must be 0..{rt.seq} (the latest seq)")
-        backlog, sub = self.manager.subscribe(rt, viewer, request.after_seq)
+        backlog, sub = streams.subscribe(rt.subscribers, rt.events, viewer, request.after_seq,
+                                         self.manager.stream_queue)
         last = request.after_seq
         err: ServiceError | None = None
         try:
             for ev in backlog:
-                yield m.StreamMatchResponse(event=rt.project(ev, viewer))
+                yield m.StreamMatchResponse(event=projection.project(rt, ev, viewer))
                 last = ev.seq
                 if ev.kind == "game-over":
                     return
@@ -241,12 +173,12 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     break
                 if item.seq <= last:
                     continue
-                yield m.StreamMatchResponse(event=rt.project(item, viewer))
+                yield m.StreamMatchResponse(event=projection.project(rt, item, viewer))
                 last = item.seq
                 if item.kind == "game-over":
                     return
         finally:
-            self.manager.unsubscribe(rt, sub)
+            streams.unsubscribe(rt.subscribers, sub)
         if err is not None:
             raise err
 
@@ -255,7 +187,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         rt, claims = await self._match(request, context)
         check_request_id(request.request_id)
         seat = self._acting_seat(rt, claims, self._seat_arg(request))
-        action = self._action(rt, seat, request.move)
+        action = moves.action_of(rt.ruleset, seat, request.move)
 
         def build(events: list[StoredEvent]) -> m.SubmitTurnResponse:
             racks = events[-1].payload["after"]["racks"] if events else [list(r) for r in rt.state.racks]
@@ -293,7 +225,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def PreviewPlay(self, request: m.PreviewPlayRequest, context: Any) -> m.PreviewPlayResponse:
         rt, claims = await self._match(request, context)
         seat = self._acting_seat(rt, claims, self._seat_arg(request))
-        placements = self._placements(rt, request.placements)
+        placements = moves.placements_of(rt.ruleset, request.placements)
         st, r = rt.state, rt.ruleset
         tokens = tuple(p.token for p in placements)
         if r.family == "warofwords":
@@ -382,7 +314,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def WordStrength(self, request: m.WordStrengthRequest, context: Any) -> m.WordStrengthResponse:
         rt, claims = await self._match(request, context)
         seat = self._acting_seat(rt, claims, self._seat_arg(request))
-        placements = self._placements(rt, request.placements)
+        placements = moves.placements_of(rt.ruleset, request.placements)
         state = rt.state
         if state.lexicon is None:
             raise self._unavailable("Word Strength", "this match has no word list")
@@ -458,33 +390,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 views.violation(e.RULE_CODE_CHAT_UNAVAILABLE, "chat unavailable"),
             )
         seat = controlled[0]
-        async with rt.lock:
-            ev = StoredEvent(
-                rt.seq + 1,
-                time.time(),
-                "chat",
-                {
-                    "chat": {
-                        "seat": seat,
-                        "player_id": claims.player_id,
-                        "name": rt.seats[seat].display_name,
-                        "text": text,
-                    }
-                },
-            )
 
-            def build(events: list[StoredEvent]) -> m.SendChatResponse:
-                return m.SendChatResponse(event=rt.project(events[0], seat))
+        def build(events: list[StoredEvent]) -> m.SendChatResponse:
+            return m.SendChatResponse(event=projection.project(rt, events[0], seat))
 
-            result = await self.manager.commit(
-                rt,
-                None,
-                player_id=claims.player_id,
-                request_id=request.request_id,
-                method="SendChat",
-                build=build,
-                extra=[ev],
-            )
+        result = await self.manager.chat(
+            rt, seat, player_id=claims.player_id, text=text, request_id=request.request_id, build=build
+        )
         return _answer(result, m.SendChatResponse)
 
     @rpc
@@ -501,7 +413,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         )
         picked = [ev for ev in reversed(rt.events[: max(before - 1, 0)]) if ev.kind in kinds]
         page = picked[:size]
-        out = m.ListLogResponse(events=[rt.project(ev, viewer) for ev in page])
+        out = m.ListLogResponse(events=[projection.project(rt, ev, viewer) for ev in page])
         if len(picked) > size:
             out.next_page_token = str(page[-1].seq)
         return out

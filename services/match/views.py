@@ -229,17 +229,6 @@ def placements(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> list[c.Plac
     return out
 
 
-def notation(ruleset: Ruleset, placed: Sequence[Sequence[Any]], across: bool, words: Sequence[str]) -> str:
-    """``8H WORD`` / ``H8 WORD`` for a play (the main word as scored)."""
-    if not placed:
-        return ""
-    cols = ruleset.board.cols
-    first = min(int(p[0]) for p in placed)
-    r, col = divmod(first, cols)
-    pos = f"{r + 1}{chr(65 + col)}" if across else f"{chr(65 + col)}{r + 1}"
-    return f"{pos} {words[0] if words else ''}".strip()
-
-
 # --- War of Words: action tiles, live squares, effects and clouds --------------------------
 #
 # "Clouds obscure an area on the board approximately 5x5 in size. You can't see under clouds."

@@ -36,7 +36,7 @@ def _settings(harness: Harness, server_id: str, port: int = 0) -> Settings:
 
 async def _crash(srv: MatchServer) -> None:
     """Stop a server the way a crash does: no drain, leases kept."""
-    for task in (srv.manager._renewer, srv.manager._scanner):
+    for task in (srv.manager.renewer, srv.manager.scanner):
         if task is not None:
             task.cancel()
     await srv.grpc.server.stop(0)

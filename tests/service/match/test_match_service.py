@@ -225,7 +225,7 @@ async def test_clock_runs_out_as_a_timeout_event_and_survives_restart(harness: H
     # Pretend seat 1 has 0.3 s left: the server times it out by itself.
     async with rt.lock:
         rt.clocks[1] = 0.3
-        srv.manager._after_commit(rt)
+        srv.manager.start_turn(rt)
     for _ in range(50):
         if rt.state.seats[1].value == "timed-out":
             break

@@ -16,36 +16,41 @@ STATUS = {"active": records.SeatStatus.ACTIVE, "left": records.SeatStatus.LEFT,
           "timed-out": records.SeatStatus.TIMED_OUT}
 
 
-@pytest.mark.parametrize(("family", "statuses", "winners", "reason", "early", "expected"), [
+@pytest.mark.parametrize(("family", "statuses", "scores", "reason", "early", "expected"), [
     # normal end: winner, loser; a tie
-    ("classic", ["active", "active"], [1], "out", [], [L, W]),
-    ("classic", ["active", "active"], [0, 1], "zero-turns", [], [T, T]),
-    # forfeit later in the game is a loss; the one left wins
-    ("classic", ["resigned", "active"], [1], "resigned", [], [L, W]),
-    ("warofwords", ["left", "active"], [1], "left", [], [L, W]),
+    ("classic", ["active", "active"], [10, 20], "out", [], [L, W]),
+    ("classic", ["active", "active"], [15, 15], "zero-turns", [], [T, T]),
+    # forfeit later in the game is a loss (even when ahead); the one left wins
+    ("classic", ["resigned", "active"], [30, 10], "resigned", [], [L, W]),
+    ("warofwords", ["left", "active"], [10, 5], "left", [], [L, W]),
     # War of Words: leaving or resigning in the first round is no result
-    ("warofwords", ["left", "active"], [1], "left", [0], [N, W]),
-    ("warofwords", ["resigned", "active", "active"], [2], "out", [0], [N, L, W]),
+    ("warofwords", ["left", "active"], [10, 5], "left", [0], [N, W]),
+    ("warofwords", ["resigned", "active", "active"], [0, 10, 20], "out", [0], [N, L, W]),
     # ... but not in other families
-    ("classic", ["left", "active"], [1], "left", [0], [L, W]),
+    ("classic", ["left", "active"], [10, 5], "left", [0], [L, W]),
     # kicked: a loss; the remaining player wins only with the higher score (else no result)
-    ("warofwords", ["kicked", "active"], [1], "kicked", [], [L, W]),
-    ("warofwords", ["kicked", "active"], [], "kicked", [], [L, N]),
+    ("warofwords", ["kicked", "active"], [5, 10], "kicked", [], [L, W]),
+    ("warofwords", ["kicked", "active"], [10, 10], "kicked", [], [L, N]),
     # Word Tiles: dropping out on time loses, the last player left wins
-    ("wordtiles", ["timed-out", "timed-out", "active"], [2], "timed-out", [], [L, L, W]),
+    ("wordtiles", ["timed-out", "timed-out", "active"], [50, 60, 10], "timed-out", [], [L, L, W]),
 ])
-def test_outcomes(family: str, statuses: list[str], winners: list[int], reason: str, early: list[int],
+def test_outcomes(family: str, statuses: list[str], scores: list[int], reason: str, early: list[int],
                   expected: list[int]) -> None:
-    got = seat_outcomes(family, statuses, winners, reason, early)
+    got = seat_outcomes(family, statuses, scores, reason, early)
     assert got == expected
     seats = [records.SeatEnd(seat=i, player_id=f"p{i}", score=10 * i, status=STATUS[s],
                              left_in_first_round=o == N, score_counts=score_counts(s, o))
              for i, (s, o) in enumerate(zip(statuses, got, strict=True))]
     assert records.check_outcomes(family, seats, [TO_LOBBY[o] for o in got]) is None
+    # One decision: the lobby, given the same seats and scores, decides the same outcomes.
+    reported = [records.SeatEnd(seat=i, player_id=f"p{i}", score=scores[i], status=STATUS[s],
+                                left_in_first_round=i in early) for i, s in enumerate(statuses)]
+    decided = records.decide_outcomes(family, reported, ended_by_kick=reason == "kicked")
+    assert decided == [TO_LOBBY[o] for o in got]
 
 
-def test_inactive_never_wins_even_if_named() -> None:
-    assert seat_outcomes("classic", ["resigned", "active"], [0, 1], "out") == [L, W]
+def test_inactive_never_wins_even_with_the_highest_score() -> None:
+    assert seat_outcomes("classic", ["resigned", "active", "active"], [90, 10, 20], "out") == [L, L, W]
 
 
 def test_first_round_leavers_and_score_counts() -> None:

@@ -1,0 +1,108 @@
+"""CreateMatch's request read into domain values: the ruleset, the seats and the options, each
+checked (INVALID_ARGUMENT naming the field otherwise); and the answer to a repeated request.
+"""
+
+from __future__ import annotations
+
+import grpc
+from wordarena.engine.errors import InputError
+from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.services.common.errors import ServiceError, invalid_argument
+from wordarena.services.common.request_ids import check_request_id
+from wordarena.services.match.leases import address_of
+from wordarena.services.match.models import MatchRow
+from wordarena.services.match.runtime import Options, SeatInfo
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+
+
+def check_match_id(match_id: str) -> None:
+    """Refuse a missing or malformed match id (by the rule of request ids)."""
+    check_request_id(match_id, "match_id")
+
+
+def canonical(req: ctl.CreateMatchRequest) -> bytes:
+    """The request as stored, so that a retry compares equal whatever seed was chosen."""
+    out = ctl.CreateMatchRequest()
+    out.CopyFrom(req)
+    out.seed = 0 if not req.seed else req.seed
+    return out.SerializeToString(deterministic=True)
+
+
+def existing_answer(row: MatchRow, req: ctl.CreateMatchRequest, address: str) -> ctl.CreateMatchResponse:
+    """The answer to a CreateMatch for a match id already stored: the same match when the
+    request is the same (its owner's address, else ``address``), ALREADY_EXISTS otherwise."""
+    if canonical(req) != row.create_request:
+        raise ServiceError(grpc.StatusCode.ALREADY_EXISTS,
+                           f"match {row.id!r} exists with different settings")
+    return ctl.CreateMatchResponse(match_id=row.id, address=address_of(row.owner) or address,
+                                   seed=int(row.seed))
+
+
+def ruleset_of(ref: c.RulesetRef) -> Ruleset:
+    """The ruleset a request names (a family with language and board, or a full ruleset id)."""
+    if not ref.ruleset_id:
+        raise invalid_argument("ruleset.ruleset_id", "required, e.g. 'classic'")
+    try:
+        if "/" in ref.ruleset_id:
+            return parse_ruleset_id(ref.ruleset_id)
+        return get_ruleset(ref.ruleset_id, ref.language or "en", ref.board_id or None)
+    except InputError as exc:
+        raise invalid_argument(f"ruleset.{exc.where or 'ruleset_id'}", exc.detail) from exc
+
+
+def seats_of(req: ctl.CreateMatchRequest, ruleset: Ruleset) -> list[SeatInfo]:
+    """Who sits where: every seat once, players or bots, as many as the ruleset allows."""
+    n = len(req.seats)
+    if not ruleset.min_players <= n <= ruleset.max_players:
+        raise invalid_argument("seats", f"{ruleset.name} is played by {ruleset.min_players}.."
+                               f"{ruleset.max_players} players, not {n}")
+    by_index: dict[int, SeatInfo] = {}
+    for k, s in enumerate(req.seats):
+        if not 0 <= s.index < n or s.index in by_index:
+            raise invalid_argument(f"seats[{k}].index", f"seat indexes must be 0..{n - 1}, each once")
+        which = s.WhichOneof("occupant")
+        if which == "player":
+            if not s.player.player_id or len(s.player.player_id) > 128:
+                raise invalid_argument(f"seats[{k}].player.player_id", "required, at most 128 chars")
+            name = s.player.display_name[:64] or s.player.player_id
+            by_index[s.index] = SeatInfo(s.player.player_id, name, guest=s.player.guest)
+        elif which == "bot_level":
+            if not 1 <= s.bot_level <= 5:
+                raise invalid_argument(f"seats[{k}].bot_level", "must be 1..5")
+            by_index[s.index] = SeatInfo(f"bot:{s.bot_level}", f"Bot {s.bot_level}", bot=True,
+                                         bot_level=s.bot_level)
+        else:
+            raise invalid_argument(f"seats[{k}]", "a seat needs a player or a bot_level")
+    humans = [si.player_id for si in by_index.values() if not si.bot]
+    if req.options.pass_and_play:
+        if not humans or len(set(humans)) != 1:
+            raise invalid_argument("seats", "pass-and-play: every human seat belongs to one player "
+                                   "(the one client that plays them all)")
+    elif len(set(humans)) != len(humans):
+        raise invalid_argument("seats", "a player may hold only one seat (except in pass-and-play)")
+    return [by_index[i] for i in range(n)]
+
+
+def options_of(o: c.MatchOptions, ruleset: Ruleset) -> Options:
+    """The match options, clocks checked against the ruleset's limits."""
+    out = Options(challenge_mode=o.challenge_mode, pass_and_play=o.pass_and_play,
+                  unrated=o.unrated or o.pass_and_play, spectators_allowed=o.spectators_allowed)
+    if o.clock.HasField("per_player"):
+        secs = o.clock.per_player.ToTimedelta().total_seconds()
+        rule = ruleset.clock
+        if rule.maximum <= 0:
+            raise invalid_argument("options.clock.per_player", f"{ruleset.name} is untimed")
+        if not rule.minimum <= secs <= rule.maximum:
+            raise invalid_argument("options.clock.per_player",
+                                   f"must be {rule.minimum // 60}..{rule.maximum // 60} minutes")
+        out.per_player_seconds = secs
+    elif ruleset.clock.default > 0:
+        out.per_player_seconds = float(ruleset.clock.default)
+    if o.clock.HasField("idle_kick_after"):
+        secs = o.clock.idle_kick_after.ToTimedelta().total_seconds()
+        if not 3600 <= secs <= 30 * 86400:
+            raise invalid_argument("options.clock.idle_kick_after", "must be 1 hour .. 30 days")
+        out.idle_kick_seconds = secs
+    return out

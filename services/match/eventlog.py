@@ -1,0 +1,234 @@
+"""The event log of a match: the engine's events turned into stored events, appended durably,
+installed in memory, and replayed into a ``Runtime`` on start-up or take-over.
+
+A stored event is ``(seq, time, kind, payload)``. Its payload keeps what the projection needs
+without the engine state of that moment:
+
+- ``engine``: the engine events it stands for (a play and the tiles drawn after it are one stored
+  event); replaying them from the match's seed rebuilds the state exactly;
+- ``after``: the state's summary after the event (``runtime.after_snapshot``, plus clocks and the
+  seats whose rack changed);
+- ``board``: the squares that changed (``[index]`` emptied, ``[index, letter, blank, owner,
+  placed_seq]`` filled); War of Words adds ``wow``, what the clouds hide;
+- ``notation``: a play's ``8H WORD``, written by the engine (``engine.notation``) from the board
+  before the play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from wordarena.engine.game import GameState, replay
+from wordarena.engine.game.events import Event as EngineEvent
+from wordarena.engine.notation import placed_notation
+from wordarena.engine.rulesets import parse_ruleset_id
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.tiles import Tile
+from wordarena.services.common import logs
+from wordarena.services.match import metrics, results, views
+from wordarena.services.match.models import RequestRow
+from wordarena.services.match.runtime import Options, Runtime, SeatInfo, after_snapshot
+from wordarena.services.match.store import MatchStore, StoredEvent
+
+log = logs.get_logger(__name__)
+
+BoardChange = list[Any]
+
+
+def stored_kind(engine_type: str) -> str:
+    """Stored-event kind of an engine event type."""
+    return {"game-started": "match-started", "play": "turn-played", "passed": "turn-passed",
+            "exchanged": "tiles-exchanged"}.get(engine_type, engine_type)
+
+
+def group_engine_events(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """One stored event per engine event, except that ``tiles-drawn`` joins the play before it."""
+    groups: list[list[dict[str, Any]]] = []
+    for ev in events:
+        if ev["type"] == "tiles-drawn" and groups:
+            groups[-1].append(ev)
+        else:
+            groups.append([ev])
+    return groups
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now: float,
+              clocks: list[float] | None = None) -> list[StoredEvent]:
+    """The stored events of engine ``events`` that took ``rt.state`` to ``state``, numbered
+    after ``rt.seq``. ``clocks``: the seats' clocks after the action (default: unchanged)."""
+    before = rt.state
+    prev_racks = [list(r) for r in before.racks] if rt.events else [[] for _ in before.racks]
+    after = after_snapshot(state)
+    if clocks is not None:
+        after["clocks"] = clocks
+    elif rt.clocks is not None:
+        after["clocks"] = list(rt.clocks)
+    after["rack_changed"] = [i for i, r in enumerate(state.racks) if list(r) != prev_racks[i]]
+    groups = group_engine_events([ev.to_dict() for ev in events])
+    game_over = next((g[0]["data"] for g in groups if g[0]["type"] == "game-over"), None)
+    early: list[int] = []
+    if game_over is not None:  # who left in the first round (War of Words: no result)
+        early = results.first_round_leavers(
+            [*(ev.payload.get("engine", ()) for ev in rt.events), *groups])
+    out: list[StoredEvent] = []
+    seq = rt.seq
+    wow = rt.ruleset.family == "warofwords"
+    for k, g in enumerate(groups):
+        seq += 1
+        kind = stored_kind(g[0]["type"])
+        a = dict(after)
+        if game_over is not None and kind != "game-over":
+            a["scores"] = [s - adj for s, adj in zip(game_over["scores"], game_over["adjustments"],
+                                                     strict=True)]
+        if kind == "game-over" and early:
+            a["first_round_left"] = early
+        payload: dict[str, Any] = {"engine": g, "after": a}
+        if wow:  # War of Words: what changed in anyone's view, and what clouds hide
+            payload["board"], payload["wow"] = _wow_changes(rt, g, before, state, seq, k == 0)
+        else:
+            payload["board"] = _board_changes(g, state, seq)
+        notation = _notation(rt.ruleset, before.cells, g[0])
+        if notation:
+            payload["notation"] = notation
+        out.append(StoredEvent(seq, now, kind, payload))
+    return out
+
+
+def _notation(ruleset: Ruleset, cells: Sequence[Tile | None], head: dict[str, Any]) -> str:
+    """The engine's notation of a play (head event ``play``) on ``cells``, the board before it."""
+    data = head["data"]
+    if head["type"] != "play" or not data.get("placed"):
+        return ""
+    return placed_notation(ruleset.board, tuple(cells), data["placed"], bool(data["across"]))
+
+
+def _wow_changes(rt: Runtime, group: list[dict[str, Any]], before: GameState, state: GameState,
+                 seq: int, first: bool) -> tuple[list[BoardChange], dict[str, Any]]:
+    """War of Words board changes (on the first stored event of a commit: every square whose view
+    changed, letters destroyed or drawn over by clouds included) and the cloud data the
+    projection needs (``views.wow_payload``); ``touched``: a word of the play lies (partly) under
+    a cloud."""
+    wow, changed = views.wow_payload(before, state)
+    changes: list[BoardChange] = []
+    if first:
+        for i in changed:
+            cell = state.cells[i]
+            if cell is None:
+                changes.append([i])
+            else:
+                fresh = before.cells[i] != cell
+                changes.append([i, cell.letter, cell.blank, cell.owner,
+                                seq if fresh else rt.placed_seq.get(i, seq)])
+    else:
+        wow["squares"] = {}
+    data = group[0]["data"]
+    if group[0]["type"] == "play" and data.get("placed"):
+        layout = state.ruleset.board
+        placed = [int(p[0]) for p in data["placed"]]
+        filled = {i for i, t in enumerate(before.cells) if t is not None} | set(placed)
+        veiled = set(wow["veiled"])
+        wow["touched"] = bool(views.word_squares(layout.cols, layout.rows, filled, placed) & veiled)
+    return changes, wow
+
+
+def _board_changes(group: list[dict[str, Any]], state: GameState, seq: int) -> list[BoardChange]:
+    head = group[0]
+    data = head["data"]
+    changes: list[BoardChange] = []
+    if head["type"] in ("play", "play-pending", "play-accepted", "play-checked"):
+        for index, *_ in data.get("placed", []):
+            cell = state.cells[index]
+            if cell is not None:
+                changes.append([index, cell.letter, cell.blank, cell.owner, seq])
+        for index, *_ in data.get("returned", []):
+            changes.append([index])
+    return changes
+
+
+async def append(store: MatchStore, rt: Runtime, owner: str, events: list[StoredEvent],
+                 request: RequestRow | None, *, finished_at: float | None) -> None:
+    """Append ``events`` (and the answer to ``request``) after ``rt.seq`` in one transaction;
+    ``finished_at``: the match ended with them. Raises ``store.ConflictError`` when another
+    server owns the match now."""
+    t0 = time.perf_counter()
+    await store.append(rt.match_id, owner, rt.seq, events, request,
+                       status="finished" if finished_at is not None else None, ended_at=finished_at)
+    metrics.APPEND_SECONDS.observe(time.perf_counter() - t0)
+
+
+def install(rt: Runtime, events: Sequence[StoredEvent]) -> None:
+    """Add durably stored ``events`` to the match in memory (its log and the seq at which each
+    square's tile was placed)."""
+    for ev in events:
+        ev.payload.setdefault("board", [])
+        _track_placed(rt.placed_seq, ev)
+        rt.events.append(ev)
+
+
+def _track_placed(placed_seq: dict[int, int], ev: StoredEvent) -> None:
+    for entry in ev.payload.get("board", ()):
+        if len(entry) > 1:
+            placed_seq[entry[0]] = entry[4] if len(entry) > 4 else ev.seq
+        else:
+            placed_seq.pop(entry[0], None)
+
+
+# --- replaying -----------------------------------------------------------------------------
+
+
+async def rebuild(store: MatchStore, match_id: str, lexicon_for: Callable[[str], Any]) -> Runtime:
+    """The match rebuilt from its stored log: the engine state replayed from the seed, clocks,
+    last moves, request answers and where each tile was placed."""
+    loaded = await store.load(match_id)
+    assert loaded is not None
+    row = loaded.row
+    ruleset = parse_ruleset_id(row.ruleset_id)
+    seats = [SeatInfo(**s) for s in json.loads(row.seats)]
+    options = Options.from_dict(json.loads(row.options))
+    engine_events = [EngineEvent.from_dict(ee) for ev in loaded.events
+                     for ee in ev.payload.get("engine", ())]
+    await asyncio.to_thread(lexicon_for, ruleset.lexicon)  # first load: off the loop
+    state: GameState = replay(engine_events, lexicon_for)
+    rt = Runtime(match_id=match_id, ruleset=ruleset, seats=seats, options=options,
+                 created_at=row.created_at, state=state, events=loaded.events,
+                 status=row.status, ended_at=row.ended_at, last_move=[row.created_at] * len(seats))
+    add_notation(ruleset, loaded.events)
+    for ev in loaded.events:
+        _track_placed(rt.placed_seq, ev)
+        after = ev.payload.get("after")
+        if after is not None:
+            if "clocks" in after and after["clocks"] is not None:
+                rt.clocks = list(after["clocks"])
+            rt.turn_start = ev.time
+            for ee in ev.payload.get("engine", ()):
+                if ee.get("seat") is not None and "action" in ee.get("data", {}):
+                    rt.last_move[ee["seat"]] = ev.time
+    rt.requests = {k: (r.method, r.response) for k, r in loaded.requests.items()}
+    if state.over:
+        rt.status = "finished"
+    log.info("match rebuilt from its log", match_id=match_id, seq=rt.seq)
+    return rt
+
+
+def add_notation(ruleset: Ruleset, events: Sequence[StoredEvent]) -> None:
+    """Logs stored before plays carried their notation: write it now, from the board before each
+    play as the stored board changes rebuild it (in memory only; the log stays as written)."""
+    if all("notation" in ev.payload or ev.kind != "turn-played" for ev in events):
+        return
+    layout = ruleset.board
+    cells: list[Tile | None] = [None] * (layout.rows * layout.cols)
+    for ev in events:
+        engine = ev.payload.get("engine") or ()
+        if ev.kind == "turn-played" and engine and "notation" not in ev.payload:
+            notation = _notation(ruleset, cells, engine[0])
+            if notation:
+                ev.payload["notation"] = notation
+        for entry in ev.payload.get("board", ()):
+            cells[entry[0]] = Tile(entry[1], bool(entry[2]), int(entry[3])) if len(entry) > 1 else None

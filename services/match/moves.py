@@ -1,0 +1,88 @@
+"""A player's move as the contract writes it (``Move``, ``Placement``) read into engine values
+(``Play``, ``Exchange``…, ``engine.placement.Placement``). Only the shape is checked here; the
+rules are the engine's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wordarena.engine.game import Action, Exchange, Pass, Play, Resign
+from wordarena.engine.placement import Placement
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.tiles import BLANK, WILDCARD
+from wordarena.services.common.errors import invalid_argument
+from wordarena.services.match import views
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import errors_pb2 as e
+
+
+def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tuple[Placement, ...]:
+    """Contract placements as engine placements: squares on the board, letters of the ruleset's
+    alphabet, action tiles only in War of Words (INVALID_ARGUMENT naming the field otherwise)."""
+    layout = ruleset.board
+    if not pls:
+        raise invalid_argument(field, "at least one placement is required")
+    if len(pls) > ruleset.rack_size:
+        raise invalid_argument(
+            field,
+            f"at most {ruleset.rack_size} tiles",
+            views.violation(e.RULE_CODE_TOO_MANY_TILES, "more tiles than a rack holds"),
+        )
+    out = []
+    for k, p in enumerate(pls):
+        where = f"{field}[{k}]"
+        if not layout.in_bounds(p.square.row, p.square.col):
+            v = views.violation(
+                e.RULE_CODE_OFF_BOARD,
+                f"({p.square.row}, {p.square.col}) is off the {layout.rows}x{layout.cols} board",
+            )
+            v.squares.append(c.Square(row=p.square.row, col=p.square.col))
+            raise invalid_argument(f"{where}.square", v.message, v)
+        if p.action:
+            if ruleset.family != "warofwords":
+                raise invalid_argument(f"{where}.action", "action tiles are War of Words tiles")
+            token = views.action_token(p.action, p.action_factor)
+            if not token:
+                raise invalid_argument(f"{where}.action", "not an action tile")
+            facing = {v: k for k, v in views.FACING_PB.items()}.get(p.facing, "")
+            out.append(Placement(p.square.row, p.square.col, token, facing=facing))
+            continue
+        if p.is_wildcard:
+            letter = WILDCARD
+        else:
+            letter = p.letter.strip().upper()
+            if not ruleset.tiles.has_letter(letter):
+                v = views.violation(
+                    e.RULE_CODE_INVALID_BLANK_LETTER,
+                    f"{p.letter[:8]!r} is not a letter of the {ruleset.language} alphabet",
+                )
+                raise invalid_argument(f"{where}.letter", v.message, v)
+        out.append(Placement(p.square.row, p.square.col, letter, bool(p.is_blank)))
+    return tuple(out)
+
+
+def action_of(ruleset: Ruleset, seat: int, move: c.Move) -> Action:
+    """The engine action of a contract ``Move`` made by ``seat``."""
+    which = move.WhichOneof("kind")
+    if which == "play":
+        if move.play.effect_moves:
+            raise invalid_argument("move.play.effect_moves", "effect moves are not supported yet")
+        return Play(seat, placements_of(ruleset, move.play.placements, "move.play.placements"))
+    if which == "pass_turn":
+        return Pass(seat)
+    if which == "exchange":
+        if not move.exchange.tiles:
+            raise invalid_argument("move.exchange.tiles", "name at least one tile")
+        tokens = []
+        for t in move.exchange.tiles:
+            if t.action:  # War of Words: an action tile goes back like a letter
+                tokens.append(views.action_token(t.action, t.action_factor) or "@?")
+                continue
+            tokens.append(
+                BLANK if t.is_blank else WILDCARD if t.is_wildcard else t.letter.strip().upper()
+            )
+        return Exchange(seat, tuple(tokens))
+    if which == "resign":
+        return Resign(seat)
+    raise invalid_argument("move", "exactly one of play, pass_turn, exchange, resign is required")

@@ -1,0 +1,42 @@
+"""The match event log's notation: every stored play carries the engine's ``8H WORD`` from the
+board before it, and logs stored before plays carried it get the same notation on rebuild."""
+
+from __future__ import annotations
+
+import copy
+
+from wordarena.engine.bots import Bot
+from wordarena.engine.game import Play, apply, start_game
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.engine.notation import play_notation
+from wordarena.engine.rulesets import get_ruleset
+from wordarena.services.match import eventlog
+from wordarena.services.match.runtime import Options, Runtime, SeatInfo
+
+
+def test_plays_carry_the_engine_notation_and_old_logs_get_it_on_rebuild() -> None:
+    ruleset = get_ruleset("scrabble", "en")
+    lexicon = load_lexicon(ruleset.lexicon)
+    state, events = start_game(ruleset, 2, 3, lexicon, True)
+    rt = Runtime(match_id="m", ruleset=ruleset, seats=[SeatInfo("a", "A"), SeatInfo("b", "B")],
+                 options=Options(), created_at=0.0, state=state, events=[])
+    eventlog.install(rt, eventlog.to_stored(rt, events, state, 0.0))
+    bots = [Bot(2, 1, lexicon), Bot(2, 2, lexicon)]
+    expected: list[str] = []
+    for _ in range(12):
+        if rt.state.over:
+            break
+        action = bots[rt.state.to_move].choose(rt.state)
+        new_state, engine_events = apply(rt.state, action)
+        if isinstance(action, Play):
+            across = engine_events[0].data["across"]
+            expected.append(play_notation(ruleset.board, rt.state.cells, action.placements, across))
+        eventlog.install(rt, eventlog.to_stored(rt, engine_events, new_state, 0.0))
+        rt.state = new_state
+    written = [ev.payload["notation"] for ev in rt.events if ev.kind == "turn-played"]
+    assert written == expected and len(written) >= 4
+    old = copy.deepcopy(rt.events)
+    for ev in old:
+        ev.payload.pop("notation", None)
+    eventlog.add_notation(ruleset, old)
+    assert [ev.payload.get("notation") for ev in old] == [ev.payload.get("notation") for ev in rt.events]
