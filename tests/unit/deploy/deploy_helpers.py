@@ -3,7 +3,6 @@ that must be there under CI."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -41,27 +40,31 @@ def require_tool(name: str, why: str) -> str:
 @dataclass(frozen=True)
 class Instruction:
     keyword: str  # upper case: FROM, RUN, ENV …
-    args: str  # the rest, continuation lines joined
+    flags: dict[str, str]  # --mount=…, --chmod=… → {"mount": "…", "chmod": "…"}
+    value: tuple[str, ...]  # the words as Docker reads them (ENV: k, v, k, v …)
+    json: bool  # exec form (a JSON array)
     stage: int  # 0 for the first FROM's stage
+
+    @property
+    def shell(self) -> str:
+        """The command of a shell-form RUN / CMD."""
+        assert not self.json and len(self.value) == 1, self
+        return self.value[0]
 
 
 @cache
 def dockerfile() -> tuple[Instruction, ...]:
-    """The Dockerfile's instructions (comments dropped, ``\\`` continuations joined)."""
+    """The Dockerfile's instructions, parsed by Docker's own parser (BuildKit's, through the
+    ``dockerfile`` package), so that continuations, comments and JSON forms read as Docker reads
+    them."""
+    import dockerfile as parser
+
     out: list[Instruction] = []
-    stage, buf = -1, ""
-    for raw in DOCKERFILE.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue  # comments end nothing, even inside a continuation (as Docker reads them)
-        if line.endswith("\\"):
-            buf += line[:-1] + " "
-            continue
-        keyword, _, args = (buf + line).partition(" ")
-        buf = ""
-        if keyword.upper() == "FROM":
-            stage += 1
-        out.append(Instruction(keyword.upper(), " ".join(args.split()), stage))
+    stage = -1
+    for c in parser.parse_file(str(DOCKERFILE)):
+        stage += c.cmd.upper() == "FROM"
+        flags = dict(f.removeprefix("--").partition("=")[::2] for f in c.flags)
+        out.append(Instruction(c.cmd.upper(), flags, tuple(c.value), c.json, stage))
     return tuple(out)
 
 
@@ -76,19 +79,9 @@ def final(keyword: str) -> list[Instruction]:
 
 
 def run_with(text: str) -> Instruction:
-    """The one RUN instruction whose text holds ``text``."""
-    (found,) = [i for i in dockerfile() if i.keyword == "RUN" and text in i.args]
+    """The one RUN instruction whose command holds ``text``."""
+    (found,) = [i for i in dockerfile() if i.keyword == "RUN" and text in i.shell]
     return found
-
-
-def split_flags(args: str) -> tuple[dict[str, str], str]:
-    """``--mount=a=b,c=d --x=y rest`` → ({"mount": "a=b,c=d", "x": "y"}, "rest")."""
-    flags: dict[str, str] = {}
-    words = args.split(" ")
-    while words and words[0].startswith("--"):
-        name, _, value = words.pop(0)[2:].partition("=")
-        flags[name] = value
-    return flags, " ".join(words)
 
 
 def key_values(spec: str) -> dict[str, str]:
@@ -97,13 +90,10 @@ def key_values(spec: str) -> dict[str, str]:
 
 
 def env_of(instructions: list[Instruction]) -> dict[str, str]:
-    """Variables set by ENV instructions (``K=V`` pairs, shell-quoted values allowed)."""
+    """Variables set by ENV instructions."""
     env: dict[str, str] = {}
     for i in instructions:
-        for word in shlex.split(i.args):
-            k, sep, v = word.partition("=")
-            assert sep, f"ENV {i.args!r}: use the K=V form"
-            env[k] = v
+        env.update(zip(i.value[::2], i.value[1::2], strict=True))
     return env
 
 
@@ -116,13 +106,6 @@ def command_words(shell: str, program: str) -> list[str]:
             end = next((k for k, w in enumerate(rest) if w in ("&&", ";", "|", "||")), len(rest))
             return rest[:end]
     raise AssertionError(f"no {program!r} in {shell!r}")
-
-
-def exec_form(args: str) -> list[str]:
-    """The JSON array of an exec-form CMD / HEALTHCHECK CMD."""
-    value = json.loads(args)
-    assert isinstance(value, list) and all(isinstance(w, str) for w in value), args
-    return value
 
 
 # ------------------------------------------------------------------------------------------------

@@ -45,14 +45,12 @@ from deploy_helpers import (
     compose_env,
     dockerfile,
     env_of,
-    exec_form,
     final,
     in_build_context,
     key_values,
     port_of,
     published,
     run_with,
-    split_flags,
     stages,
 )
 from test_manifests import container_env, pod_spec, service_envs, workloads
@@ -81,7 +79,7 @@ def image_env() -> dict[str, str]:
 def test_two_stages_on_the_python_the_project_requires() -> None:
     from packaging.specifiers import SpecifierSet
 
-    froms = [i.args.split() for i in dockerfile() if i.keyword == "FROM"]
+    froms = [list(i.value) for i in dockerfile() if i.keyword == "FROM"]
     assert stages() == 2 and froms[0][1:] == ["AS", "build"], froms
     requires = SpecifierSet(pyproject()["project"]["requires-python"])
     for words in froms:
@@ -106,28 +104,45 @@ def _options(words: list[str]) -> set[str]:
     return {w for w in words if w.startswith("-") and w not in COSMETIC and w != "-w"}
 
 
+# Flags of the instructions, as the Dockerfile reference lists them (the parser takes any).
+KNOWN_FLAGS = {
+    "RUN": {"mount", "network", "security"},
+    "COPY": {"from", "chmod", "chown", "link", "parents", "exclude"},
+    "HEALTHCHECK": {"interval", "timeout", "start-period", "start-interval", "retries"},
+    "FROM": {"platform"},
+}
+
+
+def test_instructions_use_known_flags() -> None:
+    for i in dockerfile():
+        unknown = set(i.flags) - KNOWN_FLAGS.get(i.keyword, set())
+        assert not unknown, f"{i.keyword} --{unknown}"
+    first_line = DOCKERFILE.read_text(encoding="utf-8").splitlines()[0]
+    assert first_line == "# syntax=docker/dockerfile:1", "RUN --mount, COPY --chmod: BuildKit's front end"
+
+
 def test_builds_the_wheel_the_wheel_test_builds() -> None:
     (test_words,) = _wheel_test_pip_lists()
     build = run_with("pip wheel")
     assert build.stage == 0
-    words = command_words(build.args, "pip wheel")
+    words = command_words(build.shell, "pip wheel")
     assert _options(words) == _options(test_words) == {"--no-deps"}, (words, test_words)
     assert words[-1] == ".", "the wheel of the checkout copied into the build stage"
-    workdir = [i.args for i in dockerfile() if i.stage == 0 and i.keyword == "WORKDIR"]
-    copies = [i.args for i in dockerfile() if i.stage == 0 and i.keyword == "COPY"]
-    assert workdir and copies == [". ."], "the whole build context (as .dockerignore leaves it)"
+    workdir = [i.value for i in dockerfile() if i.stage == 0 and i.keyword == "WORKDIR"]
+    copies = [i.value for i in dockerfile() if i.stage == 0 and i.keyword == "COPY"]
+    assert workdir and copies == [(".", ".")], "the whole build context (as .dockerignore leaves it)"
 
 
 def test_installs_that_wheel_with_the_extra_the_wheel_test_serves_with() -> None:
     wheel_test = WHEEL_TEST.read_text(encoding="utf-8")
     (test_req,) = set(re.findall(r"\"(wordarena\[[\w,]+\]) @ ", wheel_test))
     assert test_req == "wordarena[server]"
-    out_dir = command_words(run_with("pip wheel").args, "pip wheel")
+    out_dir = command_words(run_with("pip wheel").shell, "pip wheel")
     out_dir = out_dir[out_dir.index("-w") + 1]
-    flags, shell = split_flags(run_with("pip install").args)
-    mount = key_values(flags["mount"])
+    install = run_with("pip install")
+    mount = key_values(install.flags["mount"])
     assert mount["type"] == "bind" and mount["from"] == "build" and mount["source"] == out_dir
-    (req,) = command_words(shell, "pip install")
+    (req,) = command_words(install.shell, "pip install")
     assert req == f"{test_req} @ file://$(echo {mount['target']}/wordarena-*.whl)", req
     assert run_with("pip install").stage == stages() - 1
     assert "server" in pyproject()["project"]["optional-dependencies"]
@@ -153,8 +168,8 @@ def test_dockerignore_lets_through_what_the_build_reads() -> None:
     folders = tuple(f"{f}/" for f in package_roots().values())
     needed += [p for p in tracked_files() if p.startswith(folders) and "__pycache__" not in p]
     for i in dockerfile():
-        if i.keyword == "COPY" and "--from" not in i.args:
-            needed += [s for s in split_flags(i.args)[1].split()[:-1] if s != "."]
+        if i.keyword == "COPY" and "from" not in i.flags:
+            needed += [s for s in i.value[:-1] if s != "."]
     missing = [p for p in needed if not in_build_context(p)]
     assert not missing, f".dockerignore leaves out {missing[:10]}"
     for kept_out in (".git/HEAD", ".venv/bin/python", "tests/unit/deploy/test_docker.py", "bench/engine.py",
@@ -170,7 +185,7 @@ def test_the_wheel_builds_from_the_build_context(tmp_path: Path) -> None:
         if in_build_context(p):
             (context / p).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / p, context / p)
-    words = command_words(run_with("pip wheel").args, "pip wheel")
+    words = command_words(run_with("pip wheel").shell, "pip wheel")
     words[words.index("-w") + 1] = str(tmp_path / "dist")
     subprocess.run([sys.executable, "-m", "pip", "wheel", *words], cwd=context, check=True, timeout=900,
                    capture_output=True)
@@ -197,7 +212,7 @@ def setup_runtime_debs() -> list[str]:
 def test_debian_packages_are_the_run_time_packages_of_setup() -> None:
     from wordarena.engine.lexicon.catalog import SOURCES
 
-    install = command_words(run_with("apt-get install").args, "apt-get install")
+    install = command_words(run_with("apt-get install").shell, "apt-get install")
     packages = [w for w in install if not w.startswith("-")]
     assert "--no-install-recommends" in install
     assert packages == setup_runtime_debs(), "deploy/docker/Dockerfile and scripts/setup disagree"
@@ -223,7 +238,7 @@ def test_the_lexicon_step_asks_for_every_lexicon_of_the_catalogue(tmp_path: Path
     (bin_dir / "wordarena").write_text(f'#!/bin/sh\necho "$*" >> {log}\n')
     (bin_dir / "wordarena").chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{VENV_BIN}{os.pathsep}{os.environ['PATH']}"}
-    subprocess.run(["sh", "-ec", step.args], env=env, check=True, timeout=60)
+    subprocess.run(["sh", "-ec", step.shell], env=env, check=True, timeout=60)
     assert log.read_text().split("\n")[:-1] == [f"lexicon info {n}" for n in available_lexicons()]
 
 
@@ -273,18 +288,18 @@ def test_the_compiled_lexicons_are_not_hidden_by_a_volume() -> None:
 
 def test_runs_as_the_manifests_non_root_user() -> None:
     (user,) = final("USER")
-    uid, _, gid = user.args.partition(":")
+    uid, _, gid = user.value[0].partition(":")
     assert uid.isdigit() and gid.isdigit(), "numeric, so that Kubernetes' runAsNonRoot can check it"
     assert int(uid) != 0 and int(gid) != 0
     useradd = run_with("useradd")
-    assert f"--uid {uid}" in useradd.args and f"--gid {gid}" in useradd.args
+    assert f"--uid {uid}" in useradd.shell and f"--gid {gid}" in useradd.shell
     assert dockerfile().index(user) > dockerfile().index(run_with("wordarena lexicon")), \
         "root writes the lexicon cache; the servers only read it"
     for w in workloads():
         ctx = pod_spec(w)["securityContext"]
         assert (ctx["runAsUser"], ctx["runAsGroup"], ctx["runAsNonRoot"]) == (int(uid), int(gid), True)
     data_dir = image_env()["WORDARENA_DATA_DIR"]
-    assert f"-o {uid} -g {gid}" in useradd.args and useradd.args.endswith(data_dir), \
+    assert f"-o {uid} -g {gid}" in useradd.shell and useradd.shell.endswith(data_dir), \
         "the data directory belongs to the user (volumes mounted there start out writable)"
 
 
@@ -295,15 +310,14 @@ def test_every_setting_the_image_sets_is_read_by_both_servers() -> None:
         assert k in service_envs()["lobby"] and k in service_envs()["match"], f"{k} is read by no server"
     assert image_env()["WORDARENA_LISTEN"].startswith("0.0.0.0:")
     (cmd,) = final("CMD")
-    assert exec_form(cmd.args)[0] == "wordarena"
+    assert cmd.json and cmd.value[0] == "wordarena"
     assert not final("ENTRYPOINT"), "the manifests' command: must choose the server"
 
 
 def _healthcheck() -> tuple[dict[str, str], list[str]]:
     (hc,) = final("HEALTHCHECK")
-    flags, rest = split_flags(hc.args)
-    assert rest.startswith("CMD ")
-    return flags, exec_form(rest.removeprefix("CMD "))
+    assert hc.json and hc.value[0] == "CMD", "exec form: no shell needed"
+    return hc.flags, list(hc.value[1:])
 
 
 def _seconds(value: str) -> float:
@@ -312,7 +326,7 @@ def _seconds(value: str) -> float:
 
 def test_healthcheck_uses_the_health_service_script() -> None:
     flags, command = _healthcheck()
-    copies = {split_flags(i.args)[1].split()[1]: split_flags(i.args)[1].split()[0] for i in final("COPY")}
+    copies = {i.value[-1]: i.value[0] for i in final("COPY")}
     installed = f"/usr/local/bin/{command[0]}"
     assert copies.get(installed) == "deploy/docker/healthcheck.py", copies
     script = (DEPLOY / "docker" / "healthcheck.py").read_text(encoding="utf-8")
@@ -503,5 +517,5 @@ def test_docs_give_the_commands_of_this_layout() -> None:
     packages = " ".join(setup_runtime_debs())
     assert f"`{packages}`" in doc, "the docs name the image's Debian packages"
     assert f"`WORDARENA_LEXICON_DIR={image_env()['WORDARENA_LEXICON_DIR']}`" in doc
-    uid = final("USER")[0].args.split(":")[0]
+    uid = final("USER")[0].value[0].split(":")[0]
     assert f"uid/gid `{uid}`" in doc
