@@ -12,8 +12,9 @@ claims is checked where it can be, or its commands run outside a container:
 * it runs as a numeric non-root user, the manifests' ``runAsUser``;
 * its HEALTHCHECK runs the health-check script, which answers 0 for a real, serving lobby and 1
   once it is gone; every ``WORDARENA_*`` it sets is read by the servers;
-* compose.yaml: the services, ports and advertised addresses of the table in docs/operations.md,
-  settings the servers read, Prometheus targets and Grafana provisioning that match.
+* compose.yaml follows the Compose Specification (a strict parser) and has the services, ports and
+  advertised addresses of the table in docs/operations.md, settings the servers read, Prometheus
+  targets and Grafana provisioning that match.
 """
 
 from __future__ import annotations
@@ -408,6 +409,18 @@ def _addresses(cell: str) -> list[str]:
     return re.findall(r"`([\w.-]+:\d+)`", cell)
 
 
+def test_compose_file_follows_the_compose_specification() -> None:
+    """Parsed by a strict implementation of the Compose Specification (PyPI compose-spec, the Rust
+    compose_spec crate): unknown keys, bad ports, durations or conditions are errors."""
+    from compose_spec import PyOptions
+
+    parsed = PyOptions(apply_merge=True).from_yaml(COMPOSE.read_text(encoding="utf-8"))
+    assert sorted(parsed.service_names()) == sorted(services())
+    bad = COMPOSE.read_text(encoding="utf-8").replace("condition: service_healthy", "condition: healthy", 1)
+    with pytest.raises(ValueError):
+        PyOptions(apply_merge=True).from_yaml(bad)
+
+
 def test_compose_has_the_services_the_docs_name() -> None:
     assert set(docs_table()) == set(services())
     assert set(servers()) == {"lobby", "match-1", "match-2"}
@@ -455,6 +468,7 @@ def test_compose_settings_are_read_by_what_each_container_runs() -> None:
 
 
 def test_compose_servers_share_the_database_and_the_development_keys() -> None:
+    assert services()["postgres"]["image"].startswith("postgres:16-"), "PostgreSQL 16, as documented"
     pg = compose_env(services()["postgres"])
     url = f"postgresql+psycopg://{pg['POSTGRES_USER']}:{pg['POSTGRES_PASSWORD']}@postgres:5432/{pg['POSTGRES_DB']}"
     data_dir = image_env()["WORDARENA_DATA_DIR"]
@@ -489,6 +503,8 @@ def test_compose_prometheus_scrapes_the_servers_with_the_shipped_rules() -> None
         metrics = compose_env(svc)["WORDARENA_METRICS_LISTEN"]
         assert f"{name}:{port_of(metrics)}" in jobs[svc["command"][0]], f"Prometheus does not scrape {name}"
     assert sum(len(t) for t in jobs.values()) == len(servers())
+    labels = [sc.get("labels") for j in config["scrape_configs"] for sc in j["static_configs"]]
+    assert labels == [{"namespace": "compose"}] * len(labels), "the dashboard's namespace variable"
     assert published(prom) == {9090: 9090}
 
 
