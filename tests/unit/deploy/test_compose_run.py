@@ -125,3 +125,6 @@ def test_compose_servers_register_allocate_and_accept_the_lobbys_tokens(
     assert match["address"] in advertised, "the lobby hands out a match server's advertised address"
     view = cli("state", match["match_id"])  # the match server accepts the lobby's token
     assert view["controlled_seats"]
+    for name in matches:  # the warning docs/operations.md tells compose users to expect
+        log = (tmp_path / f"{name}.log").read_text()
+        assert "token keys: --lobby is set but no public key is configured" in log
