@@ -1,8 +1,9 @@
 """The image (deploy/docker/Dockerfile, .dockerignore) and the compose setup (deploy/compose.yaml)
 stay true to the code, to each other and to docs/operations.md.
 
-No Docker engine runs here, so no image is built. Instead the Dockerfile is read and each of its
-claims is checked where it can be, or its commands run outside a container:
+No Docker engine runs here, so no image is built. Instead the Dockerfile is read by Docker's own
+parser and each of its claims is checked where it can be, or its commands run outside a container
+(test_compose_run.py runs compose.yaml's servers the same way):
 
 * it builds the wheel as tests/e2e/test_wheel.py does and installs it with the same extra; the
   wheel builds from exactly what .dockerignore lets into the build context;
