@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from functools import cache
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 import grpc
 import pytest
 import yaml
+from deploy_helpers import require_tool
 
 ROOT = Path(__file__).resolve().parents[3]
 DEPLOY = ROOT / "deploy"
@@ -288,7 +288,6 @@ def test_match_servers_advertise_their_own_address() -> None:
     assert "WORDARENA_TOKEN_PRIVATE_KEY" not in env, "match servers only verify tokens"
 
 
-@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl not installed")
 def test_servers_require_keys_and_init_containers_migrate() -> None:
     """Production switches: no development keys, no start-up migrations in the servers (their
     init containers run ``--migrate-only``, under the migrations' advisory lock)."""
@@ -309,7 +308,8 @@ def test_servers_require_keys_and_init_containers_migrate() -> None:
 
 
 def test_kustomize_builds() -> None:
-    out = subprocess.run(["kubectl", "kustomize", str(K8S)], capture_output=True, text=True, timeout=60)
+    kubectl = require_tool("kubectl", "renders the kustomization")
+    out = subprocess.run([kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     kinds = [d["kind"] for d in yaml.safe_load_all(out.stdout) if d]
     assert kinds.count("ConfigMap") == len(generated_configmaps())
