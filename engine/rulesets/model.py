@@ -108,7 +108,7 @@ class Ruleset:
     bonus_letter_points: int
     clock: ClockRule
     # the family's turn, plugged into the one game loop (``engine.game.play.FamilyHooks``)
-    hooks: FamilyHooks = field(repr=False)
+    hooks: FamilyHooks = field(repr=False, compare=False)  # follows from the family
     idle_kick: bool = False  # warofwords: another player may kick the idle player to move
 
     def describe(self) -> dict[str, Any]:

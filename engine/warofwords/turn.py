@@ -147,9 +147,9 @@ def play_turn(state: GameState, action: Play, verdict: PlayVerdict) -> tuple[Gam
                 arena.markers[k] = Marker(m.kind, dst, m.owner, m.age)
                 arena.note("moved", seat, dst, tile=m.kind, origin=arena.name(src))
                 if m.kind == "whirlwind":
-                    spec = spec_of("@whirlwind")
-                    assert spec is not None
-                    destructive.append((dst, spec, ""))
+                    whirlwind = spec_of("@whirlwind")
+                    assert whirlwind is not None
+                    destructive.append((dst, whirlwind, ""))
                 break
     for index, spec, facing in sorted(destructive, key=lambda d: d[0]):
         effects.destroy_with(arena, spec.name, index, seat, facing)
