@@ -1,4 +1,6 @@
-"""The state machine: ``start_game``, ``apply(state, action) -> (state, events)``, ``replay``."""
+"""The state machine: ``start_game``, ``apply(state, action) -> (state, events)``, ``replay``;
+``evaluate_play``, the one judge of a play (``apply``, preview and Word Strength call it), and
+the hooks a rule family plugs into the loop (``FamilyHooks``, held by ``Ruleset.hooks``)."""
 
 from wordarena.engine.game.actions import (
     Action,
@@ -14,12 +16,14 @@ from wordarena.engine.game.actions import (
     action_to_dict,
 )
 from wordarena.engine.game.events import Event
+from wordarena.engine.game.play import FamilyHooks, PlayVerdict, evaluate_play
 from wordarena.engine.game.replay import replay
 from wordarena.engine.game.state import GameResult, GameState, PendingPlay, Seat, set_rack
 from wordarena.engine.game.turns import apply, start_game
 
 __all__ = [
-    "Action", "Decide", "Event", "Exchange", "GameResult", "GameState", "Kick", "Leave", "Pass",
-    "PendingPlay", "Play", "Resign", "Seat", "TimeOut", "action_from_dict", "action_to_dict",
-    "apply", "replay", "set_rack", "start_game",
+    "Action", "Decide", "Event", "Exchange", "FamilyHooks", "GameResult", "GameState", "Kick",
+    "Leave", "Pass", "PendingPlay", "Play", "PlayVerdict", "Resign", "Seat", "TimeOut",
+    "action_from_dict", "action_to_dict", "apply", "evaluate_play", "replay", "set_rack",
+    "start_game",
 ]
