@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from wordarena.engine.analysis.position import check_position
-from wordarena.engine.analysis.strength import play_score, rank_text
-from wordarena.engine.errors import RuleError
+from wordarena.engine.analysis.strength import rank_text
 from wordarena.engine.game.actions import Action, Play
+from wordarena.engine.game.play import evaluate_play
 from wordarena.engine.game.state import GameState
 from wordarena.engine.movegen import Move, describe_move, generate_moves
 from wordarena.engine.movegen.api import board_ruleset
@@ -74,12 +74,10 @@ def hindsight(
     letters = tuple(p for p in action.placements if not is_action(p.letter)) \
         if isinstance(action, Play) else ()
     if letters:
-        try:
-            played, _, bad = play_score(state, letters, who)
-            if not bad:
-                rank = 1 + sum(1 for m in moves if m.score > played)
-        except RuleError:
-            played = 0
+        verdict = evaluate_play(state, letters, who)
+        played = verdict.score  # 0 when the placement or the rack refuses the play
+        if verdict.breakdown is not None and not verdict.invalid_words:
+            rank = 1 + sum(1 for m in moves if m.score > played)
     ruleset = board_ruleset(state)
     best = tuple(
         Alternative(m, info.position, info.word, m.score - played, info.notation)

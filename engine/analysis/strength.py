@@ -1,4 +1,7 @@
-"""Word Strength: how good is a tentative play, among every legal move of the rack."""
+"""Word Strength: how good is a tentative play, among every legal move of the rack.
+
+The play is judged by the one play evaluator (``engine.game.play.evaluate_play``), so Word
+Strength names the rule ``apply`` would refuse it for, and the score ``apply`` would credit."""
 
 from __future__ import annotations
 
@@ -8,15 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wordarena.engine.analysis.position import check_position
-from wordarena.engine.board import with_tiles
-from wordarena.engine.errors import RuleError
+from wordarena.engine.errors import Rule
+from wordarena.engine.game.play import evaluate_play
 from wordarena.engine.game.state import GameState
 from wordarena.engine.movegen import Move, generate_moves
-from wordarena.engine.movegen.api import board_ruleset
-from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
-from wordarena.engine.scoring import score_play
-from wordarena.engine.warofwords.arena import portal_links
-from wordarena.engine.words import invalid_words, resolve_words
+from wordarena.engine.placement import Placement
 
 
 @dataclass(frozen=True)
@@ -69,28 +68,6 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def play_score(
-    state: GameState, placements: Sequence[Placement], seat: int
-) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
-    """(score, words as laid, words failing the lexicon) of a play; ``RuleError`` when it breaks
-    a placement rule or uses tiles not on the rack."""
-    check_tokens_on_rack(state.racks[seat], [p.token for p in placements])
-    ruleset = board_ruleset(state)  # War of Words: the board as action tiles left it
-    geometry = check_placement(ruleset, state.cells, placements, seat, portal_links(state))
-    after = with_tiles(state.cells, geometry.placed)
-    texts = [word_text(after, w) for w in geometry.words]
-    letters = state.ruleset.tiles.letters
-    if state.lexicon is not None:
-        resolved = resolve_words(texts, state.lexicon, letters)
-        bad = invalid_words(texts, resolved)
-        words = [r or t for r, t in zip(resolved, texts, strict=True)]
-    else:
-        bad, words = (), texts
-    tokens = [p.token for p in placements]
-    breakdown = score_play(ruleset, after, geometry, words, tokens, state.board_effects)
-    return breakdown.total, tuple(texts), bad
-
-
 def word_strength(
     state: GameState, placements: Sequence[Placement], seat: int | None = None,
     moves: list[Move] | None = None,
@@ -99,16 +76,19 @@ def word_strength(
     check_position(state)
     who = state.to_move if seat is None else seat
     all_moves = moves if moves is not None else generate_moves(state, who)
-    try:
-        score, words, bad = play_score(state, placements, who)
-    except RuleError as exc:
+    verdict = evaluate_play(state, placements, who)
+    exc = verdict.error
+    if exc is not None and exc.rule is not Rule.WORD_NOT_IN_LEXICON:
         return Strength(False, 0, (), (), str(exc), exc.code, 0, len(all_moves),
                         all_moves[0] if all_moves else None, tuple(all_moves))
+    # Word Strength judges the words against the word list even where the family defers the
+    # check (wordtiles' accept or check): ``invalid_words`` is filled whenever there is a lexicon.
+    score, words, bad = verdict.score, verdict.texts, verdict.invalid_words
     key = tuple(sorted((p.row * state.ruleset.board.cols + p.col, p.letter, p.blank)
                        for p in placements))
     best = next((m for m in all_moves if m.key != key), None)
     if bad:
         return Strength(False, score, words, bad, "not in the word list: " + ", ".join(bad),
-                        "word-not-in-lexicon", 0, len(all_moves), best, tuple(all_moves))
+                        Rule.WORD_NOT_IN_LEXICON.value, 0, len(all_moves), best, tuple(all_moves))
     rank = 1 + sum(1 for m in all_moves if m.score > score)
     return Strength(True, score, words, (), "", "", rank, len(all_moves), best, tuple(all_moves))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wordarena.engine.bots.leaves import LeaveTable, leave_table
+from wordarena.engine.bots.tactics import with_actions
 from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
 from wordarena.engine.game.state import GameState
 from wordarena.engine.game.turns import apply
@@ -68,9 +69,7 @@ class Bot:
         moves = generate_moves(state, seat, self.lexicon)
         move = self._pick(state, moves)
         chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
-        if state.ruleset.family == "warofwords":  # action tiles: engine.warofwords.tactics
-            from wordarena.engine.warofwords.tactics import with_actions
-
+        if state.ruleset.family == "warofwords":  # action tiles: engine.bots.tactics
             return with_actions(state, seat, chosen, moves, self.level, self.rng,
                                 self.lexicon)
         return chosen
@@ -179,7 +178,7 @@ class Bot:
             return True
         lexicon = self.lexicon or state.lexicon
         pending = state.pending
-        assert pending is not None
+        assert pending is not None and lexicon is not None
         texts = [word_text(state.cells, w) for w in pending.geometry.words]
         resolved = resolve_words(texts, lexicon, state.ruleset.tiles.letters)
         return not invalid_words(texts, resolved)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +82,7 @@ class Kick:
 
 Action = Play | Pass | Exchange | Resign | Decide | TimeOut | Leave | Kick
 
-_KINDS: dict[str, type] = {
+_KINDS: dict[str, Callable[..., Action]] = {
     "play": Play, "pass": Pass, "exchange": Exchange, "resign": Resign, "decide": Decide,
     "timeout": TimeOut, "leave": Leave, "kick": Kick,
 }

@@ -18,10 +18,7 @@ def after_turn(
 ) -> tuple[GameState, Events]:
     """Book a finished turn of ``kind`` (word, scoreless, pass, exchange, failed, lost), end the
     game if a rule says so, else hand the turn on (when ``advance``)."""
-    if state.effects:  # War of Words: persistent effects and clouds act after every turn
-        from wordarena.engine.warofwords.persist import end_of_turn
-
-        state = end_of_turn(state, seat, events)
+    state = state.ruleset.hooks.end_of_turn(state, seat, events)  # War of Words: effects, clouds
     rule = state.ruleset.zero_turns
     zero_run = state.zero_run + 1 if kind in rule.counts else 0
     state = state.evolve(zero_run=zero_run, turn=state.turn + (1 if turn_taken else 0))

@@ -1,7 +1,8 @@
 """The one game loop: ``start_game`` and ``apply(state, action) -> (state, events)``.
 
 Family differences come from the ruleset's policies (word check, exchange rule, zero-turn rule,
-out rule …); nothing here branches on the family's name. A refused action raises ``RuleError``
+out rule …) and its hooks (``engine.game.play``: how a play is placed and carried out, what acts
+between turns); nothing here branches on the family's name. A refused action raises ``RuleError``
 and the caller keeps its old state (states are immutable, so nothing is half-applied).
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wordarena.engine.board import with_tiles, without_tiles
+from wordarena.engine.board import without_tiles
 from wordarena.engine.errors import InputError, Rule, RuleError
 from wordarena.engine.game.actions import (
     Action,
@@ -25,15 +26,12 @@ from wordarena.engine.game.actions import (
 )
 from wordarena.engine.game.endgame import after_turn, end_by_departure
 from wordarena.engine.game.events import Event
+from wordarena.engine.game.play import commit_play, evaluate_play, replace_at
 from wordarena.engine.game.rng import rng_for
 from wordarena.engine.game.state import GameState, Lexicon, PendingPlay, Seat, initial_cells
-from wordarena.engine.placement import Geometry, check_placement, check_tokens_on_rack, word_text
-from wordarena.engine.rulesets.model import Ruleset, WordCheck
-from wordarena.engine.scoring import ScoreBreakdown, score_play
-from wordarena.engine.tiles import WILDCARD, is_action, is_letter_token, remove_tokens
-from wordarena.engine.warofwords.arena import enabled as has_action_tiles
-from wordarena.engine.warofwords.clouds import initial_effects
-from wordarena.engine.warofwords.turn import play_turn
+from wordarena.engine.placement import check_tokens_on_rack, word_text
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.tiles import is_action, is_letter_token, remove_tokens
 from wordarena.engine.words import invalid_words, resolve_words
 
 Events = list[Event]
@@ -68,7 +66,7 @@ def start_game(
         ruleset=ruleset, seed=seed, cells=initial_cells(ruleset), racks=tuple(racks),
         bag=tuple(bag), scores=(0,) * players, to_move=0, seats=(Seat.ACTIVE,) * players,
         exchanges=(0,) * players, bonus_letter=bonus, electrification=(1,) * patches,
-        check_words=check_words, lexicon=lexicon, effects=initial_effects(ruleset),
+        check_words=check_words, lexicon=lexicon, effects=ruleset.hooks.initial_effects(ruleset),
     )
     started = Event("game-started", None, {
         "ruleset": ruleset.id, "players": players, "seed": seed, "check_words": check_words,
@@ -115,68 +113,10 @@ def _require_no_pending(state: GameState) -> None:
 def _play(state: GameState, action: Play) -> tuple[GameState, Events]:
     _require_turn(state, action.seat)
     _require_no_pending(state)
-    if has_action_tiles(state.ruleset):  # War of Words: action tiles, live squares, moves
-        return play_turn(state, action)
-    # Geometry first: a malformed placement (off the board, a letter the set lacks) is refused
-    # for what it is rather than as "not on your rack".
-    geometry = check_placement(state.ruleset, state.cells, action.placements, action.seat)
-    tokens = tuple(p.token for p in action.placements)
-    check_tokens_on_rack(state.racks[action.seat], tokens)
-    cells = with_tiles(state.cells, geometry.placed)
-    words = _checked_words(state, cells, geometry)
-    breakdown = score_play(state.ruleset, cells, geometry, words, tokens, state.board_effects)
-    rack = remove_tokens(state.racks[action.seat], tokens)
-    state = state.evolve(cells=cells, racks=_set(state.racks, action.seat, rack),
-                         last_play=tuple(i for i, _ in geometry.placed))
-    if state.ruleset.word_check is WordCheck.DEFERRED:
-        pending = PendingPlay(action.seat, geometry, tokens, words, breakdown)
-        state = state.evolve(pending=pending, to_move=state.next_active(action.seat),
-                             turn=state.turn + 1)
-        return state, [Event("play-pending", action.seat, _play_data(geometry, words, breakdown))]
-    return _commit_play(state, action.seat, geometry, words, breakdown, "play")
-
-
-def _checked_words(state: GameState, cells: Any, geometry: Geometry) -> tuple[str, ...]:
-    """The words of a play as checked: wildcards resolved; unknown words refused when the
-    ruleset checks immediately."""
-    texts = [word_text(cells, w) for w in geometry.words]
-    lexicon = state.lexicon if state.check_words else None
-    if lexicon is None:
-        return tuple(t.replace(WILDCARD, "?") for t in texts) if any(WILDCARD in t for t in texts) \
-            else tuple(texts)
-    resolved = resolve_words(texts, lexicon, state.ruleset.tiles.letters)
-    if state.ruleset.word_check is WordCheck.IMMEDIATE:
-        bad = invalid_words(texts, resolved)
-        if bad:
-            raise RuleError(Rule.WORD_NOT_IN_LEXICON,
-                            f"not in the {state.ruleset.lexicon} word list: {', '.join(bad)}", bad)
-    return tuple(r or t for r, t in zip(resolved, texts, strict=True))
-
-
-def _commit_play(
-    state: GameState, seat: int, geometry: Geometry, words: tuple[str, ...],
-    breakdown: ScoreBreakdown, event_type: str, advance: bool = True,
-) -> tuple[GameState, Events]:
-    """Credit a play already on the board, refill the rack, and move on (or end the game)."""
-    scores = list(state.scores)
-    scores[seat] += breakdown.total
-    state = state.evolve(scores=tuple(scores), pending=None)
-    state, drawn = _draw(state, seat)
-    events = [Event(event_type, seat, _play_data(geometry, words, breakdown))]
-    events.append(Event("tiles-drawn", seat, {"count": len(drawn), "private": {"tiles": drawn}}))
-    kind = "scoreless" if breakdown.total == 0 else "word"
-    return after_turn(state, seat, kind, events, advance=advance,
-                      turn_taken=event_type == "play")
-
-
-def _play_data(geometry: Geometry, words: tuple[str, ...], breakdown: ScoreBreakdown) -> dict[str, Any]:
-    return {
-        "placed": [[i, t.letter, t.blank] for i, t in geometry.placed],
-        "across": geometry.across,
-        "words": list(words),
-        "score": breakdown.total,
-        "breakdown": breakdown.to_dict(),
-    }
+    verdict = evaluate_play(state, action.placements, action.seat, action.moves)
+    if verdict.error is not None:
+        raise verdict.error
+    return state.ruleset.hooks.apply_play(state, action, verdict)
 
 
 # --- wordtiles: accept or check ------------------------------------------------------------
@@ -188,7 +128,7 @@ def _decide(state: GameState, action: Decide) -> tuple[GameState, Events]:
     if pending is None:
         raise RuleError(Rule.NOTHING_PENDING, "there is no pending play to accept or check")
     if action.accept:
-        state, events = _commit_play(state, pending.seat, pending.geometry, pending.words,
+        state, events = commit_play(state, pending.seat, pending.geometry, pending.words,
                                      pending.breakdown, "play-accepted", advance=False)
         events[0] = Event("play-accepted", action.seat, events[0].data | {"by": pending.seat})
         return state, events
@@ -199,7 +139,7 @@ def _decide(state: GameState, action: Decide) -> tuple[GameState, Events]:
     bad = invalid_words(texts, resolved)
     if not bad:
         # The play holds: it stands and the checker loses the turn.
-        state, events = _commit_play(state, pending.seat, pending.geometry, pending.words,
+        state, events = commit_play(state, pending.seat, pending.geometry, pending.words,
                                      pending.breakdown, "play-checked", advance=False)
         events[0] = Event("play-checked", action.seat,
                           events[0].data | {"by": pending.seat, "held": True})
@@ -219,7 +159,7 @@ def _decide(state: GameState, action: Decide) -> tuple[GameState, Events]:
 def _take_back(state: GameState, pending: PendingPlay) -> GameState:
     """Lift a pending play off the board and give its tiles back to its player."""
     indexes = [i for i, _ in pending.geometry.placed]
-    racks = _set(state.racks, pending.seat, state.racks[pending.seat] + pending.tokens)
+    racks = replace_at(state.racks, pending.seat, state.racks[pending.seat] + pending.tokens)
     return state.evolve(cells=without_tiles(state.cells, indexes), racks=racks, pending=None,
                         last_play=())
 
@@ -258,8 +198,8 @@ def _exchange(state: GameState, action: Exchange) -> tuple[GameState, Events]:
     bag = list(state.bag[k:]) + list(action.tiles)
     rng_for(state.seed, state.rng_counter).shuffle(bag)
     rack = remove_tokens(state.racks[action.seat], action.tiles) + drawn
-    exchanges = _set(state.exchanges, action.seat, used + 1)
-    state = state.evolve(racks=_set(state.racks, action.seat, rack), bag=tuple(bag),
+    exchanges = replace_at(state.exchanges, action.seat, used + 1)
+    state = state.evolve(racks=replace_at(state.racks, action.seat, rack), bag=tuple(bag),
                          exchanges=exchanges, rng_counter=state.rng_counter + 1)
     event = Event("exchanged", action.seat, {
         "count": k, "private": {"returned": list(action.tiles), "drawn": list(drawn)},
@@ -274,7 +214,7 @@ def _depart(state: GameState, seat: int, status: Seat, event_type: str,
             extra: dict[str, Any] | None = None) -> tuple[GameState, Events]:
     if state.seats[seat] is not Seat.ACTIVE:
         raise RuleError(Rule.PLAYER_NOT_ACTIVE, f"seat {seat} is no longer in the game")
-    seats = _set(state.seats, seat, status)
+    seats = replace_at(state.seats, seat, status)
     was_to_move = state.to_move == seat
     data: dict[str, Any] = {"first_round": state.rounds == 0} | (extra or {})
     pending = state.pending
@@ -323,19 +263,6 @@ _HANDLERS: dict[type, Any] = {
 
 
 # --- small helpers -------------------------------------------------------------------------
-
-
-def _draw(state: GameState, seat: int) -> tuple[GameState, list[str]]:
-    """Refill ``seat``'s rack from the front of the bag."""
-    k = max(0, state.ruleset.rack_size - len(state.racks[seat]))
-    drawn = list(state.bag[:k])
-    racks = _set(state.racks, seat, state.racks[seat] + tuple(drawn))
-    return state.evolve(racks=racks, bag=state.bag[k:]), drawn
-
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1:])
 
 
 def letters_left(rack: tuple[str, ...]) -> int:

@@ -51,6 +51,7 @@ import zlib
 from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from wordarena.engine.lexicon.errors import LexiconError
 
@@ -96,9 +97,9 @@ class Lexicon:
         self,
         language: str,
         alphabet: tuple[str, ...],
-        first: array,
+        first: array[int],
         letters: str,
-        targets: array,
+        targets: array[int],
         terminal: bytes,
         root: int,
         word_count: int,
@@ -262,9 +263,12 @@ def compile_words(
     return lexicon
 
 
+Signature = tuple[Any, ...]  # a DAWG state: (final, (letter, child id), ...)
+
+
 def _compile_sorted(ordered: list[str], language: str, alphabet: tuple[str, ...]) -> Lexicon:
-    register: dict[tuple, int] = {}
-    signatures: list[tuple] = []  # by state id: (final, (letter, child id), ...)
+    register: dict[Signature, int] = {}
+    signatures: list[Signature] = []  # by state id
     finals: list[bool] = [False]  # per depth of the previous word's path (0 = root)
     edges: list[list[tuple[str, int]]] = [[]]  # per depth: edges to registered children
     prev = ""
@@ -287,8 +291,8 @@ def _register_path(
     down_to: int,
     finals: list[bool],
     edges: list[list[tuple[str, int]]],
-    register: dict[tuple, int],
-    signatures: list[tuple],
+    register: dict[Signature, int],
+    signatures: list[Signature],
 ) -> None:
     """Register the states of ``prev``'s path deeper than ``down_to`` (deepest first)."""
     for depth in range(len(finals) - 1, down_to, -1):
@@ -319,7 +323,7 @@ def _common_prefix(a: str, b: str) -> int:
 
 
 def _flatten(
-    signatures: list[tuple], root: int, language: str, alphabet: tuple[str, ...], words: int
+    signatures: list[Signature], root: int, language: str, alphabet: tuple[str, ...], words: int
 ) -> Lexicon:
     order = {letter: i for i, letter in enumerate(alphabet)}
     first = array(_U32)
@@ -339,7 +343,7 @@ def _flatten(
 # -- encoding and decoding -------------------------------------------------------------------
 
 
-def _le_bytes(values: array) -> bytes:
+def _le_bytes(values: array[int]) -> bytes:
     if _SWAP:  # pragma: no cover - big-endian hosts
         values = array(values.typecode, values)
         values.byteswap()
@@ -418,7 +422,7 @@ def _decode_strings(data: memoryview, header_size: int, source: str) -> tuple[st
     return out[0], tuple(out[1])
 
 
-def _u32s(payload: memoryview, offset: int, count: int) -> array:
+def _u32s(payload: memoryview, offset: int, count: int) -> array[int]:
     values = array(_U32)
     values.frombytes(payload[offset : offset + 4 * count])
     if _SWAP:  # pragma: no cover - big-endian hosts
@@ -437,7 +441,7 @@ def _decode_letters(raw: memoryview, edges: int, source: str) -> str:
 
 
 def _check_structure(
-    first: array, targets: array, terminal: bytes, root: int, edges: int, source: str
+    first: array[int], targets: array[int], terminal: bytes, root: int, edges: int, source: str
 ) -> None:
     nodes = len(terminal)
     if nodes == 0 or not 0 <= root < nodes:

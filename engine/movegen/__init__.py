@@ -8,8 +8,7 @@
 * :func:`describe_move` — position (``8H``), words formed and score breakdown of a move.
 """
 
-from wordarena.engine.movegen.api import generate_moves, sort_moves
-from wordarena.engine.movegen.generator import generate
+from wordarena.engine.movegen.api import generate, generate_moves, sort_moves
 from wordarena.engine.movegen.lexwalk import clear_caches
 from wordarena.engine.movegen.move import Move, MoveInfo, describe_move
 

@@ -2,17 +2,52 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
+from wordarena.engine.board import Cells
 from wordarena.engine.errors import InputError
 from wordarena.engine.game.state import GameState
-from wordarena.engine.movegen.generator import generate
+from wordarena.engine.movegen.generator import Generator
+from wordarena.engine.movegen.lexwalk import walker_for
 from wordarena.engine.movegen.move import Move
+from wordarena.engine.movegen.portals import PortalGenerator
+from wordarena.engine.movegen.tables import square_tables
 from wordarena.engine.placement import NO_LINKS, Links
 from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.scoring import NO_EFFECTS, BoardEffects
 
 _score = itemgetter(0)
+
+
+def generate(
+    ruleset: Ruleset,
+    cells: Cells,
+    rack: Sequence[str],
+    lexicon: Any,
+    effects: BoardEffects = NO_EFFECTS,
+    links: Links = NO_LINKS,
+) -> list[Move]:
+    """Every legal play of ``rack`` on ``cells`` (letter plays only; action tiles are ignored).
+
+    ``links`` are War of Words open portal pairs (square -> partner, as for
+    ``engine.placement.check_placement``): lines are then read through them (see ``portals``);
+    without links the plain rows and columns are walked, exactly as before."""
+    tables = square_tables(ruleset, effects)
+    walker = walker_for(lexicon, tables.letters)
+    # The generator makes no reference cycles; the cyclic collector would only rescan the many
+    # small tuples it allocates, so it is paused for the call.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        if links:
+            return PortalGenerator(ruleset, tables, walker, cells, rack, effects, links).run()
+        return Generator(ruleset, tables, walker, cells, rack, effects).run()
+    finally:
+        if paused:
+            gc.enable()
 
 
 def sort_moves(moves: list[Move]) -> list[Move]:

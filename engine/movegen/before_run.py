@@ -16,19 +16,17 @@ this way), so it is used from ``LONG_RUN`` tiles on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from wordarena.engine.movegen.generation import Generation, LeftPart
 from wordarena.engine.tiles import BLANK, WILDCARD
-
-if TYPE_CHECKING:
-    from wordarena.engine.movegen.generator import _Generation
 
 LONG_RUN = 3
 
 LeftParts = list[tuple[int, list[tuple[tuple[str, ...], tuple[str, ...]]]]]
 
 
-def left_parts_before_run(g: _Generation, backwards: Any, run: str, fits: int) -> list[LeftParts]:
+def left_parts_before_run(g: Generation, backwards: Any, run: str, fits: int) -> list[LeftParts]:
     """By length (index 0 is empty): ``(node, [(letters, tokens), ...])`` of every left part
     of the rack that, followed by a letter in ``fits`` (the anchor's cross-check, played from
     what the rack has left) and by ``run``, starts a word. ``node`` is the forward DAWG's node
@@ -78,11 +76,11 @@ def left_parts_before_run(g: _Generation, backwards: Any, run: str, fits: int) -
     return [_by_node(g, parts) for parts in found]
 
 
-def _by_node(g: _Generation, parts: dict[tuple[str, ...], set[tuple[str, ...]]]) -> LeftParts:
+def _by_node(g: Generation, parts: dict[tuple[str, ...], set[tuple[str, ...]]]) -> LeftParts:
     """The left parts grouped by the forward DAWG node each one reaches (with wildcards, the
     tuple of the nodes it may reach, as ``wildcards`` walks them)."""
     w = g.w
-    by_node: dict[Any, list] = {}
+    by_node: dict[Any, list[LeftPart]] = {}
     for letters, token_sets in parts.items():
         nodes = w.nodes_after(w.root, "".join(letters))
         node = tuple(nodes) if g.dedup else nodes[0]

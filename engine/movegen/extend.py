@@ -3,7 +3,7 @@
 From an anchor (after its left part) the recursion walks the DAWG over the tiles on the board
 and places rack tiles on the empty squares, letters and blanks, accumulating the main word's
 sum, word factor and Bonus Letter and the cross words' scores from the per-square tables, and
-records a move (``generator._Generation._recorder``) when a word ends. A War of Words wildcard
+records a move (``generator.Generation._recorder``) when a word ends. A War of Words wildcard
 from the rack is handed to the node-set recursion of ``wildcards``.
 
 The loops for a rack with blanks and one without are kept apart on purpose: this is where the
@@ -14,21 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any
 
+from wordarena.engine.movegen.generation import Generation, Walk
+from wordarena.engine.movegen.move import NewTile
 from wordarena.engine.movegen.tables import BLANK_KEY
 from wordarena.engine.movegen.wildcards import nodes_by_any
 from wordarena.engine.tiles import BLANK, WILDCARD
 
-if TYPE_CHECKING:
-    from wordarena.engine.movegen.generator import _Generation
-
-
 
 def plain_extender(
-    g: _Generation, state: list, record: Callable[..., None], squares: list[int],
+    g: Generation, state: Walk, record: Callable[..., None], squares: list[int],
     letters: list[str | None], cross: list[int], xscore: list[dict[str, int]],
-    wild_hook: list | None = None,
+    wild_hook: list[Any] | None = None,
 ) -> tuple[Callable[..., None], Callable[[], None]]:
     """Extend-right over one DAWG node at a time, on a line without wildcards. A wildcard
     from the rack is handed to the node-set recursion in ``wild_hook[0]``."""
@@ -79,6 +77,8 @@ def plain_extender(
     def ext(
         i: int, node: int, msum: int, wf: int, bon: int, xsum: int, nt: int, lav: int,
     ) -> None:
+        go_on: int  # letters that could follow (a truth value where a tile follows)
+        blank_on: int
         while i < n:
             letter = letters[i]
             if letter is None:
@@ -225,7 +225,7 @@ def plain_extender(
             placed.pop()
 
     def extend(
-        anchor: int, node: int, start: int, i: int, placed: list, msum: int, wf: int,
+        anchor: int, node: int, start: int, i: int, placed: list[NewTile], msum: int, wf: int,
         bon: int, nt: int, xsum: int = 0,
     ) -> None:
         state[0], state[1], state[2] = anchor, start, placed
@@ -241,14 +241,18 @@ def plain_extender(
     return extend, release
 
 
+Run = tuple[str, int, int, int, int]
+NO_RUN: Run = ("", 0, 0, 0, 0)  # a square whose next square holds no tile (never read)
+
+
 def _runs_after(
     letters: list[str | None], cross: list[int], face: list[int], old_bonus: list[int],
-) -> list[tuple[str, int, int, int, int] | None]:
+) -> list[Run]:
     """Per square whose next square holds a tile: the run of tiles from there (its letters),
     the square after it, the letters that fit that square (0 off the line), and the run's
-    face value and Bonus Letter flag."""
+    face value and Bonus Letter flag (``NO_RUN`` for the other squares)."""
     n = len(letters)
-    out: list[tuple[str, int, int, int, int] | None] = [None] * n
+    out: list[Run] = [NO_RUN] * n
     for i in range(n - 1):
         if letters[i + 1] is None:
             continue

@@ -15,27 +15,34 @@ anchors), a single tile forming words both ways is kept only in the across pass,
 Words wildcard placement is walked once, as a set of DAWG nodes (``wildcards``; a seen-set
 guards against repeats there).
 
-This module sets the generation up (anchors, cross-checks, left parts and their look-ahead) and
-records moves; the extend-right recursion is in ``extend`` (one DAWG node) and ``wildcards``
-(node sets).
+This module drives one generation (its state is ``generation.Generation``): anchors,
+cross-checks, left parts and their look-ahead, and the recorder of moves; the extend-right
+recursion is in ``extend`` (one DAWG node) and ``wildcards`` (node sets), the left parts before
+a long run in ``before_run``. ``api.generate`` picks this generator or the one reading lines
+through War of Words portals (``portals``).
 """
 
 from __future__ import annotations
 
-import gc
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from wordarena.engine.board import Cells
 from wordarena.engine.movegen.before_run import LONG_RUN, left_parts_before_run
 from wordarena.engine.movegen.extend import plain_extender
-from wordarena.engine.movegen.lexwalk import LexWalker, walker_for
-from wordarena.engine.movegen.move import Move
-from wordarena.engine.movegen.tables import BLANK_KEY, SquareTables, square_tables
-from wordarena.engine.placement import NO_LINKS, Links
-from wordarena.engine.rulesets.model import FirstPlay, Ruleset
-from wordarena.engine.scoring import NO_EFFECTS, BoardEffects, tile_value
+from wordarena.engine.movegen.generation import (
+    Generation,
+    LeftPart,
+    LeftPartGroup,
+    ViableParts,
+    Walk,
+)
+from wordarena.engine.movegen.lexwalk import LexWalker
+from wordarena.engine.movegen.move import Move, NewTile
+from wordarena.engine.movegen.tables import BLANK_KEY, SquareTables
+from wordarena.engine.movegen.wildcards import wild_extender, wild_left_parts
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.scoring import BoardEffects
 from wordarena.engine.tiles import BLANK, WILDCARD
 
 new_move = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
@@ -43,38 +50,9 @@ new_move = tuple.__new__  # Move(...) without the named tuple's Python-level __n
 
 
 
-def generate(
-    ruleset: Ruleset,
-    cells: Cells,
-    rack: Sequence[str],
-    lexicon: Any,
-    effects: BoardEffects = NO_EFFECTS,
-    links: Links = NO_LINKS,
-) -> list[Move]:
-    """Every legal play of ``rack`` on ``cells`` (letter plays only; action tiles are ignored).
-
-    ``links`` are War of Words open portal pairs (square -> partner, as for
-    ``engine.placement.check_placement``): lines are then read through them (see ``portals``);
-    without links the plain rows and columns are walked, exactly as before."""
-    tables = square_tables(ruleset, effects)
-    walker = walker_for(lexicon, tables.letters)
-    # The generator makes no reference cycles; the cyclic collector would only rescan the many
-    # small tuples it allocates, so it is paused for the call.
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        if links:
-            from wordarena.engine.movegen.portals import PortalGeneration
-
-            return PortalGeneration(ruleset, tables, walker, cells, rack, effects, links).run()
-        return _Generation(ruleset, tables, walker, cells, rack, effects).run()
-    finally:
-        if paused:
-            gc.enable()
-
-
-class _Generation:
-    """One call of the generator: the position, the rack and the moves found so far."""
+class Generator(Generation):
+    """One call of the generator on plain rows and columns (``portals`` reads lines through
+    portal pairs): anchors, cross-checks, left parts and the look-ahead, and the recorder."""
 
     def __init__(
         self,
@@ -85,64 +63,12 @@ class _Generation:
         rack: Sequence[str],
         effects: BoardEffects,
     ) -> None:
-        self.t = tables
-        self.w = walker
-        self.cells = cells
-        counts = Counter(tok for tok in rack if tok in tables.bits or tok in (BLANK, WILDCARD))
-        self.counts: dict[str, int] = dict(counts)
-        self.counts.setdefault(BLANK, 0)
-        self.counts.setdefault(WILDCARD, 0)
-        self.tiles_on_rack = sum(counts.values())
-        # the letters on the rack (not blanks or wildcards), in tile-set order
-        self.rack_letters = [letter for letter in tables.letters if counts.get(letter)]
-        self._values_of: tuple[list[int], tuple] | None = None
-        self.face = [
-            0 if tile is None else tile_value(ruleset, tile, effects) for tile in cells
-        ]
-        bonus = tables.bonus_letter
-        self.is_bonus = {letter: int(letter == bonus) for letter in tables.letters}
-        self.old_bonus = [
-            int(tile is not None and bonus is not None and not tile.blank and tile.letter == bonus)
-            for tile in cells
-        ]
-        empty = all(tile is None for tile in cells)
-        start_square = ruleset.first_play is FirstPlay.START_SQUARE
-        self.min_tiles = ruleset.first_play_min_tiles if (empty and start_square) else 1
-        self.anchor = self._anchors(ruleset, empty and start_square)
-        self.dedup = self.counts[WILDCARD] > 0 or any(
-            tile is not None and tile.letter == WILDCARD for tile in cells
-        )
-        self.seen: set[tuple] = set()
-        # node-set walks (``wildcards``): each set's step by a letter, and its child bits
-        self.set_steps: dict[tuple[tuple[int, ...], str], tuple[int, ...]] = {}
-        self.set_bits: dict[tuple[int, ...], int] = {}
-        # cross score of a square without a cross word: 0 whatever goes there
-        self.zero = dict.fromkeys(tables.letters, 0) | {BLANK_KEY: 0}
-        self.left_parts: list[list[tuple]] | None = None
-        self.viable_cache: dict[tuple, Callable[[int], list[tuple]]] = {}
-        self.look_cache: dict[tuple[str, int, bool], Callable[[int, int, bool], int]] = {}
-        self.line_cross: list[int] = []
-        self.line_letters: list[str | None] = []
-        self.out: list[Move] = []
-
-    def letters_left(self) -> int:
-        """The letters on the rack now (blanks and wildcards aside), as cross-check bits."""
-        bits, counts = self.t.bits, self.counts
-        found = 0
-        for letter in self.rack_letters:
-            if counts[letter]:
-                found |= bits[letter]
-        return found
-
-    def playable(self) -> int:
-        """The letters the rack can play now: every letter while a blank or a wildcard is
-        left, else its own."""
-        counts = self.counts
-        return self.t.all_bits if counts[BLANK] or counts[WILDCARD] else self.letters_left()
+        super().__init__(ruleset, tables, walker, cells, rack, effects)
+        self.anchor = self.find_anchors(ruleset, self.opening)
 
     # -- setup -----------------------------------------------------------------------------
 
-    def _anchors(self, ruleset: Ruleset, first_play: bool) -> list[bool]:
+    def find_anchors(self, ruleset: Ruleset, first_play: bool) -> list[bool]:
         t, cells = self.t, self.cells
         rows, cols = t.rows, t.cols
         if first_play:
@@ -170,18 +96,18 @@ class _Generation:
         if self.tiles_on_rack == 0:
             return []
         t = self.t
-        mirror = self._mirrored()
+        mirror = self.mirrored()
         for across in (True,) if mirror else (True, False):
             for k in range(t.rows if across else t.cols):
                 squares = (range(k * t.cols, (k + 1) * t.cols) if across
                            else range(k, t.rows * t.cols, t.cols))
                 if any(self.anchor[s] for s in squares):
-                    self._line(list(squares), across)
+                    self.generate_line(list(squares), across)
         if mirror:
             self._add_mirror()
         return self.out
 
-    def _mirrored(self) -> bool:
+    def mirrored(self) -> bool:
         """On an empty board whose squares and anchors are symmetric about the diagonal, the
         down moves are the across moves transposed: generate across only, then mirror."""
         t = self.t
@@ -201,7 +127,7 @@ class _Generation:
         ]
         out.extend(mirrored)
 
-    def _cross(self, s: int, across: bool) -> tuple[int, dict[str, int] | None, int]:
+    def cross_check(self, s: int, across: bool) -> tuple[int, dict[str, int] | None, int]:
         """(cross-check bits, cross score per letter or None when no cross word, run length)
         of the empty square ``s`` for plays whose main word runs ``across``."""
         t, cells = self.t, self.cells
@@ -225,12 +151,12 @@ class _Generation:
             p += 1
             after.append(j)
         before.reverse()
-        return self._cross_word(s, before, after)
+        return self.cross_word(s, before, after)
 
-    def _cross_word(
+    def cross_word(
         self, s: int, before: list[int], after: list[int]
     ) -> tuple[int, dict[str, int] | None, int]:
-        """What ``_cross`` answers for the empty square ``s`` between the tiles on the squares
+        """What ``cross_check`` answers for the empty square ``s`` between the tiles on the squares
         ``before`` and ``after`` it (in reading order) in the other direction."""
         if not before and not after:
             return self.t.all_bits, None, 1
@@ -258,7 +184,7 @@ class _Generation:
 
     # -- one line ----------------------------------------------------------------------------
 
-    def _line_checks(
+    def line_checks(
         self, squares: list[int], across: bool
     ) -> tuple[list[str | None], list[int], list[dict[str, int]], list[int]]:
         """Per square of the line: the letter on it (None when empty) and, for an empty one,
@@ -271,40 +197,27 @@ class _Generation:
         xlen = [1] * n
         for i, s in enumerate(squares):
             if letters[i] is None:
-                bits, scores, length = self._cross(s, across)
+                bits, scores, length = self.cross_check(s, across)
                 cross[i] = bits
                 xlen[i] = length
                 if scores is not None:
                     xscore[i] = scores
         return letters, cross, xscore, xlen
 
-    def line_values(
-        self, squares: list[int]
-    ) -> tuple[list[int], list[int], list[dict[str, int]], list[int]]:
-        """Per square of the line, for the extend-right recursions: the face value of the tile
-        on it, whether that tile is the Bonus Letter, the value of a new tile of each letter,
-        and the word multiplier. Kept for the line in hand, which both recursions may walk."""
-        if self._values_of is None or self._values_of[0] is not squares:
-            t = self.t
-            values = ([self.face[s] for s in squares], [self.old_bonus[s] for s in squares],
-                      [t.new_value[s] for s in squares], [t.word_mult[s] for s in squares])
-            self._values_of = (squares, values)
-        return self._values_of[1]
-
-    def _line(self, squares: list[int], across: bool) -> None:
+    def generate_line(self, squares: list[int], across: bool) -> None:
         """Generate every move whose main word lies on this line."""
         n = len(squares)
-        letters, cross, xscore, xlen = self._line_checks(squares, across)
+        letters, cross, xscore, xlen = self.line_checks(squares, across)
         anchors = [self.anchor[s] for s in squares]
         self.line_cross = cross
         self.line_letters = letters
-        extend, release = self._extender(squares, letters, cross, xscore, xlen, across)
+        extend, release = self.extender(squares, letters, cross, xscore, xlen, across)
         for a in range(n):
             if anchors[a] and cross[a]:
-                self._from_anchor(a, squares, letters, anchors, extend)
+                self.from_anchor(a, squares, letters, anchors, extend)
         release()
 
-    def _from_anchor(
+    def from_anchor(
         self, a: int, squares: list[int], letters: list[str | None], anchors: list[bool],
         extend: Callable[..., None],
     ) -> None:
@@ -364,7 +277,7 @@ class _Generation:
                     for token in tokens:
                         counts[token] += 1
 
-    def _viable_left_parts(self, a: int) -> Callable[[int], list[tuple]]:
+    def _viable_left_parts(self, a: int) -> Callable[[int], ViableParts]:
         """The left parts of each length worth extending from anchor ``a``: those whose node
         has a child letter that fits the anchor's cross-check and lets the word go on (see
         ``_look_ahead``). The test depends only on the anchor's cross-check and on what lies
@@ -385,9 +298,9 @@ class _Generation:
         good = None if key is None else self._look_ahead(key)
         # the bit of the tile after the anchor, for a cheap first test
         tile_bit = self.t.bits[key[0][0]] if key is not None and key[0] else 0
-        lists: dict[int, list[tuple]] = {}
+        lists: dict[int, ViableParts] = {}
 
-        def parts_of_length(k: int) -> list[tuple]:
+        def parts_of_length(k: int) -> ViableParts:
             kept = lists.get(k)
             if kept is None:
                 last = k + 1 >= self.tiles_on_rack
@@ -403,7 +316,7 @@ class _Generation:
                     kept = [
                         (node, parts) for node, mask, wild, parts in by_length[k]
                         if (mask and wild) or (mask & csa and grandkids[node] & tile_bit
-                                               and good(node, mask & csa, last))
+                                               and good(node, mask & csa, last))  # type: ignore[misc]
                     ]
                 else:
                     kept = [
@@ -453,6 +366,7 @@ class _Generation:
         # The walker's caches are read inline and its methods called only on a miss: this
         # runs for every candidate left part (a call per step costs 3-5 % of a generation).
         def good(node: int, cand: int, last: bool) -> int:
+            child: int | None  # a DAWG node, None off the DAWG
             for _letter, child, bit in edge_lists[node] or edges_of(node):
                 if not bit & cand:
                     continue
@@ -472,21 +386,19 @@ class _Generation:
         self.look_cache[key] = good
         return good
 
-    def _left_part_table(self) -> list[list[tuple]]:
+    def _left_part_table(self) -> list[list[LeftPartGroup]]:
         """Every left part the rack can spell (a DAWG prefix of 1 .. tiles-1 letters), by
         length: (node, child bits it could still use, wildcard left, [(letters, tokens)]).
         With wildcards the parts are node sets (``wildcards.wild_left_parts``)."""
         if self.left_parts is not None:
             return self.left_parts
         if self.dedup:
-            from wordarena.engine.movegen.wildcards import wild_left_parts
-
             self.left_parts = wild_left_parts(self)
             return self.left_parts
         w, counts = self.w, self.counts
         kid_bits, child_bits = w.kid_bits, w.child_bits
         edge_lists, edge_list = w.edge_lists, w.edges
-        groups: list[dict[tuple, list]] = [{} for _ in range(self.tiles_on_rack)]
+        groups: list[dict[tuple[int, int], list[LeftPart]]] = [{} for _ in range(self.tiles_on_rack)]
         depth_limit = self.tiles_on_rack - 1
 
         # ``lav``: the letters still on the rack (every letter while a blank is left); ``mask``:
@@ -543,36 +455,36 @@ class _Generation:
         self.left_parts = table
         return table
 
-    def _extender(
+    def extender(
         self, squares: list[int], letters: list[str | None], cross: list[int],
         xscore: list[dict[str, int]], xlen: list[int], across: bool,
         end_only: bool = False, relaxed: frozenset[int] = frozenset(),
+        checked: Callable[[tuple[NewTile, ...]], Move | None] | None = None,
     ) -> tuple[Callable[..., None], Callable[[], None]]:
         """The extend-right recursion for one line, closed over the line's tables, and a
         function to call when the line is done. With War of Words wildcards (on the rack or
         the board) the recursion walks sets of DAWG nodes instead (``wildcards``)."""
-        state: list = [0, 0, []]  # anchor, start, placed tiles
-        record = self._recorder(state, len(squares), xlen, across, end_only, relaxed)
+        state: Walk = [0, 0, []]  # anchor, start, placed tiles
+        record = self._recorder(state, len(squares), xlen, across, end_only, relaxed, checked)
         if not self.dedup:
             return plain_extender(self, state, record, squares, letters, cross, xscore)
-        from wordarena.engine.movegen.wildcards import wild_extender
-
         # War of Words wildcards: single nodes go through the plain recursion (which places a
         # wildcard by handing the node set it opens to the node-set one, through ``hook``)
         # unless the line holds a wildcard, which only the node-set recursion can walk.
-        hook: list = [None]
+        hook: list[Any] = [None]
         plain = None
         if WILDCARD not in letters:
             plain = plain_extender(self, state, record, squares, letters, cross, xscore, hook)
         return wild_extender(self, state, record, squares, letters, cross, xscore, plain, hook)
 
     def _recorder(
-        self, state: list, n: int, xlen: list[int], across: bool, end_only: bool,
-        relaxed: frozenset[int],
+        self, state: Walk, n: int, xlen: list[int], across: bool, end_only: bool,
+        relaxed: frozenset[int], checked: Callable[[tuple[NewTile, ...]], Move | None] | None,
     ) -> Callable[[int, int, int, int, int, int], None]:
         """The function that records the move in ``state`` (anchor, start, placed tiles) when
         its main word ends before square ``i`` of the line: ``nt`` new tiles, the main word's
-        sum, word factor and Bonus Letter flag, and the cross words' scores."""
+        sum, word factor and Bonus Letter flag, and the cross words' scores. On portal lines
+        (``end_only``, ``relaxed``) a move using a relaxed square is judged by ``checked``."""
         t = self.t
         bp, bingo, cols = t.bonus_points, t.bingo, t.cols
         min_tiles = self.min_tiles
@@ -600,7 +512,9 @@ class _Generation:
             return record
         # portal lines only (see ``portals``)
         fast_record = record
-        checked = self.checked_move
+        if relaxed and checked is None:
+            raise ValueError("relaxed squares need a checker for the moves using them")
+        judge = checked or _unjudged
 
         def portal_record(i: int, nt: int, msum: int, wf: int, bon: int, xsum: int) -> None:
             if end_only and i != n:
@@ -615,10 +529,14 @@ class _Generation:
                 if key in seen:
                     return
                 seen.add(key)
-                move = checked(key)
+                move = judge(key)
                 if move is not None:
                     out.append(move)
                 return
             fast_record(i, nt, msum, wf, bon, xsum)
 
         return portal_record
+
+
+def _unjudged(tiles: tuple[NewTile, ...]) -> Move | None:
+    raise AssertionError("a move on a relaxed square reached a line without a checker")

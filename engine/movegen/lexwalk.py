@@ -16,7 +16,7 @@ from wordarena.engine.tiles import WILDCARD
 _CROSS_CACHE_LIMIT = 200_000
 
 
-class NodeTable(dict):
+class NodeTable(dict[int, int]):
     """node -> a number computed by ``of(node)`` on first lookup. A dict, so that the
     generator's list comprehensions read it in C."""
 

@@ -29,9 +29,9 @@ from collections.abc import Sequence
 
 from wordarena.engine.board import Cells, with_tiles
 from wordarena.engine.errors import RuleError
-from wordarena.engine.movegen.generator import _Generation, new_move
+from wordarena.engine.movegen.generator import Generator, new_move
 from wordarena.engine.movegen.lexwalk import LexWalker
-from wordarena.engine.movegen.move import Move
+from wordarena.engine.movegen.move import Move, NewTile
 from wordarena.engine.movegen.tables import SquareTables
 from wordarena.engine.placement import Links, Placement, check_placement, next_square, word_text
 from wordarena.engine.rulesets.model import Ruleset
@@ -60,16 +60,18 @@ def portal_lines(ruleset: Ruleset, links: Links, across: bool) -> tuple[list[lis
     for s in range(size):
         if not seen[s]:
             ring: list[int] = []
-            j = s
-            while not seen[j]:
-                ring.append(j)
-                seen[j] = True
-                j = next_square(layout, links, j, across, True)  # type: ignore[assignment]
+            at = s
+            while not seen[at]:
+                ring.append(at)
+                seen[at] = True
+                after = next_square(layout, links, at, across, True)
+                assert after is not None, "a ring has no end"
+                at = after
             rings.append(ring)
     return lines, rings
 
 
-class PortalGeneration(_Generation):
+class PortalGenerator(Generator):
     """One generator call on a position with open portal pairs."""
 
     def __init__(
@@ -89,9 +91,9 @@ class PortalGeneration(_Generation):
                     ids[s] = k
             self.line_id[across] = ids
 
-    def _anchors(self, ruleset: Ruleset, first_play: bool) -> list[bool]:
+    def find_anchors(self, ruleset: Ruleset, first_play: bool) -> list[bool]:
         if first_play:
-            return super()._anchors(ruleset, first_play)
+            return super().find_anchors(ruleset, first_play)
         t, cells, layout, links = self.t, self.cells, ruleset.board, self.links
         anchor = [False] * len(cells)
         for i, tile in enumerate(cells):
@@ -107,7 +109,7 @@ class PortalGeneration(_Generation):
                         anchor[i] = True
         return anchor
 
-    def _mirrored(self) -> bool:
+    def mirrored(self) -> bool:
         return False
 
     def run(self) -> list[Move]:
@@ -118,20 +120,20 @@ class PortalGeneration(_Generation):
             lines, rings = self.geometry[across]
             for line in lines:
                 if any(anchor[s] for s in line):
-                    self._line(line, across)
+                    self.generate_line(line, across)
             for ring in rings:
                 if not any(anchor[s] for s in ring):
                     continue
                 n = len(ring)
                 for k, f in enumerate(ring):
                     if cells[f] is None:
-                        self._line([ring[(k + 1 + j) % n] for j in range(n - 1)], across, True)
+                        self.generate_line([ring[(k + 1 + j) % n] for j in range(n - 1)], across, True)
         return self._once()
 
     def _once(self) -> list[Move]:
         """Each play once: a play whose tiles lie on a line across and on a line down is found
         in both passes; it keeps the direction ``check_placement`` tries first."""
-        found: dict[tuple, Move] = {}
+        found: dict[tuple[NewTile, ...], Move] = {}
         cols = self.t.cols
         for move in self.out:
             key = tuple(sorted(move.tiles))
@@ -145,7 +147,7 @@ class PortalGeneration(_Generation):
                 found[key] = move
         return list(found.values())
 
-    def _cross(self, s: int, across: bool) -> tuple[int, dict[str, int] | None, int]:
+    def cross_check(self, s: int, across: bool) -> tuple[int, dict[str, int] | None, int]:
         t, cells, layout, links = self.t, self.cells, self.ruleset.board, self.links
         if t.blocked[s]:
             return 0, None, 1
@@ -163,14 +165,14 @@ class PortalGeneration(_Generation):
             after.append(j)
             j = next_square(layout, links, j, down, True)
         before.reverse()
-        return self._cross_word(s, before, after)
+        return self.cross_word(s, before, after)
 
-    def _line(self, squares: list[int], across: bool, end_only: bool = False) -> None:  # type: ignore[override]
+    def generate_line(self, squares: list[int], across: bool, end_only: bool = False) -> None:
         """As the plain line, plus: the entangled squares (see the module) and, on a cut ring,
         only the words ending at the line's last square."""
         t = self.t
         n = len(squares)
-        letters, cross, xscore, xlen = self._line_checks(squares, across)
+        letters, cross, xscore, xlen = self.line_checks(squares, across)
         perp = self.line_id[not across]
         by_perp: dict[int, list[int]] = {}
         for i, s in enumerate(squares):
@@ -186,14 +188,14 @@ class PortalGeneration(_Generation):
         anchors = [self.anchor[s] for s in squares]
         self.line_cross = cross
         self.line_letters = letters
-        extend, release = self._extender(squares, letters, cross, xscore, xlen, across,
-                                         end_only, frozenset(relaxed))
+        extend, release = self.extender(squares, letters, cross, xscore, xlen, across,
+                                        end_only, frozenset(relaxed), self.checked_move)
         for a in range(n):
             if anchors[a] and cross[a]:
-                self._from_anchor(a, squares, letters, anchors, extend)
+                self.from_anchor(a, squares, letters, anchors, extend)
         release()
 
-    def checked_move(self, tiles: tuple) -> Move | None:
+    def checked_move(self, tiles: tuple[NewTile, ...]) -> Move | None:
         """The play ``tiles`` checked and scored by the engine itself (validator, word list with
         wildcard resolution, scorer), or None when it is not legal."""
         ruleset, cells = self.ruleset, self.cells

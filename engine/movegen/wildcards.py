@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any
 
+from wordarena.engine.movegen.generation import Generation, LeftPartGroup, Walk
+from wordarena.engine.movegen.lexwalk import LexWalker
+from wordarena.engine.movegen.move import NewTile
 from wordarena.engine.movegen.tables import BLANK_KEY
 from wordarena.engine.tiles import BLANK, WILDCARD
-
-if TYPE_CHECKING:
-    from wordarena.engine.movegen.generator import _Generation
-    from wordarena.engine.movegen.lexwalk import LexWalker
 
 Nodes = tuple[int, ...]
 
@@ -66,14 +65,14 @@ def kid_bits_of(w: LexWalker, nodes: Nodes) -> int:
     return bits
 
 
-def wild_left_parts(g: _Generation) -> list[list[tuple]]:
+def wild_left_parts(g: Generation) -> list[list[LeftPartGroup]]:
     """Every left part the rack can spell, by length, as node sets: ``(nodes, child bits the
     rack could still use, wildcard left, [(letters as shown, tokens)])``; a wildcard shows
     ``*``. Each placement of tiles appears once (the plain table lists one per DAWG path)."""
     w, t, counts = g.w, g.t, g.counts
     bits = t.bits
     rack_letters = g.rack_letters
-    groups: list[list[tuple]] = [[] for _ in range(g.tiles_on_rack)]
+    groups: list[list[LeftPartGroup]] = [[] for _ in range(g.tiles_on_rack)]
     depth_limit = g.tiles_on_rack - 1
 
     def visit(nodes: Nodes, letters: tuple[str, ...], tokens: tuple[str, ...]) -> None:
@@ -107,10 +106,10 @@ def wild_left_parts(g: _Generation) -> list[list[tuple]]:
 
 
 def wild_extender(
-    g: _Generation, state: list, record: Callable[..., None], squares: list[int],
+    g: Generation, state: Walk, record: Callable[..., None], squares: list[int],
     letters: list[str | None], cross: list[int], xscore: list[dict[str, int]],
     plain: tuple[Callable[..., None], Callable[[], None]] | None = None,
-    hook: list | None = None,
+    hook: list[Any] | None = None,
 ) -> tuple[Callable[..., None], Callable[[], None]]:
     """The node-set extend-right recursion for one line (same calling convention as the plain
     one: ``extend(anchor, nodes, start, i, placed, msum, wf, bon, nt)``). ``plain``: the plain
@@ -199,7 +198,8 @@ def wild_extender(
             counts[WILDCARD] += 1
 
     def extend(
-        anchor: int, nodes: Nodes | int, start: int, i: int, placed: list, msum: int, wf: int,
+        anchor: int, nodes: Nodes | int, start: int, i: int, placed: list[NewTile], msum: int,
+        wf: int,
         bon: int, nt: int,
     ) -> None:
         state[0], state[1], state[2] = anchor, start, placed

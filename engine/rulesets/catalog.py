@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wordarena.engine.errors import InputError
 from wordarena.engine.rulesets.layout import board_ids, load_layout
@@ -26,6 +26,9 @@ from wordarena.engine.rulesets.model import (
     ZeroTurnRule,
 )
 from wordarena.engine.tiles import TileSet
+
+if TYPE_CHECKING:
+    from wordarena.engine.game.play import FamilyHooks
 
 FAMILIES = ("classic", "wordtiles", "scrabble", "warofwords")
 
@@ -105,7 +108,25 @@ def _warofwords(base: dict[str, Any]) -> dict[str, Any]:
         "bonus_letter": True,
         # "Kick Idle Player": another player may remove the one holding up the game.
         "idle_kick": True,
+        # action tiles, terrain that changes, persistent effects and clouds
+        "hooks": _hooks("warofwords"),
     }
+
+
+def _hooks(kind: str) -> FamilyHooks:
+    """The hooks object of a family's turn (``Ruleset.hooks``).
+
+    Imported here, when a ruleset is built, not with this module: the hooks work on game states
+    (``engine.game``, ``engine.warofwords``), which are built on the ruleset's own data types
+    (``rulesets.model``, ``rulesets.layout``), and this package's ``__init__`` loads this
+    module."""
+    if kind == "warofwords":
+        from wordarena.engine.warofwords.turn import WAR_OF_WORDS
+
+        return WAR_OF_WORDS
+    from wordarena.engine.game.play import STANDARD
+
+    return STANDARD
 
 
 POLICIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -158,6 +179,7 @@ def get_ruleset(family: str, language: str = "en", board: str | None = None) -> 
         "bonus_letter": False,
         "bonus_letter_points": 10,
         "clock": NO_CLOCK,
+        "hooks": _hooks("standard"),
     }
     return Ruleset(**POLICIES[family](base))
 

@@ -1,14 +1,18 @@
 """The ``Ruleset``: everything that makes one game differ from another, as data and small
-named policies plugged into the one game loop (``engine.game``)."""
+named policies plugged into the one game loop (``engine.game``); what only code can say (War of
+Words' action tiles) comes in through the family's hooks object (``Ruleset.hooks``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wordarena.engine.rulesets.layout import BoardLayout
 from wordarena.engine.tiles import TileSet
+
+if TYPE_CHECKING:  # the hooks act on game states: a type only, never imported at run time
+    from wordarena.engine.game.play import FamilyHooks
 
 
 class WordFactor(StrEnum):
@@ -103,6 +107,8 @@ class Ruleset:
     bonus_letter: bool  # warofwords: +10 for a word holding the game's Bonus Letter
     bonus_letter_points: int
     clock: ClockRule
+    # the family's turn, plugged into the one game loop (``engine.game.play.FamilyHooks``)
+    hooks: FamilyHooks = field(repr=False, compare=False)  # follows from the family
     idle_kick: bool = False  # warofwords: another player may kick the idle player to move
 
     def describe(self) -> dict[str, Any]:

@@ -13,62 +13,105 @@ Whirlwind), scored in the text's order:
 
 from __future__ import annotations
 
-from wordarena.engine.board import with_tiles
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
 from wordarena.engine.errors import Rule, RuleError
-from wordarena.engine.game.actions import Play
+from wordarena.engine.game.actions import Move, Play
 from wordarena.engine.game.endgame import after_turn
 from wordarena.engine.game.events import Event
+from wordarena.engine.game.play import CheckedPlacement, PlayVerdict, draw, play_data, replace_at
 from wordarena.engine.game.state import GameState
-from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack
+from wordarena.engine.placement import Placement, check_placement
 from wordarena.engine.rulesets.layout import PLAIN, SAND, WATER, Square
-from wordarena.engine.scoring import ScoreBreakdown, bingo_bonus, score_play
+from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import is_action, remove_tokens
 from wordarena.engine.warofwords import effects
 from wordarena.engine.warofwords.arena import Arena, Marker, live_ruleset, portal_links
 from wordarena.engine.warofwords.catalog import FACINGS, ActionSpec, Kind, Target, spec_of
+from wordarena.engine.warofwords.clouds import initial_effects
+from wordarena.engine.warofwords.persist import end_of_turn
 
 Events = list[Event]
 
 
-def play_turn(state: GameState, action: Play) -> tuple[GameState, Events]:
-    """Apply a War of Words Play (turn and pending checks already done by the caller)."""
-    from wordarena.engine.game.turns import _checked_words, _play_data  # the shared word check
+@dataclass(frozen=True, slots=True)
+class ActionPlay:
+    """What the War of Words checks found beyond the letters: the action tiles played (with
+    their specs) and the moves, as (from, to) square indexes."""
 
+    tiles: tuple[Placement, ...]
+    specs: tuple[ActionSpec, ...]
+    moves: tuple[tuple[int, int], ...]
+
+
+class WarOfWordsHooks:
+    """The War of Words turn in the one game loop: action tiles, live squares, portals, moves
+    of Rain / Whirlwind, persistent effects and clouds."""
+
+    def check_placement(
+        self, state: GameState, placements: Sequence[Placement], seat: int, moves: Sequence[Move],
+    ) -> CheckedPlacement:
+        """Bounds and duplicates of every tile, the letters' geometry (read through the portal
+        pairs already open), then the action tiles and the moves."""
+        if not placements:
+            raise RuleError(Rule.NO_TILES, "play at least one tile: moving a Rain or Whirlwind "
+                                           "alone is not a turn")
+        letters = tuple(p for p in placements if not is_action(p.letter))
+        tiles = tuple(p for p in placements if is_action(p.letter))
+        ruleset = live_ruleset(state)
+        layout = ruleset.board
+        for p in placements:
+            if not layout.in_bounds(p.row, p.col):
+                raise RuleError(Rule.OFF_BOARD, f"({p.row}, {p.col}) is off the board")
+        taken = [layout.index(p.row, p.col) for p in placements]
+        if len(set(taken)) != len(taken):
+            raise RuleError(Rule.DUPLICATE_SQUARE, "two tiles on the same square")
+        # Letters are read through the portal pairs already open (not those put down now).
+        links = portal_links(state)
+        geometry = check_placement(ruleset, state.cells, letters, seat, links) if letters else None
+        specs = tuple(_check_action(state, p) for p in tiles)
+        checked_moves = tuple(_check_moves(state, seat, moves))
+        return CheckedPlacement(ruleset, geometry, ActionPlay(tiles, specs, checked_moves))
+
+    def apply_play(self, state: GameState, action: Play, verdict: PlayVerdict) -> tuple[GameState, Events]:
+        """Carry out a legal War of Words play (see the module for the order)."""
+        return play_turn(state, action, verdict)
+
+    def end_of_turn(self, state: GameState, seat: int, events: Events) -> GameState:
+        """Persistent effects and clouds act after every turn."""
+        return end_of_turn(state, seat, events) if state.effects else state
+
+    def initial_effects(self, ruleset: Ruleset) -> tuple[Any, ...]:
+        """The clouds of the board."""
+        return initial_effects(ruleset)
+
+
+WAR_OF_WORDS = WarOfWordsHooks()
+
+
+def play_turn(state: GameState, action: Play, verdict: PlayVerdict) -> tuple[GameState, Events]:
+    """Apply a War of Words Play judged legal by ``engine.game.play.evaluate_play`` (turn and
+    pending checks already done by the caller)."""
     seat = action.seat
-    if not action.placements:
-        raise RuleError(Rule.NO_TILES, "play at least one tile: moving a Rain or Whirlwind "
-                                       "alone is not a turn")
-    tokens = tuple(p.token for p in action.placements)
-    letters = tuple(p for p in action.placements if not is_action(p.letter))
-    tiles = tuple(p for p in action.placements if is_action(p.letter))
-    ruleset = live_ruleset(state)
+    found = verdict.details
+    breakdown, ruleset = verdict.breakdown, verdict.ruleset
+    if verdict.error is not None or not isinstance(found, ActionPlay) or breakdown is None \
+            or ruleset is None or verdict.cells is None:
+        raise ValueError("play_turn needs the verdict of a legal War of Words play")
+    tiles, specs, moves = found.tiles, found.specs, found.moves
     layout = ruleset.board
-    # Geometry first (as for every family), then the rack.
-    for p in action.placements:
-        if not layout.in_bounds(p.row, p.col):
-            raise RuleError(Rule.OFF_BOARD, f"({p.row}, {p.col}) is off the board")
-    taken = [layout.index(p.row, p.col) for p in action.placements]
-    if len(set(taken)) != len(taken):
-        raise RuleError(Rule.DUPLICATE_SQUARE, "two tiles on the same square")
-    # Letters are read through the portal pairs already open (not those put down now).
-    links = portal_links(state)
-    geometry = check_placement(ruleset, state.cells, letters, seat, links) if letters else None
-    specs = [_check_action(state, p) for p in tiles]
-    moves = _check_moves(state, action)
-    check_tokens_on_rack(state.racks[seat], tokens)
+    tokens = verdict.tokens
 
-    # 1. constructive scoring
-    cells = state.cells
+    # 1. constructive scoring (done by the evaluator)
+    cells = verdict.cells
+    geometry = verdict.geometry
     if geometry is not None:
-        cells = with_tiles(state.cells, geometry.placed)
-        words = _checked_words(state, cells, geometry)
-        breakdown = score_play(ruleset, cells, geometry, words, tokens, state.board_effects)
-        data = _play_data(geometry, words, breakdown)
+        data = play_data(geometry, verdict.words, breakdown)
         last_play = tuple(i for i, _ in geometry.placed)
     else:
-        bingo = bingo_bonus(ruleset, tokens)
-        breakdown = ScoreBreakdown((), bingo, bingo)
-        data = {"placed": [], "across": True, "words": [], "score": bingo,
+        data = {"placed": [], "across": True, "words": [], "score": breakdown.total,
                 "breakdown": breakdown.to_dict()}
         last_play = ()
     if tiles:
@@ -79,8 +122,8 @@ def play_turn(state: GameState, action: Play) -> tuple[GameState, Events]:
     scores = list(state.scores)
     scores[seat] += breakdown.total
     rack = remove_tokens(state.racks[seat], tokens)
-    racks = (*state.racks[:seat], rack, *state.racks[seat + 1:])
-    state = state.evolve(cells=cells, racks=racks, scores=tuple(scores), last_play=last_play)
+    state = state.evolve(cells=cells, racks=replace_at(state.racks, seat, rack),
+                         scores=tuple(scores), last_play=last_play)
 
     # 2. action tiles take their places; 3. destructive tiles in board order
     arena = Arena(state)
@@ -104,9 +147,9 @@ def play_turn(state: GameState, action: Play) -> tuple[GameState, Events]:
                 arena.markers[k] = Marker(m.kind, dst, m.owner, m.age)
                 arena.note("moved", seat, dst, tile=m.kind, origin=arena.name(src))
                 if m.kind == "whirlwind":
-                    spec = spec_of("@whirlwind")
-                    assert spec is not None
-                    destructive.append((dst, spec, ""))
+                    whirlwind = spec_of("@whirlwind")
+                    assert whirlwind is not None
+                    destructive.append((dst, whirlwind, ""))
                 break
     for index, spec, facing in sorted(destructive, key=lambda d: d[0]):
         effects.destroy_with(arena, spec.name, index, seat, facing)
@@ -114,10 +157,7 @@ def play_turn(state: GameState, action: Play) -> tuple[GameState, Events]:
     events = arena.events
 
     # refill the rack, then the turn's bookkeeping (persistent effects, end of game)
-    k = max(0, state.ruleset.rack_size - len(state.racks[seat]))
-    drawn = list(state.bag[:k])
-    racks = (*state.racks[:seat], state.racks[seat] + tuple(drawn), *state.racks[seat + 1:])
-    state = state.evolve(racks=racks, bag=state.bag[k:])
+    state, drawn = draw(state, seat)
     events.append(Event("tiles-drawn", seat, {"count": len(drawn), "private": {"tiles": drawn}}))
     kind = "scoreless" if breakdown.total == 0 else "word"
     return after_turn(state, seat, kind, events)
@@ -154,19 +194,19 @@ def _check_action(state: GameState, p: Placement) -> ActionSpec:
     return spec
 
 
-def _check_moves(state: GameState, action: Play) -> list[tuple[int, int]]:
+def _check_moves(state: GameState, seat: int, moves: Sequence[Move]) -> list[tuple[int, int]]:
     """The moves of a play as (from, to) square indexes, each of the player's own Rain or
     Whirlwind, to a square of the board holding no other action tile."""
     layout = state.ruleset.board
     arena = Arena(state)
     out: list[tuple[int, int]] = []
     moved: set[int] = set()
-    for m in action.moves:
+    for m in moves:
         if not (layout.in_bounds(m.from_row, m.from_col) and layout.in_bounds(m.to_row, m.to_col)):
             raise RuleError(Rule.OFF_BOARD, "a move must stay on the board")
         src, dst = layout.index(m.from_row, m.from_col), layout.index(m.to_row, m.to_col)
         marker = arena.marker_at(src, ("rain", "whirlwind"))
-        if marker is None or marker.owner != action.seat or src in moved:
+        if marker is None or marker.owner != seat or src in moved:
             raise RuleError(Rule.NOT_ALLOWED,
                             f"there is no Rain or Whirlwind of yours to move at {arena.name(src)}")
         if arena.marker_at(dst) is not None and dst != src:

@@ -11,20 +11,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from wordarena.engine.analysis import hindsight, word_strength
-from wordarena.engine.board import with_tiles
-from wordarena.engine.errors import RuleError
 from wordarena.engine.game import GameState, Play, replay
 from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
+from wordarena.engine.game.play import PlayVerdict, evaluate_play
 from wordarena.engine.movegen import Move, describe_move, generate_moves
 from wordarena.engine.movegen.api import board_ruleset
 from wordarena.engine.notation import placed_notation
-from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack, word_text
+from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
-from wordarena.engine.scoring import score_play
 from wordarena.engine.tiles import remove_tokens
 from wordarena.engine.warofwords.arena import portal_links
-from wordarena.engine.words import invalid_words, resolve_words
 from wordarena.services.match import views
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -118,30 +115,44 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
     return out
 
 
+def _verdict_breakdown(verdict: PlayVerdict) -> c.ScoreBreakdown | None:
+    if verdict.breakdown is None or verdict.ruleset is None:
+        return None
+    return views.breakdown(verdict.ruleset, verdict.breakdown.to_dict(), len(verdict.tokens))
+
+
+def _verdict_violation(verdict: PlayVerdict) -> e.RuleViolation | None:
+    exc = verdict.error
+    return None if exc is None else views.rule_violation(exc.code, str(exc), exc.words)
+
+
+def preview_response(state: GameState, seat: int, placements: Sequence[Placement]) -> m.PreviewPlayResponse:
+    """PreviewPlay: the engine's verdict on a tentative play of ``seat`` (the one evaluator
+    ``apply`` uses, so the rule and the score are what submitting the play would give), with the
+    breakdown whenever the placement and the rack allow the play."""
+    verdict = evaluate_play(state, placements, seat)
+    out = m.PreviewPlayResponse(legal=verdict.legal)
+    breakdown = _verdict_breakdown(verdict)
+    if breakdown is not None:
+        out.breakdown.CopyFrom(breakdown)
+    violation = _verdict_violation(verdict)
+    if violation is not None:
+        out.violation.CopyFrom(violation)
+    return out
+
+
 def tentative_breakdown(state: GameState, seat: int, placements: Sequence[Placement],
                         *, check_words: bool) -> tuple[c.ScoreBreakdown | None, e.RuleViolation | None,
                                                       tuple[str, ...]]:
     """(breakdown, violation, words not in the lexicon) of a tentative play from ``seat``'s rack.
 
     The breakdown is None when the geometry or the rack refuses the play (the violation says
-    why); words are looked up only when ``check_words``."""
-    r = board_ruleset(state)
-    tokens = tuple(p.token for p in placements)
-    try:
-        check_tokens_on_rack(state.racks[seat], tokens)
-        geometry = check_placement(r, state.cells, placements, seat, portal_links(state))
-    except RuleError as exc:
-        return None, views.rule_violation(exc.code, str(exc), exc.words), ()
-    cells = with_tiles(state.cells, geometry.placed)
-    texts = [word_text(cells, w) for w in geometry.words]
-    resolved: list[str | None] = list(texts)
-    bad: tuple[str, ...] = ()
-    if check_words and state.lexicon is not None:
-        resolved = list(resolve_words(texts, state.lexicon, r.tiles.letters))
-        bad = tuple(invalid_words(texts, resolved))
-    words = tuple(rs or t for rs, t in zip(resolved, texts, strict=True))
-    bd = score_play(r, cells, geometry, words, tokens, state.board_effects)
-    return views.breakdown(r, bd.to_dict(), len(tokens)), None, bad
+    why); words are looked up only when ``check_words`` (a word the lexicon lacks is then in the
+    third item, not a violation)."""
+    verdict = evaluate_play(state, placements, seat)
+    if verdict.breakdown is None:
+        return None, _verdict_violation(verdict), ()
+    return _verdict_breakdown(verdict), None, verdict.invalid_words if check_words else ()
 
 
 def word_strength_response(state: GameState, seat: int,

@@ -13,16 +13,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
-from wordarena.engine.board import with_tiles
-from wordarena.engine.errors import EngineError, RuleError
+from wordarena.engine.errors import EngineError
 from wordarena.engine.game import Decide, Kick, Leave
-from wordarena.engine.placement import check_placement, check_tokens_on_rack, word_text
 from wordarena.engine.rulesets.model import WordCheck
-from wordarena.engine.scoring import bingo_bonus, score_play
-from wordarena.engine.tiles import is_action, is_letter_token
-from wordarena.engine.warofwords.arena import live_ruleset, portal_links
+from wordarena.engine.tiles import is_letter_token
 from wordarena.engine.warofwords.clouds import preview_allowed
-from wordarena.engine.words import invalid_words, resolve_words
 from wordarena.services.common import auth, logs
 from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.errors import ServiceError, invalid_argument, rpc
@@ -226,45 +221,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         rt, claims = await self._match(request, context)
         seat = self._acting_seat(rt, claims, self._seat_arg(request))
         placements = moves.placements_of(rt.ruleset, request.placements)
-        st, r = rt.state, rt.ruleset
-        tokens = tuple(p.token for p in placements)
-        if r.family == "warofwords":
-            # "If you're playing any tile under a cloud, in-play scoring stops working." Checked
-            # before anything else, so that no answer tells what lies under the cloud.
-            if not preview_allowed(st, placements):
-                return m.PreviewPlayResponse(legal=False, violation=views.violation(
-                    e.RULE_CODE_FEATURE_UNAVAILABLE,
-                    "in-play scoring stops working for a play under a cloud"))
-            r = live_ruleset(st)  # multipliers placed, grown or destroyed by action tiles
-            # The word is scored from the letters; action tiles only count for the bingo.
-            placements = tuple(p for p in placements if not is_action(p.letter))
-            if not placements:
-                return m.PreviewPlayResponse(legal=True, breakdown=views.breakdown(
-                    r, {"total": bingo_bonus(r, tokens), "bingo": bingo_bonus(r, tokens)}, len(tokens)))
-        try:
-            check_tokens_on_rack(st.racks[seat], tokens)
-            geometry = check_placement(r, st.cells, placements, seat, portal_links(st))
-        except RuleError as exc:
-            return m.PreviewPlayResponse(
-                legal=False, violation=views.rule_violation(exc.code, str(exc), exc.words)
-            )
-        cells = with_tiles(st.cells, geometry.placed)
-        texts = [word_text(cells, w) for w in geometry.words]
-        resolved: list[str | None] = list(texts)
-        bad: tuple[str, ...] = ()
-        if r.word_check is WordCheck.IMMEDIATE and st.lexicon is not None:
-            resolved = list(resolve_words(texts, st.lexicon, r.tiles.letters))
-            bad = tuple(invalid_words(texts, resolved))
-        words = tuple(rs or t for rs, t in zip(resolved, texts, strict=True))
-        bd = score_play(r, cells, geometry, words, tokens, st.board_effects)
-        out = m.PreviewPlayResponse(legal=not bad, breakdown=views.breakdown(r, bd.to_dict(), len(tokens)))
-        if bad:
-            out.violation.CopyFrom(
-                views.violation(
-                    e.RULE_CODE_WORD_NOT_IN_LEXICON, f"not in the word list: {', '.join(bad)}", bad
-                )
-            )
-        return out
+        # "If you're playing any tile under a cloud, in-play scoring stops working" (War of
+        # Words). Checked before anything else, so that no answer tells what lies under a cloud.
+        if not preview_allowed(rt.state, placements):
+            return m.PreviewPlayResponse(legal=False, violation=views.violation(
+                e.RULE_CODE_FEATURE_UNAVAILABLE,
+                "in-play scoring stops working for a play under a cloud"))
+        return analysis.preview_response(rt.state, seat, placements)
 
     @staticmethod
     def _unavailable(what: str, why: str) -> ServiceError:

@@ -1,4 +1,4 @@
-"""Bots start a Portal pair and move their Rain / Whirlwind (``engine.warofwords.tactics``).
+"""Bots start a Portal pair and move their Rain / Whirlwind (``engine.bots.tactics``).
 
 Rule sentences: "Portal Tiles drastically change how players may place words on the board"
 (wordarena's pairing: the first Portal put down waits, the next one pairs with it);
@@ -12,13 +12,12 @@ doing anything else, does not count as a turn."
 from __future__ import annotations
 
 import pytest
-from wordarena.engine.bots import Bot
+from wordarena.engine.bots import Bot, tactics
 from wordarena.engine.game import Play, apply
 from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
 from wordarena.engine.rulesets import get_ruleset
-from wordarena.engine.warofwords import tactics
 from wordarena.engine.warofwords.arena import Marker, markers, portal_links
 from wow_helpers import game, marker, points, sq
 

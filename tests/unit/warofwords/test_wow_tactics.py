@@ -10,11 +10,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from wordarena.engine.bots import Bot
+from wordarena.engine.bots import Bot, tactics
 from wordarena.engine.game import Play, apply
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
-from wordarena.engine.warofwords import tactics
 from wow_helpers import game, sq
 
 

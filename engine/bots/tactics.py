@@ -34,12 +34,13 @@ from wordarena.engine.game.actions import Action, Play
 from wordarena.engine.game.actions import Move as BoardMove
 from wordarena.engine.game.state import GameState
 from wordarena.engine.game.turns import apply
-from wordarena.engine.movegen import Move
+from wordarena.engine.movegen import Move, generate_moves
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.layout import WATER, Square
 from wordarena.engine.tiles import WILDCARD, Tile, is_action
 from wordarena.engine.warofwords.arena import Arena, Marker, markers, multiplier_number
 from wordarena.engine.warofwords.catalog import FACINGS, Kind, Target, spec_of
+from wordarena.engine.warofwords.effects import blaster_line
 
 TARGETS_PER_TILE = 6  # candidate squares tried (with ``apply``) per action tile on the rack
 LASTING = {"poison": 1.0, "medic": 1.0, "rain": 1.2, "fire": 0.6, "whirlwind": 0.5}
@@ -193,8 +194,6 @@ def _targets(arena: Arena, seat: int, token: str, taken: set[int],
             if mine < 0:
                 out.append((mine, i, "", SHIELD_SHARE * -mine))
     elif name == "blaster":
-        from wordarena.engine.warofwords.effects import blaster_line
-
         for i in free:
             for facing in FACINGS:
                 rank = -sum(worth.get(j, 0) for j in blaster_line(arena, i, facing))
@@ -216,9 +215,9 @@ def _targets(arena: Arena, seat: int, token: str, taken: set[int],
             else:
                 out.append((-1.0, i, "", 0.0))
     elif spec.kind is Kind.SQUARE and name != "star":  # multiplier tiles under good squares
-        for rank, i, bonus in _multiplier_squares(arena, moves, taken, spec.letter_mult,
-                                                  spec.word_mult):
-            out.append((rank, i, "", bonus))
+        for order, i, bonus in _multiplier_squares(arena, moves, taken, spec.letter_mult,
+                                                   spec.word_mult):
+            out.append((order, i, "", bonus))
     # nuke, star, sandstorm, quicksand: not worth a bot's while (kept or swapped away); portal:
     # ``_portal_targets``
     out.sort(key=lambda t: (t[0], t[1]))
@@ -263,8 +262,6 @@ def _through(state: GameState, seat: int, portals: tuple[Marker, ...], lexicon: 
     with the bot's rack less its wildcards (they multiply the generator's work and fit
     anywhere anyway; ``_best_plain`` leaves them out of the baseline too). None without a
     lexicon."""
-    from wordarena.engine.movegen import generate_moves
-
     lex = lexicon if lexicon is not None else state.lexicon
     if lex is None:
         return None
