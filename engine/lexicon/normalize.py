@@ -84,12 +84,14 @@ def normalize(raw: str, language: str, *, case_marks_proper: bool = True) -> Nor
     alphabet = alphabet_for(language)
     if len(raw) >= MIN_WORD_LENGTH and _plain_pattern(language).fullmatch(raw):
         return Normalized(raw.upper())  # lower-case letters of the alphabet only: nothing to do
-    return _normalize_full(raw, language, alphabet, case_marks_proper)
+    return normalize_by_rules(raw, language, alphabet, case_marks_proper)
 
 
-def _normalize_full(
+def normalize_by_rules(
     raw: str, language: str, alphabet: tuple[str, ...], case_marks_proper: bool
 ) -> Normalized:
+    """:func:`normalize` by the whole rules, without its fast path for plain lower-case words
+    (which must agree with this; a property test checks it)."""
     entry = unicodedata.normalize("NFC", raw.strip())
     if not entry:
         return Normalized(None, Reason.EMPTY)

@@ -13,6 +13,10 @@ MAX_LINES = 500
 
 # Modules allowed past MAX_LINES, each with the reason it stays whole.
 LONG_MODULES: dict[str, str] = {
+    "engine/movegen/generator.py": "the generation's drive loop (anchors, cross-checks, left parts, "
+    "recording) as one class whose hot paths keep their reads local; docs/movegen.md measures it",
+    "engine/bots/tactics.py": "War of Words bot tactics, one function per action kind sharing one "
+    "target scoring",
 }
 
 

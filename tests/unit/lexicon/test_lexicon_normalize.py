@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from wordarena.engine.lexicon import ALPHABETS, Reason, normalize, normalize_word
-from wordarena.engine.lexicon.normalize import _normalize_full
+from wordarena.engine.lexicon.normalize import normalize_by_rules
 
 
 def reason(raw: str, language: str, **kw: bool) -> Reason | None:
@@ -208,5 +208,5 @@ def test_unknown_language_is_a_key_error() -> None:
     st.booleans(),
 )
 def test_fast_path_agrees_with_the_full_rules(language: str, raw: str, case: bool) -> None:
-    full = _normalize_full(raw, language, ALPHABETS[language], case)
+    full = normalize_by_rules(raw, language, ALPHABETS[language], case)
     assert normalize(raw, language, case_marks_proper=case).word == full.word
