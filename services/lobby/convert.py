@@ -191,7 +191,7 @@ def table_query(f: lobby_pb2.TableFilter) -> TableQuery:
     return TableQuery(
         statuses=frozenset(TABLE_STATUS_FROM_PB[st] for st in f.statuses),
         ruleset_id=f.ruleset_id,
-        language=f.language,
+        language=ruleset_pb.normalise_language(f.language),
         has_free_seat=f.has_free_seat,
         seats=f.seats,
     )

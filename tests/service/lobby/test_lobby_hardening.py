@@ -156,8 +156,8 @@ async def _call(env: LobbyEnv, method: str, request: Message, md: Any) -> None:
     await rpc(request, metadata=md, timeout=5)
 
 
-@pytest.mark.parametrize("bad", ["a\x00b", "\x00", "x\x01y", "line\nbreak"])
-async def test_control_characters_in_any_string_field_are_invalid_argument_naming_it(
+@pytest.mark.parametrize("bad", ["a\x00b", "\x00", "x\x01y", "line\nbreak", "x" * 1025])
+async def test_control_characters_or_overlong_text_in_any_string_field_are_invalid_argument_naming_it(
     env: LobbyEnv, bad: str
 ) -> None:
     _, md = await _guest(env)
