@@ -73,7 +73,7 @@ async def test_a_claim_still_within_its_lease_is_not_taken_over(env: LobbyEnv) -
 # -- NUL bytes in every string field ------------------------------------------------------------
 
 
-def _string_paths(msg: Message, prefix: str = "", depth: int = 0) -> Iterator[str]:
+def string_paths(msg: Message, prefix: str = "", depth: int = 0) -> Iterator[str]:
     """Dotted paths of every string field of ``msg`` (nested messages included; repeated message
     fields through their first element, when there is one)."""
     for f in msg.DESCRIPTOR.fields:
@@ -86,19 +86,19 @@ def _string_paths(msg: Message, prefix: str = "", depth: int = 0) -> Iterator[st
             if f.is_repeated:
                 items = getattr(msg, f.name)
                 if len(items):
-                    yield from _string_paths(items[0], f"{path}[0].", depth + 1)
+                    yield from string_paths(items[0], f"{path}[0].", depth + 1)
             else:
-                yield from _string_paths(getattr(msg, f.name), f"{path}.", depth + 1)
+                yield from string_paths(getattr(msg, f.name), f"{path}.", depth + 1)
 
 
-def _set(msg: Message, path: str, value: str) -> None:
+def set_field(msg: Message, path: str, value: str) -> None:
     *parents, last = path.split(".")
     for p in parents:
         msg = getattr(msg, p[:-3])[0] if p.endswith("[0]") else getattr(msg, p)
     setattr(msg, last, value)
 
 
-def _cases(tid: str) -> list[tuple[str, Callable[[], Message], str]]:
+def cases(tid: str) -> list[tuple[str, Callable[[], Message], str]]:
     """(method, a valid request, who calls: guest / none / service)."""
     ruleset = common_pb2.RulesetRef(ruleset_id="classic", language="en", board_id="classic")
     settings = lobby_pb2.TableSettings(ruleset=ruleset, seats=2)
@@ -143,7 +143,7 @@ def _cases(tid: str) -> list[tuple[str, Callable[[], Message], str]]:
     ]
 
 
-async def _call(env: LobbyEnv, method: str, request: Message, md: Any) -> None:
+async def call_rpc(env: LobbyEnv, method: str, request: Message, md: Any) -> None:
     stub = env.registry if isinstance(request, tuple(
         getattr(control_pb2, n) for n in dir(control_pb2) if n.endswith("Request"))) else env.stub
     rpc = getattr(stub, method)
@@ -166,13 +166,13 @@ async def test_control_characters_or_overlong_text_in_any_string_field_are_inval
         settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2),
         request_id=uuid.uuid4().hex), metadata=md)
     tested = 0
-    for method, make, who in _cases(table.table.table_id):
+    for method, make, who in cases(table.table.table_id):
         caller = {"none": (), "guest": md, "service": service_md}[who]
-        for path in _string_paths(make()):
+        for path in string_paths(make()):
             request = make()
-            _set(request, path, bad)
+            set_field(request, path, bad)
             with pytest.raises(grpc.aio.AioRpcError) as ei:
-                await _call(env, method, request, caller)
+                await call_rpc(env, method, request, caller)
             where = f"{method} {path}"
             assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (where, ei.value.details())
             text = (ei.value.details() or "").lower()
