@@ -205,8 +205,10 @@ def rules_text(ruleset: Ruleset) -> str:
         else "- Words wait for the next player to accept or check them.",
         "- The first play covers the start square." if d["first_play"] == "start-square"
         else "- A play may stand unconnected over a Star or Water square.",
-        f"- Exchanges: {swaps}, while the bag holds at least {ex['min_bag']} tiles.",
+        f"- Exchanges: {swaps}, while the bag holds at least {ex['min_bag']}"
+        f" tile{'s' if ex['min_bag'] != 1 else ''}.",
         f"- The game ends when a player goes out with the bag empty, or {_zero_turns(ruleset)}.",
+        f"- At the end, {OUT_RULES.get(d['out_rule'], d['out_rule'])}.",
     ]
     clock = d["clock"]
     if clock["default"]:
@@ -215,13 +217,23 @@ def rules_text(ruleset: Ruleset) -> str:
     return "\n".join(lines) + "\n"
 
 
+OUT_RULES = {
+    "transfer": "the player who went out gains the values left on the others' racks, which they lose",
+    "double": "the player who went out gains twice the values left on the others' racks",
+    "deduct": "every player loses the values left on their own rack",
+}
+TURN_KINDS = {"pass": "passes", "exchange": "exchanges", "scoreless": "scoreless plays",
+              "failed": "plays that failed a check", "lost": "lost turns"}
+
+
 def _zero_turns(ruleset: Ruleset) -> str:
     z = ruleset.zero_turns
-    kinds = ", ".join(sorted(z.counts))
+    names = [TURN_KINDS.get(k, k) for k in sorted(z.counts)]
+    kinds = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
     if z.per_active_player:
         run = f"{z.limit} full rounds"
     else:
         run = f"{z.limit} turns in a row"
         if z.zero_zero_limit is not None:
             run += f" ({z.zero_zero_limit} while every score is 0)"
-    return f"after {run} of {kinds}"
+    return f"after {run} of nothing but {kinds}"

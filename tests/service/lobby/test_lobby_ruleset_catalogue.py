@@ -184,6 +184,10 @@ async def test_features_and_rules_text_let_a_client_switch_its_tools_on(env: Lob
         assert got.rules_text.startswith("# "), summary.ruleset_id
         assert summary.name in got.rules_text
         assert f"{got.rack_size} tiles" in got.rules_text
+    classic_gb = (await env.stub.DescribeRuleset(
+        lobby_pb2.DescribeRulesetRequest(ruleset=c.RulesetRef(ruleset_id="classic", language="en-gb"))
+    )).ruleset
+    assert lobby_pb2.FEATURE_DEFINE in classic_gb.features
     classic_fr = (await env.stub.DescribeRuleset(
         lobby_pb2.DescribeRulesetRequest(ruleset=c.RulesetRef(ruleset_id="classic", language="fr"))
     )).ruleset
