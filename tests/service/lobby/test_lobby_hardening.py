@@ -181,3 +181,45 @@ async def test_control_characters_or_overlong_text_in_any_string_field_are_inval
             assert br is not None and br.field_violations[0].field == path, (where, br)
             tested += 1
     assert tested >= 40
+
+
+async def test_long_text_within_the_limit_in_any_field_is_a_refusal_never_an_internal_error(
+    env: LobbyEnv,
+) -> None:
+    """Text longer than the columns that store it (64, 128 characters) but within the request
+    limit: each field answers with a refusal a client can act on (or is accepted), never a
+    database error."""
+    _, md = await _guest(env)
+    table = await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
+        settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2),
+        request_id=uuid.uuid4().hex), metadata=md)
+    wrong: list[str] = []
+    for method, make, who in cases(table.table.table_id):
+        caller = {"none": (), "guest": md, "service": env.service_md}[who]
+        for path in string_paths(make()):
+            request = make()
+            set_field(request, path, "y" * 300)
+            try:
+                await call_rpc(env, method, request, caller)
+            except grpc.aio.AioRpcError as exc:
+                text = (exc.details() or "").lower()
+                if exc.code() in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN) or any(
+                    leak in text for leak in LEAKS
+                ):
+                    wrong.append(f"{method} {path}: {exc.code().name} {text[:80]}")
+    assert not wrong, "\n".join(wrong)
+
+
+async def test_an_unexpected_failure_answers_internal_without_its_text(
+    env: LobbyEnv, monkeypatch: Any
+) -> None:
+    _, md = await _guest(env)
+
+    async def broken(player_id: str) -> None:
+        raise RuntimeError('(psycopg.DataError) SELECT * FROM lobby_players WHERE id = %(id)s')
+
+    monkeypatch.setattr(env.lobby.accounts, "player", broken)
+    with pytest.raises(grpc.aio.AioRpcError) as ei:
+        await env.stub.GetMe(lobby_pb2.GetMeRequest(), metadata=md)
+    assert ei.value.code() == grpc.StatusCode.INTERNAL
+    assert not any(leak in ei.value.details().lower() for leak in LEAKS), ei.value.details()
