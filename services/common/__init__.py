@@ -12,5 +12,8 @@ Modules:
 * ``request_ids`` – the one check of client request ids.
 * ``tasks``    – ending background asyncio tasks.
 * ``server``   – grpc.aio server bootstrap: health, reflection, size limits, metrics, graceful shutdown.
+* ``reflection`` – server reflection in both protocol versions (``grpc.reflection.v1`` and ``v1alpha``).
+* ``rulesets`` – the engine's rulesets as contract messages (RulesetRef, board squares, tiles, a
+  ruleset's description): the one writer both servers use.
 * ``auth``     – bearer token signing / verification (owned by the lobby).
 """

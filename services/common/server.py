@@ -1,10 +1,10 @@
 """grpc.aio server bootstrap shared by the services.
 
 ``GrpcServer`` wires the conventions of the design: message size limits, the metrics
-interceptor, the standard health service (``grpc.health.v1``), server reflection, an optional
-Prometheus ``/metrics`` endpoint, and graceful shutdown: on SIGTERM / SIGINT every service is set
-NOT_SERVING, the ``on_drain`` callbacks run (e.g. end streams with UNAVAILABLE), in-flight calls
-get ``grace`` seconds to finish, then the server stops.
+interceptor, the standard health service (``grpc.health.v1``), server reflection (v1 and v1alpha),
+an optional Prometheus ``/metrics`` endpoint, and graceful shutdown: on SIGTERM / SIGINT every
+service is set NOT_SERVING, the ``on_drain`` callbacks run (e.g. end streams with UNAVAILABLE),
+in-flight calls get ``grace`` seconds to finish, then the server stops.
 
     server = GrpcServer(settings)
     server.add(match_pb2_grpc.add_MatchServiceServicer_to_server, servicer,
@@ -24,10 +24,10 @@ from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 from wordarena.services.common import logs
 from wordarena.services.common.config import Settings
 from wordarena.services.common.metrics import MetricsInterceptor, start_metrics_server
+from wordarena.services.common.reflection import enable_reflection
 
 log = logs.get_logger(__name__)
 
@@ -93,7 +93,7 @@ class GrpcServer:
 
         With ``serving=False`` health says NOT_SERVING (the port answers, readiness probes fail)
         until ``set_serving`` is called, e.g. once the match server has recovered its matches."""
-        reflection.enable_server_reflection([*self.service_names, reflection.SERVICE_NAME], self.server)
+        enable_reflection(self.service_names, self.server)
         self.port = self.server.add_insecure_port(self.listen)
         if self.port == 0:
             raise OSError(f"cannot listen on {self.listen}")

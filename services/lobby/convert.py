@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from google.protobuf import duration_pb2, timestamp_pb2
 from wordarena.engine.rulesets.model import Ruleset
+from wordarena.services.common import rulesets as ruleset_pb
 from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.matchmaking import Ticket, TicketStatus
 from wordarena.services.lobby.models import MatchRow, MatchSeatRow, PlayerRow
@@ -20,12 +21,7 @@ from wordarena.services.lobby.table_cache import ChangeKind, TableQuery
 from wordarena.services.lobby.tables import Occupant, Table, TableStatus
 from wordarena.v1 import common_pb2, lobby_pb2
 
-FAMILY = {
-    "classic": common_pb2.FAMILY_CLASSIC,
-    "wordtiles": common_pb2.FAMILY_WORDTILES,
-    "warofwords": common_pb2.FAMILY_WAROFWORDS,
-    "scrabble": common_pb2.FAMILY_SCRABBLE,
-}
+FAMILY = ruleset_pb.FAMILIES
 CHALLENGE_TO_PB = {
     CHALLENGE_INSTANT: common_pb2.CHALLENGE_MODE_INSTANT,
     CHALLENGE_ACCEPT_OR_CHECK: common_pb2.CHALLENGE_MODE_ACCEPT_OR_CHECK,
@@ -195,7 +191,7 @@ def table_query(f: lobby_pb2.TableFilter) -> TableQuery:
     return TableQuery(
         statuses=frozenset(TABLE_STATUS_FROM_PB[st] for st in f.statuses),
         ruleset_id=f.ruleset_id,
-        language=f.language,
+        language=ruleset_pb.normalise_language(f.language),
         has_free_seat=f.has_free_seat,
         seats=f.seats,
     )
@@ -302,9 +298,15 @@ def ruleset_summary_pb(
 def ruleset_description_pb(
     ruleset_id: str, rs: Ruleset, langs: dict[str, tuple[str, ...]]
 ) -> lobby_pb2.RulesetDescription:
-    """A RulesetDescription."""
+    """A RulesetDescription: the board as printed, the tile set, limits, tools and rules, all
+    spelled from the engine's ruleset by ``services.common.rulesets``."""
     desc = lobby_pb2.RulesetDescription(
         summary=ruleset_summary_pb(ruleset_id, rs, langs),
+        board=ruleset_pb.empty_board(rs),
+        tiles=ruleset_pb.tile_counts(rs),
+        alphabet=list(rs.tiles.letters),
+        features=ruleset_pb.features(rs),  # type: ignore[arg-type]
+        rules_text=ruleset_pb.rules_text(rs),
         rack_size=rs.rack_size,
         bingo=[
             lobby_pb2.BingoBonus(tiles=b.count, letters_only=b.letters_only, points=b.bonus)

@@ -6,10 +6,13 @@ from dataclasses import dataclass
 
 from wordarena.services.lobby.settings import HOUSEKEEPING_INTERVAL_S, TICKET_RETENTION_S
 
-__all__ = ["ABORT_RETRY_DELAYS_S", "ONLINE_WINDOW_S", "REQUEST_WAIT_S", "LobbyOptions"]
+__all__ = ["ABORT_RETRY_DELAYS_S", "ONLINE_WINDOW_S", "REQUEST_LEASE_S", "REQUEST_WAIT_S", "LobbyOptions"]
 
 #: How long a repeated request waits for the first one (same request_id) to finish.
 REQUEST_WAIT_S = 10.0
+#: The lease of a claimed request: the lobby running it renews the claim every third of this;
+#: a claim not renewed for this long (its lobby died mid-request) is taken over by a retry.
+REQUEST_LEASE_S = 30.0
 #: A player seen within this window counts as online (``wordarena_players_online``).
 ONLINE_WINDOW_S = 300.0
 #: AbortMatch of a withdrawn allocation is retried after these waits (about 13 minutes in all).

@@ -14,6 +14,7 @@ from functools import cache
 from wordarena.engine.errors import EngineError
 from wordarena.engine.rulesets import get_ruleset, list_rulesets
 from wordarena.engine.rulesets.model import Ruleset, WordCheck
+from wordarena.services.common.rulesets import normalise_language
 from wordarena.services.lobby.errors import LobbyError
 
 __all__ = [
@@ -78,12 +79,13 @@ def catalog() -> dict[str, dict[str, tuple[str, ...]]]:
 
 
 def resolve_ruleset(
-    ruleset_id: str, language: str = "", board_id: str = "", prefix: str = "ruleset"
+    ruleset_id: str, language: str = "", board_id: str = "", prefix: str = "ruleset", *, lookup: bool = False
 ) -> Ruleset:
-    """The engine ruleset for a ruleset id / language / board (empty = defaults).
+    """The engine ruleset for a ruleset id / language (any case) / board (empty = defaults).
 
     Raises NOT_FOUND for an unknown ruleset id, INVALID_ARGUMENT (SETTINGS_INVALID) for a language
-    or board the ruleset does not offer.
+    or board the ruleset does not offer (NOT_FOUND too with ``lookup``: the catalogue is asked,
+    not a setting chosen).
     """
     cat = catalog()
     if not ruleset_id:
@@ -93,16 +95,17 @@ def resolve_ruleset(
             f"unknown ruleset {ruleset_id[:40]!r}; known: {', '.join(sorted(cat))}", f"{prefix}.ruleset_id"
         )
     langs = cat[ruleset_id]
-    lang = (language or "en").lower()
+    lang = normalise_language(language) or "en"
+    missing = LobbyError.not_found if lookup else LobbyError.settings
     if lang not in langs:
-        raise LobbyError.settings(
+        raise missing(
             f"ruleset {ruleset_id} has no language {language[:20]!r}; offered: {', '.join(langs)}",
             f"{prefix}.language",
         )
     boards = langs[lang]
     board = board_id or boards[0]
     if board not in boards:
-        raise LobbyError.settings(
+        raise missing(
             f"ruleset {ruleset_id} has no board {board_id[:40]!r}; offered: {', '.join(boards)}",
             f"{prefix}.board_id",
         )

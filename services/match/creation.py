@@ -10,6 +10,7 @@ from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.errors import ServiceError, invalid_argument
 from wordarena.services.common.request_ids import check_request_id
+from wordarena.services.common.rulesets import normalise_language
 from wordarena.services.match.leases import address_of
 from wordarena.services.match.models import MatchRow
 from wordarena.services.match.runtime import Options, SeatInfo
@@ -41,13 +42,14 @@ def existing_answer(row: MatchRow, req: ctl.CreateMatchRequest, address: str) ->
 
 
 def ruleset_of(ref: c.RulesetRef) -> Ruleset:
-    """The ruleset a request names (a family with language and board, or a full ruleset id)."""
+    """The ruleset a request names (a family with language, in any case, and board; or the
+    engine's full ruleset id)."""
     if not ref.ruleset_id:
         raise invalid_argument("ruleset.ruleset_id", "required, e.g. 'classic'")
     try:
         if "/" in ref.ruleset_id:
             return parse_ruleset_id(ref.ruleset_id)
-        return get_ruleset(ref.ruleset_id, ref.language or "en", ref.board_id or None)
+        return get_ruleset(ref.ruleset_id, normalise_language(ref.language) or "en", ref.board_id or None)
     except InputError as exc:
         raise invalid_argument(f"ruleset.{exc.where or 'ruleset_id'}", exc.detail) from exc
 

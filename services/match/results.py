@@ -96,10 +96,8 @@ def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest |
     early = first_round_leavers(ev.payload.get("engine", ()) for ev in facts.events)
     family = facts.ruleset.family
     decided = seat_outcomes(family, statuses, data["scores"], data["reason"], early)
-    ref = views.ruleset_ref(facts.ruleset)
-    ref.ruleset_id = family  # the lobby's ruleset ids are the families (language, board beside)
     req = ctl.ReportResultRequest(
-        match_id=facts.match_id, server_id=server_id, ruleset=ref,
+        match_id=facts.match_id, server_id=server_id, ruleset=views.ruleset_ref(facts.ruleset),
         reason=views.REASONS.get(data["reason"], c.GAME_OVER_REASON_UNSPECIFIED),  # type: ignore[arg-type]
         unrated=facts.unrated or data["reason"] == "aborted",
         start_time=views.timestamp(facts.created_at), end_time=views.timestamp(over.time),

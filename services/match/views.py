@@ -14,15 +14,20 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 from wordarena.engine.board import Cells, square_name
 from wordarena.engine.errors import Rule
-from wordarena.engine.rulesets.layout import BLOCKING, SAND, STAR, TITANIUM, WATER, Square
-from wordarena.engine.rulesets.model import Ruleset, WordFactor
-from wordarena.engine.tiles import BLANK, WILDCARD, is_action
+from wordarena.engine.rulesets.layout import Square
+from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.tiles import WILDCARD
+from wordarena.services.common import rulesets
+from wordarena.services.common.rulesets import ACTION_KINDS as ACTION_KINDS
+from wordarena.services.common.rulesets import COLOURS as COLOURS
+from wordarena.services.common.rulesets import FAMILIES as FAMILIES
+from wordarena.services.common.rulesets import action_kind as action_kind
+from wordarena.services.common.rulesets import ruleset_ref as ruleset_ref
+from wordarena.services.common.rulesets import square as square
+from wordarena.services.common.rulesets import tile as tile
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 
-FAMILIES = {"classic": c.FAMILY_CLASSIC, "wordtiles": c.FAMILY_WORDTILES,
-            "warofwords": c.FAMILY_WAROFWORDS, "scrabble": c.FAMILY_SCRABBLE}
-COLOURS = {1: c.TILE_COLOUR_YELLOW, 2: c.TILE_COLOUR_GREEN, 3: c.TILE_COLOUR_BLUE, 5: c.TILE_COLOUR_RED}
 SEAT_STATUS = {"active": c.SEAT_STATUS_ACTIVE, "resigned": c.SEAT_STATUS_RESIGNED,
                "timed-out": c.SEAT_STATUS_TIMED_OUT, "left": c.SEAT_STATUS_LEFT,
                "kicked": c.SEAT_STATUS_KICKED}
@@ -84,41 +89,8 @@ def duration(seconds: float) -> Duration:
     return d
 
 
-def square(ruleset: Ruleset, index: int) -> c.Square:
-    r, col = divmod(index, ruleset.board.cols)
-    return c.Square(row=r, col=col, notation=square_name(r, col))
-
-
 def square_at(row: int, col: int) -> c.Square:
     return c.Square(row=row, col=col, notation=square_name(row, col) if 0 <= col < 26 else "")
-
-
-def ruleset_ref(ruleset: Ruleset) -> c.RulesetRef:
-    return c.RulesetRef(ruleset_id=ruleset.id, family=FAMILIES.get(ruleset.family, 0),  # type: ignore[arg-type]
-                        language=ruleset.language, board_id=ruleset.board.id, lexicon_id=ruleset.lexicon)
-
-
-def tile(ruleset: Ruleset, token_or_letter: str, blank: bool = False, owner: int | None = None,
-         placed_seq: int = 0, on_board: bool = False) -> c.Tile:
-    """A tile: a rack token (``?``, ``*``, ``@bomb``, a letter) or a board tile."""
-    t = c.Tile()
-    if is_action(token_or_letter):
-        t.action, t.action_factor = action_kind(token_or_letter)  # type: ignore[assignment]
-        return t
-    if token_or_letter == WILDCARD:
-        t.letter, t.is_wildcard = WILDCARD, True
-    elif blank or token_or_letter == BLANK:
-        t.letter = token_or_letter if on_board else BLANK
-        t.is_blank = True
-    else:
-        t.letter = token_or_letter
-        t.value = ruleset.tiles.value(token_or_letter)
-        if ruleset.colour_bonus:
-            t.colour = COLOURS.get(t.value, 0)  # type: ignore[assignment]
-    if owner is not None:
-        t.owner_seat = owner
-    t.placed_seq = placed_seq
-    return t
 
 
 def rack(ruleset: Ruleset, tokens: Sequence[str]) -> c.Rack:
@@ -138,40 +110,8 @@ def _static_squares(ruleset: Ruleset) -> tuple[bytes, ...]:
 
 def _build_static(ruleset: Ruleset) -> tuple[bytes, ...]:
     layout = ruleset.board
-    return tuple(_square_pb(ruleset, i, sq).SerializeToString() for i, sq in enumerate(layout.squares))
-
-
-def _square_pb(ruleset: Ruleset, i: int, sq: Square) -> c.BoardSquare:
-    """A square without a tile: its premium, terrain and scenery as ``sq`` says."""
-    layout = ruleset.board
-    b = c.BoardSquare(square=square(ruleset, i))
-    prem = None
-    add = ruleset.word_factor is WordFactor.ADD
-    if sq.colour:
-        prem = c.Premium(kind=c.PREMIUM_KIND_COLOUR, factor=ruleset.colour_bonus or 3,
-                         colour=COLOURS.get(sq.colour, 0), label=sq.label)  # type: ignore[arg-type]
-    elif sq.letter_mult > 1 and sq.word_mult > 1:
-        prem = c.Premium(kind=c.PREMIUM_KIND_LETTER_AND_WORD, factor=sq.letter_mult, label=sq.label)
-    elif sq.letter_mult > 1:
-        label = f"{sq.letter_mult}L" if add else {2: "DL", 3: "TL", 4: "QL"}.get(sq.letter_mult, sq.label)
-        prem = c.Premium(kind=c.PREMIUM_KIND_LETTER, factor=sq.letter_mult, label=label)
-    elif sq.word_mult > 1:
-        label = f"{sq.word_mult}W" if add else {2: "DW", 3: "TW", 4: "QW"}.get(sq.word_mult, sq.label)
-        prem = c.Premium(kind=c.PREMIUM_KIND_WORD, factor=sq.word_mult, label=label)
-    if prem is not None:
-        b.premium.CopyFrom(prem)
-    if sq.terrain == WATER:
-        b.terrain = c.TERRAIN_KIND_WATER
-        b.water_patch_id = layout.water_patch[i] + 1
-    elif sq.terrain == SAND:
-        b.terrain = c.TERRAIN_KIND_SAND
-    elif sq.terrain == TITANIUM:
-        b.scenery = c.SCENERY_KIND_TITANIUM
-    elif sq.terrain in BLOCKING:
-        b.scenery = c.SCENERY_KIND_BRICKS
-    b.is_star = sq.terrain == STAR
-    b.is_start = layout.start == i
-    return b
+    return tuple(rulesets.board_square(ruleset, i, sq).SerializeToString()
+                 for i, sq in enumerate(layout.squares))
 
 
 def board_square(ruleset: Ruleset, index: int, cell: Any, placed_seq: int = 0,
@@ -238,16 +178,6 @@ def placements(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> list[c.Plac
 # in-play score for a play under a cloud ("If you're playing any tile under a cloud, in-play
 # scoring stops working").
 
-ACTION_KINDS: dict[str, int] = {
-    "bomb": c.ACTION_KIND_BOMB, "blaster": c.ACTION_KIND_BLASTER,
-    "blackhole": c.ACTION_KIND_BLACK_HOLE, "fire": c.ACTION_KIND_FIRE,
-    "lightning": c.ACTION_KIND_LIGHTNING, "whirlwind": c.ACTION_KIND_WHIRLWIND,
-    "nuke": c.ACTION_KIND_NUCLEAR_BOMB, "poison": c.ACTION_KIND_POISON,
-    "medic": c.ACTION_KIND_MEDIC, "rain": c.ACTION_KIND_RAIN, "shield": c.ACTION_KIND_SHIELD,
-    "star": c.ACTION_KIND_STAR, "quicksand": c.ACTION_KIND_QUICKSAND,
-    "portal": c.ACTION_KIND_PORTAL, "pirate": c.ACTION_KIND_PIRATE_SHIP,
-    "sandstorm": c.ACTION_KIND_SANDSTORM,
-}
 FACING_PB = {"up": c.FACING_UP, "down": c.FACING_DOWN, "left": c.FACING_LEFT,
              "right": c.FACING_RIGHT}
 EFFECT_KINDS: dict[str, int] = {
@@ -260,15 +190,6 @@ EFFECT_KINDS: dict[str, int] = {
     "irradiated": c.EFFECT_KIND_IRRADIATED, "expired": c.EFFECT_KIND_EXPIRED,
     "swallowed": c.EFFECT_KIND_EXPIRED,
 }
-
-
-def action_kind(token: str) -> tuple[int, int]:
-    """(ActionKind, factor) of an action token (``@bomb`` → (BOMB, 0), ``@3W`` → (WORD_MULT, 3))."""
-    name = token.removeprefix("@")
-    if name[:-1].isdigit() and name[-1] in "LW":
-        kind = c.ACTION_KIND_LETTER_MULTIPLIER if name[-1] == "L" else c.ACTION_KIND_WORD_MULTIPLIER
-        return kind, int(name[:-1])
-    return ACTION_KINDS.get(name, c.ACTION_KIND_UNSPECIFIED), 0
 
 
 def action_token(kind: int, factor: int = 0) -> str:
@@ -291,7 +212,7 @@ def live_square(ruleset: Ruleset, index: int, sq: Square, cell: Any, placed_seq:
     """A War of Words square as it is now; under a cloud only its place and ``hidden``."""
     if hidden:
         return c.BoardSquare(square=square(ruleset, index), hidden=True)
-    b = _square_pb(ruleset, index, sq)
+    b = rulesets.board_square(ruleset, index, sq)
     if cell is not None:
         b.tile.CopyFrom(tile(ruleset, cell.letter, cell.blank, cell.owner, placed_seq, on_board=True))
     return b

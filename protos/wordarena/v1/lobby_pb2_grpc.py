@@ -201,9 +201,10 @@ class LobbyServiceServicer:
 
     def CreateTable(self, request, context):
         """Opens a table with settings validated against the ruleset; the caller becomes host and
-        takes a seat. Errors: INVALID_ARGUMENT (SETTINGS_INVALID, with the field: unknown ruleset,
-        language or board; seats outside the ruleset's range — classic is two-player; clock outside
-        3..20 minutes for wordtiles; too many bots); NOT_FOUND unknown ruleset.
+        takes a seat. Errors: INVALID_ARGUMENT (SETTINGS_INVALID, with the field: language or board
+        the ruleset does not offer; seats outside the ruleset's min_seats..max_seats, e.g.
+        classic: 2; clock outside 3..20 minutes for wordtiles; too many bots); NOT_FOUND unknown
+        ruleset.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -345,7 +346,8 @@ class LobbyServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def DescribeRuleset(self, request, context):
-        """A ruleset in full: boards, tile sets, limits and features. No token needed.
+        """A ruleset in full, for one language and board: the board as printed, the tile set and
+        alphabet, limits, features and a rules summary. No token needed.
         Errors: NOT_FOUND unknown ruleset, language or board.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

@@ -1,15 +1,27 @@
 """The lobby's one error mapping: ``LobbyError`` → a gRPC status with a ``LobbyViolation`` detail
 (and ``BadRequest`` for a field at fault, ``RetryInfo`` when the caller may retry), applied to
-every handler by ``rpc`` (``services.common.errors.rpc_errors``)."""
+every handler by ``rpc`` (``services.common.errors.rpc_errors``), which also checks every string
+field of the request first (``check_text``). Anything else a handler raises is logged here and
+answers INTERNAL with a fixed message: no SQL, stack or schema ever reaches a client."""
 
 from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 import grpc
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
+from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, bad_request, rpc_errors
+from wordarena.services.lobby.api.requests import check_text
 from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.v1 import errors_pb2
+
+log = logs.get_logger(__name__)
+F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = ["rpc", "to_service_error"]
 
@@ -32,8 +44,33 @@ def to_service_error(e: LobbyError) -> ServiceError:
 
 
 def _translate(exc: Exception) -> ServiceError | None:
-    return to_service_error(exc) if isinstance(exc, LobbyError) else None
+    if isinstance(exc, LobbyError):
+        return to_service_error(exc)
+    if isinstance(exc, grpc.aio.AbortError):  # the call is already ended with its status
+        return None
+    log.error("unexpected error in a lobby handler", error=type(exc).__name__, exc_info=exc)
+    return ServiceError(grpc.StatusCode.INTERNAL, "internal error (logged by the lobby); retry later")
 
 
-#: The decorator of every lobby handler (unary or server-streaming).
-rpc = rpc_errors(_translate)
+_errors = rpc_errors(_translate)
+
+
+def rpc(fn: F) -> F:
+    """The decorator of every lobby handler (unary or server-streaming): checks the request's
+    string fields, then runs the handler under the lobby's error mapping."""
+    if inspect.isasyncgenfunction(fn):
+
+        @functools.wraps(fn)
+        async def stream(self: Any, request: Message, context: Any) -> AsyncIterator[Any]:
+            check_text(request)
+            async for item in fn(self, request, context):
+                yield item
+
+        return _errors(stream)  # type: ignore[return-value]
+
+    @functools.wraps(fn)
+    async def unary(self: Any, request: Message, context: Any) -> Any:
+        check_text(request)
+        return await fn(self, request, context)
+
+    return _errors(unary)  # type: ignore[return-value]

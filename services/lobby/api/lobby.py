@@ -346,10 +346,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     @rpc
     async def DescribeRuleset(self, request: lobby_pb2.DescribeRulesetRequest, context: Any) -> Any:
         r = request.ruleset
-        rs = resolve_ruleset(r.ruleset_id, r.language, r.board_id)
-        langs = catalog()[r.ruleset_id]
-        if r.language and r.language.lower() not in langs:
-            raise LobbyError.not_found("unknown language", "ruleset.language")
+        rs = resolve_ruleset(r.ruleset_id, r.language, r.board_id, lookup=True)
         return lobby_pb2.DescribeRulesetResponse(
-            ruleset=convert.ruleset_description_pb(r.ruleset_id, rs, langs)
+            ruleset=convert.ruleset_description_pb(r.ruleset_id, rs, catalog()[r.ruleset_id])
         )

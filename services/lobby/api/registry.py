@@ -28,6 +28,12 @@ def _load(load: control_pb2.ServerLoad) -> Load:
     return Load(load.capacity, load.active_matches, load.draining)
 
 
+def _check_server_id(server_id: str) -> None:
+    """A match server's id: 1..128 characters (the length its rows store)."""
+    if not server_id or len(server_id) > 128:
+        raise LobbyError.invalid("server_id is required (1..128 characters)", "server_id")
+
+
 def _check_address(address: str) -> None:
     host, _, port = address.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536 or len(address) > 256:
@@ -38,6 +44,7 @@ def _report(request: control_pb2.ReportResultRequest) -> MatchReport:
     """The result a match server reports, checked for shape (the outcomes are the lobby's to
     decide or check)."""
     check_id(request.match_id, "match", "match_id")
+    _check_server_id(request.server_id)
     if not 2 <= len(request.seats) <= 4:
         raise LobbyError.invalid("a result has 2..4 seats", "seats")
     if sorted(s.seat for s in request.seats) != list(range(len(request.seats))):
@@ -103,8 +110,7 @@ class RegistryServicer(control_pb2_grpc.MatchRegistryServiceServicer):
     @rpc
     async def RegisterMatchServer(self, request: control_pb2.RegisterMatchServerRequest, context: Any) -> Any:
         self.authn.service(context)
-        if not request.server_id or len(request.server_id) > 128:
-            raise LobbyError.invalid("server_id is required (1..128 characters)", "server_id")
+        _check_server_id(request.server_id)
         _check_address(request.address)
         await self.lobby.registry.register(
             request.server_id, request.address, request.version, _load(request.load)
@@ -117,6 +123,7 @@ class RegistryServicer(control_pb2_grpc.MatchRegistryServiceServicer):
     @rpc
     async def Heartbeat(self, request: control_pb2.HeartbeatRequest, context: Any) -> Any:
         self.authn.service(context)
+        _check_server_id(request.server_id)
         if request.address:
             _check_address(request.address)
         due = await self.lobby.registry.heartbeat(request.server_id, request.address, _load(request.load))
@@ -126,6 +133,7 @@ class RegistryServicer(control_pb2_grpc.MatchRegistryServiceServicer):
     async def ReportMatchLocation(self, request: control_pb2.ReportMatchLocationRequest, context: Any) -> Any:
         self.authn.service(context)
         check_id(request.match_id, "match", "match_id")
+        _check_server_id(request.server_id)
         _check_address(request.address)
         await self.lobby.registry.match_moved(request.match_id, request.server_id, request.address)
         return control_pb2.ReportMatchLocationResponse()

@@ -1,24 +1,52 @@
-"""Reading requests: ids, pages, and idempotent replay of a repeated ``request_id``."""
+"""Reading requests: text fields, ids, pages, and idempotent replay of a repeated ``request_id``."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from sqlalchemy.exc import IntegrityError
+from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.common.request_ids import ID_RE, check_request_id
 from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError, Status
-from wordarena.services.lobby.options import REQUEST_WAIT_S
+from wordarena.services.lobby.options import REQUEST_LEASE_S, REQUEST_WAIT_S
 
-__all__ = ["Page", "Replay", "check_id"]
+__all__ = ["MAX_TEXT_CHARS", "Page", "Replay", "check_id", "check_text"]
 
 M = TypeVar("M", bound=Message)
+log = logs.get_logger(__name__)
+
+#: No string field of a request is longer (names, ids, codes and tokens are far shorter).
+MAX_TEXT_CHARS = 1024
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def check_text(msg: Message, prefix: str = "") -> None:
+    """Every string field of a request, nested messages included: no control characters (NUL
+    above all: PostgreSQL cannot store it), at most ``MAX_TEXT_CHARS``. INVALID_ARGUMENT naming
+    the field (dotted path, ``[i]`` for repeated fields) otherwise."""
+    for f, value in msg.ListFields():
+        path = f"{prefix}{f.name}"
+        repeated = f.is_repeated
+        items = list(value) if repeated else [value]
+        for i, item in enumerate(items):
+            where = f"{path}[{i}]" if repeated else path
+            if f.type == FieldDescriptor.TYPE_STRING:
+                if _CONTROL.search(item):
+                    raise LobbyError.invalid(f"{where} must not contain control characters", where)
+                if len(item) > MAX_TEXT_CHARS:
+                    raise LobbyError.invalid(f"{where} is longer than {MAX_TEXT_CHARS} characters", where)
+            elif f.type == FieldDescriptor.TYPE_MESSAGE:
+                check_text(item, f"{where}.")
 
 
 def check_id(value: str, what: str, field: str) -> None:
@@ -54,35 +82,64 @@ class Page:
 class Replay:
     """Idempotent requests: the first call with a (player, method, request_id) runs, every repeat
     (through any lobby) gets its stored answer; a repeat while the first still runs waits up to
-    ``REQUEST_WAIT_S``, then is ABORTED (retry)."""
+    ``REQUEST_WAIT_S``, then is ABORTED (retry). The running call renews its claim every third of
+    ``lease_s``; a claim not renewed for ``lease_s`` (its lobby died) is taken over by the next
+    repeat, which runs the request (once: the take-over is a compare-and-set)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, lease_s: float = REQUEST_LEASE_S) -> None:
         self.db = db
+        self.lease_s = lease_s
+
+    async def _claim(self, key: tuple[str, str, str], marker: bytes) -> bytes | None:
+        """None once the request is ours to run; else its stored answer."""
+        deadline = time.monotonic() + REQUEST_WAIT_S
+        while True:
+            try:
+                stored = await self.db.run(store.claim_request, *key, marker, time.time())
+                if stored is None:
+                    return None
+            except IntegrityError:  # another lobby (or call) claimed it first
+                stored = await self.db.run(store.get_request, *key)
+                if stored is None:  # and gave it up since: claim again
+                    continue
+            response, at = stored
+            if not store.is_pending(response):
+                return response
+            if time.time() - at > self.lease_s and await self.db.run(
+                store.take_over_request, *key, stored, marker, time.time()
+            ):
+                log.warning("took over a request whose claim was not renewed", method=key[1])
+                return None
+            if time.monotonic() > deadline:
+                raise LobbyError(
+                    Status.ABORTED, "the same request_id is still being handled; retry", retry_after_s=1.0
+                )
+            await asyncio.sleep(0.05)
+
+    async def _renew(self, key: tuple[str, str, str], marker: bytes) -> None:
+        while True:
+            await asyncio.sleep(self.lease_s / 3)
+            try:
+                await self.db.run(store.renew_request, *key, marker, time.time())
+            except Exception as exc:  # pragma: no cover - the next renewal tries again
+                log.warning("could not renew a request claim", error=repr(exc))
 
     async def __call__(
         self, player_id: str, method: str, request_id: str, cls: type[M], make: Callable[[], Awaitable[M]]
     ) -> M:
         check_request_id(request_id)
         key = (player_id, method, request_id)
-        deadline = time.monotonic() + REQUEST_WAIT_S
-        while True:
-            try:
-                stored = await self.db.run(store.claim_request, *key, time.time())
-            except IntegrityError:  # another lobby (or call) claimed it first
-                stored = await self.db.run(store.get_request, *key)
-            if stored is None:
-                break
-            if stored != store.PENDING:
-                return cls.FromString(stored)
-            if time.monotonic() > deadline:
-                raise LobbyError(
-                    Status.ABORTED, "the same request_id is still being handled; retry", retry_after_s=1.0
-                )
-            await asyncio.sleep(0.05)
+        marker = store.PENDING + secrets.token_bytes(16)
+        stored = await self._claim(key, marker)
+        if stored is not None:
+            return cls.FromString(stored)
+        renewer = asyncio.create_task(self._renew(key, marker))
         try:
             resp = await make()
         except BaseException:
-            await self.db.run(store.drop_request, *key)
+            renewer.cancel()
+            await self.db.run(store.drop_request, *key, marker)
             raise
-        await self.db.run(store.put_request, *key, resp.SerializeToString())
+        renewer.cancel()
+        await self.db.run(store.put_request, *key, marker, resp.SerializeToString(), time.time())
         return resp

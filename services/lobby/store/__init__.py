@@ -52,10 +52,14 @@ from wordarena.services.lobby.store.records import (
 )
 from wordarena.services.lobby.store.requests import (
     PENDING,
+    Stored,
     claim_request,
     drop_request,
     get_request,
+    is_pending,
     put_request,
+    renew_request,
+    take_over_request,
 )
 from wordarena.services.lobby.store.servers import (
     count_active_matches,
@@ -105,6 +109,7 @@ __all__ = [
     "TABLES_CHANNEL",
     "TICKETS_CHANNEL",
     "VERSION_TABLE",
+    "Stored",
     "add_sign_in_failure",
     "add_ticket",
     "cancel_ticket",
@@ -127,6 +132,7 @@ __all__ = [
     "healthy_servers",
     "heartbeat_server",
     "hold_group",
+    "is_pending",
     "leaderboard",
     "load_tables",
     "locate_match",
@@ -144,6 +150,7 @@ __all__ = [
     "record_to_row",
     "records_of",
     "register_server",
+    "renew_request",
     "requeue_group",
     "save_player",
     "save_record",
@@ -154,6 +161,7 @@ __all__ = [
     "stale_starting",
     "table_from_json",
     "table_to_json",
+    "take_over_request",
     "ticket_from_row",
     "touch_player",
     "waiting_ticket",
