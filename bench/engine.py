@@ -12,10 +12,10 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, GameState, Play, apply, set_rack, start_game
 from wordarena.engine.lexicon import Lexicon
 from wordarena.engine.notation import placements_from_word
-from wordarena.engine.rulesets import get_ruleset
 
 # A mid-game board: six words around the centre (geometry only; set up without word checks).
 SETUP = [("8D", "HOUSE"), ("D4", "BATC."), ("E8", ".PEN"), ("11C", "BA.E"), ("G8", ".TAR"),

@@ -52,10 +52,10 @@ RULESET = "classic"
 
 
 def _script(seed: int) -> dict[str, Any]:
+    from wordarena.engine.families import get_ruleset
     from wordarena.engine.game import Pass, apply, start_game
     from wordarena.engine.lexicon import load_lexicon
     from wordarena.engine.movegen import generate_moves
-    from wordarena.engine.rulesets import get_ruleset
 
     ruleset = get_ruleset(RULESET, "en", None)
     state, _ = start_game(ruleset, 2, seed, load_lexicon(ruleset.lexicon), True)

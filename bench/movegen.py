@@ -25,11 +25,11 @@ import sys
 import time
 import tracemalloc
 
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import apply, set_rack, start_game
 from wordarena.engine.interchange.cgp import position_from_cgp, position_to_cgp
 from wordarena.engine.lexicon import catalog, load_lexicon
 from wordarena.engine.movegen import clear_caches, generate_moves
-from wordarena.engine.rulesets import get_ruleset
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 POSITIONS = ("empty", "mid-game", "one blank", "two blanks")

@@ -10,8 +10,8 @@ import sys
 import time
 
 from wordarena.engine.bots import Bot, play_game
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.lexicon import load_lexicon
-from wordarena.engine.rulesets import get_ruleset
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 

@@ -17,11 +17,11 @@ from typing import Any
 from wordarena.engine.analysis import check_position
 from wordarena.engine.board import square_name
 from wordarena.engine.errors import EngineError, InputError
+from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.game.state import GameState
 from wordarena.engine.interchange.cgp import parse_cgp, position_from_cgp
 from wordarena.engine.lexicon import LexiconError, load_lexicon
 from wordarena.engine.movegen import Move, describe_move, generate_moves
-from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.words import resolve_words
 

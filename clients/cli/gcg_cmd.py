@@ -11,11 +11,11 @@ from pathlib import Path
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.analysis.record import review_record
 from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.interchange.check import Finding, check_record, replay_record, unsupported_letters
 from wordarena.engine.interchange.gcg import GameRecord, MoveKind, format_move, parse_gcg
 from wordarena.engine.interchange.text import board_text
 from wordarena.engine.lexicon import load_lexicon
-from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset
 
 OK, FINDINGS, BAD_INPUT = 0, 1, 2

@@ -16,9 +16,9 @@ from rich.text import Text
 from wordarena.clients.cli import render
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.interchange.check import replay_record
 from wordarena.engine.interchange.gcg import format_move, parse_gcg
-from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

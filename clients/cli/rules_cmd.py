@@ -15,7 +15,8 @@ from rich.text import Text
 from wordarena.clients.cli import actions, legend, render
 from wordarena.clients.cli.common import console
 from wordarena.engine.errors import InputError
-from wordarena.engine.rulesets import get_ruleset, list_rulesets
+from wordarena.engine.families import get_ruleset
+from wordarena.engine.rulesets import list_rulesets
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import BLANK, WILDCARD
 

@@ -11,8 +11,8 @@ import sys
 
 from wordarena.engine.bots import LEVELS, play_series
 from wordarena.engine.errors import EngineError
+from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.lexicon import LexiconError, load_lexicon
-from wordarena.engine.rulesets import parse_ruleset_id
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

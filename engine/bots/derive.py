@@ -24,11 +24,11 @@ from typing import Any
 from wordarena.engine.bots.bot import Bot
 from wordarena.engine.bots.leaves import VOWELS, LeaveTable
 from wordarena.engine.bots.selfplay import play_game
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, Play
 from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.tiles import is_action
 
 RIDGE = 20.0

@@ -1,4 +1,5 @@
-"""The state machine: ``start_game``, ``apply(state, action) -> (state, events)``, ``replay``;
+"""The state machine: ``start_game``, ``apply(state, action) -> (state, events)`` (``replay`` of a
+log: ``engine.families.replay``, which knows every family's hooks);
 ``evaluate_play``, the one judge of a play (``apply``, preview and Word Strength call it), and
 the hooks a rule family plugs into the loop (``FamilyHooks``, held by ``Ruleset.hooks``)."""
 
@@ -18,13 +19,12 @@ from wordarena.engine.game.actions import (
 from wordarena.engine.game.events import Event
 from wordarena.engine.game.outcome import Outcome, outcomes
 from wordarena.engine.game.play import FamilyHooks, PlayVerdict, evaluate_play
-from wordarena.engine.game.replay import replay
 from wordarena.engine.game.state import GameResult, GameState, PendingPlay, Seat, set_rack
 from wordarena.engine.game.turns import apply, start_game
 
 __all__ = [
     "Action", "Decide", "Event", "Exchange", "FamilyHooks", "GameResult", "GameState", "Kick",
     "Leave", "Outcome", "Pass", "PendingPlay", "Play", "PlayVerdict", "Resign", "Seat", "TimeOut",
-    "action_from_dict", "action_to_dict", "apply", "evaluate_play", "outcomes", "replay",
+    "action_from_dict", "action_to_dict", "apply", "evaluate_play", "outcomes",
     "set_rack", "start_game",
 ]

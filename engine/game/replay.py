@@ -10,17 +10,21 @@ from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event
 from wordarena.engine.game.state import GameState, Lexicon
 from wordarena.engine.game.turns import apply, start_game
-from wordarena.engine.rulesets.catalog import parse_ruleset_id
+from wordarena.engine.rulesets.model import Ruleset
 
 
 def replay(
-    events: Sequence[Event], lexicon_for: Callable[[str], Lexicon | None] = lambda name: None
+    events: Sequence[Event],
+    lexicon_for: Callable[[str], Lexicon | None],
+    *,
+    ruleset_for: Callable[[str], Ruleset],
 ) -> GameState:
-    """The state after ``events`` (a whole log, starting with ``game-started``)."""
+    """The state after ``events`` (a whole log, starting with ``game-started``), whose ruleset
+    id ``ruleset_for`` resolves (``engine.families.replay`` passes the catalogue's)."""
     if not events or events[0].type != "game-started":
         raise InputError("an event log starts with game-started", "events[0]")
     head = events[0].data
-    ruleset = parse_ruleset_id(head["ruleset"])
+    ruleset = ruleset_for(head["ruleset"])
     check = bool(head.get("check_words", True))
     state, produced = start_game(ruleset, int(head["players"]), int(head["seed"]),
                                  lexicon_for(ruleset.lexicon) if check else None, check)

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from wordarena.engine.board import Cells
 from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.game.rng import rng_for
 from wordarena.engine.game.state import GameState, Lexicon, Seat
-from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import BLANK, WILDCARD, Tile
 

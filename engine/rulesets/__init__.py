@@ -1,12 +1,16 @@
-"""Rules as data: boards, tile sets and the per-family policies of each ruleset."""
+"""Rules as data: boards, tile sets and the per-family policies of each ruleset.
+
+A playable ruleset (data and the family's turn hooks) comes from
+``wordarena.engine.families.get_ruleset``, which sits above the game loop and the families.
+"""
 
 from wordarena.engine.rulesets.catalog import (
     FAMILIES,
     LANGUAGES,
-    get_ruleset,
     list_rulesets,
     load_tileset,
-    parse_ruleset_id,
+    ruleset_fields,
+    split_ruleset_id,
 )
 from wordarena.engine.rulesets.layout import BoardLayout, Square, board_ids, load_layout
 from wordarena.engine.rulesets.model import (
@@ -22,6 +26,6 @@ from wordarena.engine.rulesets.model import (
 
 __all__ = [
     "FAMILIES", "LANGUAGES", "Bingo", "BoardLayout", "ExchangeRule", "FirstPlay", "OutRule",
-    "Ruleset", "Square", "WordCheck", "WordFactor", "ZeroTurnRule", "board_ids", "get_ruleset",
-    "list_rulesets", "load_layout", "load_tileset", "parse_ruleset_id",
+    "Ruleset", "Square", "WordCheck", "WordFactor", "ZeroTurnRule", "board_ids",
+    "list_rulesets", "load_layout", "load_tileset", "ruleset_fields", "split_ruleset_id",
 ]

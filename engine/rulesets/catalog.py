@@ -1,7 +1,9 @@
-"""The shipped rulesets: four families, each a few policies over shared data.
+"""The shipped rulesets as data: four families, each a few policies over shared data.
 
-``get_ruleset("classic", "es")`` → the Words With Friends rules with the Spanish tile set and
-lexicon. Adding a language is adding a tile-set file; adding a board is adding a board file.
+``ruleset_fields("classic", "es")`` → the fields of the Words With Friends rules with the Spanish
+tile set and lexicon; ``wordarena.engine.families.get_ruleset`` joins them with the family's turn
+hooks into a playable :class:`Ruleset`. Adding a language is adding a tile-set file; adding a
+board is adding a board file.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wordarena.engine.errors import InputError
 from wordarena.engine.rulesets.layout import board_ids, load_layout
@@ -20,15 +22,11 @@ from wordarena.engine.rulesets.model import (
     ExchangeRule,
     FirstPlay,
     OutRule,
-    Ruleset,
     WordCheck,
     WordFactor,
     ZeroTurnRule,
 )
 from wordarena.engine.tiles import TileSet
-
-if TYPE_CHECKING:
-    from wordarena.engine.game.play import FamilyHooks
 
 FAMILIES = ("classic", "wordtiles", "scrabble", "warofwords")
 
@@ -108,25 +106,7 @@ def _warofwords(base: dict[str, Any]) -> dict[str, Any]:
         "bonus_letter": True,
         # "Kick Idle Player": another player may remove the one holding up the game.
         "idle_kick": True,
-        # action tiles, terrain that changes, persistent effects and clouds
-        "hooks": _hooks("warofwords"),
     }
-
-
-def _hooks(kind: str) -> FamilyHooks:
-    """The hooks object of a family's turn (``Ruleset.hooks``).
-
-    Imported here, when a ruleset is built, not with this module: the hooks work on game states
-    (``engine.game``, ``engine.warofwords``), which are built on the ruleset's own data types
-    (``rulesets.model``, ``rulesets.layout``), and this package's ``__init__`` loads this
-    module."""
-    if kind == "warofwords":
-        from wordarena.engine.warofwords.turn import WAR_OF_WORDS
-
-        return WAR_OF_WORDS
-    from wordarena.engine.game.play import STANDARD
-
-    return STANDARD
 
 
 POLICIES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -146,9 +126,9 @@ def load_tileset(tileset_id: str) -> TileSet:
     return TileSet.from_json(json.loads(path.read_text(encoding="utf-8")))
 
 
-@cache
-def get_ruleset(family: str, language: str = "en", board: str | None = None) -> Ruleset:
-    """The ruleset of ``family`` in ``language`` on ``board`` (the family's default board)."""
+def ruleset_fields(family: str, language: str = "en", board: str | None = None) -> dict[str, Any]:
+    """The fields of the ruleset of ``family`` in ``language`` on ``board`` (the family's default
+    board), all but its hooks; ``InputError`` names what is unknown."""
     if family not in POLICIES:
         raise InputError(f"unknown ruleset family {family!r}; known: {', '.join(FAMILIES)}",
                          "ruleset")
@@ -179,17 +159,16 @@ def get_ruleset(family: str, language: str = "en", board: str | None = None) -> 
         "bonus_letter": False,
         "bonus_letter_points": 10,
         "clock": NO_CLOCK,
-        "hooks": _hooks("standard"),
     }
-    return Ruleset(**POLICIES[family](base))
+    return POLICIES[family](base)
 
 
-def parse_ruleset_id(ruleset_id: str) -> Ruleset:
-    """Resolve ``"family[/language[/board]]"`` (as written in records and CGP options)."""
-    parts = ruleset_id.split("/")
+def split_ruleset_id(ruleset_id: str) -> tuple[str, ...]:
+    """``"family[/language[/board]]"`` (as written in records and CGP options) in its parts."""
+    parts = tuple(ruleset_id.split("/"))
     if not 1 <= len(parts) <= 3 or not all(parts):
         raise InputError(f"ruleset id {ruleset_id!r} is not family[/language[/board]]", "ruleset")
-    return get_ruleset(*parts)
+    return parts
 
 
 def list_rulesets() -> list[dict[str, Any]]:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from wordarena.engine.errors import EngineError
-from wordarena.engine.rulesets import get_ruleset, list_rulesets
+from wordarena.engine.families import get_ruleset
+from wordarena.engine.rulesets import list_rulesets
 from wordarena.engine.rulesets.model import Ruleset, WordCheck
 from wordarena.services.common.rulesets import normalise_language
 from wordarena.services.lobby.errors import LobbyError

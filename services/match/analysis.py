@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from wordarena.engine.analysis import hindsight, word_strength
-from wordarena.engine.game import GameState, Play, replay
+from wordarena.engine.families import replay
+from wordarena.engine.game import GameState, Play
 from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.game.play import PlayVerdict, evaluate_play

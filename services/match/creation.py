@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import grpc
 from wordarena.engine.errors import InputError
-from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
+from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.errors import ServiceError, invalid_argument
 from wordarena.services.common.request_ids import check_request_id

@@ -22,10 +22,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from wordarena.engine.game import GameState, replay
+from wordarena.engine.families import parse_ruleset_id, replay
+from wordarena.engine.game import GameState
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.notation import placed_notation
-from wordarena.engine.rulesets import parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import Tile
 from wordarena.services.common import logs

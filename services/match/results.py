@@ -26,8 +26,8 @@ from typing import Any
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
+from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.game import Outcome, Seat, outcomes
-from wordarena.engine.rulesets import parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.db import Database
 from wordarena.services.match import views

@@ -76,9 +76,9 @@ def cli_json(served: Served, config: Path, *args: str) -> dict:
 def best_move(view: dict) -> str | None:
     """A legal play for the viewer in notation (``8H WORD``), from a ``state --json`` view, found
     with the engine's move generator (the test's own oracle); None when there is none."""
+    from wordarena.engine.families import parse_ruleset_id
     from wordarena.engine.movegen import generate
     from wordarena.engine.notation import word_from_placements
-    from wordarena.engine.rulesets import parse_ruleset_id
     from wordarena.engine.tiles import Tile
 
     ruleset = parse_ruleset_id(view["ruleset"]["ruleset_id"])

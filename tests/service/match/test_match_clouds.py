@@ -17,11 +17,10 @@ from typing import Any
 
 from match_harness import Harness
 from wordarena.engine.bots import Bot
+from wordarena.engine.families import parse_ruleset_id, replay
 from wordarena.engine.game import Exchange, GameState, Play, apply
 from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
-from wordarena.engine.game.replay import replay
-from wordarena.engine.rulesets.catalog import parse_ruleset_id
 from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed
 from wordarena.services.match import views
 from wordarena.v1 import common_pb2 as c

@@ -8,10 +8,10 @@ import pytest
 from wordarena.clients.cli.main import main as cli
 from wordarena.engine.analysis import check_position, hindsight, rank_text, tile_bag, word_strength
 from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Pass, set_rack, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
-from wordarena.engine.rulesets import get_ruleset
 
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
 

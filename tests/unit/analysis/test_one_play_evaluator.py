@@ -10,11 +10,11 @@ from collections.abc import Iterator
 import pytest
 from wordarena.engine.analysis import word_strength
 from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, GameState, Play, apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import Move, generate_moves
 from wordarena.engine.placement import Placement
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.rulesets.model import WordCheck
 from wordarena.engine.tiles import BLANK, is_action
 from wordarena.engine.warofwords.catalog import spec_of

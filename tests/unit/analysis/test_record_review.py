@@ -7,9 +7,9 @@ from pathlib import Path
 
 from wordarena.clients.cli.main import main
 from wordarena.engine.analysis.record import review_record
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.interchange.gcg import MoveKind, parse_gcg
 from wordarena.engine.lexicon import load_lexicon
-from wordarena.engine.rulesets import get_ruleset
 
 RECORD = Path(__file__).parents[1] / "interchange" / "gcg" / "doug_v_emely.gcg"
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 import pytest
 from wordarena.engine.board import parse_position, with_tiles
 from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import (
     Action,
     Decide,
@@ -24,7 +25,6 @@ from wordarena.engine.game import (
 )
 from wordarena.engine.game.events import Event
 from wordarena.engine.placement import Placement
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.tiles import BLANK, Tile, is_action
 
 

@@ -12,11 +12,11 @@ import os
 
 import pytest
 from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play, apply, set_rack, start_game
 from wordarena.engine.lexicon import SOURCES, load_lexicon
 from wordarena.engine.movegen import generate_moves
 from wordarena.engine.notation import placements_from_word
-from wordarena.engine.rulesets import get_ruleset
 
 LANGUAGES = ("es", "it", "pt", "de", "fr")
 

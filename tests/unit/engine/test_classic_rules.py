@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from engine_helpers import board_word, move, new_game, play, refused, score_of
 from wordarena.engine.errors import Rule
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Exchange, Pass, Play, Resign, apply
 from wordarena.engine.game.state import Seat
-from wordarena.engine.rulesets import get_ruleset
 
 LEX = {"CAT", "CATS", "AT", "TA", "AC", "BAT", "BO", "DOG", "BOX", "AX", "HEART", "QI", "ZA", "TAE",
        "RETAINS", "HEARTS", "AE", "OE", "AA", "GO", "SAT", "TAT", "EAT", "TEA", "QAT", "ZAX"}

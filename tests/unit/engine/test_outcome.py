@@ -4,9 +4,9 @@ GameOver and result report and the lobby's records all use, under the rule texts
 from __future__ import annotations
 
 import pytest
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Kick, Outcome, Resign, Seat, apply, outcomes, start_game
 from wordarena.engine.game.outcome import winners
-from wordarena.engine.rulesets import get_ruleset
 
 A, R, LF, T, K = Seat.ACTIVE, Seat.RESIGNED, Seat.LEFT, Seat.TIMED_OUT, Seat.KICKED
 W, L, TIE, N = Outcome.WIN, Outcome.LOSS, Outcome.TIE, Outcome.NO_RESULT

@@ -9,9 +9,9 @@ import pytest
 from engine_helpers import move, new_game, play, refused
 from wordarena.engine.board import parse_position, with_tiles
 from wordarena.engine.errors import InputError, Rule, RuleError
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play, action_from_dict, apply
 from wordarena.engine.placement import Placement, check_placement, word_text
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.rulesets.layout import parse_layout
 
 RACKS = ["CATSEOX", "QIZAEON"]

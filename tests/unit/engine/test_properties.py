@@ -21,6 +21,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wordarena.engine.errors import EngineError, RuleError
+from wordarena.engine.families import get_ruleset, replay
 from wordarena.engine.game import (
     Decide,
     Exchange,
@@ -34,12 +35,10 @@ from wordarena.engine.game import (
     action_from_dict,
     action_to_dict,
     apply,
-    replay,
     start_game,
 )
 from wordarena.engine.game.events import Event
 from wordarena.engine.placement import Placement
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.rulesets.layout import STAR, WATER
 from wordarena.engine.tiles import BLANK, WILDCARD, is_letter_token
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets import (
     FAMILIES,
     LANGUAGES,
@@ -16,11 +17,9 @@ from wordarena.engine.rulesets import (
     OutRule,
     WordCheck,
     WordFactor,
-    get_ruleset,
     list_rulesets,
     load_layout,
     load_tileset,
-    parse_ruleset_id,
 )
 from wordarena.engine.rulesets.layout import STAR, WATER, parse_layout
 

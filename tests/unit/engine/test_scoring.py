@@ -6,8 +6,8 @@ import json
 
 from engine_helpers import move, new_game, play
 from wordarena.engine.board import with_tiles
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.placement import check_placement
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.scoring import BoardEffects, bingo_bonus, score_play, word_factor
 
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from engine_helpers import ANY, move, new_game, play, refused
 from wordarena.engine.errors import InputError, Rule
+from wordarena.engine.families import get_ruleset, replay
 from wordarena.engine.game import (
     Decide,
     Exchange,
@@ -20,12 +21,10 @@ from wordarena.engine.game import (
     action_from_dict,
     action_to_dict,
     apply,
-    replay,
     set_rack,
     start_game,
 )
 from wordarena.engine.game.events import Event
-from wordarena.engine.rulesets import get_ruleset
 
 
 def test_start_game_deals_from_a_seeded_shuffle():

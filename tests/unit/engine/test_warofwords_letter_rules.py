@@ -13,9 +13,9 @@ from __future__ import annotations
 import pytest
 from engine_helpers import board_word, move, new_game, play, refused, score_of
 from wordarena.engine.errors import Rule
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Exchange, Kick, Leave, Pass, Play, Resign, apply, start_game
 from wordarena.engine.game.state import Seat
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.scoring import bingo_bonus, word_factor
 
 LEX = {"CAT", "CATS", "AT", "TA", "AC", "BAT", "BO", "DOG", "COT", "CUT", "TO", "ZOO", "OX",

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from engine_helpers import accept, board_word, check, move, new_game, play, refused, score_of
 from wordarena.engine.errors import InputError, Rule
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, Exchange, Leave, Pass, Play, TimeOut, apply, start_game
 from wordarena.engine.game.state import Seat
-from wordarena.engine.rulesets import get_ruleset
 
 LEX = {"ZA", "AZ", "CAT", "CATS", "SCAT", "SCATS", "AT", "TA", "AC", "QI", "JO", "TO", "SAT",
        "RETAINS", "OX", "XI", "EH", "HE", "ITS", "SIT"}

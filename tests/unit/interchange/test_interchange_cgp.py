@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.game import GameState, start_game
 from wordarena.engine.interchange.cgp import (
     UNKNOWN_OWNER,
@@ -17,7 +18,6 @@ from wordarena.engine.interchange.cgp import (
     position_from_cgp,
     position_to_cgp,
 )
-from wordarena.engine.rulesets import get_ruleset, parse_ruleset_id
 from wordarena.engine.tiles import BLANK, WILDCARD, Tile, is_action
 
 EMPTY = "/".join(["15"] * 15)

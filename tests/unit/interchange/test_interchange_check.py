@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from gcg_support import ENGLISH, GCG_DIR, POLISH, gcg, load
 from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.interchange.check import check_record, replay_record
 from wordarena.engine.interchange.gcg import parse_gcg
-from wordarena.engine.rulesets import get_ruleset
 
 EN = get_ruleset("scrabble", "en")
 PL = get_ruleset("scrabble", "pl")

@@ -11,6 +11,7 @@ from gcg_support import ENGLISH, POLISH, load
 from wordarena.engine.board import Cells, parse_position
 from wordarena.engine.bots import Bot
 from wordarena.engine.bots.selfplay import play_game
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play
 from wordarena.engine.game.state import GameState
 from wordarena.engine.interchange.check import replay_record
@@ -18,7 +19,6 @@ from wordarena.engine.interchange.gcg import MoveKind
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.notation import placements_from_word, play_notation, word_from_placements
 from wordarena.engine.placement import Placement, check_placement
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.rulesets.layout import BoardLayout
 from wordarena.engine.rulesets.model import Ruleset
 

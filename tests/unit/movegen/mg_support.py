@@ -9,11 +9,11 @@ from itertools import permutations, product
 
 from wordarena.engine.board import with_tiles
 from wordarena.engine.errors import RuleError
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, GameState, apply, set_rack, start_game
 from wordarena.engine.lexicon import compile_words, load_lexicon
 from wordarena.engine.lexicon.alphabet import ALPHABETS
 from wordarena.engine.placement import NO_LINKS, Placement, check_placement, next_square, word_text
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.scoring import score_play
 from wordarena.engine.tiles import BLANK, WILDCARD
 from wordarena.engine.words import invalid_words, resolve_word, resolve_words

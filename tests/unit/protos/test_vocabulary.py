@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from wordarena.engine.errors import Rule
-from wordarena.engine.rulesets import get_ruleset, list_rulesets
+from wordarena.engine.families import get_ruleset
+from wordarena.engine.rulesets import list_rulesets
 from wordarena.engine.rulesets.catalog import DEFAULT_BOARD
 
 PROTOS = Path(__file__).resolve().parents[3] / "protos" / "wordarena" / "v1"

@@ -6,10 +6,10 @@ from __future__ import annotations
 import copy
 
 from wordarena.engine.bots import Bot
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play, apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.notation import play_notation
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.services.match import eventlog
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo
 

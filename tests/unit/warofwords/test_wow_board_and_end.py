@@ -7,9 +7,9 @@ import random
 
 import pytest
 from wordarena.engine.errors import RuleError
-from wordarena.engine.game import Exchange, Pass, Play, apply, replay, start_game
+from wordarena.engine.families import get_ruleset, replay
+from wordarena.engine.game import Exchange, Pass, Play, apply, start_game
 from wordarena.engine.placement import Placement
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.rulesets.layout import board_ids
 from wordarena.engine.tiles import is_action
 from wordarena.engine.warofwords import arena as arena_mod

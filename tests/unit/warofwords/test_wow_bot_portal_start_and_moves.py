@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 from wordarena.engine.bots import Bot, tactics
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play, apply
 from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.warofwords.arena import Marker, markers, portal_links
 from wow_helpers import game, marker, points, sq
 

@@ -31,7 +31,7 @@ def _score(events) -> int:
 
 
 def test_portal_is_an_action_tile_put_on_an_empty_square_and_in_the_supply():
-    from wordarena.engine.rulesets import get_ruleset
+    from wordarena.engine.families import get_ruleset
 
     spec = ACTIONS["portal"]
     assert spec.kind is Kind.PERSISTENT and spec.target is Target.EMPTY

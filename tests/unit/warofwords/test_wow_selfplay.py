@@ -13,9 +13,9 @@ from collections import Counter
 
 import pytest
 from wordarena.engine.bots import Bot, play_game
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play
 from wordarena.engine.lexicon import load_lexicon
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.rulesets.layout import board_ids
 
 GAMES = 200

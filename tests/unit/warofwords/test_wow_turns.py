@@ -146,7 +146,7 @@ def test_a_play_with_action_tiles_replays_from_its_dict():
 
 
 def test_the_catalog_has_every_action_of_the_text_and_the_supply_holds_them():
-    from wordarena.engine.rulesets import get_ruleset
+    from wordarena.engine.families import get_ruleset
     names = {"bomb", "blaster", "shield", "nuke", "lightning", "poison", "medic", "rain",
              "fire", "blackhole", "whirlwind", "quicksand", "pirate", "sandstorm", "star", "portal"}
     names |= {f"{n}{k}" for n in range(2, 9) for k in "LW"}

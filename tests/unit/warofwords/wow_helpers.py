@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from wordarena.engine.board import COLUMNS, parse_position, with_tiles
+from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import GameState, Play, apply, start_game
 from wordarena.engine.game.events import Event
 from wordarena.engine.placement import Placement
-from wordarena.engine.rulesets import get_ruleset
 from wordarena.engine.tiles import Tile
 from wordarena.engine.warofwords.arena import Marker, SquareChange
 
