@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -66,8 +67,9 @@ class Installed:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     tmp = tmp_path_factory.mktemp("wheel")
+    source = _checkout_copy(tmp / "source")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--disable-pip-version-check",
-                    "-w", str(tmp / "dist"), str(ROOT)], check=True, cwd=tmp, timeout=900)
+                    "-w", str(tmp / "dist"), str(source)], check=True, cwd=tmp, timeout=900)
     (wheel,) = (tmp / "dist").glob("wordarena-*.whl")
     venv.create(tmp / "venv", with_pip=True)
     work = tmp / "work"
@@ -75,6 +77,18 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     inst = Installed(wheel, tmp / "venv" / "bin", work)
     inst.pip_install(str(wheel))  # the client install first; the server extra is added later
     yield inst
+
+
+def _checkout_copy(dest: Path) -> Path:
+    """The files of the checkout a clone would have (tracked, or new and not ignored), copied to
+    ``dest``: a build there sees no stale ``build/`` folder, egg-info or other leftovers."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
+                            capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
 
 
 def test_the_wheel_holds_one_package_and_all_its_data(installed: Installed) -> None:
