@@ -12,7 +12,7 @@ from typing import Any
 from match_harness import Harness, pass_move
 from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.lexicon import load_lexicon
-from wordarena.engine.movegen.generator import generate
+from wordarena.engine.movegen import generate
 from wordarena.engine.notation import placements_from_word, word_from_placements
 from wordarena.engine.tiles import Tile
 from wordarena.v1 import common_pb2 as c
