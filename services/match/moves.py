@@ -86,3 +86,12 @@ def action_of(ruleset: Ruleset, seat: int, move: c.Move) -> Action:
     if which == "resign":
         return Resign(seat)
     raise invalid_argument("move", "exactly one of play, pass_turn, exchange, resign is required")
+
+
+def expected_seq_of(request: Any) -> int:
+    """A turn's ``expected_seq``: required, at least 1 (every match begins with MatchStarted at
+    seq 1, so 0 is never a seq a client has received). Whether it is current is the manager's
+    check."""
+    if request.expected_seq < 1:
+        raise invalid_argument("expected_seq", "required: the latest seq you have received (at least 1)")
+    return int(request.expected_seq)

@@ -101,7 +101,7 @@ async def _chat_unavailable(p: Player, mid: str) -> None:
 
 async def test_a_player_who_left_cannot_chat_the_others_can(harness: Harness) -> None:
     srv = await harness.start()
-    mid = await harness.create(srv, players=("alice", "bob", "carol"))
+    mid = await harness.create(srv, ruleset="wordtiles", players=("alice", "bob", "carol"))
     alice, bob, carol = (harness.player(srv, p) for p in ("alice", "bob", "carol"))
     await bob.stub.LeaveMatch(m.LeaveMatchRequest(match_id=mid, request_id="bye"), metadata=bob.md)
     assert (await alice.view(mid)).status == m.MATCH_STATUS_IN_PROGRESS
@@ -111,7 +111,7 @@ async def test_a_player_who_left_cannot_chat_the_others_can(harness: Harness) ->
 
 async def test_a_player_who_resigned_cannot_chat(harness: Harness) -> None:
     srv = await harness.start()
-    mid = await harness.create(srv, players=("alice", "bob", "carol"))
+    mid = await harness.create(srv, ruleset="wordtiles", players=("alice", "bob", "carol"))
     alice, carol = harness.player(srv, "alice"), harness.player(srv, "carol")
     view = await alice.view(mid)
     await alice.submit(mid, c.Move(resign=c.ResignMove()), view.last_seq)
