@@ -55,7 +55,18 @@ from wordarena.engine.game import Action, Kick, TimeOut, apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, invalid_argument
-from wordarena.services.match import bots, chat, clocks, creation, eventlog, leases, metrics, streams, views
+from wordarena.services.match import (
+    bots,
+    chat,
+    clocks,
+    creation,
+    eventlog,
+    leases,
+    metrics,
+    moves,
+    streams,
+    views,
+)
 from wordarena.services.match.models import MatchRow, RequestRow
 from wordarena.services.match.runtime import Runtime
 from wordarena.services.match.store import ConflictError, MatchStore, StoredEvent
@@ -323,7 +334,7 @@ class MatchManager:
                 new_state, engine_events = apply(rt.state, action)
             except RuleError as exc:
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, str(exc),
-                                   views.rule_violation(exc.code, str(exc), exc.words)) from exc
+                                   moves.violation_of(exc, rt.state, rt.ruleset, action)) from exc
             except EngineError as exc:
                 raise invalid_argument("move", str(exc)) from exc
             charged = rt.charged_clocks(now)
