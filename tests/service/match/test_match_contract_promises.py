@@ -245,25 +245,47 @@ async def test_an_expected_seq_ahead_of_the_match_is_its_own_case(harness: Harne
 
 async def test_a_stream_ended_by_the_client_counts_cancelled_and_logs_no_error(
         harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
-    srv = await harness.start()
+    srv = await harness.start(chat_rate=1e6, chat_burst=100000, chat_per_match=100000, heartbeat_seconds=0.05)
     mid = await harness.create(srv)
     alice = harness.player(srv, "alice")
     caplog.set_level(logging.INFO)
     before = await _stream_handled(srv.grpc.metrics_port)
-    call = alice.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=alice.md)
-    await call.read()
-    call.cancel()  # the client cancels its call
-    ch = grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}")
-    gone = Player(ch, harness.keys.issue("alice", "Alice", 60), "alice")
-    call = gone.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=gone.md)
-    await call.read()
-    await ch.close()  # the client closes its socket with the stream open
+    open_before = await _metric(srv.grpc.metrics_port, "wordarena_stream_subscribers")
+    stop = asyncio.Event()
+
+    async def flood() -> None:  # events keep coming while the clients go away
+        while not stop.is_set():
+            await _chat(alice, mid, "x" * 400)
+
+    task = asyncio.create_task(flood())
+    streams = 20
+    try:
+        for k in range(streams):
+            ch = grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}")
+            bob = Player(ch, harness.keys.issue("bob", "Bob", 60), "bob")
+            call = bob.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=bob.md)
+            for _ in range(1 + k % 7):
+                await call.read()
+            if k % 2:
+                call.cancel()  # the client cancels its call
+            await ch.close()  # and closes its socket
+    finally:
+        stop.set()
+        await task
     await asyncio.sleep(0.5)
     after = await _stream_handled(srv.grpc.metrics_port)
     grown = {code: n - before.get(code, 0.0) for code, n in after.items() if n != before.get(code, 0.0)}
-    assert grown == {"CANCELLED": 2.0}, grown
+    assert grown == {"CANCELLED": float(streams)}, grown
+    assert await _metric(srv.grpc.metrics_port, "wordarena_stream_subscribers") <= open_before
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
+
+
+async def _metric(port: int, name: str) -> float:
+    body = await asyncio.to_thread(
+        lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode())
+    return sum(float(line.rsplit(" ", 1)[1]) for line in body.splitlines()
+               if line.startswith(name + " ") or line.startswith(name + "{"))
 
 
 async def _stream_handled(port: int) -> dict[str, float]:
