@@ -8,6 +8,9 @@ messages they may post in the match (``ChatLimits.per_match``: RESOURCE_EXHAUSTE
 ``google.rpc.QuotaFailure``). The cap counts the stored chat events, so it survives restarts and
 take-overs; the buckets live in memory (a restart refills them). Refused messages cost nothing.
 Chat never changes the game (``Runtime.game_seq``).
+
+Inactive players do not read the chat either: their streams skip chat events (``shown_to``) and
+ListLog refuses them (``check_reader``). Spectators, where allowed, read it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from google.rpc import error_details_pb2
 from wordarena.services.common.errors import ServiceError
 from wordarena.services.match import views
 from wordarena.services.match.runtime import Runtime
+from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import errors_pb2 as e
 
 #: Longest chat message, in characters after trimming.
@@ -70,3 +74,19 @@ def admit(rt: Runtime, seat: int, player_id: str, limits: ChatLimits, now: float
                            f"{limits.burst}; retry in {wait:.2f}s",
                            error_details_pb2.RetryInfo(retry_delay=delay))
     rt.chat_buckets[player_id] = [tokens - 1.0, now]
+
+
+def _inactive(rt: Runtime, viewer: int | None) -> bool:
+    return viewer is not None and rt.state.seats[viewer].value != "active"
+
+
+def shown_to(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bool:
+    """Whether a stream of ``viewer`` (a seat, None for spectators) shows ``ev``: chat is not
+    shown to a seat that is inactive (the viewer sees a gap in seq)."""
+    return ev.kind != "chat" or not _inactive(rt, viewer)
+
+
+def check_reader(rt: Runtime, viewer: int | None) -> None:
+    """ListLog: inactive players may not read the chat or combat log (CHAT_UNAVAILABLE)."""
+    if _inactive(rt, viewer):
+        raise unavailable("your seat is no longer active in this match")

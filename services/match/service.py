@@ -118,6 +118,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         err: ServiceError | None = None
         try:
             for ev in backlog:
+                if not chat.shown_to(rt, ev, viewer):
+                    continue
                 yield m.StreamMatchResponse(event=projection.project(rt, ev, viewer))
                 last = ev.seq
                 if ev.kind == "game-over":
@@ -146,7 +148,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                         e.MatchMoved(match_id=rt.match_id),
                     )
                     break
-                if item.seq <= last:
+                if item.seq <= last or not chat.shown_to(rt, item, viewer):
                     continue
                 yield m.StreamMatchResponse(event=projection.project(rt, item, viewer))
                 last = item.seq
@@ -373,6 +375,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def ListLog(self, request: m.ListLogRequest, context: Any) -> m.ListLogResponse:
         rt, claims = await self._match(request, context)
         viewer, _ = self._viewer(rt, claims, None, spectate=True)
+        chat.check_reader(rt, viewer)
         size = 50 if request.page_size <= 0 else min(request.page_size, 200)
         try:
             before = int(request.page_token) if request.page_token else rt.seq + 1

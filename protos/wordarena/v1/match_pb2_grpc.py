@@ -224,8 +224,9 @@ class MatchServiceServicer:
 
     def ListLog(self, request, context):
         """Pages through the match's chat and/or combat log, newest first.
-        Errors: FAILED_PRECONDITION CHAT_UNAVAILABLE for inactive players (War of Words: inactive
-        players may not read the chat or combat log); INVALID_ARGUMENT bad page token; NOT_FOUND.
+        Errors: FAILED_PRECONDITION CHAT_UNAVAILABLE for inactive players (a seat that resigned,
+        left, timed out or was kicked may not read the chat or combat log; its StreamMatch skips
+        chat events too); INVALID_ARGUMENT bad page token; NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
