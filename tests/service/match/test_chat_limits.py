@@ -133,3 +133,19 @@ async def test_pass_and_play_has_no_chat(harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv, players=("alice", "alice"), pass_and_play=True)
     await _chat_unavailable(harness.player(srv, "alice"), mid)
+
+
+async def test_the_default_limits_are_the_documented_ones(harness: Harness) -> None:
+    """match.proto and docs/operations.md: 1 message a second after a burst of 5; 500 a match."""
+    from wordarena.services.match.main import parser
+
+    args = parser().parse_args([])
+    assert (args.chat_rate, args.chat_burst, args.chat_per_match) == (1.0, 5, 500)
+    srv = await harness.start()
+    mid = await harness.create(srv)
+    bob = harness.player(srv, "bob")
+    for k in range(5):
+        await _chat(bob, mid, f"m{k}")
+    err = await _refused_chat(bob, mid)
+    delay = detail(err, error_details_pb2.RetryInfo).retry_delay.ToTimedelta().total_seconds()
+    assert 0.5 < delay <= 1.0

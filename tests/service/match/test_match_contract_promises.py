@@ -97,6 +97,21 @@ async def test_a_chat_flood_delays_a_scripted_players_turns_by_no_round_trip(har
     assert sent >= 4
 
 
+async def test_a_heartbeats_seq_is_a_good_expected_seq(harness: Harness) -> None:
+    srv = await harness.start()
+    mid = await harness.create(srv)
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    await _chat(bob, mid)
+    call = alice.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=alice.md)
+    try:
+        while not (msg := await call.read()).event.HasField("heartbeat"):
+            pass
+    finally:
+        call.cancel()
+    r = await alice.submit(mid, pass_move(), msg.event.seq)
+    assert r.events[0].HasField("turn_passed")
+
+
 # --- 3. a spectator submitting a turn ----------------------------------------------------------
 
 
