@@ -9,6 +9,7 @@ decorator on the servicer's methods (or ``abort_with(context, error)``) turn it 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 from collections.abc import AsyncIterator, Callable
@@ -124,8 +125,11 @@ def rpc_errors(*translators: Translate) -> Callable[[F], F]:
             ) -> AsyncIterator[Any]:
                 _bind(request)
                 try:
-                    async for item in fn(self, request, context):
-                        yield item
+                    # aclosing: when the call ends early (the client went away) the handler is
+                    # closed at once and its ``finally`` clean-up runs now.
+                    async with contextlib.aclosing(fn(self, request, context)) as items:
+                        async for item in items:
+                            yield item
                 except Exception as exc:
                     err = _service_error(exc, translators)
                     if err is None:

@@ -17,6 +17,7 @@ name to the structlog context of the call. ``start_metrics_server(host_port)`` s
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -61,8 +62,15 @@ def _code_name(context: Any, exc: BaseException | None) -> str:
         return "OK"
     import asyncio
 
-    if isinstance(exc, asyncio.CancelledError):
-        return "CANCELLED"
+    # The call ended before its handler did: the client cancelled it or closed its connection
+    # (grpc cancels a unary handler, and closes a streaming handler's response iterator:
+    # GeneratorExit), or its deadline passed. Not an error of the server.
+    if isinstance(exc, asyncio.CancelledError | GeneratorExit):
+        try:
+            remaining = context.time_remaining()
+        except Exception:  # pragma: no cover - a context without a deadline API
+            remaining = None
+        return "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
     return "UNKNOWN"
 
 
@@ -154,9 +162,12 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
                 try:
                     result = behavior(request, context)
                     if hasattr(result, "__aiter__"):
-                        async for item in result:
-                            GRPC_SENT.labels(*labels).inc()
-                            yield item
+                        # Closed at once when the call ends early, so the handler's own clean-up
+                        # (``finally``) runs now, not whenever the garbage collector gets to it.
+                        async with contextlib.aclosing(result) as items:
+                            async for item in items:
+                                GRPC_SENT.labels(*labels).inc()
+                                yield item
                     else:  # a handler that writes with context.write()
                         await result
                 except BaseException as e:

@@ -6,8 +6,8 @@ without the engine state of that moment:
 
 - ``engine``: the engine events it stands for (a play and the tiles drawn after it are one stored
   event); replaying them from the match's seed rebuilds the state exactly;
-- ``after``: the state's summary after the event (``runtime.after_snapshot``, plus clocks and the
-  seats whose rack changed);
+- ``after``: the state's summary after the event (``runtime.after_snapshot``, plus clocks and,
+  on the first event of a commit only, ``rack_changed``: the seats whose rack the action changed);
 - ``board``: the squares that changed (``[index]`` emptied, ``[index, letter, blank, owner,
   placed_seq]`` filled); War of Words adds ``wow``, what the clouds hide;
 - ``notation``: a play's ``8H WORD``, written by the engine (``engine.notation``) from the board
@@ -70,7 +70,7 @@ def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now:
         after["clocks"] = clocks
     elif rt.clocks is not None:
         after["clocks"] = list(rt.clocks)
-    after["rack_changed"] = [i for i, r in enumerate(state.racks) if list(r) != prev_racks[i]]
+    rack_changed = [i for i, r in enumerate(state.racks) if list(r) != prev_racks[i]]
     groups = group_engine_events([ev.to_dict() for ev in events])
     game_over = next((g[0]["data"] for g in groups if g[0]["type"] == "game-over"), None)
     early: list[int] = []
@@ -84,6 +84,8 @@ def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now:
         seq += 1
         kind = stored_kind(g[0]["type"])
         a = dict(after)
+        # The action's own event changed the racks; what follows it (effects, GameOver) did not.
+        a["rack_changed"] = rack_changed if k == 0 else []
         if game_over is not None and kind != "game-over":
             a["scores"] = [s - adj for s, adj in zip(game_over["scores"], game_over["adjustments"],
                                                      strict=True)]

@@ -10,6 +10,11 @@ common ones — listen, metrics, database, keys, logging):
 ``--heartbeat-seconds`` / ``WORDARENA_HEARTBEAT_SECONDS`` stream heartbeat interval (default 15)
 ``--bot-delay`` / ``WORDARENA_BOT_DELAY``               seconds a bot waits before moving (default 0)
 ``--engine-workers`` / ``WORDARENA_ENGINE_WORKERS``     threads for bot moves and analysis (default 2)
+``--chat-rate`` / ``WORDARENA_CHAT_RATE``               chat messages a second per player and match,
+                                                        after the burst (default 1)
+``--chat-burst`` / ``WORDARENA_CHAT_BURST``             chat messages a player may send at once (default 5)
+``--chat-per-match`` / ``WORDARENA_CHAT_PER_MATCH``     chat messages a player may post in one match
+                                                        (default 500)
 ``--lobby`` / ``WORDARENA_LOBBY``                       host:port of the lobby's MatchRegistryService;
                                                         when set, the server registers, heartbeats
                                                         (address, capacity, load), reports every
@@ -46,6 +51,7 @@ from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.config import Settings, add_flag, build_parser, settings_from_args
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
+from wordarena.services.match.chat import ChatLimits
 from wordarena.services.match.lobby_link import LobbyLink
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.results import ResultOutbox
@@ -65,6 +71,9 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--heartbeat-seconds", default=15.0, type=float, help="stream heartbeat interval")
     add_flag(p, "--bot-delay", default=0.0, type=float, help="seconds a bot waits before moving")
     add_flag(p, "--engine-workers", default=2, type=int, help="threads for bot moves and analysis")
+    add_flag(p, "--chat-rate", default=1.0, type=float, help="chat messages a second per player")
+    add_flag(p, "--chat-burst", default=5, type=int, help="chat messages a player may send at once")
+    add_flag(p, "--chat-per-match", default=500, type=int, help="chat messages a player may post in a match")
     add_flag(p, "--lobby", default="", help="lobby host:port to register with and report results to")
     add_flag(p, "--advertise-address", default="", help="host:port clients should use (default: listen)")
     return p
@@ -105,6 +114,9 @@ async def start(settings: Settings) -> MatchServer:
         "heartbeat_seconds": 15.0,
         "bot_delay": 0.0,
         "engine_workers": 2,
+        "chat_rate": 1.0,
+        "chat_burst": 5,
+        "chat_per_match": 500,
         "lobby": "",
         "report_retry_base": 1.0,
         "report_retry_max": 300.0,
@@ -127,6 +139,8 @@ async def start(settings: Settings) -> MatchServer:
         heartbeat_seconds=float(extra["heartbeat_seconds"]),
         bot_delay=float(extra["bot_delay"]),
         engine_workers=int(extra["engine_workers"]),
+        chat_limits=ChatLimits(rate=float(extra["chat_rate"]), burst=int(extra["chat_burst"]),
+                               per_match=int(extra["chat_per_match"])),
     )
     outbox = ResultOutbox(db, store)
     link: LobbyLink | None = None

@@ -7,7 +7,9 @@ straight path:
    action, then calls ``MatchManager.play``;
 2. ``play`` takes the match's lock, applies a time-out that is already due (``clocks.expire``)
    and calls ``commit``, which checks: the match is not aborted, the request id is new (a repeat
-   gets the first answer), ``expected_seq`` is current;
+   gets the first answer, the same id for another method REQUEST_ID_REUSED), ``expected_seq`` is
+   neither older than the game's seq (``Runtime.game_seq``: chat never makes a turn stale) nor
+   ahead of the match's latest seq;
 3. the engine applies the action (``engine.game.apply``): a refusal (``RuleError``) changes and
    writes nothing;
 4. the event log turns the engine's events into stored events (``eventlog.to_stored``, notation
@@ -53,7 +55,18 @@ from wordarena.engine.game import Action, Kick, TimeOut, apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, invalid_argument
-from wordarena.services.match import bots, clocks, creation, eventlog, leases, metrics, streams, views
+from wordarena.services.match import (
+    bots,
+    chat,
+    clocks,
+    creation,
+    eventlog,
+    leases,
+    metrics,
+    moves,
+    streams,
+    views,
+)
 from wordarena.services.match.models import MatchRow, RequestRow
 from wordarena.services.match.runtime import Runtime
 from wordarena.services.match.store import ConflictError, MatchStore, StoredEvent
@@ -97,7 +110,7 @@ class MatchManager:
     def __init__(self, store: MatchStore, *, server_id: str, address: str, lease_seconds: float = 30.0,
                  capacity: int = 5000, stream_queue: int = 256, heartbeat_seconds: float = 15.0,
                  lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0,
-                 engine_workers: int = 2) -> None:
+                 engine_workers: int = 2, chat_limits: chat.ChatLimits | None = None) -> None:
         self.store = store
         self.server_id = server_id
         self.address = address
@@ -108,6 +121,7 @@ class MatchManager:
         self.heartbeat_seconds = heartbeat_seconds
         self.lexicon_for = lexicon_for
         self.bot_delay = bot_delay
+        self.chat_limits = chat_limits or chat.ChatLimits()
         self.matches: dict[str, Runtime] = {}
         self.draining = False
         self.closing = False
@@ -287,8 +301,11 @@ class MatchManager:
     async def chat(self, rt: Runtime, seat: int, *, player_id: str, text: str, request_id: str,
                    build: Build) -> Any:
         """Store a chat message from ``seat``: an event of the log like the others, but no
-        action of the game (nothing is applied, no clock is charged)."""
+        action of the game (nothing is applied, no clock is charged, ``game_seq`` stays). Who may
+        chat and how much: ``chat.admit`` (a repeated request id gets its first answer)."""
         async with rt.lock:
+            if (player_id, request_id) not in rt.requests:
+                chat.admit(rt, seat, player_id, self.chat_limits, time.monotonic())
             ev = StoredEvent(rt.seq + 1, time.time(), "chat", {"chat": {
                 "seat": seat, "player_id": player_id, "name": rt.seats[seat].display_name,
                 "text": text}})
@@ -307,10 +324,8 @@ class MatchManager:
         key = (player_id, request_id)
         if request_id and key in rt.requests:
             return self._repeat(rt, key, method)
-        if expected_seq is not None and expected_seq != rt.seq:
-            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                               f"expected_seq {expected_seq} is stale: the match is at seq {rt.seq}",
-                               e.StaleSeq(current_seq=rt.seq, expected_seq=expected_seq))
+        if expected_seq is not None:
+            self._check_expected_seq(rt, expected_seq)
         now = time.time()
         if action is not None:
             if rt.status != "in-progress" and not rt.state.over:
@@ -319,7 +334,7 @@ class MatchManager:
                 new_state, engine_events = apply(rt.state, action)
             except RuleError as exc:
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, str(exc),
-                                   views.rule_violation(exc.code, str(exc), exc.words)) from exc
+                                   moves.violation_of(exc, rt.state, rt.ruleset, action)) from exc
             except EngineError as exc:
                 raise invalid_argument("move", str(exc)) from exc
             charged = rt.charged_clocks(now)
@@ -365,13 +380,28 @@ class MatchManager:
         return answer
 
     @staticmethod
+    def _check_expected_seq(rt: Runtime, expected_seq: int) -> None:
+        """A turn's ``expected_seq`` must lie in ``game_seq..seq``: older is stale (the game moved
+        on since), newer is a seq the match never had."""
+        if expected_seq > rt.seq:
+            raise invalid_argument("expected_seq", f"{expected_seq} is ahead of the match: its latest "
+                                                   f"seq is {rt.seq}; send a seq you have received")
+        game_seq = rt.game_seq
+        if expected_seq < game_seq:
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"expected_seq {expected_seq} is stale: the game moved on at seq "
+                               f"{game_seq} (latest seq {rt.seq})",
+                               e.StaleSeq(current_seq=rt.seq, expected_seq=expected_seq,
+                                          game_seq=game_seq))
+
+    @staticmethod
     def _repeat(rt: Runtime, key: tuple[str, str], method: str) -> tuple[str, bytes]:
         first_method, blob = rt.requests[key]
         if first_method != method:
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"request_id {key[1]!r} was already used for {first_method}",
-                               views.violation(e.RULE_CODE_UNSPECIFIED, "request_id reused",
-                                               code_name="REQUEST_ID_REUSED"))
+                               views.violation(e.RULE_CODE_REQUEST_ID_REUSED,
+                                               f"request_id already used for {first_method}"))
         metrics.REPEATS.inc()
         return ("repeat", blob)
 

@@ -1,13 +1,16 @@
 """A player's move as the contract writes it (``Move``, ``Placement``) read into engine values
-(``Play``, ``Exchange``…, ``engine.placement.Placement``). Only the shape is checked here; the
-rules are the engine's.
+(``Play``, ``Exchange``…, ``engine.placement.Placement``), and an engine refusal of it told back
+in the contract's terms (``violation_of``). Only the shape is checked here; the rules are the
+engine's.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from wordarena.engine.game import Action, Exchange, Pass, Play, Resign
+from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.game import Action, Exchange, GameState, Pass, Play, Resign
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import BLANK, WILDCARD
@@ -22,7 +25,8 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
     alphabet, action tiles only in War of Words (INVALID_ARGUMENT naming the field otherwise)."""
     layout = ruleset.board
     if not pls:
-        raise invalid_argument(field, "at least one placement is required")
+        raise invalid_argument(field, "at least one placement is required",
+                               views.violation(e.RULE_CODE_NO_TILES, "a play must place at least one tile"))
     if len(pls) > ruleset.rack_size:
         raise invalid_argument(
             field,
@@ -54,7 +58,7 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
             letter = p.letter.strip().upper()
             if not ruleset.tiles.has_letter(letter):
                 v = views.violation(
-                    e.RULE_CODE_INVALID_BLANK_LETTER,
+                    e.RULE_CODE_INVALID_BLANK_LETTER if p.is_blank else e.RULE_CODE_LETTER_NOT_IN_SET,
                     f"{p.letter[:8]!r} is not a letter of the {ruleset.language} alphabet",
                 )
                 raise invalid_argument(f"{where}.letter", v.message, v)
@@ -73,7 +77,8 @@ def action_of(ruleset: Ruleset, seat: int, move: c.Move) -> Action:
         return Pass(seat)
     if which == "exchange":
         if not move.exchange.tiles:
-            raise invalid_argument("move.exchange.tiles", "name at least one tile")
+            raise invalid_argument("move.exchange.tiles", "name at least one tile",
+                                   views.violation(e.RULE_CODE_NO_TILES, "name the tiles to exchange"))
         tokens = []
         for t in move.exchange.tiles:
             if t.action:  # War of Words: an action tile goes back like a letter
@@ -86,3 +91,35 @@ def action_of(ruleset: Ruleset, seat: int, move: c.Move) -> Action:
     if which == "resign":
         return Resign(seat)
     raise invalid_argument("move", "exactly one of play, pass_turn, exchange, resign is required")
+
+
+def expected_seq_of(request: Any) -> int:
+    """A turn's ``expected_seq``: required, at least 1 (every match begins with MatchStarted at
+    seq 1, so 0 is never a seq a client has received). Whether it is current is the manager's
+    check."""
+    if request.expected_seq < 1:
+        raise invalid_argument("expected_seq", "required: the latest seq you have received (at least 1)")
+    return int(request.expected_seq)
+
+
+def violation_of(exc: RuleError, state: GameState, ruleset: Ruleset, action: Action) -> e.RuleViolation:
+    """The RuleViolation of the engine's refusal ``exc`` of ``action`` on ``state``, naming what
+    of the request is at fault where errors.proto promises it: the tiles the rack lacks
+    (TILES_NOT_ON_RACK), the squares named twice (DUPLICATE_SQUARE) or already holding a tile
+    (SQUARE_OCCUPIED)."""
+    v = views.rule_violation(exc.code, str(exc), exc.words)
+    placements = action.placements if isinstance(action, Play) else ()
+    if exc.rule is Rule.TILES_NOT_ON_RACK and action.seat is not None:
+        tokens = [p.token for p in placements] if isinstance(action, Play) else (
+            list(action.tiles) if isinstance(action, Exchange) else [])
+        missing = Counter(tokens) - Counter(state.racks[action.seat])
+        v.tiles.extend(views.tile(ruleset, t) for t in sorted(missing.elements()))
+    elif exc.rule is Rule.DUPLICATE_SQUARE:
+        named = Counter((p.row, p.col) for p in placements)
+        v.squares.extend(views.square_at(r, col) for (r, col), n in named.items() if n > 1)
+    elif exc.rule is Rule.SQUARE_OCCUPIED:
+        layout = ruleset.board
+        taken = {(p.row, p.col) for p in placements
+                 if layout.in_bounds(p.row, p.col) and state.cells[p.row * layout.cols + p.col] is not None}
+        v.squares.extend(views.square_at(r, col) for r, col in sorted(taken))
+    return v

@@ -59,7 +59,10 @@ def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
         out.to_move_seat = after["to_move"]
     out.scores.extend(after["scores"])
     out.bag_count = after["bag"]
-    if viewer is not None and (viewer in after.get("rack_changed", ()) or ev.kind == "match-started"):
+    # Only when the event changed the viewer's rack (``eventlog.to_stored``; GameOver never did,
+    # though logs written before it carried the racks of the play that ended the game).
+    if viewer is not None and ev.kind != "game-over" and (
+            viewer in after.get("rack_changed", ()) or ev.kind == "match-started"):
         out.viewer_rack.CopyFrom(views.rack(r, after["racks"][viewer]))
     pending = set(after.get("pending") or ())
     wow = p.get("wow")  # War of Words: what the clouds hide (``_wow_board``)
@@ -201,7 +204,7 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
     now = time.time()
     v = m.MatchView(match_id=rt.match_id, ruleset=views.ruleset_ref(r), options=rt.options.to_pb(),
                     status=m.MATCH_STATUS_FINISHED if st.over else m.MATCH_STATUS_IN_PROGRESS,
-                    last_seq=rt.seq, controlled_seats=controlled, bag_count=len(st.bag),
+                    last_seq=rt.seq, game_seq=rt.game_seq, controlled_seats=controlled, bag_count=len(st.bag),
                     turn_number=st.turn + 1, scoreless_turns=st.zero_run,
                     bonus_letter=st.bonus_letter or "", create_time=views.timestamp(rt.created_at))
     if viewer is not None:

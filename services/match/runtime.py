@@ -89,10 +89,22 @@ class Runtime:
     last_move: list[float] = field(default_factory=list)
     timer: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
+    #: SendChat's token buckets by player id: [tokens, monotonic time of the last refill].
+    chat_buckets: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def seq(self) -> int:
+        """The latest stored seq (chat included)."""
         return len(self.events)
+
+    @property
+    def game_seq(self) -> int:
+        """The seq of the latest stored event that changed the game: any event but chat. A turn's
+        ``expected_seq`` may not be older than it (chat never makes a turn stale)."""
+        for ev in reversed(self.events):
+            if ev.kind != "chat":
+                return ev.seq
+        return 0
 
     # --- who is who ----------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from wordarena.services.common import auth, logs
 from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.errors import ServiceError, invalid_argument, rpc
 from wordarena.services.common.request_ids import check_request_id
-from wordarena.services.match import analysis, metrics, moves, projection, streams, views
+from wordarena.services.match import access, analysis, chat, metrics, moves, projection, streams, views
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.runtime import Runtime, SeatInfo
@@ -36,15 +36,6 @@ from wordarena.v1 import match_pb2_grpc as m_grpc
 
 log = logs.get_logger(__name__)
 R = TypeVar("R")
-MAX_CHAT = 500
-
-
-def _not_seated(what: str = "act in") -> ServiceError:
-    return ServiceError(
-        grpc.StatusCode.PERMISSION_DENIED,
-        f"you have no seat to {what} this match",
-        views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your seat"),
-    )
 
 
 class MatchServicer(m_grpc.MatchServiceServicer):
@@ -64,30 +55,14 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     def _viewer(
         rt: Runtime, claims: auth.Claims, seat: int | None, *, spectate: bool
     ) -> tuple[int | None, list[int]]:
-        controlled = rt.controlled_seats(claims.player_id)
-        if seat is not None:
-            if seat not in controlled:
-                raise _not_seated()
-            return seat, controlled
-        if not controlled:
-            if spectate and rt.options.spectators_allowed:
-                return None, []
-            raise ServiceError(
-                grpc.StatusCode.PERMISSION_DENIED,
-                "you are not a player of this match and it has no spectators",
-            )
-        if rt.state.to_move in controlled and not rt.state.over:
-            return rt.state.to_move, controlled
-        return min(controlled), controlled
+        return access.viewer(rt, claims.player_id, seat, spectate=spectate)
 
     @staticmethod
     def _seat_arg(request: Any) -> int | None:
         return request.seat if request.HasField("seat") else None
 
     def _acting_seat(self, rt: Runtime, claims: auth.Claims, seat: int | None) -> int:
-        viewer, _ = self._viewer(rt, claims, seat, spectate=False)
-        assert viewer is not None
-        return viewer
+        return access.acting_seat(rt, claims.player_id, seat)
 
     def _events(self, rt: Runtime, events: list[StoredEvent], viewer: int | None) -> list[c.Event]:
         return [projection.project(rt, ev, viewer) for ev in events]
@@ -138,6 +113,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         err: ServiceError | None = None
         try:
             for ev in backlog:
+                if not chat.shown_to(rt, ev, viewer):
+                    continue
                 yield m.StreamMatchResponse(event=projection.project(rt, ev, viewer))
                 last = ev.seq
                 if ev.kind == "game-over":
@@ -166,7 +143,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                         e.MatchMoved(match_id=rt.match_id),
                     )
                     break
-                if item.seq <= last:
+                if item.seq <= last or not chat.shown_to(rt, item, viewer):
                     continue
                 yield m.StreamMatchResponse(event=projection.project(rt, item, viewer))
                 last = item.seq
@@ -193,7 +170,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             )
 
         result = await self._turn(
-            rt, claims, seat, action, request.request_id, request.expected_seq, "SubmitTurn", build
+            rt, claims, seat, action, request.request_id, moves.expected_seq_of(request), "SubmitTurn", build
         )
         return _answer(result, m.SubmitTurnResponse)
 
@@ -212,7 +189,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             )
 
         result = await self._turn(
-            rt, claims, seat, action, request.request_id, request.expected_seq, "DecidePending", build
+            rt, claims, seat, action, request.request_id, moves.expected_seq_of(request), "DecidePending",
+            build
         )
         return _answer(result, m.DecidePendingResponse)
 
@@ -341,17 +319,11 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         rt, claims = await self._match(request, context)
         check_request_id(request.request_id)
         text = request.text.strip()
-        if not text or len(text) > MAX_CHAT:
-            raise invalid_argument("text", f"1..{MAX_CHAT} characters")
+        if not text or len(text) > chat.MAX_CHAT:
+            raise invalid_argument("text", f"1..{chat.MAX_CHAT} characters")
         controlled = rt.controlled_seats(claims.player_id)
         if not controlled:
-            raise _not_seated("chat in")
-        if rt.options.pass_and_play:
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                "no chat in pass-and-play matches",
-                views.violation(e.RULE_CODE_CHAT_UNAVAILABLE, "chat unavailable"),
-            )
+            raise access.not_seated("chat in")
         seat = controlled[0]
 
         def build(events: list[StoredEvent]) -> m.SendChatResponse:
@@ -366,6 +338,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def ListLog(self, request: m.ListLogRequest, context: Any) -> m.ListLogResponse:
         rt, claims = await self._match(request, context)
         viewer, _ = self._viewer(rt, claims, None, spectate=True)
+        chat.check_reader(rt, viewer)
         size = 50 if request.page_size <= 0 else min(request.page_size, 200)
         try:
             before = int(request.page_token) if request.page_token else rt.seq + 1

@@ -789,7 +789,7 @@ class Heartbeat(_message.Message):
     def __init__(self) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("seq", "time", "turn_number", "to_move_seat", "scores", "viewer_rack", "board_changes", "bag_count", "match_started", "turn_played", "turn_passed", "tiles_exchanged", "play_pending", "play_accepted", "play_checked", "player_timed_out", "player_left", "player_kicked", "effect", "chat", "game_over", "heartbeat", "tiles_drawn")
+    __slots__ = ("seq", "time", "turn_number", "to_move_seat", "scores", "viewer_rack", "board_changes", "bag_count", "match_started", "turn_played", "turn_passed", "tiles_exchanged", "play_pending", "play_accepted", "play_checked", "player_timed_out", "player_left", "player_kicked", "effect", "chat", "game_over", "heartbeat")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
     TURN_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -812,7 +812,6 @@ class Event(_message.Message):
     CHAT_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
-    TILES_DRAWN_FIELD_NUMBER: _ClassVar[int]
     seq: int
     time: _timestamp_pb2.Timestamp
     turn_number: int
@@ -835,5 +834,4 @@ class Event(_message.Message):
     chat: ChatMessage
     game_over: GameOver
     heartbeat: Heartbeat
-    tiles_drawn: TilesDrawn
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_number: _Optional[int] = ..., to_move_seat: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., viewer_rack: _Optional[_Union[Rack, _Mapping]] = ..., board_changes: _Optional[_Iterable[_Union[BoardSquare, _Mapping]]] = ..., bag_count: _Optional[int] = ..., match_started: _Optional[_Union[MatchStarted, _Mapping]] = ..., turn_played: _Optional[_Union[TurnPlayed, _Mapping]] = ..., turn_passed: _Optional[_Union[TurnPassed, _Mapping]] = ..., tiles_exchanged: _Optional[_Union[TilesExchanged, _Mapping]] = ..., play_pending: _Optional[_Union[PlayPending, _Mapping]] = ..., play_accepted: _Optional[_Union[PlayAccepted, _Mapping]] = ..., play_checked: _Optional[_Union[PlayChecked, _Mapping]] = ..., player_timed_out: _Optional[_Union[PlayerTimedOut, _Mapping]] = ..., player_left: _Optional[_Union[PlayerLeft, _Mapping]] = ..., player_kicked: _Optional[_Union[PlayerKicked, _Mapping]] = ..., effect: _Optional[_Union[Effect, _Mapping]] = ..., chat: _Optional[_Union[ChatMessage, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., tiles_drawn: _Optional[_Union[TilesDrawn, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_number: _Optional[int] = ..., to_move_seat: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., viewer_rack: _Optional[_Union[Rack, _Mapping]] = ..., board_changes: _Optional[_Iterable[_Union[BoardSquare, _Mapping]]] = ..., bag_count: _Optional[int] = ..., match_started: _Optional[_Union[MatchStarted, _Mapping]] = ..., turn_played: _Optional[_Union[TurnPlayed, _Mapping]] = ..., turn_passed: _Optional[_Union[TurnPassed, _Mapping]] = ..., tiles_exchanged: _Optional[_Union[TilesExchanged, _Mapping]] = ..., play_pending: _Optional[_Union[PlayPending, _Mapping]] = ..., play_accepted: _Optional[_Union[PlayAccepted, _Mapping]] = ..., play_checked: _Optional[_Union[PlayChecked, _Mapping]] = ..., player_timed_out: _Optional[_Union[PlayerTimedOut, _Mapping]] = ..., player_left: _Optional[_Union[PlayerLeft, _Mapping]] = ..., player_kicked: _Optional[_Union[PlayerKicked, _Mapping]] = ..., effect: _Optional[_Union[Effect, _Mapping]] = ..., chat: _Optional[_Union[ChatMessage, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ...) -> None: ...

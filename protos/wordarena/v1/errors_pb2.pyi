@@ -53,6 +53,7 @@ class RuleCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RULE_CODE_NOT_ALLOWED: _ClassVar[RuleCode]
     RULE_CODE_MATCH_ABORTED: _ClassVar[RuleCode]
     RULE_CODE_MATCH_STARTED: _ClassVar[RuleCode]
+    RULE_CODE_REQUEST_ID_REUSED: _ClassVar[RuleCode]
 
 class LobbyCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -109,6 +110,7 @@ RULE_CODE_LETTER_NOT_IN_SET: RuleCode
 RULE_CODE_NOT_ALLOWED: RuleCode
 RULE_CODE_MATCH_ABORTED: RuleCode
 RULE_CODE_MATCH_STARTED: RuleCode
+RULE_CODE_REQUEST_ID_REUSED: RuleCode
 LOBBY_CODE_UNSPECIFIED: LobbyCode
 LOBBY_CODE_NAME_TAKEN: LobbyCode
 LOBBY_CODE_NAME_INVALID: LobbyCode
@@ -144,12 +146,14 @@ class RuleViolation(_message.Message):
     def __init__(self, code: _Optional[_Union[RuleCode, str]] = ..., code_name: _Optional[str] = ..., message: _Optional[str] = ..., words: _Optional[_Iterable[str]] = ..., squares: _Optional[_Iterable[_Union[_common_pb2.Square, _Mapping]]] = ..., tiles: _Optional[_Iterable[_Union[_common_pb2.Tile, _Mapping]]] = ..., retry_after: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class StaleSeq(_message.Message):
-    __slots__ = ("current_seq", "expected_seq")
+    __slots__ = ("current_seq", "expected_seq", "game_seq")
     CURRENT_SEQ_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_SEQ_FIELD_NUMBER: _ClassVar[int]
+    GAME_SEQ_FIELD_NUMBER: _ClassVar[int]
     current_seq: int
     expected_seq: int
-    def __init__(self, current_seq: _Optional[int] = ..., expected_seq: _Optional[int] = ...) -> None: ...
+    game_seq: int
+    def __init__(self, current_seq: _Optional[int] = ..., expected_seq: _Optional[int] = ..., game_seq: _Optional[int] = ...) -> None: ...
 
 class MatchMoved(_message.Message):
     __slots__ = ("match_id", "new_address")

@@ -109,8 +109,9 @@ class MatchServiceServicer:
     def GetMatch(self, request, context):
         """The caller's current view of a match: board, own rack, seats, scores, clocks, bag count,
         pending play and last seq. Players see their own rack; spectators no rack.
-        Errors: NOT_FOUND unknown match; PERMISSION_DENIED not a participant of a match without
-        spectators, or `seat` not controlled by the caller; INVALID_ARGUMENT empty match_id;
+        Errors: NOT_FOUND unknown match; PERMISSION_DENIED with RuleViolation NOT_YOUR_SEAT not a
+        participant of a match without spectators, or `seat` not controlled by the caller;
+        INVALID_ARGUMENT empty match_id;
         FAILED_PRECONDITION with RuleViolation MATCH_ABORTED when the service aborted the match
         (MatchControlService.AbortMatch; every MatchService call about it then fails so).
         """
@@ -134,12 +135,14 @@ class MatchServiceServicer:
 
     def SubmitTurn(self, request, context):
         """Submits a turn: play, pass, exchange or resign.
-        Errors: INVALID_ARGUMENT malformed (no move, empty request_id, coordinates off the board,
-        letters outside the alphabet — with a RuleViolation); FAILED_PRECONDITION with StaleSeq when
-        expected_seq is not the latest seq, or with RuleViolation when a rule forbids the move
+        Errors: INVALID_ARGUMENT malformed (no move, empty request_id, expected_seq omitted or ahead
+        of the match, coordinates off the board, letters outside the alphabet — with a RuleViolation
+        for the move's faults); FAILED_PRECONDITION with StaleSeq when expected_seq is older than the
+        game's seq (see the file comment), or with RuleViolation when a rule forbids the move
         (NOT_YOUR_TURN, TILES_NOT_ON_RACK, NOT_IN_LINE, GAP, NOT_CONNECTED, FIRST_MOVE_OFF_START,
         WORD_NOT_IN_LEXICON with the words, EXCHANGE_LIMIT, GAME_OVER, DECISION_PENDING...);
-        PERMISSION_DENIED acting for a seat that is not the caller's; NOT_FOUND unknown match.
+        PERMISSION_DENIED with RuleViolation NOT_YOUR_SEAT acting for a seat that is not the caller's
+        (spectators have no seat); NOT_FOUND unknown match.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -204,9 +207,16 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SendChat(self, request, context):
-        """Posts a chat message to the match. Errors: FAILED_PRECONDITION CHAT_UNAVAILABLE
-        (pass-and-play, inactive seat, match over for more than a day); INVALID_ARGUMENT empty or
-        over 500 characters; PERMISSION_DENIED spectators; NOT_FOUND.
+        """Posts a chat message to the match. Chat never changes the game: it does not move
+        MatchView.game_seq, so it never makes a turn stale (see the file comment).
+        Limits, per player and match: a rate with a burst (by default 1 message a second after a
+        burst of 5) and a cap on the messages a player may post in one match (by default 500).
+        Errors: RESOURCE_EXHAUSTED over the rate, with google.rpc.RetryInfo (retry_delay: when the
+        next message is accepted), or over the cap, with google.rpc.QuotaFailure and no RetryInfo
+        (no later message is accepted); FAILED_PRECONDITION CHAT_UNAVAILABLE (pass-and-play, a seat
+        that resigned, left, timed out or was kicked, a finished match); INVALID_ARGUMENT empty or
+        over 500 characters; PERMISSION_DENIED with NOT_YOUR_SEAT spectators; NOT_FOUND. Refused
+        messages are not stored and are not counted against the cap.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -214,8 +224,9 @@ class MatchServiceServicer:
 
     def ListLog(self, request, context):
         """Pages through the match's chat and/or combat log, newest first.
-        Errors: FAILED_PRECONDITION CHAT_UNAVAILABLE for inactive players (War of Words: inactive
-        players may not read the chat or combat log); INVALID_ARGUMENT bad page token; NOT_FOUND.
+        Errors: FAILED_PRECONDITION CHAT_UNAVAILABLE for inactive players (a seat that resigned,
+        left, timed out or was kicked may not read the chat or combat log; its StreamMatch skips
+        chat events too); INVALID_ARGUMENT bad page token; NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -242,7 +242,8 @@ async def test_clock_runs_out_as_a_timeout_event_and_survives_restart(harness: H
 
 
 async def test_slow_consumer_is_cut_off(harness: Harness) -> None:
-    srv = await harness.start(stream_queue=4)
+    # The flood of chat that fills Bob's queue is far over the default chat limits: lift them.
+    srv = await harness.start(stream_queue=4, chat_rate=1e6, chat_burst=10000, chat_per_match=10000)
     mid = await harness.create(srv)
     alice = harness.player(srv, "alice")
     # Bob's channel keeps a small flow-control window, so an unread stream backs up quickly.

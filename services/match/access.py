@@ -1,0 +1,48 @@
+"""Who may see a match and act in it: a request's viewer (a seat, or ``None`` for spectators)
+and acting seat, and the PERMISSION_DENIED refusals (with RuleViolation NOT_YOUR_SEAT) of those
+who may not."""
+
+from __future__ import annotations
+
+import grpc
+from wordarena.services.common.errors import ServiceError
+from wordarena.services.match import views
+from wordarena.services.match.runtime import Runtime
+from wordarena.v1 import errors_pb2 as e
+
+
+def not_seated(what: str = "act in") -> ServiceError:
+    """PERMISSION_DENIED NOT_YOUR_SEAT: the caller has no (such) seat to ``what`` the match."""
+    return ServiceError(grpc.StatusCode.PERMISSION_DENIED, f"you have no seat to {what} this match",
+                        views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your seat"))
+
+
+def viewer(rt: Runtime, player_id: str, seat: int | None, *, spectate: bool) -> tuple[int | None, list[int]]:
+    """The seat a request of ``player_id`` is for (``seat`` if given, else the seat to move if
+    theirs, else their lowest) and the seats they control; ``None`` and no seats for a spectator
+    when ``spectate`` and the match allows spectators."""
+    controlled = rt.controlled_seats(player_id)
+    if seat is not None:
+        if seat not in controlled:
+            raise not_seated()
+        return seat, controlled
+    if not controlled:
+        if spectate and rt.options.spectators_allowed:
+            return None, []
+        if spectate:
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED,
+                               "you are not a player of this match and it has no spectators",
+                               views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not a player of this match"))
+        raise ServiceError(grpc.StatusCode.PERMISSION_DENIED,
+                           "you have no seat in this match: a spectator may watch it, not act in it",
+                           views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "spectators have no seat"))
+    if rt.state.to_move in controlled and not rt.state.over:
+        return rt.state.to_move, controlled
+    return min(controlled), controlled
+
+
+def acting_seat(rt: Runtime, player_id: str, seat: int | None) -> int:
+    """The seat ``player_id`` acts for (see ``viewer``); spectators may not act."""
+    acting, _ = viewer(rt, player_id, seat, spectate=False)
+    assert acting is not None
+    return acting

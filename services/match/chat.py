@@ -1,0 +1,92 @@
+"""Who may chat in a match, and how much (SendChat).
+
+Chat is closed in pass-and-play matches, to seats that are no longer active (resigned, left,
+timed out, kicked) and once the match is over: FAILED_PRECONDITION CHAT_UNAVAILABLE. Each player
+is limited per match by a token bucket (``ChatLimits.rate`` messages a second, up to
+``ChatLimits.burst`` at once: RESOURCE_EXHAUSTED with ``google.rpc.RetryInfo``) and a cap on the
+messages they may post in the match (``ChatLimits.per_match``: RESOURCE_EXHAUSTED with
+``google.rpc.QuotaFailure``). The cap counts the stored chat events, so it survives restarts and
+take-overs; the buckets live in memory (a restart refills them). Refused messages cost nothing.
+Chat never changes the game (``Runtime.game_seq``).
+
+Inactive players do not read the chat either: their streams skip chat events (``shown_to``) and
+ListLog refuses them (``check_reader``). Spectators, where allowed, read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import grpc
+from google.protobuf.duration_pb2 import Duration
+from google.rpc import error_details_pb2
+from wordarena.services.common.errors import ServiceError
+from wordarena.services.match import views
+from wordarena.services.match.runtime import Runtime
+from wordarena.services.match.store import StoredEvent
+from wordarena.v1 import errors_pb2 as e
+
+#: Longest chat message, in characters after trimming.
+MAX_CHAT = 500
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLimits:
+    """Per player and match: ``rate`` messages a second after a ``burst``; at most
+    ``per_match`` messages in all (the ``--chat-*`` settings)."""
+
+    rate: float = 1.0
+    burst: int = 5
+    per_match: int = 500
+
+
+def unavailable(why: str) -> ServiceError:
+    """FAILED_PRECONDITION CHAT_UNAVAILABLE."""
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, f"chat is not available: {why}",
+                        views.violation(e.RULE_CODE_CHAT_UNAVAILABLE, f"chat unavailable: {why}"))
+
+
+def admit(rt: Runtime, seat: int, player_id: str, limits: ChatLimits, now: float) -> None:
+    """Let ``player_id`` (at ``seat``) post one chat message now (``now``: monotonic seconds), or
+    raise the refusal. Call with ``rt.lock`` held; a message admitted uses one token."""
+    if rt.options.pass_and_play:
+        raise unavailable("there is no chat in pass-and-play matches")
+    if rt.state.over or rt.status != "in-progress":
+        raise unavailable("the match is over")
+    if rt.state.seats[seat].value != "active":
+        raise unavailable("your seat is no longer active in this match")
+    posted = sum(1 for ev in rt.events if ev.kind == "chat" and ev.payload["chat"]["player_id"] == player_id)
+    if posted >= limits.per_match:
+        quota = error_details_pb2.QuotaFailure(violations=[error_details_pb2.QuotaFailure.Violation(
+            subject=f"player:{player_id}",
+            description=f"at most {limits.per_match} chat messages per player in a match")])
+        raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                           f"you have posted the {limits.per_match} chat messages a player may post "
+                           "in a match", quota)
+    tokens, last = rt.chat_buckets.get(player_id, (float(limits.burst), now))
+    tokens = min(float(limits.burst), tokens + (now - last) * limits.rate)
+    if tokens < 1.0:
+        wait = (1.0 - tokens) / limits.rate if limits.rate > 0 else 3600.0
+        delay = Duration()
+        delay.FromNanoseconds(int(wait * 1e9) + 1)
+        raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                           f"too many chat messages: at most {limits.rate:g} a second after "
+                           f"{limits.burst}; retry in {wait:.2f}s",
+                           error_details_pb2.RetryInfo(retry_delay=delay))
+    rt.chat_buckets[player_id] = [tokens - 1.0, now]
+
+
+def _inactive(rt: Runtime, viewer: int | None) -> bool:
+    return viewer is not None and rt.state.seats[viewer].value != "active"
+
+
+def shown_to(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bool:
+    """Whether a stream of ``viewer`` (a seat, None for spectators) shows ``ev``: chat is not
+    shown to a seat that is inactive (the viewer sees a gap in seq)."""
+    return ev.kind != "chat" or not _inactive(rt, viewer)
+
+
+def check_reader(rt: Runtime, viewer: int | None) -> None:
+    """ListLog: inactive players may not read the chat or combat log (CHAT_UNAVAILABLE)."""
+    if _inactive(rt, viewer):
+        raise unavailable("your seat is no longer active in this match")
