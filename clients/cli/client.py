@@ -14,6 +14,7 @@ Everything here goes through ``wordarena.v1``; nothing imports server code.
 from __future__ import annotations
 
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -429,6 +430,10 @@ class Client:
                 stub = self.match_stub(match_id)
                 call = stub.StreamMatch(match_pb2.StreamMatchRequest(match_id=match_id, after_seq=last),
                                         metadata=self.metadata())
+                if stop:
+                    # ``stop`` may become true while no message arrives (an idle match between
+                    # heartbeats): a watchdog ends the call then, not the next message.
+                    threading.Thread(target=_cancel_when, args=(call, stop), daemon=True).start()
                 reconnected = failures > 0
                 for msg in call:
                     event = msg.event
@@ -474,3 +479,12 @@ class Client:
                 if notice:
                     notice(f"{exc.message}; retrying…")
                 time.sleep(min(0.2 * 2 ** min(failures, 4), 3.0))
+
+
+def _cancel_when(call: Any, stop: Callable[[], bool], every: float = 0.2) -> None:
+    """Cancel the streaming ``call`` as soon as ``stop()`` is true (checked every ``every`` s)."""
+    while not call.done():
+        if stop():
+            call.cancel()
+            return
+        time.sleep(every)
