@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -153,18 +154,20 @@ def _serve(args: argparse.Namespace) -> int:
         stopping.set()
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    procs: list[subprocess.Popen] = []
+    procs: dict[str, subprocess.Popen] = {}
     try:
-        lobby = _start("lobby", [*common, "--listen", lobby_addr], env, log)
-        procs.append(lobby)
-        if not wait_ready(lobby_addr, args.ready_timeout, lobby):
+        lobby_flags = [*common, "--listen", lobby_addr]
+        procs["lobby"] = _start("lobby", lobby_flags, env, log)
+        if not wait_ready(lobby_addr, args.ready_timeout, procs["lobby"]):
             print(f"serve: the lobby did not start (see {log_path or 'the output above'})", file=sys.stderr)
             return 3
+        # A stable server id: a restarted match server is the same owner, so it takes its
+        # matches back at once instead of clients being sent away until the lease runs out.
         match_flags = [*common, "--listen", match_addr, "--advertise-address", _client_address(match_addr),
+                       "--server-id", f"serve-{socket.gethostname()}-{match_addr.rsplit(':', 1)[1]}",
                        "--bot-delay", str(args.bot_delay), "--lobby", _client_address(lobby_addr)]
-        match = _start("match", match_flags, env, log)
-        procs.append(match)
-        if not wait_ready(match_addr, args.ready_timeout, match):
+        procs["match"] = _start("match", match_flags, env, log)
+        if not wait_ready(match_addr, args.ready_timeout, procs["match"]):
             print(f"serve: the match server did not start (see {log_path or 'the output above'})",
                   file=sys.stderr)
             return 3
@@ -174,20 +177,39 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"data   {data_dir}" + (f"   logs {log_path}" if log_path else ""), flush=True)
         print(f"READY  play with: wordarena play --lobby {_client_address(lobby_addr)}   "
               "(Ctrl-C stops the servers)", flush=True)
-        while not stopping.wait(0.5):
-            for p in procs:
-                if p.poll() is not None:
-                    name = "lobby" if p is lobby else "match server"
-                    print(f"serve: the {name} stopped (exit {p.returncode})", file=sys.stderr)
-                    return 3
+        flags = {"lobby": lobby_flags, "match": match_flags}
+        _supervise(procs, lambda name: _start(name, flags[name], env, log), stopping)
         print("serve: stopping…", flush=True)
         return 0
     finally:
-        _stop(procs)
+        _stop(list(procs.values()))
         for s, h in old.items():
             signal.signal(s, h)
         if log:
             log.close()
+
+
+def _supervise(procs: dict[str, subprocess.Popen], start: Callable[[str], subprocess.Popen],
+               stopping: threading.Event, first_delay: float = 1.0, max_delay: float = 30.0) -> None:
+    """Keep the servers running until ``stopping`` is set: a server that stops is started again
+    after a delay that doubles while it keeps stopping (up to ``max_delay``) and resets once it
+    has run for a minute; the other server runs on meanwhile."""
+    delay = dict.fromkeys(procs, first_delay)
+    started = dict.fromkeys(procs, time.monotonic())
+    while not stopping.wait(0.5):
+        for name, proc in procs.items():
+            if proc.poll() is None:
+                if time.monotonic() - started[name] > 60:
+                    delay[name] = first_delay
+                continue
+            label = "lobby" if name == "lobby" else "match server"
+            print(f"serve: the {label} stopped (exit {proc.returncode}); starting it again in "
+                  f"{delay[name]:.0f} s", file=sys.stderr, flush=True)
+            if stopping.wait(delay[name]):
+                return
+            procs[name] = start(name)
+            started[name] = time.monotonic()
+            delay[name] = min(delay[name] * 2, max_delay)
 
 
 def _wait_for_capacity(lobby: str, timeout: float = 10.0) -> None:

@@ -1,0 +1,56 @@
+"""``wordarena serve`` keeps its servers running: a match server killed with SIGKILL is started
+again, with the same server id, and the game in progress carries on with the same client."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from e2e_helpers import Served, cli, cli_json
+
+pytestmark = pytest.mark.slow
+
+
+def _match_server_pid(served: Served) -> int:
+    out = subprocess.run(["pgrep", "-P", str(served.proc.pid), "-f", "wordarena.services.match.main"],
+                         capture_output=True, text=True).stdout.split()
+    assert len(out) == 1, out
+    return int(out[0])
+
+
+def test_a_killed_match_server_is_restarted_and_the_game_goes_on(served: Served, tmp_path: Path) -> None:
+    me = tmp_path / "rita.json"
+    cli(served, me, "login", "--name", "Rita")
+    match_id = cli_json(served, me, "table", "create", "--ruleset", "classic", "--bot", "1",
+                        "--wait")["match"]["match_id"]
+    before = cli_json(served, me, "state", match_id)
+    old = _match_server_pid(served)
+    os.kill(old, signal.SIGKILL)
+    killed = time.monotonic()
+    deadline = killed + 60
+    while True:
+        assert time.monotonic() < deadline, "the match server was not started again"
+        assert served.proc.poll() is None, "serve stopped when its match server died"
+        state = cli(served, me, "state", match_id, "--json", check=False)
+        if state.returncode == 0:
+            break
+        time.sleep(0.5)
+    # Well inside the 30 s lease: the restarted server is the same owner and takes the match
+    # back at once, instead of sending the client away until the lease runs out.
+    assert time.monotonic() - killed < 15
+    assert _match_server_pid(served) != old
+    after = cli_json(served, me, "state", match_id)
+    assert after["last_seq"] >= before["last_seq"]
+    assert after["board"] == before["board"] or int(after["last_seq"]) > int(before["last_seq"])
+    # Still playable: the player (or the bot, then the player) can pass.
+    deadline = time.monotonic() + 30
+    while after.get("to_move_seat") not in after["controlled_seats"]:
+        assert time.monotonic() < deadline, "the bot did not move after the restart"
+        time.sleep(0.3)
+        after = cli_json(served, me, "state", match_id)
+    passed = cli_json(served, me, "pass", match_id)
+    assert int(passed["last_seq"]) > int(after["last_seq"])
