@@ -17,7 +17,8 @@ Common settings
 ``--token-private-key`` / ``WORDARENA_TOKEN_PRIVATE_KEY`` Ed25519 private key (PEM or path) that signs
                                                       them (lobby; wordarena-lobby dev-token).
 ``--service-token`` / ``WORDARENA_SERVICE_TOKEN``     shared secret for internal services (MatchControl).
-``--max-message-bytes`` / ``WORDARENA_MAX_MESSAGE_BYTES`` gRPC message size limit (default 4 MiB).
+``--max-message-bytes`` / ``WORDARENA_MAX_MESSAGE_BYTES`` gRPC message size limit (default 1 MiB,
+                                                      as common.proto says).
 ``--shutdown-grace`` / ``WORDARENA_SHUTDOWN_GRACE``   seconds to drain on SIGTERM (default 10).
 ``--server-id`` / ``WORDARENA_SERVER_ID``             stable instance id (default: hostname-pid); every
                                                       log line carries it.
@@ -73,7 +74,7 @@ class Settings:
     token_public_key: str = ""
     token_private_key: str = ""
     service_token: str = ""
-    max_message_bytes: int = 4 * 1024 * 1024
+    max_message_bytes: int = 1024 * 1024
     shutdown_grace: float = 10.0
     advertise_address: str = ""
     server_id: str = ""
@@ -133,7 +134,7 @@ def build_parser(service: str, description: str = "") -> argparse.ArgumentParser
     add_flag(p, "--token-public-key", default="", help="Ed25519 public key (PEM or path)")
     add_flag(p, "--token-private-key", default="", help="Ed25519 private key (PEM or path)")
     add_flag(p, "--service-token", default="", help="shared secret of internal services")
-    add_flag(p, "--max-message-bytes", default=4 * 1024 * 1024, type=int,
+    add_flag(p, "--max-message-bytes", default=1024 * 1024, type=int,
              help="gRPC max send/receive message size")
     add_flag(p, "--shutdown-grace", default=10.0, type=float, help="seconds to drain on SIGTERM")
     add_flag(p, "--server-id", default="", help="stable instance id (in every log line)")
