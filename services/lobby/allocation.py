@@ -53,6 +53,8 @@ class Allocator:
         self.opt = options
         self.control = control
         self._aborts: set[asyncio.Task[bool]] = set()
+        #: server id -> until when it is tried last (it let CreateMatch time out, or was down)
+        self._suspect: dict[str, float] = {}
 
     async def allocate(
         self,
@@ -74,13 +76,22 @@ class Allocator:
                 Status.UNAVAILABLE, "no match server can take the match; retry later", "NO_CAPACITY"
             )
         last_error = ""
-        for srv in servers:
+        now = time.monotonic()
+        # Suspects last (stable: least loaded first within each group).
+        servers.sort(key=lambda srv: self._suspect.get(srv.id, 0.0) > now)
+        for n, srv in enumerate(servers):
+            # A short deadline while another server could still take the match.
+            timeout = self.opt.create_match_attempt_s if n + 1 < len(servers) else 0.0
             try:
-                answered = await self.control.create_match(srv.address, match_id, cfg, occupants, table_id)
+                answered = await self.control.create_match(srv.address, match_id, cfg, occupants, table_id,
+                                                           timeout)
             except ControlCallFailed as exc:
                 last_error = f"{srv.id}: {exc.code} {exc.details}"
                 log.warning("CreateMatch failed", server_id=srv.id, code=exc.code, details=exc.details)
+                if exc.code in ("DEADLINE_EXCEEDED", "UNAVAILABLE"):
+                    self._suspect[srv.id] = time.monotonic() + self.opt.suspect_server_s
                 continue
+            self._suspect.pop(srv.id, None)
             address = answered or srv.address
 
             def record(s: Session, srv_id: str = srv.id, address: str = address) -> bool:

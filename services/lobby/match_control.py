@@ -62,7 +62,8 @@ class MatchControl:
         return (("authorization", f"Bearer {self.service_token()}"),)
 
     async def create_match(
-        self, address: str, match_id: str, cfg: TableConfig, occupants: list[Occupant], table_id: str
+        self, address: str, match_id: str, cfg: TableConfig, occupants: list[Occupant], table_id: str,
+        timeout: float = 0.0,
     ) -> str:
         """``CreateMatch`` on the server at ``address``; returns the address the server gives for
         the match ("" when it gave none)."""
@@ -81,7 +82,7 @@ class MatchControl:
         )
         try:
             resp = await self._stub(address).CreateMatch(
-                req, metadata=self._metadata(), timeout=self.opt.create_match_timeout_s
+                req, metadata=self._metadata(), timeout=timeout or self.opt.create_match_timeout_s
             )
         except grpc.aio.AioRpcError as exc:
             raise ControlCallFailed(exc.code().name, exc.details() or "") from exc

@@ -30,6 +30,12 @@ class LobbyOptions:
     heartbeat_interval_s: float = 5.0
     table_expiry_s: float = 3600.0
     create_match_timeout_s: float = 10.0
+    #: CreateMatch's deadline on a server while another could still take the match: a hung
+    #: server (alive by its heartbeat, answering nothing) costs an allocation this, not the
+    #: full ``create_match_timeout_s``.
+    create_match_attempt_s: float = 2.0
+    #: A server that let CreateMatch time out (or was unreachable) is tried last for this long.
+    suspect_server_s: float = 30.0
     matchmaking_tick_s: float = 0.25
     watch_heartbeat_s: float = 30.0
     watch_queue_size: int = 256
