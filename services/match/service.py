@@ -207,6 +207,15 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 "in-play scoring stops working for a play under a cloud"))
         return analysis.preview_response(rt.state, seat, placements)
 
+    def _pending_word(self, player_id: str, word: str) -> bool:
+        """Whether ``word`` is a word of a play waiting for accept-or-check in a running match
+        of this server where ``player_id`` holds a seat."""
+        return any(
+            rt.state.pending is not None and not rt.state.over and rt.controlled_seats(player_id)
+            and word in (w.upper() for w in rt.state.pending.words)
+            for rt in self.manager.matches.values()
+        )
+
     @staticmethod
     def _unavailable(what: str, why: str) -> ServiceError:
         return ServiceError(
@@ -232,6 +241,10 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         viewer, controlled = self._viewer(rt, claims, self._seat_arg(request), spectate=over)
         if rt.state.lexicon is None:
             raise self._unavailable("Hindsight", "this match has no word list")
+        if rt.state.pending is not None:
+            # Best plays found with the word list would tell whether the pending play's words
+            # are good before anyone has accepted or checked them.
+            raise _pending_oracle("Hindsight waits until the pending play is accepted or checked")
         events = list(rt.events)
         turn = analysis.find_turn(events, -1 if viewer is None else viewer, request.turn_seq)
         if turn is None:
@@ -288,10 +301,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
     @rpc
     async def Define(self, request: m.DefineRequest, context: Any) -> m.DefineResponse:
-        self.authn.claims(context)
+        claims = self.authn.claims(context)
         word = request.word.strip()
         if not word or len(word) > 32 or not word.isalpha():
             raise invalid_argument("word", "1..32 letters")
+        if self._pending_word(claims.player_id, word.upper()):
+            raise _pending_oracle(f"{word.upper()} is a word of a pending play: it can be looked up "
+                                  "once the play is accepted or checked")
         if (request.language or "en").split("-")[0] != "en":
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION,
@@ -456,3 +472,10 @@ class ControlServicer(ctl_grpc.MatchControlServiceServicer):
 
 
 __all__ = ["ControlServicer", "MatchServicer", "SeatInfo"]
+
+
+def _pending_oracle(message: str) -> ServiceError:
+    """A Word Tiles analysis refused while a play waits for accept-or-check: it would be an
+    oracle for the words the next player must judge."""
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, message,
+                        views.violation(e.RULE_CODE_DECISION_PENDING, message))

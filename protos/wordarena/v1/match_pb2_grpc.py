@@ -170,8 +170,10 @@ class MatchServiceServicer:
 
     def Hindsight(self, request, context):
         """The best plays the caller could have made on one of their own past turns, with what they
-        played. Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE (ruleset without Hindsight) or
-        NO_TURN_TO_ANALYSE; PERMISSION_DENIED another seat's turn while the match runs; NOT_FOUND.
+        played. Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE (ruleset without Hindsight),
+        NO_TURN_TO_ANALYSE, or DECISION_PENDING while a play waits for accept-or-check (the best
+        plays would tell whether its words are good); PERMISSION_DENIED another seat's turn while the
+        match runs; NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -199,8 +201,9 @@ class MatchServiceServicer:
     def Define(self, request, context):
         """Definitions of a word, where a dictionary database is installed for the language (e.g.
         WordNet for English). Errors: FAILED_PRECONDITION DICTIONARY_UNAVAILABLE when none is
-        installed; NOT_FOUND when the dictionary has no entry; INVALID_ARGUMENT empty or over-long
-        word (max 32 letters).
+        installed, or DECISION_PENDING for a word of a play waiting for accept-or-check in a match
+        of this server where the caller is seated; NOT_FOUND when the dictionary has no entry;
+        INVALID_ARGUMENT empty or over-long word (max 32 letters).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -24,8 +24,9 @@ async def _register(env: LobbyEnv, server_id: str, active: int,
     fake.address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
     await server.start()
     await env.registry.RegisterMatchServer(
-        control_pb2.RegisterMatchServerRequest(server_id=server_id, address=fake.address,
-                                               load=control_pb2.ServerLoad(active_matches=active, capacity=100)),
+        control_pb2.RegisterMatchServerRequest(
+            server_id=server_id, address=fake.address,
+            load=control_pb2.ServerLoad(active_matches=active, capacity=100)),
         metadata=env.service_md)
     return fake, server
 
