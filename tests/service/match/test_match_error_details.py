@@ -40,7 +40,8 @@ async def test_match_refusals_carry_only_the_documented_details(harness: Harness
 
     assert "google.rpc.BadRequest" in await refused(
         "GetMatch", alice.stub.GetMatch(m.GetMatchRequest(match_id=""), metadata=alice.md))
-    assert "wordarena.v1.StaleSeq" in await refused("SubmitTurn", mover.stub.SubmitTurn(m.SubmitTurnRequest(
+    # A seq the match never had names the field (BadRequest).
+    assert "google.rpc.BadRequest" in await refused("SubmitTurn", mover.stub.SubmitTurn(m.SubmitTurnRequest(
         match_id=mid, move=pass_move(), expected_seq=view.last_seq + 5, request_id=uuid.uuid4().hex),
         metadata=mover.md))
     off_start = c.Move(play=c.PlayMove(placements=[
@@ -50,6 +51,11 @@ async def test_match_refusals_carry_only_the_documented_details(harness: Harness
         match_id=mid, move=off_start, expected_seq=view.last_seq, request_id=uuid.uuid4().hex),
         metadata=mover.md))
     await refused("SubmitTurn", other.stub.SubmitTurn(m.SubmitTurnRequest(
+        match_id=mid, move=pass_move(), expected_seq=view.last_seq, request_id=uuid.uuid4().hex),
+        metadata=other.md))
+    # The mover passes; the other player's turn sent with the seq from before it is stale.
+    await mover.submit(mid, pass_move(), view.last_seq)
+    assert "wordarena.v1.StaleSeq" in await refused("SubmitTurn", other.stub.SubmitTurn(m.SubmitTurnRequest(
         match_id=mid, move=pass_move(), expected_seq=view.last_seq, request_id=uuid.uuid4().hex),
         metadata=other.md))
     assert "wordarena.v1.RuleViolation" in await refused(
