@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import unicodedata
 
+from wordarena.services.common.text import invisible
 from wordarena.services.lobby.errors import LobbyError, Status
 
 __all__ = ["NAME_MAX", "NAME_MIN", "RESERVED_SKELETONS", "name_skeleton", "validate_display_name"]
@@ -98,7 +99,7 @@ _MULTI = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 def name_skeleton(name: str) -> str:
     """The comparison key of a name: equal skeletons mean the names impersonate each other."""
     text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    text = "".join(ch for ch in text if not unicodedata.combining(ch) and not invisible(ch)).casefold()
     mapped = "".join(_CONFUSABLES.get(ch, ch) for ch in text if ch not in _SEPARATORS)
     for a, b in _MULTI:
         mapped = mapped.replace(a, b)
@@ -131,6 +132,8 @@ RESERVED_SKELETONS: frozenset[str] = frozenset(name_skeleton(n) for n in _RESERV
 def _allowed_char(ch: str) -> bool:
     if ch in _SEPARATORS:
         return True
+    if invisible(ch):  # a Hangul filler is a letter, a variation selector a mark: both invisible
+        return False
     cat = unicodedata.category(ch)
     return cat.startswith("L") or cat == "Nd" or cat.startswith("M")
 
@@ -146,7 +149,8 @@ def validate_display_name(raw: str, field: str = "display_name") -> str:
         )
     bad = sorted({ch for ch in name if not _allowed_char(ch)})
     if bad:
-        shown = ", ".join(repr(c) for c in bad[:5])
+        shown = ", ".join(repr(c) if c.isprintable() and not invisible(c) else f"U+{ord(c):04X}"
+                          for c in bad[:5])
         raise LobbyError.invalid(
             f"display name may hold letters, digits, space, '_', '-' and '.' only (not {shown})",
             field,

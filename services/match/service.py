@@ -22,6 +22,7 @@ from wordarena.services.common import auth, logs
 from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.errors import ServiceError, invalid_argument, rpc
 from wordarena.services.common.request_ids import check_request_id
+from wordarena.services.common.text import shown_text
 from wordarena.services.match import access, analysis, chat, metrics, moves, projection, streams, views
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.manager import MatchManager
@@ -334,8 +335,11 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def SendChat(self, request: m.SendChatRequest, context: Any) -> m.SendChatResponse:
         rt, claims = await self._match(request, context)
         check_request_id(request.request_id)
-        text = request.text.strip()
-        if not text or len(text) > chat.MAX_CHAT:
+        try:
+            text = shown_text(request.text)
+        except ValueError as exc:
+            raise invalid_argument("text", str(exc)) from exc
+        if len(text) > chat.MAX_CHAT:
             raise invalid_argument("text", f"1..{chat.MAX_CHAT} characters")
         controlled = rt.controlled_seats(claims.player_id)
         if not controlled:
