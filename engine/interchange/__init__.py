@@ -7,7 +7,14 @@
 - ``engine.interchange.text``  ``board_text(layout, cells)``: the board as plain text
 """
 
-from wordarena.engine.interchange.cgp import Cgp, format_cgp, parse_cgp, position_from_cgp, position_to_cgp
+from wordarena.engine.interchange.cgp import (
+    Cgp,
+    format_cgp,
+    parse_cgp,
+    position_from_cgp,
+    position_to_cgp,
+    view_to_cgp,
+)
 from wordarena.engine.interchange.check import Finding, Step, check_record, replay_record
 from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind, Player, parse_gcg, write_gcg
 from wordarena.engine.interchange.text import board_text
@@ -15,5 +22,5 @@ from wordarena.engine.interchange.text import board_text
 __all__ = [
     "Cgp", "Finding", "GameRecord", "Move", "MoveKind", "Player", "Step", "board_text",
     "check_record", "format_cgp", "parse_cgp", "parse_gcg", "position_from_cgp",
-    "position_to_cgp", "replay_record", "write_gcg",
+    "position_to_cgp", "replay_record", "view_to_cgp", "write_gcg",
 ]

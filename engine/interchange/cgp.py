@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from wordarena.engine.board import Cells
@@ -30,6 +30,7 @@ from wordarena.engine.game.rng import rng_for
 from wordarena.engine.game.state import GameState, Lexicon, Seat
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import BLANK, WILDCARD, Tile
+from wordarena.engine.warofwords.clouds import hidden_squares
 
 UNKNOWN_OWNER = -1  # the seat of a tile read from a CGP board (CGP does not say who played it)
 
@@ -317,21 +318,34 @@ def _check_counts(ruleset: Ruleset, used: Counter[str], new: Counter[str], where
 def position_to_cgp(state: GameState, lexicon: str | None = None) -> str:
     """The CGP line of ``state``: racks and scores from the seat to move on, and the options
     ``bdn``, ``ld``, ``lex`` (``lexicon`` or the ruleset's) and ``ruleset``."""
+    return format_cgp(_cgp_of(state, lexicon, range(state.players), frozenset()))
+
+
+def view_to_cgp(state: GameState, seat: int | None, lexicon: str | None = None) -> str:
+    """The CGP line of what ``seat`` sees of ``state`` (None: a spectator): its own rack only,
+    the other racks empty, and no tile under a War of Words cloud. Safe to hand to that player."""
+    shown = () if seat is None else (seat,)
+    return format_cgp(_cgp_of(state, lexicon, shown, hidden_squares(state)))
+
+
+def _cgp_of(state: GameState, lexicon: str | None, racks_shown: Iterable[int],
+            hidden: frozenset[int]) -> Cgp:
     ruleset = state.ruleset
     layout = ruleset.board
     board = tuple(
-        tuple(_square(state.cells[layout.index(r, c)]) for c in range(layout.cols))
+        tuple(None if layout.index(r, c) in hidden else _square(state.cells[layout.index(r, c)])
+              for c in range(layout.cols))
         for r in range(layout.rows)
     )
     order = [(state.to_move + k) % state.players for k in range(state.players)]
-    cgp = Cgp(
+    shown = set(racks_shown)
+    return Cgp(
         board=board,
-        racks=tuple(tuple(state.racks[s]) for s in order),
+        racks=tuple(tuple(state.racks[s]) if s in shown else () for s in order),
         scores=tuple(state.scores[s] for s in order),
         zero_turns=state.zero_run,
         operations=_options(ruleset, lexicon),
     )
-    return format_cgp(cgp)
 
 
 def _square(tile: Tile | None) -> Square:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from wordarena.engine.interchange.cgp import view_to_cgp
 from wordarena.engine.rulesets.layout import Square
 from wordarena.engine.tiles import Tile
 from wordarena.services.match import results, views
@@ -210,6 +211,7 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
     if viewer is not None:
         v.viewer_seat = viewer
         v.rack.CopyFrom(views.rack(r, st.racks[viewer]))
+    v.cgp = view_to_cgp(st, viewer)
     after = after_snapshot(rt.state)
     if rt.clocks is not None:
         after["clocks"] = [rt.clock_remaining(i, now) for i in range(st.players)]

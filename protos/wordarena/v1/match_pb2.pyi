@@ -60,7 +60,7 @@ class PendingPlay(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., decider_seat: _Optional[int] = ..., placements: _Optional[_Iterable[_Union[_common_pb2.Placement, _Mapping]]] = ..., breakdown: _Optional[_Union[_common_pb2.ScoreBreakdown, _Mapping]] = ..., seq: _Optional[int] = ...) -> None: ...
 
 class MatchView(_message.Message):
-    __slots__ = ("match_id", "ruleset", "options", "status", "last_seq", "viewer_seat", "controlled_seats", "seats", "rack", "board", "to_move_seat", "bag_count", "pending", "turn_number", "scoreless_turns", "bonus_letter", "result", "create_time", "end_time", "game_seq")
+    __slots__ = ("match_id", "ruleset", "options", "status", "last_seq", "viewer_seat", "controlled_seats", "seats", "rack", "board", "to_move_seat", "bag_count", "pending", "turn_number", "scoreless_turns", "bonus_letter", "result", "create_time", "end_time", "game_seq", "cgp")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -81,6 +81,7 @@ class MatchView(_message.Message):
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     END_TIME_FIELD_NUMBER: _ClassVar[int]
     GAME_SEQ_FIELD_NUMBER: _ClassVar[int]
+    CGP_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     ruleset: _common_pb2.RulesetRef
     options: _common_pb2.MatchOptions
@@ -101,7 +102,8 @@ class MatchView(_message.Message):
     create_time: _timestamp_pb2.Timestamp
     end_time: _timestamp_pb2.Timestamp
     game_seq: int
-    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[_Union[_common_pb2.RulesetRef, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.MatchOptions, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., last_seq: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., controlled_seats: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., rack: _Optional[_Union[_common_pb2.Rack, _Mapping]] = ..., board: _Optional[_Union[_common_pb2.BoardView, _Mapping]] = ..., to_move_seat: _Optional[int] = ..., bag_count: _Optional[int] = ..., pending: _Optional[_Union[PendingPlay, _Mapping]] = ..., turn_number: _Optional[int] = ..., scoreless_turns: _Optional[int] = ..., bonus_letter: _Optional[str] = ..., result: _Optional[_Union[_common_pb2.GameOver, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., game_seq: _Optional[int] = ...) -> None: ...
+    cgp: str
+    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[_Union[_common_pb2.RulesetRef, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.MatchOptions, _Mapping]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., last_seq: _Optional[int] = ..., viewer_seat: _Optional[int] = ..., controlled_seats: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[_common_pb2.Seat, _Mapping]]] = ..., rack: _Optional[_Union[_common_pb2.Rack, _Mapping]] = ..., board: _Optional[_Union[_common_pb2.BoardView, _Mapping]] = ..., to_move_seat: _Optional[int] = ..., bag_count: _Optional[int] = ..., pending: _Optional[_Union[PendingPlay, _Mapping]] = ..., turn_number: _Optional[int] = ..., scoreless_turns: _Optional[int] = ..., bonus_letter: _Optional[str] = ..., result: _Optional[_Union[_common_pb2.GameOver, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., game_seq: _Optional[int] = ..., cgp: _Optional[str] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id", "seat")

@@ -9,6 +9,7 @@ import pytest
 from wordarena.engine.errors import RuleError
 from wordarena.engine.families import get_ruleset, replay
 from wordarena.engine.game import Exchange, Pass, Play, apply, start_game
+from wordarena.engine.interchange.cgp import parse_cgp, view_to_cgp
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.layout import board_ids
 from wordarena.engine.tiles import is_action
@@ -62,6 +63,20 @@ def test_clouds_obscure_an_area_about_5x5_and_you_cant_see_under_them():
     view = project(s)
     assert view["cells"][centre] is None and centre in view["hidden"]
     assert all(t["square"] not in hidden for t in view["tiles"])
+
+
+def test_a_players_cgp_shows_nothing_under_a_cloud_and_only_their_rack():
+    s = park()
+    centre = next(m.index for m in markers(s) if m.kind == "cloud")
+    outside = next(i for i in range(225) if i not in hidden_squares(s))
+    s = s.evolve(cells=tuple(arena_mod.Tile("Q" if i == centre else "Z", False, 1) if i in (centre, outside)
+                             else t for i, t in enumerate(s.cells)))
+    cgp = parse_cgp(view_to_cgp(s, 1))
+    assert cgp.board[centre // 15][centre % 15] is None  # under the cloud: not shown
+    assert cgp.board[outside // 15][outside % 15] == ("Z", False)
+    order = [(s.to_move + k) % 2 for k in range(2)]
+    assert cgp.racks == tuple(tuple(s.racks[1]) if seat == 1 else () for seat in order)
+    assert parse_cgp(view_to_cgp(s, None)).racks == ((), ())  # a spectator sees no rack
 
 
 def test_playing_any_tile_under_a_cloud_stops_in_play_scoring():
