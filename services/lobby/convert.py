@@ -186,7 +186,7 @@ def table_query(f: lobby_pb2.TableFilter) -> TableQuery:
             raise LobbyError.invalid("unknown table status", "filter.statuses")
     if f.seats and not 2 <= f.seats <= 4:
         raise LobbyError.invalid("seats must be 2..4 or 0", "filter.seats")
-    if len(f.ruleset_id) > 32 or len(f.language) > 16:
+    if len(f.ruleset_id) > 32 or len(f.language) > 16 or len(f.table_id) > 64:
         raise LobbyError.invalid("filter value too long", "filter")
     return TableQuery(
         statuses=frozenset(TABLE_STATUS_FROM_PB[st] for st in f.statuses),
@@ -194,6 +194,7 @@ def table_query(f: lobby_pb2.TableFilter) -> TableQuery:
         language=ruleset_pb.normalise_language(f.language),
         has_free_seat=f.has_free_seat,
         seats=f.seats,
+        table_id=f.table_id,
     )
 
 

@@ -68,11 +68,14 @@ class TableQuery:
     language: str = ""
     has_free_seat: bool = False
     seats: int = 0
+    table_id: str = ""
 
     def matches(self, t: Table, viewer: str) -> bool:
         """True when ``t`` is one of the tables ``viewer`` asked for (private tables only for
         their seated players)."""
         if t.status not in (self.statuses or {TableStatus.OPEN}):
+            return False
+        if self.table_id and t.table_id != self.table_id:
             return False
         if t.config.private and t.seat_of(viewer) is None:
             return False

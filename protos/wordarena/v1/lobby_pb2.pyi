@@ -285,18 +285,20 @@ class GetTableResponse(_message.Message):
     def __init__(self, table: _Optional[_Union[Table, _Mapping]] = ...) -> None: ...
 
 class TableFilter(_message.Message):
-    __slots__ = ("ruleset_id", "language", "statuses", "has_free_seat", "seats")
+    __slots__ = ("ruleset_id", "language", "statuses", "has_free_seat", "seats", "table_id")
     RULESET_ID_FIELD_NUMBER: _ClassVar[int]
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     STATUSES_FIELD_NUMBER: _ClassVar[int]
     HAS_FREE_SEAT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     ruleset_id: str
     language: str
     statuses: _containers.RepeatedScalarFieldContainer[TableStatus]
     has_free_seat: bool
     seats: int
-    def __init__(self, ruleset_id: _Optional[str] = ..., language: _Optional[str] = ..., statuses: _Optional[_Iterable[_Union[TableStatus, str]]] = ..., has_free_seat: _Optional[bool] = ..., seats: _Optional[int] = ...) -> None: ...
+    table_id: str
+    def __init__(self, ruleset_id: _Optional[str] = ..., language: _Optional[str] = ..., statuses: _Optional[_Iterable[_Union[TableStatus, str]]] = ..., has_free_seat: _Optional[bool] = ..., seats: _Optional[int] = ..., table_id: _Optional[str] = ...) -> None: ...
 
 class ListTablesRequest(_message.Message):
     __slots__ = ("filter", "page_size", "page_token")

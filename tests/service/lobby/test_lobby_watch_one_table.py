@@ -1,0 +1,57 @@
+"""lobby.proto's TableFilter.table_id: a player who joined a host-started table watches just that
+table and learns the moment it starts — the match id and the match server's address — without
+polling."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from lobby_harness import FakeMatchServer, LobbyEnv
+from wordarena.v1 import common_pb2, lobby_pb2
+
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+
+
+async def _guest(env: LobbyEnv, name: str) -> tuple[tuple[str, str], ...]:
+    token = (await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=name))).token.token
+    return (("authorization", f"Bearer {token}"),)
+
+
+async def test_a_joiner_watching_one_table_sees_it_start(env: LobbyEnv,
+                                                         match_server: FakeMatchServer) -> None:
+    host = await _guest(env, f"h{uuid.uuid4().hex[:8]}")
+    joiner = await _guest(env, f"j{uuid.uuid4().hex[:8]}")
+    settings = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2,
+                                       start_policy=lobby_pb2.START_POLICY_HOST)
+    other = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
+        settings=settings, request_id=uuid.uuid4().hex), metadata=host)).table
+    table = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
+        settings=settings, request_id=uuid.uuid4().hex), metadata=host)).table
+    joined = await env.stub.JoinTable(lobby_pb2.JoinTableRequest(
+        table_id=table.table_id, request_id=uuid.uuid4().hex), metadata=joiner)
+    watch = env.stub.WatchTables(lobby_pb2.WatchTablesRequest(filter=lobby_pb2.TableFilter(
+        table_id=table.table_id, statuses=[lobby_pb2.TABLE_STATUS_OPEN, lobby_pb2.TABLE_STATUS_STARTING,
+                                           lobby_pb2.TABLE_STATUS_STARTED])), metadata=joiner)
+    seen: list[lobby_pb2.WatchTablesResponse] = []
+
+    async def until_started() -> lobby_pb2.WatchTablesResponse:
+        async for change in watch:
+            seen.append(change)
+            if change.kind == lobby_pb2.TABLE_CHANGE_KIND_SYNCED:
+                await env.stub.StartTable(lobby_pb2.StartTableRequest(
+                    table_id=table.table_id, request_id=uuid.uuid4().hex), metadata=host)
+            if change.kind == lobby_pb2.TABLE_CHANGE_KIND_STARTED:
+                return change
+        raise AssertionError("the stream ended before the table started")
+
+    started = await asyncio.wait_for(until_started(), timeout=20)
+    watch.cancel()
+    assert started.table.table_id == table.table_id
+    assert started.table.status == lobby_pb2.TABLE_STATUS_STARTED
+    assert started.table.match.match_id and started.table.match.address == match_server.address
+    assert joined.seat in (0, 1)
+    # Only that table, never the other open one.
+    assert {c.table.table_id for c in seen if c.HasField("table")} == {table.table_id}
+    assert other.table_id != table.table_id
