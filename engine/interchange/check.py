@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from wordarena.engine.board import Cells, parse_position, square_name, with_tiles, without_tiles
 from wordarena.engine.errors import InputError, Rule, RuleError
 from wordarena.engine.game import Event, Exchange, GameState, Pass, Play, apply, set_rack, start_game
-from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind
+from wordarena.engine.game.actions import Move as TileMove
+from wordarena.engine.interchange.gcg import MOVE_SEPARATOR, GameRecord, Move, MoveKind
 from wordarena.engine.interchange.pragmas import record_seed
 from wordarena.engine.notation import format_play, placement_from_action, word_chars
 from wordarena.engine.placement import Placement
@@ -187,7 +188,11 @@ class _Replay:
             if move.position:
                 row, col, across = parse_position(move.position, layout.rows, layout.cols)
                 placements, span = self.placements(move, row, col, across)
+            moves = []
             for action in move.actions:
+                if MOVE_SEPARATOR in action:
+                    moves.append(_tile_move(layout, action))
+                    continue
                 square, at, token = action.partition(ACTION_PREFIX)
                 placements.append(placement_from_action(layout, square, at + token))
         except InputError as exc:
@@ -199,7 +204,7 @@ class _Replay:
         self.leaves[move.seat] = (Counter(rack) - Counter(tokens)) if move.rack else None
         before = self.state.cells
         try:
-            self.state, events = apply(self.state, Play(move.seat, tuple(placements)))
+            self.state, events = apply(self.state, Play(move.seat, tuple(placements), tuple(moves)))
             score: int | None = int(events[0].data["score"])
             self.effects = _effects(events)
         except RuleError as exc:
@@ -387,6 +392,13 @@ def _rack_tokens(text: str) -> list[str]:
     letters, *actions = text.split(ACTION_PREFIX)
     return ([BLANK if ch == BLANK else ch.upper() for ch in letters]
             + [ACTION_PREFIX + name for name in actions])
+
+
+def _tile_move(layout: BoardLayout, text: str) -> TileMove:
+    """``H8>J9``: a Rain / Whirlwind moved from H8 to J9."""
+    start, _, end = text.partition(MOVE_SEPARATOR)
+    (r0, c0, _), (r1, c1, _) = (parse_position(s, layout.rows, layout.cols) for s in (start, end))
+    return TileMove(r0, c0, r1, c1)
 
 
 def _effects(events: list[Event]) -> list[tuple[int, int]]:

@@ -35,7 +35,7 @@ from wordarena.engine.board import COLUMNS, Cells, empty_cells, square_name, wit
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.game.events import Event
-from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind, Player
+from wordarena.engine.interchange.gcg import MOVE_SEPARATOR, GameRecord, Move, MoveKind, Player
 from wordarena.engine.interchange.pragmas import LANGUAGE, RULESET, SEED
 from wordarena.engine.notation import ACTION_FACING_SEPARATOR, placed_notation
 from wordarena.engine.rulesets.model import OutRule, Ruleset
@@ -84,7 +84,8 @@ class _Writer:
         rack = self.racks[seat]
         notation = placed_notation(self.ruleset.board, self.cells, placed, bool(data["across"]))
         position, _, word = notation.partition(" ")
-        actions = tuple(action_text(self.ruleset, a) for a in data.get("actions") or [])
+        actions = tuple(action_text(self.ruleset, a) for a in data.get("actions") or []) + tuple(
+            move_text(self.ruleset, m) for m in data.get("moves") or [])
         self.cells = with_tiles(self.cells, [(int(i), Tile(str(letter), bool(blank), seat))
                                              for i, letter, blank in placed])
         used = [BLANK if blank else str(letter) for _, letter, blank in placed]
@@ -175,6 +176,12 @@ def action_text(ruleset: Ruleset, action: Sequence[Any]) -> str:
     row, col = divmod(int(action[0]), ruleset.board.cols)
     facing = f"{ACTION_FACING_SEPARATOR}{action[2]}" if len(action) > 2 and action[2] else ""
     return f"{square_name(row, col)}{action[1]}{facing}"
+
+
+def move_text(ruleset: Ruleset, move: Sequence[Any]) -> str:
+    """A move of a Rain / Whirlwind (``[from index, to index]``) as a move token: ``H8>J9``."""
+    cols = ruleset.board.cols
+    return MOVE_SEPARATOR.join(square_name(*divmod(int(i), cols)) for i in move[:2])
 
 
 def effect_text(data: Mapping[str, Any], nicks: Sequence[str]) -> str:

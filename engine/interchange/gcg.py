@@ -23,6 +23,7 @@ from wordarena.engine.errors import InputError
 from wordarena.engine.notation import format_play
 
 MAX_PLAYERS = 4
+MOVE_SEPARATOR = ">"  # War of Words: ``H8>J9`` moves a Rain / Whirlwind from H8 to J9
 
 
 class MoveKind(StrEnum):
@@ -69,7 +70,9 @@ class Move:
     total: int
     notes: tuple[str, ...] = ()
     line: int = field(default=0, compare=False)
-    actions: tuple[str, ...] = ()  # War of Words: action tiles played, ``K10@blaster:right``
+    # War of Words: action tiles played (``K10@blaster:right``), then moves of the player's
+    # Rain / Whirlwind (``H8>J9``)
+    actions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -232,7 +235,7 @@ def _add_player(builder: _Builder, seat: int, value: str, where: str) -> None:
 
 
 _RACK = re.compile(r"(?:[^\W\d_]|\?|\*)*(?:@\w+)*")
-_ACTION = re.compile(r"[A-Za-z]\d{1,2}@\w+(?::[a-z]+)?")
+_ACTION = re.compile(r"[A-Za-z]\d{1,2}(?:@\w+(?::[a-z]+)?|>[A-Za-z]\d{1,2})")
 
 
 def _is_tiles(text: str) -> bool:
