@@ -19,7 +19,7 @@ from wordarena.engine.board import Cells, parse_position, square_name, with_tile
 from wordarena.engine.errors import InputError, Rule, RuleError
 from wordarena.engine.game import Event, Exchange, GameState, Pass, Play, apply, set_rack, start_game
 from wordarena.engine.game.actions import Move as TileMove
-from wordarena.engine.interchange.gcg import MOVE_SEPARATOR, GameRecord, Move, MoveKind
+from wordarena.engine.interchange.gcg import LETTER_SEPARATOR, MOVE_SEPARATOR, GameRecord, Move, MoveKind
 from wordarena.engine.interchange.pragmas import record_seed
 from wordarena.engine.notation import format_play, placement_from_action, word_chars
 from wordarena.engine.placement import Placement
@@ -192,6 +192,11 @@ class _Replay:
             for action in move.actions:
                 if MOVE_SEPARATOR in action:
                     moves.append(_tile_move(layout, action))
+                    continue
+                if LETTER_SEPARATOR in action:
+                    square, _, char = action.partition(LETTER_SEPARATOR)
+                    r, c, _ = parse_position(square, layout.rows, layout.cols)
+                    placements.append(Placement(r, c, char.upper(), char.islower()))
                     continue
                 square, at, token = action.partition(ACTION_PREFIX)
                 placements.append(placement_from_action(layout, square, at + token))

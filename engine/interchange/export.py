@@ -35,9 +35,16 @@ from wordarena.engine.board import COLUMNS, Cells, empty_cells, square_name, wit
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.game.events import Event
-from wordarena.engine.interchange.gcg import MOVE_SEPARATOR, GameRecord, Move, MoveKind, Player
+from wordarena.engine.interchange.gcg import (
+    LETTER_SEPARATOR,
+    MOVE_SEPARATOR,
+    GameRecord,
+    Move,
+    MoveKind,
+    Player,
+)
 from wordarena.engine.interchange.pragmas import LANGUAGE, RULESET, SEED
-from wordarena.engine.notation import ACTION_FACING_SEPARATOR, placed_notation
+from wordarena.engine.notation import ACTION_FACING_SEPARATOR, placed_notation, placements_from_word
 from wordarena.engine.rulesets.model import OutRule, Ruleset
 from wordarena.engine.tiles import BLANK, Tile, is_letter_token, remove_tokens
 
@@ -84,7 +91,11 @@ class _Writer:
         rack = self.racks[seat]
         notation = placed_notation(self.ruleset.board, self.cells, placed, bool(data["across"]))
         position, _, word = notation.partition(" ")
-        actions = tuple(action_text(self.ruleset, a) for a in data.get("actions") or []) + tuple(
+        letters: tuple[str, ...] = ()
+        if placed and not self.straight(position, word, placed):  # through a Portal pair
+            position, word = "", ""
+            letters = tuple(letter_text(self.ruleset, p) for p in placed)
+        actions = letters + tuple(action_text(self.ruleset, a) for a in data.get("actions") or []) + tuple(
             move_text(self.ruleset, m) for m in data.get("moves") or [])
         self.cells = with_tiles(self.cells, [(int(i), Tile(str(letter), bool(blank), seat))
                                              for i, letter, blank in placed])
@@ -93,6 +104,17 @@ class _Writer:
         self.racks[seat] = remove_tokens(rack, used)
         self.line(seat, MoveKind.PLAY, int(data["score"]) if score is None else score, rack=rack,
                   position=position, word=word, actions=actions)
+
+    def straight(self, position: str, word: str, placed: Sequence[Sequence[Any]]) -> bool:
+        """True when ``position word`` lays exactly the ``placed`` tiles (False for a play
+        whose words run through a Portal pair, which the notation writes as a straight line)."""
+        try:
+            laid = placements_from_word(self.ruleset.board, self.cells, position, word)
+        except InputError:
+            return False
+        cols = self.ruleset.board.cols
+        return sorted((p.row * cols + p.col, p.letter, p.blank) for p in laid) == sorted(
+            (int(i), str(letter), bool(blank)) for i, letter, blank in placed)
 
     def exchange(self, event: Event) -> None:
         seat = _seat(event)
@@ -168,6 +190,14 @@ def rack_text(tokens: Sequence[str]) -> str:
     wildcards (``*``) and action tiles (``@bomb``)."""
     letters = [t for t in tokens if is_letter_token(t)]
     return "".join(letters) + "".join(t for t in tokens if not is_letter_token(t))
+
+
+def letter_text(ruleset: Ruleset, placed: Sequence[Any]) -> str:
+    """A letter of a play event (``[index, "A", blank]``) as a move token: ``G5=A`` (a blank
+    in lower case, ``G5=a``; a wildcard ``G5=*``)."""
+    row, col = divmod(int(placed[0]), ruleset.board.cols)
+    letter = str(placed[1]).lower() if placed[2] else str(placed[1])
+    return f"{square_name(row, col)}{LETTER_SEPARATOR}{letter}"
 
 
 def action_text(ruleset: Ruleset, action: Sequence[Any]) -> str:

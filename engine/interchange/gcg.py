@@ -24,6 +24,7 @@ from wordarena.engine.notation import format_play
 
 MAX_PLAYERS = 4
 MOVE_SEPARATOR = ">"  # War of Words: ``H8>J9`` moves a Rain / Whirlwind from H8 to J9
+LETTER_SEPARATOR = "="  # War of Words: ``G5=A`` a letter laid on G5 (a play through Portals)
 
 
 class MoveKind(StrEnum):
@@ -70,8 +71,8 @@ class Move:
     total: int
     notes: tuple[str, ...] = ()
     line: int = field(default=0, compare=False)
-    # War of Words: action tiles played (``K10@blaster:right``), then moves of the player's
-    # Rain / Whirlwind (``H8>J9``)
+    # War of Words: letters of a play through Portals square by square (``G5=A``, ``D11=n``),
+    # action tiles played (``K10@blaster:right``), then moves of Rain / Whirlwind (``H8>J9``)
     actions: tuple[str, ...] = ()
 
 
@@ -235,7 +236,7 @@ def _add_player(builder: _Builder, seat: int, value: str, where: str) -> None:
 
 
 _RACK = re.compile(r"(?:[^\W\d_]|\?|\*)*(?:@\w+)*")
-_ACTION = re.compile(r"[A-Za-z]\d{1,2}(?:@\w+(?::[a-z]+)?|>[A-Za-z]\d{1,2})")
+_ACTION = re.compile(r"[A-Za-z]\d{1,2}(?:@\w+(?::[a-z]+)?|>[A-Za-z]\d{1,2}|=(?:[^\W\d_]|\*))")
 
 
 def _is_tiles(text: str) -> bool:
