@@ -113,6 +113,7 @@ class _Replay:
         self.totals = [0] * len(record.players)  # as the record writes them
         self.correct = [0] * len(record.players)  # as the arithmetic says
         self.next_seat: int | None = None
+        self.gone: set[int] = set()  # seats out of the game (``(left)`` lines)
         self.last_play: tuple[int, tuple[int, ...], int] | None = None  # seat, squares, score
         self.leaves: list[Counter[str] | None] = [None] * len(record.players)
         self.findings: list[Finding] = []
@@ -128,7 +129,7 @@ class _Replay:
         handler = {
             MoveKind.PLAY: self.play, MoveKind.PASS: self.pass_, MoveKind.EXCHANGE: self.exchange,
             MoveKind.PHONY: self.phony, MoveKind.OUT: self.out, MoveKind.END_RACK: self.end_rack,
-            MoveKind.EFFECT: self.effect,
+            MoveKind.EFFECT: self.effect, MoveKind.LEFT: self.left,
         }.get(move.kind, self.adjustment)
         score = handler(move)
         self.check_total(move)
@@ -138,7 +139,6 @@ class _Replay:
 
     def take_turn(self, move: Move, rack: list[str], used: list[str]) -> None:
         """Turn order, the rack against the last leave, and the rack dealt from the bag."""
-        n = len(self.record.players)
         for seat, points in self.effects:
             self.note(move, "effect-missing", f"the record leaves out an effect of {points:+d} "
                       f"for {self.record.players[seat].nick}")
@@ -146,7 +146,7 @@ class _Replay:
         if self.next_seat is not None and move.seat != self.next_seat:
             expected = self.record.players[self.next_seat].nick
             self.note(move, "out-of-turn", f"{move.nick} moves but it is {expected}'s turn")
-        self.next_seat = (move.seat + 1) % n
+        self.next_seat = self.after(move.seat)
         leave = self.leaves[move.seat]
         if self.check_leaves and move.rack and leave is not None:
             missing = leave - Counter(rack)
@@ -162,6 +162,14 @@ class _Replay:
         else:
             rack = list(used)
         self.deal(move, rack)
+
+    def after(self, seat: int) -> int:
+        """The seat to move after ``seat``: the next one still in the game."""
+        n = len(self.record.players)
+        for step in range(1, n + 1):
+            if (seat + step) % n not in self.gone:
+                return (seat + step) % n
+        return seat
 
     def deal(self, move: Move, rack: list[str]) -> None:
         """Give the mover exactly ``rack``; tiles no longer unseen are reported and made up."""
@@ -362,6 +370,15 @@ class _Replay:
                       f"the next effect gives {points:+d} to {self.record.players[seat].nick}, "
                       f"the record says {move.score:+d} to {move.nick}")
         return points
+
+    def left(self, move: Move) -> int | None:
+        """A player leaves the game (resigned, timed out, left, kicked): the turn order skips
+        them from now on; it scores nothing."""
+        self.gone.add(move.seat)
+        if self.next_seat == move.seat:
+            self.next_seat = self.after(move.seat)
+        self.expect_zero(move)
+        return None
 
     def adjustment(self, move: Move) -> int | None:
         """Challenge bonuses and time penalties: only their sign is a rule."""

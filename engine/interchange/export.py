@@ -16,8 +16,8 @@ What the record holds (``docs/interchange.md``, *Records wordarena writes*):
   ``--``; the checker who loses the turn by a check that holds passes), the end-of-game lines
   (``(RACK) +N`` for going out, ``(RACK) -N`` for the tiles left) and, in War of Words, the
   action tiles of a play and every score change an effect causes (``(effect)`` lines);
-* ``#note`` lines for what GCG has no move for: a seat resigning, timing out, leaving or kicked,
-  and (War of Words) what each effect did.
+* wordarena's ``(left)`` line when a seat resigns, times out, leaves or is kicked (a note says
+  which), and ``#note`` lines for what GCG has no move for: (War of Words) what each effect did.
 
 ``racks=False`` leaves every rack out (and writes exchanges as a count): a record of a running
 match must not show hidden racks. The racks left at the end of a finished game are public (the
@@ -26,9 +26,8 @@ match must not show hidden racks. The racks left at the end of a finished game a
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wordarena.engine.board import COLUMNS, Cells, empty_cells, square_name, with_tiles, without_tiles
@@ -63,6 +62,8 @@ class _Writer:
     racks: list[tuple[str, ...]]
     totals: list[int]
     moves: list[Move] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # notes before the first move
+    gone: set[int] = field(default_factory=set)  # seats that left the game (no rack counted)
     pending: Event | None = None  # Word Tiles: the play waiting for accept or check
 
     def line(self, seat: int, kind: MoveKind, score: int, *, rack: tuple[str, ...] = (),
@@ -74,12 +75,11 @@ class _Writer:
                                self.totals[seat], notes, actions=actions))
 
     def note(self, text: str) -> None:
-        """A note on the last move line (or, before the first move, lost: nothing happened)."""
-        if self.moves:
-            last = self.moves[-1]
-            self.moves[-1] = Move(last.nick, last.seat, last.rack, last.kind, last.position,
-                                  last.word, last.score, last.total, (*last.notes, text),
-                                  actions=last.actions)
+        """A note on the last move line (before the first move: on the record)."""
+        if not self.moves:
+            self.notes.append(text)
+        else:
+            self.moves[-1] = replace(self.moves[-1], notes=(*self.moves[-1].notes, text))
 
     # --- turns ---------------------------------------------------------------------------
 
@@ -169,10 +169,11 @@ class _Writer:
         if reason not in ("out", "zero-turns"):  # a departure: no rack is counted
             self.note(f"game over: {reason}")
             return
-        letters = [[t for t in r if is_letter_token(t)] for r in racks]
+        letters = [[] if s in self.gone else [t for t in r if is_letter_token(t)]
+                   for s, r in enumerate(racks)]
         skip: set[int] = set()
         if reason == "out" and self.ruleset.out_rule is not OutRule.DEDUCT:
-            out = max((s for s in range(len(racks)) if not letters[s]),
+            out = max((s for s in range(len(racks)) if not letters[s] and s not in self.gone),
                       key=lambda s: adjustments[s])
             others = [t for s in range(len(racks)) if s != out for t in letters[s]]
             if others:
@@ -273,6 +274,7 @@ def record_from_events(
     return GameRecord(
         players=tuple(Player(s, nicks[s], players[s][1] or nicks[s]) for s in range(count)),
         moves=tuple(writer.moves), lexicon=ruleset.lexicon, title=title, id=record_id,
+        notes=tuple(writer.notes),
         final_racks=final, pragmas=tuple(pragmas),
     )
 
@@ -296,9 +298,12 @@ def _follow(writer: _Writer, event: Event) -> None:
     elif kind == "effect":
         writer.effect(event)
     elif kind in DEPARTURES:
+        seat = _seat(event)
+        writer.gone.add(seat)
         by = event.data.get("by")
         who = f" by {writer.nicks[by]}" if isinstance(by, int) else ""
-        writer.note(f"{writer.nicks[_seat(event)]} {DEPARTURES[kind]}{who}")
+        writer.line(seat, MoveKind.LEFT, 0,
+                    notes=(f"{writer.nicks[seat]} {DEPARTURES[kind]}{who}",))
     elif kind == "game-over":
         writer.game_over(event)
 
@@ -313,8 +318,3 @@ def _nicks(players: Sequence[tuple[str, str]], count: int) -> tuple[str, ...]:
     if len(set(nicks)) != len(nicks):
         raise InputError("two players share a nick", "players")
     return nicks
-
-
-def letters_on(cells: Cells) -> Counter[str]:
-    """The tokens on a board (for comparisons in tests and tools)."""
-    return Counter(t.token for t in cells if t is not None)

@@ -39,10 +39,11 @@ class MoveKind(StrEnum):
     OUT = "out"  # ``(RACK) +N``: bonus for going out, RACK = the opponents' tiles
     END_RACK = "end-rack"  # ``(RACK) -N``: the player's own tiles deducted at the end
     EFFECT = "effect"  # ``(effect)``: War of Words: points an action tile's effect moved
+    LEFT = "left"  # ``(left)``: the player is out of the game (resigned, timed out, left, kicked)
 
 
 ADJUSTMENTS = frozenset({MoveKind.CHALLENGE, MoveKind.TIME, MoveKind.OUT, MoveKind.END_RACK,
-                         MoveKind.EFFECT})
+                         MoveKind.EFFECT, MoveKind.LEFT})
 
 
 @dataclass(frozen=True)
@@ -299,7 +300,7 @@ def _score_at(tokens: list[str]) -> int | None:
 
 
 _SPECIAL = {"(challenge)": MoveKind.CHALLENGE, "(time)": MoveKind.TIME,
-            "(effect)": MoveKind.EFFECT}
+            "(effect)": MoveKind.EFFECT, "(left)": MoveKind.LEFT}
 
 
 def _classify(head: list[str], negative: bool, where: str) -> tuple[MoveKind, str, str, list[str]]:
@@ -370,7 +371,7 @@ def format_move(move: Move) -> str:
         body = "--"
     elif move.kind is MoveKind.EXCHANGE:
         body = f"-{move.word}"
-    elif move.kind in (MoveKind.CHALLENGE, MoveKind.TIME, MoveKind.EFFECT):
+    elif move.kind in (MoveKind.CHALLENGE, MoveKind.TIME, MoveKind.EFFECT, MoveKind.LEFT):
         body = f"({move.kind.value})"
     else:
         body = f"({move.word})"

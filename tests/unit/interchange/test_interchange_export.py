@@ -38,9 +38,9 @@ class Game:
     """A game driven by hand: every event kept. ``racks`` are dealt instead of the seed's (the
     ``game-started`` event says so, as if the bag had dealt them)."""
 
-    def __init__(self, ruleset_id: str, *racks: str, seed: int = 5) -> None:
+    def __init__(self, ruleset_id: str, *racks: str, seed: int = 5, players: int = 2) -> None:
         ruleset = get_ruleset(*ruleset_id.split("/"))
-        self.state, self.events = start_game(ruleset, 2, seed, LEXICON)
+        self.state, self.events = start_game(ruleset, players, seed, LEXICON)
         for seat, tiles in enumerate(racks):
             self.state = set_rack(self.state, seat, tuple(tiles))
         self.events[0].data["private"]["racks"] = [list(r) for r in self.state.racks]
@@ -118,13 +118,33 @@ def test_a_word_tiles_check_that_holds_costs_the_checker_a_pass() -> None:
     assert check_record(record, get_ruleset("wordtiles", "en")) == []
 
 
-def test_resigning_is_a_note_and_the_game_ends_without_rack_lines() -> None:
+def test_resigning_is_a_left_line_and_the_game_ends_without_rack_lines() -> None:
     game = Game("classic/en", "CATSXYZ")
     game.play(0, "8G", "CAT")
     game.do(Resign(1))
     record = record_from_events(game.events, PLAYERS)
+    assert record.moves[-1].kind is MoveKind.LEFT
     assert record.moves[-1].notes == ("ben resigned", "game over: resigned")
     assert record.final_racks == ()
+
+
+def test_a_seat_that_resigned_has_no_rack_line_at_the_end() -> None:
+    game = Game("wordtiles/en", "CATEIOU", players=3)
+    game.do(Resign(2))  # before any move
+    game.play(0, "8G", "CAT")
+    game.do(Decide(1, accept=True))
+    while not game.state.over:
+        game.do(Pass(game.state.to_move))
+    players = [*PLAYERS, ("cat", "Cat C")]
+    record = record_from_events(game.events, players)
+    assert (record.moves[0].kind, record.moves[0].notes) == (MoveKind.LEFT, ("cat resigned",))
+    assert format_move(record.moves[0]) == ">cat:  (left) +0 0"
+    ends = [m for m in record.moves if m.kind is MoveKind.END_RACK]
+    assert [m.seat for m in ends] == [0, 1]
+    assert game.state.result is not None
+    assert tuple({m.seat: m.total for m in record.moves}.get(s, 0) for s in range(3)) \
+        == game.state.result.scores
+    assert check_record(record, get_ruleset("wordtiles", "en")) == []
 
 
 def finished(ruleset_id: str) -> tuple[GameState, list[Event]]:
