@@ -83,7 +83,7 @@ class _Writer:
 
     # --- turns ---------------------------------------------------------------------------
 
-    def play(self, event: Event, score: int | None = None) -> None:
+    def play(self, event: Event) -> None:
         """A play's line, written from the board before it; its tiles go on the board."""
         seat = _seat(event)
         data = event.data
@@ -95,15 +95,16 @@ class _Writer:
         if placed and not self.straight(position, word, placed):  # through a Portal pair
             position, word = "", ""
             letters = tuple(letter_text(self.ruleset, p) for p in placed)
-        actions = letters + tuple(action_text(self.ruleset, a) for a in data.get("actions") or []) + tuple(
-            move_text(self.ruleset, m) for m in data.get("moves") or [])
+        actions = (*letters,
+                   *(action_text(self.ruleset, a) for a in data.get("actions") or []),
+                   *(move_text(self.ruleset, m) for m in data.get("moves") or []))
         self.cells = with_tiles(self.cells, [(int(i), Tile(str(letter), bool(blank), seat))
                                              for i, letter, blank in placed])
         used = [BLANK if blank else str(letter) for _, letter, blank in placed]
         used += [str(a[1]) for a in data.get("actions") or []]
         self.racks[seat] = remove_tokens(rack, used)
-        self.line(seat, MoveKind.PLAY, int(data["score"]) if score is None else score, rack=rack,
-                  position=position, word=word, actions=actions)
+        self.line(seat, MoveKind.PLAY, int(data["score"]), rack=rack, position=position,
+                  word=word, actions=actions)
 
     def straight(self, position: str, word: str, placed: Sequence[Sequence[Any]]) -> bool:
         """True when ``position word`` lays exactly the ``placed`` tiles (False for a play
@@ -134,7 +135,8 @@ class _Writer:
             self.play(pending)
             if event.type == "play-checked":  # the check held: the checker loses the turn
                 self.line(_seat(event), MoveKind.PASS, 0, rack=self.racks[_seat(event)])
-                self.note(f"checked {pending.data.get('words', [])}: the play holds")
+                words = ", ".join(str(w) for w in pending.data.get("words", []))
+                self.note(f"checked by {self.nicks[_seat(event)]}: {words}: the play holds")
             return
         score = int(pending.data["score"])
         self.play(pending)
