@@ -236,6 +236,7 @@ def _add_player(builder: _Builder, seat: int, value: str, where: str) -> None:
     builder.players[seat] = Player(seat, nick, parts[1].strip() if len(parts) > 1 else nick)
 
 
+_WORD = re.compile(r"(?:\.|[^\W\d_]|\*|\([^\W\d_*]+\))+")
 _RACK = re.compile(r"(?:[^\W\d_]|\?|\*)*(?:@\w+)*")
 _ACTION = re.compile(r"[A-Za-z]\d{1,2}(?:@\w+(?::[a-z]+)?|>[A-Za-z]\d{1,2}|=(?:[^\W\d_]|\*))")
 
@@ -267,8 +268,8 @@ def _parse_move(builder: _Builder, line: str, number: int) -> Move:
     actions: list[str] = []
     while head and _ACTION.fullmatch(head[-1]):
         actions.insert(0, head.pop())
-    if actions and (not head or not re.fullmatch(r"(?:\.|[^\W\d_]|\*|\([^\W\d_*]+\))+",
-                                                 head[-1]) or len(head) < 2):
+    only_actions = len(head) < 2 or not _WORD.fullmatch(head[-1])
+    if actions and only_actions and not (head and head[-1][:1] in ("-", "(")):
         kind, position, word, rack_parts = MoveKind.PLAY, "", "", head  # action tiles only
     else:
         kind, position, word, rack_parts = _classify(head, rest[-2].startswith("-"), where)
@@ -329,7 +330,7 @@ def _classify(head: list[str], negative: bool, where: str) -> tuple[MoveKind, st
     position = head[-2]
     if not re.fullmatch(r"\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2}", position):
         raise InputError(f"position {position!r} is not like 8D (across) or D8 (down)", where)
-    if not re.fullmatch(r"(?:\.|[^\W\d_]|\*|\([^\W\d_*]+\))+", last):
+    if not _WORD.fullmatch(last):
         raise InputError(f"word {last!r} may hold only letters, '*', '.' and (XY)", where)
     return MoveKind.PLAY, position, last, head[:-2]
 

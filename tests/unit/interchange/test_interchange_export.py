@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from wordarena.engine.bots import Bot, play_game
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import (
@@ -18,6 +21,7 @@ from wordarena.engine.game import (
     start_game,
 )
 from wordarena.engine.interchange import (
+    GameRecord,
     MoveKind,
     check_record,
     parse_gcg,
@@ -28,7 +32,9 @@ from wordarena.engine.interchange import (
     write_gcg,
 )
 from wordarena.engine.interchange.gcg import format_move
+from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.notation import placements_from_word
+from wordarena.engine.rulesets.model import Ruleset
 
 PLAYERS = [("ann", "Ann A"), ("ben", "Ben B")]
 LEXICON = frozenset({"CAT", "CATS", "AT", "TA"})
@@ -203,3 +209,33 @@ def test_players_must_be_one_distinct_nick_per_seat(players: list[tuple[str, str
 def test_a_log_must_start_with_the_game() -> None:
     with pytest.raises(InputError, match="game-started"):
         record_from_events([Event("passed", 0)], PLAYERS)
+
+
+def war_of_words_record() -> tuple[GameRecord, Ruleset]:
+    """A level-1 War of Words game (seed 2) whose effects changed scores."""
+    ruleset = get_ruleset("warofwords", "en")
+    lexicon = load_lexicon(ruleset.lexicon)
+    outcome = play_game(ruleset, [Bot(1, 2, lexicon), Bot(1, 3, lexicon)], 2, lexicon)
+    return record_from_events(outcome.events, PLAYERS), ruleset
+
+
+def test_check_compares_each_effect_line_with_the_engines_effects() -> None:
+    record, ruleset = war_of_words_record()
+    assert check_record(record, ruleset) == []
+    k = next(i for i, m in enumerate(record.moves) if m.kind is MoveKind.EFFECT)
+    moves = list(record.moves)
+    wrong = replace(moves[k], score=moves[k].score + 1, total=moves[k].total + 1)
+    codes = {f.code for f in check_record(replace(record, moves=(*moves[:k], wrong)), ruleset)}
+    assert codes == {"effect-mismatch"}
+    dropped = (*moves[:k], *moves[k + 1:])
+    assert "effect-missing" in {f.code for f in check_record(replace(record, moves=dropped),
+                                                             ruleset)}
+
+
+@pytest.mark.parametrize("line, message", [
+    (">ann: ABC - H9@bomb +0 0", "follow a pass"),
+    (">ann: AB%@bomb H9@bomb +0 0", "rack"),
+])
+def test_war_of_words_tokens_are_refused_where_they_make_no_sense(line: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_gcg(f"#player1 ann Ann\n#player2 ben Ben\n{line}\n")
