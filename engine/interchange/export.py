@@ -168,8 +168,8 @@ class _Writer:
         racks = [tuple(str(t) for t in r) for r in data.get("racks", [])]
         adjustments = [int(a) for a in data.get("adjustments", [])]
         reason = data.get("reason")
+        self.note(f"game over: {reason}")
         if reason not in ("out", "zero-turns"):  # a departure: no rack is counted
-            self.note(f"game over: {reason}")
             return
         letters = [[] if s in self.gone else [t for t in r if is_letter_token(t)]
                    for s, r in enumerate(racks)]

@@ -168,6 +168,7 @@ def test_the_tiles_left_at_the_end_are_rack_lines_that_add_up_to_the_final_score
     record = record_from_events(events, PLAYERS)
     ends = [m for m in record.moves if m.kind is MoveKind.END_RACK]
     assert [m.seat for m in ends] == [0, 1]
+    assert record.moves[-3].notes[-1] == "game over: zero-turns"
     assert state.result is not None
     assert tuple(m.total for m in ends) == state.result.scores
     assert check_record(record, get_ruleset(*ruleset_id.split("/"))) == []
