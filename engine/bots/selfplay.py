@@ -7,18 +7,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from wordarena.engine.bots.bot import Bot
-from wordarena.engine.game import Play, apply, start_game
+from wordarena.engine.game import Event, Play, apply, start_game
 from wordarena.engine.game.state import GameState
 from wordarena.engine.rulesets.model import Ruleset
 
 TurnHook = Callable[[GameState, Any, GameState], None]
+GameHook = Callable[[int, tuple[int, int], "GameOutcome"], None]
 
 
 @dataclass(frozen=True)
 class GameOutcome:
+    """How a game ended, and its whole event log (for its record)."""
+
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     turns: int
+    events: tuple[Event, ...] = ()
+    state: GameState | None = None  # the final position
 
 
 def play_game(
@@ -27,18 +32,19 @@ def play_game(
 ) -> GameOutcome:
     """One game between ``bots`` (seat order) from ``seed``; ``on_turn(before, action, after)``
     sees every action."""
-    state, _ = start_game(ruleset, len(bots), seed, lexicon)
+    state, events = start_game(ruleset, len(bots), seed, lexicon)
     turns = 0
     while not state.over and turns < max_turns:
         action = bots[state.to_move].choose(state)
-        after, _ = apply(state, action)
+        after, more = apply(state, action)
+        events += more
         if on_turn is not None:
             on_turn(state, action, after)
         state = after
         turns += 1
     if state.result is None:  # pragma: no cover - a safety net, games end by the rules
-        return GameOutcome(state.scores, (), turns)
-    return GameOutcome(state.result.scores, state.result.winners, turns)
+        return GameOutcome(state.scores, (), turns, tuple(events), state)
+    return GameOutcome(state.result.scores, state.result.winners, turns, tuple(events), state)
 
 
 @dataclass
@@ -71,14 +77,18 @@ class SeriesStats:
 def play_series(
     ruleset: Ruleset, levels: tuple[int, int], games: int, lexicon: Any, seed: int = 0,
     progress: Callable[[SeriesStats], None] | None = None,
+    on_game: GameHook | None = None,
 ) -> SeriesStats:
-    """``games`` games of two bot levels, alternating who starts."""
+    """``games`` games of two bot levels, alternating who starts; ``on_game(number, levels by
+    seat, outcome)`` sees each game (number from 0)."""
     stats = SeriesStats(levels)
     for g in range(games):
         first = g % 2  # seat of levels[0]
         bots = [Bot(levels[0], seed + g, lexicon), Bot(levels[1], seed + g + 10_000, lexicon)]
         seated = bots if first == 0 else bots[::-1]
         outcome = play_game(ruleset, seated, seed + g, lexicon)
+        if on_game is not None:
+            on_game(g, levels if first == 0 else levels[::-1], outcome)
         mine, theirs = (outcome.scores[0], outcome.scores[1]) if first == 0 else \
             (outcome.scores[1], outcome.scores[0])
         stats.games += 1

@@ -1,6 +1,8 @@
 """Interchange formats: GCG game records (parse, write, replay and check) and CGP positions.
 
 - ``engine.interchange.gcg``   ``parse_gcg(bytes | str) -> GameRecord``, ``write_gcg(record) -> str``
+- ``engine.interchange.export`` ``record_from_events(events, players) -> GameRecord``: a played
+  game's record (``engine.interchange.pragmas``: the ``#ruleset``/``#language``/``#seed`` pragmas)
 - ``engine.interchange.check`` ``check_record(record, ruleset) -> list[Finding]``, ``replay_record``
 - ``engine.interchange.cgp``   ``position_from_cgp(text) -> GameState``, ``position_to_cgp(state)``,
   ``parse_cgp`` / ``format_cgp`` for the exact text
@@ -16,11 +18,14 @@ from wordarena.engine.interchange.cgp import (
     view_to_cgp,
 )
 from wordarena.engine.interchange.check import Finding, Step, check_record, replay_record
+from wordarena.engine.interchange.export import record_from_events
 from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind, Player, parse_gcg, write_gcg
+from wordarena.engine.interchange.pragmas import record_ruleset_id, record_seed
 from wordarena.engine.interchange.text import board_text
 
 __all__ = [
     "Cgp", "Finding", "GameRecord", "Move", "MoveKind", "Player", "Step", "board_text",
     "check_record", "format_cgp", "parse_cgp", "parse_gcg", "position_from_cgp",
-    "position_to_cgp", "replay_record", "view_to_cgp", "write_gcg",
+    "position_to_cgp", "record_from_events", "record_ruleset_id", "record_seed", "replay_record",
+    "view_to_cgp", "write_gcg",
 ]

@@ -17,13 +17,15 @@ from dataclasses import dataclass
 
 from wordarena.engine.board import Cells, parse_position, square_name, with_tiles, without_tiles
 from wordarena.engine.errors import InputError, Rule, RuleError
-from wordarena.engine.game import Exchange, GameState, Pass, Play, apply, set_rack, start_game
-from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind
-from wordarena.engine.notation import format_play, word_chars
+from wordarena.engine.game import Event, Exchange, GameState, Pass, Play, apply, set_rack, start_game
+from wordarena.engine.game.actions import Move as TileMove
+from wordarena.engine.interchange.gcg import LETTER_SEPARATOR, MOVE_SEPARATOR, GameRecord, Move, MoveKind
+from wordarena.engine.interchange.pragmas import record_seed
+from wordarena.engine.notation import format_play, placement_from_action, word_chars
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.layout import BoardLayout
 from wordarena.engine.rulesets.model import OutRule, Ruleset
-from wordarena.engine.tiles import BLANK, Tile
+from wordarena.engine.tiles import ACTION_PREFIX, BLANK, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,15 +107,18 @@ class _Replay:
         self.record = record
         self.check_leaves = leaves
         self.ruleset = ruleset
-        state, _ = start_game(ruleset, len(record.players), seed=0, check_words=False)
+        seed = record_seed(record) or 0  # War of Words' random effects replay from it
+        state, _ = start_game(ruleset, len(record.players), seed=seed, check_words=False)
         self.state = _racks_to_bag(state)
         self.totals = [0] * len(record.players)  # as the record writes them
         self.correct = [0] * len(record.players)  # as the arithmetic says
         self.next_seat: int | None = None
+        self.gone: set[int] = set()  # seats out of the game (``(left)`` lines)
         self.last_play: tuple[int, tuple[int, ...], int] | None = None  # seat, squares, score
         self.leaves: list[Counter[str] | None] = [None] * len(record.players)
         self.findings: list[Finding] = []
         self.before: GameState | None = None  # set when a turn deals the mover's rack
+        self.effects: list[tuple[int, int]] = []  # War of Words: (seat, points) still to write
 
     def note(self, move: Move, code: str, message: str) -> None:
         self.findings.append(Finding(move.line, code, message))
@@ -124,6 +129,7 @@ class _Replay:
         handler = {
             MoveKind.PLAY: self.play, MoveKind.PASS: self.pass_, MoveKind.EXCHANGE: self.exchange,
             MoveKind.PHONY: self.phony, MoveKind.OUT: self.out, MoveKind.END_RACK: self.end_rack,
+            MoveKind.EFFECT: self.effect, MoveKind.LEFT: self.left,
         }.get(move.kind, self.adjustment)
         score = handler(move)
         self.check_total(move)
@@ -133,11 +139,14 @@ class _Replay:
 
     def take_turn(self, move: Move, rack: list[str], used: list[str]) -> None:
         """Turn order, the rack against the last leave, and the rack dealt from the bag."""
-        n = len(self.record.players)
+        for seat, points in self.effects:
+            self.note(move, "effect-missing", f"the record leaves out an effect of {points:+d} "
+                      f"for {self.record.players[seat].nick}")
+        self.effects = []
         if self.next_seat is not None and move.seat != self.next_seat:
             expected = self.record.players[self.next_seat].nick
             self.note(move, "out-of-turn", f"{move.nick} moves but it is {expected}'s turn")
-        self.next_seat = (move.seat + 1) % n
+        self.next_seat = self.after(move.seat)
         leave = self.leaves[move.seat]
         if self.check_leaves and move.rack and leave is not None:
             missing = leave - Counter(rack)
@@ -153,6 +162,14 @@ class _Replay:
         else:
             rack = list(used)
         self.deal(move, rack)
+
+    def after(self, seat: int) -> int:
+        """The seat to move after ``seat``: the next one still in the game."""
+        n = len(self.record.players)
+        for step in range(1, n + 1):
+            if (seat + step) % n not in self.gone:
+                return (seat + step) % n
+        return seat
 
     def deal(self, move: Move, rack: list[str]) -> None:
         """Give the mover exactly ``rack``; tiles no longer unseen are reported and made up."""
@@ -172,20 +189,37 @@ class _Replay:
 
     def play(self, move: Move) -> int | None:
         layout = self.ruleset.board
+        placements: list[Placement] = []
+        span: list[tuple[int, int]] = []
+        across = True
         try:
-            row, col, across = parse_position(move.position, layout.rows, layout.cols)
+            if move.position:
+                row, col, across = parse_position(move.position, layout.rows, layout.cols)
+                placements, span = self.placements(move, row, col, across)
+            moves = []
+            for action in move.actions:
+                if MOVE_SEPARATOR in action:
+                    moves.append(_tile_move(layout, action))
+                    continue
+                if LETTER_SEPARATOR in action:
+                    square, _, char = action.partition(LETTER_SEPARATOR)
+                    r, c, _ = parse_position(square, layout.rows, layout.cols)
+                    placements.append(Placement(r, c, char.upper(), char.islower()))
+                    continue
+                square, at, token = action.partition(ACTION_PREFIX)
+                placements.append(placement_from_action(layout, square, at + token))
         except InputError as exc:
             self.note(move, "bad-position", exc.detail)
             return None
-        placements, span = self.placements(move, row, col, across)
         tokens = [p.token for p in placements]
         rack = _rack_tokens(move.rack)
         self.take_turn(move, rack, tokens)
         self.leaves[move.seat] = (Counter(rack) - Counter(tokens)) if move.rack else None
         before = self.state.cells
         try:
-            self.state, events = apply(self.state, Play(move.seat, tuple(placements)))
+            self.state, events = apply(self.state, Play(move.seat, tuple(placements), tuple(moves)))
             score: int | None = int(events[0].data["score"])
+            self.effects = _effects(events)
         except RuleError as exc:
             self.note(move, exc.code, f"{format_play(move.position, move.word)}: {exc}")
             left = Counter(self.state.racks[move.seat]) - Counter(tokens)
@@ -194,7 +228,8 @@ class _Replay:
                 racks=_put(self.state.racks, move.seat, tuple(left.elements())),
             )
             score = None
-        self.check_span(move, span, across)
+        if span:
+            self.check_span(move, span, across)
         if score is not None and score != move.score:
             self.note(move, "score-mismatch", f"{format_play(move.position, move.word)} scores {score}, "
                       f"the record says {move.score}")
@@ -274,7 +309,8 @@ class _Replay:
 
     def engine_turn(self, move: Move, action: Pass | Exchange) -> None:
         try:
-            self.state, _ = apply(self.state, action)
+            self.state, events = apply(self.state, action)
+            self.effects = _effects(events)
         except RuleError as exc:
             if exc.rule is not Rule.EXCHANGE_BAG_TOO_SMALL:  # checked on the real bag above
                 self.note(move, exc.code, str(exc))
@@ -323,6 +359,27 @@ class _Replay:
                       f"({move.word}) left on the rack costs {-expected}, the record says {move.score}")
         return expected
 
+    def effect(self, move: Move) -> int | None:
+        """War of Words: the next score change the engine's effects made, in the engine's order."""
+        if not self.effects:
+            self.note(move, "effect-mismatch", f"no effect changed {move.nick}'s score here")
+            return None
+        seat, points = self.effects.pop(0)
+        if (seat, points) != (move.seat, move.score):
+            self.note(move, "effect-mismatch",
+                      f"the next effect gives {points:+d} to {self.record.players[seat].nick}, "
+                      f"the record says {move.score:+d} to {move.nick}")
+        return points
+
+    def left(self, move: Move) -> int | None:
+        """A player leaves the game (resigned, timed out, left, kicked): the turn order skips
+        them from now on; it scores nothing."""
+        self.gone.add(move.seat)
+        if self.next_seat == move.seat:
+            self.next_seat = self.after(move.seat)
+        self.expect_zero(move)
+        return None
+
     def adjustment(self, move: Move) -> int | None:
         """Challenge bonuses and time penalties: only their sign is a rule."""
         if move.kind is MoveKind.CHALLENGE and move.score < 0:
@@ -352,8 +409,24 @@ class _Replay:
 
 
 def _rack_tokens(text: str) -> list[str]:
-    """Rack tokens of a written rack: letters upper-cased, ``?`` the blank."""
-    return [BLANK if ch == BLANK else ch.upper() for ch in text]
+    """Rack tokens of a written rack: letters upper-cased, ``?`` the blank, ``*`` a War of
+    Words wildcard; action tiles (``@bomb``, ``@3W``) end it."""
+    letters, *actions = text.split(ACTION_PREFIX)
+    return ([BLANK if ch == BLANK else ch.upper() for ch in letters]
+            + [ACTION_PREFIX + name for name in actions])
+
+
+def _tile_move(layout: BoardLayout, text: str) -> TileMove:
+    """``H8>J9``: a Rain / Whirlwind moved from H8 to J9."""
+    start, _, end = text.partition(MOVE_SEPARATOR)
+    (r0, c0, _), (r1, c1, _) = (parse_position(s, layout.rows, layout.cols) for s in (start, end))
+    return TileMove(r0, c0, r1, c1)
+
+
+def _effects(events: list[Event]) -> list[tuple[int, int]]:
+    """(seat, points) of each score change a War of Words effect made, in order."""
+    return [(e.seat, int(e.data.get("points", 0))) for e in events
+            if e.type == "effect" and e.seat is not None and int(e.data.get("points", 0))]
 
 
 def _tiles(counter: Counter[str]) -> str:

@@ -23,6 +23,8 @@ from wordarena.engine.errors import InputError
 from wordarena.engine.notation import format_play
 
 MAX_PLAYERS = 4
+MOVE_SEPARATOR = ">"  # War of Words: ``H8>J9`` moves a Rain / Whirlwind from H8 to J9
+LETTER_SEPARATOR = "="  # War of Words: ``G5=A`` a letter laid on G5 (a play through Portals)
 
 
 class MoveKind(StrEnum):
@@ -36,9 +38,12 @@ class MoveKind(StrEnum):
     TIME = "time"  # ``(time)``: overtime penalty
     OUT = "out"  # ``(RACK) +N``: bonus for going out, RACK = the opponents' tiles
     END_RACK = "end-rack"  # ``(RACK) -N``: the player's own tiles deducted at the end
+    EFFECT = "effect"  # ``(effect)``: War of Words: points an action tile's effect moved
+    LEFT = "left"  # ``(left)``: the player is out of the game (resigned, timed out, left, kicked)
 
 
-ADJUSTMENTS = frozenset({MoveKind.CHALLENGE, MoveKind.TIME, MoveKind.OUT, MoveKind.END_RACK})
+ADJUSTMENTS = frozenset({MoveKind.CHALLENGE, MoveKind.TIME, MoveKind.OUT, MoveKind.END_RACK,
+                         MoveKind.EFFECT, MoveKind.LEFT})
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,9 @@ class Player:
 @dataclass(frozen=True)
 class Move:
     """One move line. ``word`` is as written: the placed word (``JAVE..N``), the exchanged
-    tiles (``ABC`` or ``7``) or the rack in parentheses (``OPEG``); ``rack`` is '' if not given."""
+    tiles (``ABC`` or ``7``) or the rack in parentheses (``OPEG``); ``rack`` is '' if not given.
+    A War of Words play may hold action tiles (``actions``), and only those (no position and
+    no word)."""
 
     nick: str
     seat: int
@@ -65,6 +72,9 @@ class Move:
     total: int
     notes: tuple[str, ...] = ()
     line: int = field(default=0, compare=False)
+    # War of Words: letters of a play through Portals square by square (``G5=A``, ``D11=n``),
+    # action tiles played (``K10@blaster:right``), then moves of Rain / Whirlwind (``H8>J9``)
+    actions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -226,8 +236,15 @@ def _add_player(builder: _Builder, seat: int, value: str, where: str) -> None:
     builder.players[seat] = Player(seat, nick, parts[1].strip() if len(parts) > 1 else nick)
 
 
+_WORD = re.compile(r"(?:\.|[^\W\d_]|\*|\([^\W\d_*]+\))+")
+_RACK = re.compile(r"(?:[^\W\d_]|\?|\*)*(?:@\w+)*")
+_ACTION = re.compile(r"[A-Za-z]\d{1,2}(?:@\w+(?::[a-z]+)?|>[A-Za-z]\d{1,2}|=(?:[^\W\d_]|\*))")
+
+
 def _is_tiles(text: str) -> bool:
-    return all(ch == "?" or ch.isalpha() for ch in text)
+    """Letters and blanks (``?``); War of Words racks end with wildcards (``*``) and action
+    tiles (``@bomb``)."""
+    return _RACK.fullmatch(text) is not None
 
 
 def _parse_move(builder: _Builder, line: str, number: int) -> Move:
@@ -248,13 +265,23 @@ def _parse_move(builder: _Builder, line: str, number: int) -> Move:
                          f"{' '.join(rest[-2:])!r}", where)
     score, total = int(rest[end]), int(rest[end + 1])
     head = rest[:end]
-    kind, position, word, rack_parts = _classify(head, rest[-2].startswith("-"), where)
+    actions: list[str] = []
+    while head and _ACTION.fullmatch(head[-1]):
+        actions.insert(0, head.pop())
+    only_actions = len(head) < 2 or not _WORD.fullmatch(head[-1])
+    if actions and only_actions and not (head and head[-1][:1] in ("-", "(")):
+        kind, position, word, rack_parts = MoveKind.PLAY, "", "", head  # action tiles only
+    else:
+        kind, position, word, rack_parts = _classify(head, rest[-2].startswith("-"), where)
+    if actions and kind is not MoveKind.PLAY:
+        raise InputError(f"action tiles {' '.join(actions)} follow a {kind.value}", where)
     if len(rack_parts) > 1:
         raise InputError(f"unexpected {' '.join(rack_parts)!r} before the move", where)
     rack = rack_parts[0] if rack_parts else ""
     if rack and not _is_tiles(rack):
         raise InputError(f"rack {rack!r} is not letters and ?", where)
-    return Move(nick, seat, rack, kind, position, word, score, total, line=number)
+    return Move(nick, seat, rack, kind, position, word, score, total, line=number,
+                actions=tuple(actions))
 
 
 def _score_at(tokens: list[str]) -> int | None:
@@ -273,7 +300,8 @@ def _score_at(tokens: list[str]) -> int | None:
     return None
 
 
-_SPECIAL = {"(challenge)": MoveKind.CHALLENGE, "(time)": MoveKind.TIME}
+_SPECIAL = {"(challenge)": MoveKind.CHALLENGE, "(time)": MoveKind.TIME,
+            "(effect)": MoveKind.EFFECT, "(left)": MoveKind.LEFT}
 
 
 def _classify(head: list[str], negative: bool, where: str) -> tuple[MoveKind, str, str, list[str]]:
@@ -302,8 +330,8 @@ def _classify(head: list[str], negative: bool, where: str) -> tuple[MoveKind, st
     position = head[-2]
     if not re.fullmatch(r"\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2}", position):
         raise InputError(f"position {position!r} is not like 8D (across) or D8 (down)", where)
-    if not re.fullmatch(r"(?:\.|[^\W\d_]|\([^\W\d_]+\))+", last):
-        raise InputError(f"word {last!r} may hold only letters, '.' and (XY)", where)
+    if not _WORD.fullmatch(last):
+        raise InputError(f"word {last!r} may hold only letters, '*', '.' and (XY)", where)
     return MoveKind.PLAY, position, last, head[:-2]
 
 
@@ -336,14 +364,15 @@ def _note_lines(notes: Iterable[str]) -> list[str]:
 def format_move(move: Move) -> str:
     """One move line as GCG writes it."""
     if move.kind is MoveKind.PLAY:
-        body = format_play(move.position, move.word)
+        word = [format_play(move.position, move.word)] if move.word else []
+        body = " ".join([*word, *move.actions])
     elif move.kind is MoveKind.PASS:
         body = "-"
     elif move.kind is MoveKind.PHONY:
         body = "--"
     elif move.kind is MoveKind.EXCHANGE:
         body = f"-{move.word}"
-    elif move.kind in (MoveKind.CHALLENGE, MoveKind.TIME):
+    elif move.kind in (MoveKind.CHALLENGE, MoveKind.TIME, MoveKind.EFFECT, MoveKind.LEFT):
         body = f"({move.kind.value})"
     else:
         body = f"({move.word})"
