@@ -14,6 +14,7 @@ from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.interchange.check import Finding, check_record, replay_record, unsupported_letters
 from wordarena.engine.interchange.gcg import GameRecord, MoveKind, format_move, parse_gcg
+from wordarena.engine.interchange.pragmas import record_ruleset_id
 from wordarena.engine.interchange.text import board_text
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.rulesets.model import Ruleset
@@ -54,15 +55,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _ruleset_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ruleset", default="scrabble",
-                        help="family or family/language[/board] (default scrabble)")
+    parser.add_argument("--ruleset", default=None,
+                        help="family or family/language[/board] (default: the record's #ruleset "
+                             "pragma, else scrabble)")
     parser.add_argument("--language", default="en", help="tile set language (default en)")
 
 
-def _ruleset(args: argparse.Namespace) -> Ruleset:
-    if "/" in args.ruleset:
-        return parse_ruleset_id(args.ruleset)
-    return get_ruleset(args.ruleset, args.language)
+def _ruleset(args: argparse.Namespace, record: GameRecord | None = None) -> Ruleset:
+    """``--ruleset``/``--language``; without ``--ruleset``, what the record's pragmas name
+    (records wordarena writes carry ``#ruleset``), else scrabble."""
+    named = args.ruleset or (record_ruleset_id(record) if record is not None else None)
+    if named and "/" in named:
+        return parse_ruleset_id(named)
+    return get_ruleset(named or "scrabble", args.language)
 
 
 def _load(path: str) -> GameRecord:
@@ -75,7 +80,7 @@ def _load(path: str) -> GameRecord:
 
 def _check(args: argparse.Namespace) -> int:
     try:
-        ruleset = _ruleset(args)
+        default = _ruleset(args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return BAD_INPUT
@@ -84,7 +89,10 @@ def _check(args: argparse.Namespace) -> int:
     for path in args.files:
         entry: dict[str, object] = {"file": path}
         try:
-            findings = check_record(_load(path), ruleset, leaves=args.leaves)
+            record = _load(path)
+            ruleset = default if args.ruleset else _ruleset(args, record)
+            entry["ruleset"] = ruleset.id
+            findings = check_record(record, ruleset, leaves=args.leaves)
         except InputError as exc:
             code = BAD_INPUT
             entry |= {"error": str(exc)}
@@ -99,7 +107,7 @@ def _check(args: argparse.Namespace) -> int:
         if not args.json:
             _print_findings(path, findings)
     if args.json:
-        print(json.dumps({"ruleset": ruleset.id, "files": report}, indent=1, ensure_ascii=False))
+        print(json.dumps({"ruleset": default.id, "files": report}, indent=1, ensure_ascii=False))
     return code
 
 
@@ -112,8 +120,8 @@ def _print_findings(path: str, findings: list[Finding]) -> None:
 
 def _replay(args: argparse.Namespace) -> int:
     try:
-        ruleset = _ruleset(args)
         record = _load(args.file)
+        ruleset = _ruleset(args, record)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return BAD_INPUT
@@ -159,8 +167,8 @@ def _totals(record: GameRecord, line: int) -> list[tuple[int, int]]:
 
 def _hindsight(args: argparse.Namespace) -> int:
     try:
-        ruleset = _ruleset(args)
         record = _load(args.file)
+        ruleset = _ruleset(args, record)
         lexicon = load_lexicon(ruleset.lexicon)
         reviews = list(review_record(record, ruleset, lexicon, top=max(1, args.top)))
     except InputError as exc:

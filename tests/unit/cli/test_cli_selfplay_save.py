@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,17 @@ def test_save_into_a_path_that_is_a_file_is_refused(tmp_path: Path,
     blocker.write_text("")
     assert main(["selfplay", "--games", "1", "--levels", "1,1", "--save", str(blocker)]) == 2
     assert "--save" in capsys.readouterr().err
+
+
+def test_gcg_check_reads_the_ruleset_from_the_records_own_pragma(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A War of Words record checked with no --ruleset: its #ruleset pragma says what to replay
+    # (the default, scrabble, would find every action tile wrong).
+    folder = tmp_path / "wow"
+    assert main(["selfplay", "--ruleset", "warofwords", "--levels", "1,1", "--games", "2",
+                 "--save", str(folder)]) == 0
+    capsys.readouterr()
+    assert main(["gcg", "check", "--json", *map(str, sorted(folder.iterdir()))]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {f["ruleset"] for f in report["files"]} == {"warofwords/en"}
+    assert all(f["findings"] == [] for f in report["files"])
