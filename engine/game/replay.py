@@ -10,7 +10,7 @@ from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event
 from wordarena.engine.game.state import GameState, Lexicon
 from wordarena.engine.game.turns import apply, start_game
-from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.rulesets.model import Ruleset, WordCheck
 
 
 def replay(
@@ -26,8 +26,9 @@ def replay(
     head = events[0].data
     ruleset = ruleset_for(head["ruleset"])
     check = bool(head.get("check_words", True))
+    word_check = WordCheck(head["word_check"]) if "word_check" in head else None
     state, produced = start_game(ruleset, int(head["players"]), int(head["seed"]),
-                                 lexicon_for(ruleset.lexicon) if check else None, check)
+                                 lexicon_for(ruleset.lexicon) if check else None, check, word_check)
     position = len(produced)
     for at, event in enumerate(events[1:], start=1):
         if "action" not in event.data:

@@ -8,6 +8,7 @@ and the caller keeps its old state (states are immutable, so nothing is half-app
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from wordarena.engine.board import without_tiles
@@ -30,7 +31,7 @@ from wordarena.engine.game.play import commit_play, evaluate_play, replace_at
 from wordarena.engine.game.rng import rng_for
 from wordarena.engine.game.state import GameState, Lexicon, PendingPlay, Seat, initial_cells
 from wordarena.engine.placement import check_tokens_on_rack, word_text
-from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.rulesets.model import Ruleset, WordCheck
 from wordarena.engine.tiles import is_action, is_letter_token, remove_tokens
 from wordarena.engine.words import invalid_words, resolve_words
 
@@ -43,8 +44,15 @@ def start_game(
     seed: int,
     lexicon: Lexicon | None = None,
     check_words: bool = True,
+    word_check: WordCheck | None = None,
 ) -> tuple[GameState, Events]:
-    """A new match: the bag shuffled from ``seed``, racks dealt in seat order, seat 0 to move."""
+    """A new match: the bag shuffled from ``seed``, racks dealt in seat order, seat 0 to move.
+
+    ``word_check`` overrides when the ruleset checks words (a table's challenge mode: Word Tiles
+    played with instant checks); the game-started event records it, so a replay plays the same."""
+    override = word_check is not None and word_check is not ruleset.word_check
+    if word_check is not None and override:
+        ruleset = replace(ruleset, word_check=word_check)
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise InputError(
             f"{ruleset.name} is played by {ruleset.min_players}-{ruleset.max_players} players, "
@@ -71,6 +79,7 @@ def start_game(
     started = Event("game-started", None, {
         "ruleset": ruleset.id, "players": players, "seed": seed, "check_words": check_words,
         "bonus_letter": bonus,
+        **({"word_check": ruleset.word_check.value} if override else {}),
         "private": {"racks": [list(r) for r in racks]},
     })
     return state, [started]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import grpc
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset, parse_ruleset_id
-from wordarena.engine.rulesets.model import Ruleset
+from wordarena.engine.rulesets.model import Ruleset, WordCheck
 from wordarena.services.common.errors import ServiceError, invalid_argument
 from wordarena.services.common.request_ids import check_request_id
 from wordarena.services.common.rulesets import normalise_language
@@ -85,6 +85,20 @@ def seats_of(req: ctl.CreateMatchRequest, ruleset: Ruleset) -> list[SeatInfo]:
     elif len(set(humans)) != len(humans):
         raise invalid_argument("seats", "a player may hold only one seat (except in pass-and-play)")
     return [by_index[i] for i in range(n)]
+
+
+def word_check_of(mode: int, ruleset: Ruleset) -> WordCheck | None:
+    """When the table's challenge mode has words checked (None: the ruleset's own way). Instant
+    works for every family; accept-or-check only where the ruleset plays it (Word Tiles)."""
+    if mode == c.CHALLENGE_MODE_INSTANT:
+        return WordCheck.IMMEDIATE
+    if mode == c.CHALLENGE_MODE_ACCEPT_OR_CHECK:
+        if ruleset.word_check is not WordCheck.DEFERRED:
+            raise invalid_argument(
+                "options.challenge_mode",
+                f"{ruleset.name} checks every word at once; accept-or-check is Word Tiles'")
+        return WordCheck.DEFERRED
+    return None
 
 
 def options_of(o: c.MatchOptions, ruleset: Ruleset) -> Options:

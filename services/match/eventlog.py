@@ -198,6 +198,7 @@ async def rebuild(store: MatchStore, match_id: str, lexicon_for: Callable[[str],
                      for ee in ev.payload.get("engine", ())]
     await asyncio.to_thread(lexicon_for, ruleset.lexicon)  # first load: off the loop
     state: GameState = replay(engine_events, lexicon_for)
+    ruleset = state.ruleset  # as the match plays it (a table's challenge mode included)
     rt = Runtime(match_id=match_id, ruleset=ruleset, seats=seats, options=options,
                  created_at=row.created_at, state=state, events=loaded.events,
                  status=row.status, ended_at=row.ended_at, last_move=[row.created_at] * len(seats))

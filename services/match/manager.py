@@ -211,14 +211,17 @@ class MatchManager:
         ruleset = creation.ruleset_of(req.ruleset)
         seats = creation.seats_of(req, ruleset)
         options = creation.options_of(req.options, ruleset)
+        word_check = creation.word_check_of(options.challenge_mode, ruleset)
         seed = req.seed or random.getrandbits(63)
         # A lexicon not loaded yet may be compiled from a system word list (seconds): off the loop.
         lexicon = await asyncio.to_thread(self.lexicon_for, ruleset.lexicon)
         try:
-            state, events = start_game(ruleset, len(seats), seed, lexicon, True)
+            state, events = start_game(ruleset, len(seats), seed, lexicon, True, word_check)
         except InputError as exc:
             raise invalid_argument("seats", str(exc)) from exc
         now = time.time()
+        # The match's own ruleset: the table's challenge mode may have changed when words are checked.
+        ruleset = state.ruleset
         rt = Runtime(match_id=req.match_id, ruleset=ruleset, seats=seats, options=options,
                      created_at=now, state=state, events=[], last_move=[now] * len(seats))
         if options.per_player_seconds:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from engine_helpers import accept, board_word, check, move, new_game, play, refused, score_of
-from wordarena.engine.errors import InputError, Rule
+from wordarena.engine.errors import InputError, Rule, RuleError
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, Exchange, Leave, Pass, Play, TimeOut, apply, start_game
 from wordarena.engine.game.state import Seat
@@ -435,3 +435,21 @@ def test_wordtiles_two_rounds_count_the_players_still_in_the_game():
     assert not state.over and state.zero_run == 4
     state = apply(state, Pass(2))[0]
     assert state.over and state.result.reason == "zero-turns"
+
+
+def test_wordtiles_with_instant_checks_refuses_a_non_word_and_replays_so():
+    """A table's instant challenge mode: Word Tiles refuses an unknown word at once (as classic)
+    instead of letting it wait for accept-or-check, and a replay of the log plays the same way."""
+    from wordarena.engine.families import replay
+    from wordarena.engine.game import set_rack
+    from wordarena.engine.rulesets.model import WordCheck
+
+    state, events = start_game(get_ruleset("wordtiles"), 2, 5, LEX, True, WordCheck.IMMEDIATE)
+    assert state.ruleset.word_check is WordCheck.IMMEDIATE
+    assert get_ruleset("wordtiles").word_check is WordCheck.DEFERRED  # the catalogue is untouched
+    state = set_rack(state, 0, tuple("ZQXCATS"))
+    with pytest.raises(RuleError) as refusal:
+        play(state, 0, "8G", "ZQX")
+    assert refusal.value.rule is Rule.WORD_NOT_IN_LEXICON
+    rebuilt = replay(events, lambda name: LEX)
+    assert rebuilt.ruleset.word_check is WordCheck.IMMEDIATE
