@@ -436,13 +436,25 @@ def blank_squares(placements: Iterable[common_pb2.Placement],
     return out
 
 
+def _premium_applied_text(p: common_pb2.PremiumApplied, w: common_pb2.WordScore) -> str:
+    """One premium a word used: ``Lx2``, ``Wx3``, or for a colour square the letter (else the
+    square) it multiplied and the colour (``H8 on blue x3``): a colour square multiplies a letter
+    of its colour, not the word."""
+    if p.kind == common_pb2.PREMIUM_KIND_COLOUR:
+        letter = next((ls.letter for ls in w.letters
+                       if (ls.square.row, ls.square.col) == (p.square.row, p.square.col)), "")
+        colour = common_pb2.TileColour.Name(p.colour).removeprefix("TILE_COLOUR_").lower()
+        where = safe_text(letter) or f"{chr(65 + p.square.col)}{p.square.row + 1}"
+        return f"{where} on {colour} x{p.factor}"
+    return f"{'W' if p.kind == common_pb2.PREMIUM_KIND_WORD else 'L'}x{p.factor}"
+
+
 def breakdown_text(b: common_pb2.ScoreBreakdown, blanks: set[tuple[int, int]] | None = None) -> str:
     """``WoRD 24 (Wx2) + AB 5 = 29 (+35 bingo)``: letters standing on ``blanks`` in lower case,
     as on the board."""
     words = []
     for w in b.words:
-        prem = ",".join(f"{'L' if p.kind == common_pb2.PREMIUM_KIND_LETTER else 'W'}x{p.factor}"
-                        for p in w.premiums)
+        prem = ",".join(_premium_applied_text(p, w) for p in w.premiums)
         word = safe_text(w.word)
         if blanks and len(w.letters) == len(word):
             word = "".join(ch.lower() if (ls.square.row, ls.square.col) in blanks else ch

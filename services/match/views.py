@@ -14,7 +14,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 from wordarena.engine.board import Cells, square_name
 from wordarena.engine.errors import Rule
-from wordarena.engine.rulesets.layout import Square
+from wordarena.engine.rulesets.layout import COLOUR_NAMES, Square
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import WILDCARD
 from wordarena.services.common import rulesets
@@ -63,6 +63,9 @@ RULES: dict[str, int] = {
     Rule.NOT_ALLOWED: e.RULE_CODE_NOT_ALLOWED,
 }
 
+
+#: The engine's colour names (what a colour premium is called in a breakdown) to its colours.
+COLOUR_BY_NAME = {name: colour for colour, name in COLOUR_NAMES.items()}
 
 def violation(code: int, message: str, words: Sequence[str] = (), code_name: str = "") -> e.RuleViolation:
     """A RuleViolation; ``code_name`` defaults to the enum value's name without its prefix."""
@@ -149,11 +152,12 @@ def breakdown(ruleset: Ruleset, data: dict[str, Any], tiles_placed: int = 0) -> 
             name = str(p["square"])
             col, row = ord(name[0].upper()) - 65, int(name[1:]) - 1
             kind_name = str(p["kind"])
+            colour = COLOUR_BY_NAME.get(kind_name, 0)
             kind = c.PREMIUM_KIND_WORD if kind_name.endswith("W") else (
-                c.PREMIUM_KIND_COLOUR if kind_name in ("yellow", "green", "blue", "red")
-                else c.PREMIUM_KIND_LETTER)
+                c.PREMIUM_KIND_COLOUR if colour else c.PREMIUM_KIND_LETTER)
             ws.premiums.append(c.PremiumApplied(square=square_at(row, col), kind=kind,  # type: ignore[arg-type]
-                                                factor=int(p["factor"])))
+                                                factor=int(p["factor"]),
+                                                colour=COLOURS.get(colour, 0)))  # type: ignore[arg-type]
         out.words.append(ws)
     out.words_total = out.total - out.bingo_bonus
     return out

@@ -198,3 +198,12 @@ def test_a_refusal_names_the_player_and_leaves_the_screen_when_the_turn_passes()
     screen.events.put(("event", common_pb2.Event(seq=9, turn_passed=common_pb2.TurnPassed(seat=1))))
     screen.drain()
     assert not any(isinstance(line, str) and line.startswith("✗") for line in screen.info)
+
+
+def test_preview_names_a_colour_square_as_the_letter_it_multiplied_not_the_word() -> None:
+    # BOAT with its B tripled on a blue square (Word Tiles): not "Wx3".
+    b = common_pb2.ScoreBreakdown(total=12, words=[common_pb2.WordScore(
+        word="BOAT", score=12, premiums=[common_pb2.PremiumApplied(
+            square=common_pb2.Square(row=7, col=7), kind=common_pb2.PREMIUM_KIND_COLOUR, factor=3,
+            colour=common_pb2.TILE_COLOUR_BLUE)])])
+    assert render.breakdown_text(b) == "BOAT 12 (H8 on blue x3) = 12"
