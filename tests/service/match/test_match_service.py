@@ -435,3 +435,17 @@ def _read_word(view: m.MatchView, notation: str) -> str:
         r, c_ = (row, col + k) if across else (row + k, col)
         out.append(cells[r * view.board.cols + c_].letter if ch == "." else ch.upper())
     return "".join(out)
+
+
+async def test_chat_between_reading_the_seq_and_submitting_does_not_make_the_turn_stale(
+        harness: Harness) -> None:
+    """DESIGN: "expected_seq is checked against the last event that changes the game, never
+    against chat". Alice reads the seq, Bob chats, Alice submits with the seq she read."""
+    srv = await harness.start()
+    mid = await harness.create(srv)
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    view = await alice.view(mid)
+    await bob.stub.SendChat(m.SendChatRequest(match_id=mid, request_id="gl", text="good luck"),
+                            metadata=bob.md)
+    played = await alice.submit(mid, client_move(view), view.last_seq)
+    assert played.events[0].HasField("turn_played")
