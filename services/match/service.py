@@ -21,7 +21,7 @@ from wordarena.engine.rulesets.model import WordCheck
 from wordarena.engine.scoring import bingo_bonus, score_play
 from wordarena.engine.tiles import is_action, is_letter_token
 from wordarena.engine.warofwords.arena import live_ruleset, portal_links
-from wordarena.engine.warofwords.clouds import preview_allowed
+from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed
 from wordarena.engine.words import invalid_words, resolve_words
 from wordarena.services.common import auth, logs
 from wordarena.services.common.authn import BearerAuth
@@ -232,7 +232,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             # "If you're playing any tile under a cloud, in-play scoring stops working." Checked
             # before anything else, so that no answer tells what lies under the cloud.
             if not preview_allowed(st, placements):
-                return m.PreviewPlayResponse(legal=False, violation=views.violation(
+                return m.PreviewPlayResponse(legal=False, score_hidden=True, violation=views.violation(
                     e.RULE_CODE_FEATURE_UNAVAILABLE,
                     "in-play scoring stops working for a play under a cloud"))
             r = live_ruleset(st)  # multipliers placed, grown or destroyed by action tiles
@@ -338,6 +338,10 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     counts[t] = counts.get(t, 0) + 1
         for t in st.bag:
             counts[t] = counts.get(t, 0) + 1
+        for i in hidden_squares(st) if rt.ruleset.family == "warofwords" else ():
+            cell = st.cells[i]  # "You can't see under clouds": a tile there is unseen too
+            if cell is not None:
+                counts[cell.token] = counts.get(cell.token, 0) + 1
         out = m.TileBagResponse(
             bag_count=len(st.bag), opponent_rack_count=opp, unseen_count=sum(counts.values())
         )
