@@ -128,9 +128,8 @@ async def test_abort_unknown_started_and_finished_matches(harness: Harness) -> N
     # A finished match keeps its result: FAILED_PRECONDITION GAME_OVER, in memory or not.
     from wordarena.v1 import common_pb2 as c
 
-    rt = srv.manager.matches[mid]
-    await bob.submit(mid, c.Move(resign=c.ResignMove()), rt.seq)
-    assert rt.state.over
+    await bob.submit(mid, c.Move(resign=c.ResignMove()), (await bob.view(mid)).last_seq)
+    assert (await bob.view(mid)).status == m.MATCH_STATUS_FINISHED
     err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=SVC))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_GAME_OVER
