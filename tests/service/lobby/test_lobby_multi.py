@@ -19,7 +19,6 @@ import pytest
 from lobby_harness import (
     FakeMatchServer,
     LobbyEnv,
-    _pg_database,
     backdate_sign_in_failures,
     start_fake_match_server,
     start_lobby,
@@ -44,11 +43,11 @@ async def guest(env: LobbyEnv) -> tuple[str, Meta]:
 
 
 @pytest.fixture
-async def lobbies(tmp_path: Path) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, FakeMatchServer]]:
+async def lobbies(tmp_path: Path, postgres_database: str,
+                  ) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, FakeMatchServer]]:
     """Lobbies A and B on one PostgreSQL database (one data directory: the same token keys, as
     deployed lobbies share theirs) and a fake match server registered with A."""
-    gen = _pg_database()
-    url = next(gen)
+    url = postgres_database
     a = await start_lobby(url, tmp_path)
     b = await start_lobby(url, tmp_path)
     fake, server = await start_fake_match_server(a, capacity=1000)
@@ -58,8 +57,6 @@ async def lobbies(tmp_path: Path) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, Fak
         await server.stop(0)
         await stop_lobby(b)
         await stop_lobby(a)
-        for _ in gen:
-            pass
 
 
 async def test_fifty_clients_through_two_lobbies_never_overfill(
@@ -333,12 +330,12 @@ async def _wrong(env: LobbyEnv, name: str) -> grpc.StatusCode:
     return ei.value.code()
 
 
-async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(tmp_path: Path) -> None:
+async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(
+        tmp_path: Path, postgres_database: str) -> None:
     """Failed sign-ins on lobby A and lobby B add up to one lockout (5 within 5 minutes), which
     holds on both and after A restarts; once the window has passed, the right password works on
     either lobby."""
-    gen = _pg_database()
-    url = next(gen)
+    url = postgres_database
     a = await start_lobby(url, tmp_path)
     b = await start_lobby(url, tmp_path)
     try:
@@ -377,8 +374,6 @@ async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(
     finally:
         await stop_lobby(b)
         await stop_lobby(a)
-        for _ in gen:
-            pass
 
 
 async def test_failures_recorded_by_two_lobbies_at_once_all_count(
