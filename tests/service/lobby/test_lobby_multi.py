@@ -20,6 +20,7 @@ from lobby_harness import (
     FakeMatchServer,
     LobbyEnv,
     backdate_sign_in_failures,
+    eventually,
     start_fake_match_server,
     start_lobby,
     stop_lobby,
@@ -219,6 +220,18 @@ async def test_one_request_id_sent_through_both_lobbies_at_once_runs_once(
     assert [t.table_id for t in listed.tables] == [answers[0].table.table_id]
 
 
+async def _a_backend_waits_for_a_row_lock(env: LobbyEnv) -> None:
+    """Return once PostgreSQL shows a session of this database waiting on a lock (the event the
+    test waits for, instead of sleeping and hoping the other side has got that far)."""
+    from sqlalchemy import text
+
+    def waiting(s: Any) -> int:
+        return int(s.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                  "AND wait_event_type = 'Lock'")).scalar_one())
+
+    await eventually(lambda: env.lobby.db.run(waiting))
+
+
 def _insert_tickets(s: object, rows: list[object]) -> None:
     for r in rows:
         s.add(r)  # type: ignore[attr-defined]
@@ -264,7 +277,7 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
     assert await asyncio.to_thread(locked.wait, 10)
     cancel = asyncio.ensure_future(b.stub.CancelQuickMatchTicket(
         lobby_pb2.CancelQuickMatchTicketRequest(ticket_id="q_one"), metadata=m1))
-    await asyncio.sleep(0.5)
+    await _a_backend_waits_for_a_row_lock(a)
     assert not cancel.done()  # waiting for the row lock
     committed.set()
     with pytest.raises(grpc.aio.AioRpcError) as ei:
@@ -292,8 +305,8 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
     assert await asyncio.to_thread(locked.wait, 10)
     finish = asyncio.create_task(
         b.lobby.db.run(store.finish_group, ["q_three", "q_four"], claim, "m_y", "addr", 301.0))
-    await asyncio.sleep(0.5)
-    assert not finish.done()
+    await _a_backend_waits_for_a_row_lock(a)
+    assert not finish.done()  # waiting for the row lock
     committed.set()
     assert await finish is None
     await asyncio.to_thread(th.join)

@@ -80,9 +80,13 @@ async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
     assert await srv.outbox.get(mid) is None
     assert _counter(metrics.MATCHES_ABORTED) == aborted_before + 1
     assert (await control.GetLoad(ctl.GetLoadRequest(), metadata=SVC)).load.active_matches == 0
-    # The bot and the clock stopped: nothing is appended after the abort.
+    # The bot and the clock stopped: their tasks have ended (waited for, not slept on), so
+    # nothing can be appended after the abort.
     seq = row.last_seq
-    await asyncio.sleep(0.3)
+    for task in (rt.timer, rt.bot_task):
+        if task is not None:
+            await asyncio.wait([task], timeout=5)
+            assert task.done()
     assert (await srv.manager.store.get(mid)).last_seq == seq  # type: ignore[union-attr]
     assert (await srv.manager.store.load(mid)).events[-1].kind == "aborted"  # type: ignore[union-attr]
 
