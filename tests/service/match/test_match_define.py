@@ -22,7 +22,9 @@ RILE_VERB = "37 v 01 rile 0 000 | cause annoyance in"  # a verb only: found afte
 
 def _write_wordnet(directory: Path) -> None:
     """index.noun / index.verb and data.noun / data.verb with the entries above."""
-    for pos, entries in (("noun", [("quiz", QUIZ_NOUN), ("zax", ZAX_NOUN)]), ("verb", [("quiz", QUIZ_VERB), ("rile", RILE_VERB)])):
+    entries_by_pos = {"noun": [("quiz", QUIZ_NOUN), ("zax", ZAX_NOUN)],
+                      "verb": [("quiz", QUIZ_VERB), ("rile", RILE_VERB)]}
+    for pos, entries in entries_by_pos.items():
         data, index = b"  1 This is a header line of the WordNet licence.\n", []
         for lemma, rest in entries:
             offset = len(data)
