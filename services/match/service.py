@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
+from wordarena.engine.analysis.tilebag import tile_bag
 from wordarena.engine.errors import EngineError
 from wordarena.engine.game import Decide, Kick, Leave
 from wordarena.engine.rulesets.model import WordCheck
@@ -203,7 +204,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         # "If you're playing any tile under a cloud, in-play scoring stops working" (War of
         # Words). Checked before anything else, so that no answer tells what lies under a cloud.
         if not preview_allowed(rt.state, placements):
-            return m.PreviewPlayResponse(legal=False, violation=views.violation(
+            return m.PreviewPlayResponse(legal=False, score_hidden=True, violation=views.violation(
                 e.RULE_CODE_FEATURE_UNAVAILABLE,
                 "in-play scoring stops working for a play under a cloud"))
         return analysis.preview_response(rt.state, seat, placements)
@@ -284,15 +285,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         rt, claims = await self._match(request, context)
         seat = self._acting_seat(rt, claims, self._seat_arg(request))
         st = rt.state
-        counts: dict[str, int] = {}
-        opp = 0
-        for i, rack in enumerate(st.racks):
-            if i != seat:
-                opp += len(rack)
-                for t in rack:
-                    counts[t] = counts.get(t, 0) + 1
-        for t in st.bag:
-            counts[t] = counts.get(t, 0) + 1
+        counts = tile_bag(st, seat)  # the bag, other racks and what lies under clouds
+        opp = sum(len(rack) for i, rack in enumerate(st.racks) if i != seat)
         out = m.TileBagResponse(
             bag_count=len(st.bag), opponent_rack_count=opp, unseen_count=sum(counts.values())
         )

@@ -73,9 +73,9 @@ def cli_json(served: Served, config: Path, *args: str) -> dict:
     return json.loads(cli(served, config, *args, "--json").stdout)
 
 
-def best_move(view: dict) -> str | None:
-    """A legal play for the viewer in notation (``8H WORD``), from a ``state --json`` view, found
-    with the engine's move generator (the test's own oracle); None when there is none."""
+def legal_plays(view: dict) -> list[tuple[int, str]]:
+    """Every legal play for the viewer as (score, notation ``8H WORD``), best first, from a
+    ``state --json`` view, found with the engine's move generator (the test's own oracle)."""
     from wordarena.engine.families import parse_ruleset_id
     from wordarena.engine.movegen import generate
     from wordarena.engine.notation import word_from_placements
@@ -94,9 +94,13 @@ def best_move(view: dict) -> str | None:
     from wordarena.engine.lexicon.catalog import load_lexicon
 
     moves = generate(ruleset, tuple(cells), rack, load_lexicon(ruleset.lexicon))
-    if not moves:
-        return None
     moves.sort(key=lambda m: (-m.score, m.tiles))
-    move = moves[0]
-    position, word = word_from_placements(layout, tuple(cells), move.placements(), move.across)
-    return f"{position} {word}"
+    return [(move.score, "{} {}".format(*word_from_placements(layout, tuple(cells), move.placements(),
+                                                              move.across))) for move in moves]
+
+
+def best_move(view: dict) -> str | None:
+    """The best-scoring legal play for the viewer in notation (``8H WORD``); None when there is
+    none (see ``legal_plays``)."""
+    plays = legal_plays(view)
+    return plays[0][1] if plays else None

@@ -9,9 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e_helpers import ROOT, WORDARENA, Served, best_move, cli, cli_json
+from e2e_helpers import ROOT, WORDARENA, Served, cli, cli_json, legal_plays
 
 pytestmark = pytest.mark.slow
+
+TILES_IN_CLASSIC = 104  # Words With Friends classic: 102 letters and 2 blanks (reference/)
 
 
 def test_two_guests_play_a_game_by_script(served: Served, tmp_path: Path) -> None:
@@ -54,12 +56,13 @@ def test_two_guests_play_a_game_by_script(served: Served, tmp_path: Path) -> Non
         seat = view["to_move_seat"]
         me = players[seat]
         mine = cli_json(served, me, "state", match_id)
-        move = best_move(mine)
-        if move is None:
+        plays = legal_plays(mine)
+        if not plays:
             res = cli_json(served, me, "pass", match_id)
         else:
+            score, move = plays[0]
             preview = cli_json(served, me, "preview", match_id, move)
-            assert preview["legal"], (move, preview)
+            assert preview["legal"] and preview["breakdown"]["total"] == score, (move, preview)
             res = cli_json(served, me, "move", match_id, move, "--expected-seq", str(mine["last_seq"]))
         assert int(res["last_seq"]) > int(mine["last_seq"])
         turns += 1
@@ -68,12 +71,18 @@ def test_two_guests_play_a_game_by_script(served: Served, tmp_path: Path) -> Non
             stale = cli(served, players[view["to_move_seat"] ^ 1], "pass", match_id, "--expected-seq", "1",
                         "--json", check=False)
             assert stale.returncode == 1 and json.loads(stale.stdout).get("current_seq")
-            for tool, key in (("hindsight", "legal_play_count"), ("bag", "unseen_count")):
-                res = cli(served, me, tool, match_id, "--json", check=False)
-                data = json.loads(res.stdout)
-                # The analysis tools answer, or say plainly that the server lacks them (exit 1).
-                assert (res.returncode == 0 and data[key] > 0) or (
-                    res.returncode == 1 and data["rule"] == "FEATURE_UNAVAILABLE"), res
+            # Classic has Hindsight and the Tile Bag. Hindsight ranks the play just made among
+            # every play the player had; the bag counts the tiles the player has not seen.
+            assert plays, "the second turn of this seeded game is a play"
+            hindsight = cli_json(served, me, "hindsight", match_id)
+            assert int(hindsight["legal_play_count"]) == len(plays)
+            assert int(hindsight["played_rank"]) == 1
+            assert int(hindsight["played"]["breakdown"]["total"]) == plays[0][0]
+            now = cli_json(served, me, "state", match_id)
+            bag = cli_json(served, me, "bag", match_id)
+            on_board = sum(1 for sq in now["board"]["squares"] if sq.get("tile"))
+            assert int(bag["unseen_count"]) == TILES_IN_CLASSIC - on_board - len(now["rack"]["tiles"])
+            assert int(bag["opponent_rack_count"]) == 7
             cli_json(served, me, "chat", match_id, "good", "game")
     else:
         pytest.fail("the game did not end in time")
@@ -91,5 +100,13 @@ def test_two_guests_play_a_game_by_script(served: Served, tmp_path: Path) -> Non
     middle = seqs[len(seqs) // 2]
     rest = cli(served, bob, "stream", match_id, "--after", str(middle), "--json").stdout.splitlines()
     assert [int(json.loads(line)["seq"]) for line in rest] == [s for s in seqs if s > middle]
-    board = cli_json(served, alice, "leaderboard", "--ruleset", "classic")
-    assert "entries" in board or board == {} or "total_size" in board
+    # The result reaches the lobby: both players are on the classic leaderboard, one game each.
+    deadline = time.monotonic() + 30
+    while True:
+        board = cli_json(served, alice, "leaderboard", "--ruleset", "classic")
+        names = sorted(e["player"]["display_name"] for e in board.get("entries", []))
+        if names or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert names == ["Alice", "Bob"], board
+    assert all(int(e["record"]["games"]) == 1 for e in board["entries"]), board

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import time
-import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,34 +18,8 @@ from wordarena.services.lobby.main import build_lobby
 from wordarena.services.lobby.options import LobbyOptions
 from wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2_grpc
 
-PG_DSN = os.environ.get("WORDARENA_TEST_PG", "host=127.0.0.1 port=5432 user=postgres")
-
-
-def _pg_database() -> Iterator[str]:
-    try:
-        import psycopg
-
-        conn = psycopg.connect(PG_DSN + " dbname=postgres", connect_timeout=3, autocommit=True)
-    except Exception as exc:  # pragma: no cover - depends on the machine
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL not reachable at {PG_DSN}: {exc}")
-    name = f"wa_lobby_test_{uuid.uuid4().hex[:10]}"
-    conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.close()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database: an SQLite file, or a new PostgreSQL database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'lobby.db'}"
-    else:
-        yield from _pg_database()
+# Databases: the ``database_url`` (SQLite, then PostgreSQL) and ``postgres_database`` fixtures of
+# tests/conftest.py, which honour WORDARENA_TEST_POSTGRES_URL as every other test does.
 
 
 @dataclass

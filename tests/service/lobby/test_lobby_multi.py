@@ -19,8 +19,8 @@ import pytest
 from lobby_harness import (
     FakeMatchServer,
     LobbyEnv,
-    _pg_database,
     backdate_sign_in_failures,
+    eventually,
     start_fake_match_server,
     start_lobby,
     stop_lobby,
@@ -44,11 +44,11 @@ async def guest(env: LobbyEnv) -> tuple[str, Meta]:
 
 
 @pytest.fixture
-async def lobbies(tmp_path: Path) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, FakeMatchServer]]:
+async def lobbies(tmp_path: Path, postgres_database: str,
+                  ) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, FakeMatchServer]]:
     """Lobbies A and B on one PostgreSQL database (one data directory: the same token keys, as
     deployed lobbies share theirs) and a fake match server registered with A."""
-    gen = _pg_database()
-    url = next(gen)
+    url = postgres_database
     a = await start_lobby(url, tmp_path)
     b = await start_lobby(url, tmp_path)
     fake, server = await start_fake_match_server(a, capacity=1000)
@@ -58,8 +58,6 @@ async def lobbies(tmp_path: Path) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, Fak
         await server.stop(0)
         await stop_lobby(b)
         await stop_lobby(a)
-        for _ in gen:
-            pass
 
 
 async def test_fifty_clients_through_two_lobbies_never_overfill(
@@ -222,6 +220,18 @@ async def test_one_request_id_sent_through_both_lobbies_at_once_runs_once(
     assert [t.table_id for t in listed.tables] == [answers[0].table.table_id]
 
 
+async def _a_backend_waits_for_a_row_lock(env: LobbyEnv) -> None:
+    """Return once PostgreSQL shows a session of this database waiting on a lock (the event the
+    test waits for, instead of sleeping and hoping the other side has got that far)."""
+    from sqlalchemy import text
+
+    def waiting(s: Any) -> int:
+        return int(s.execute(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                  "AND wait_event_type = 'Lock'")).scalar_one())
+
+    await eventually(lambda: env.lobby.db.run(waiting))
+
+
 def _insert_tickets(s: object, rows: list[object]) -> None:
     for r in rows:
         s.add(r)  # type: ignore[attr-defined]
@@ -267,7 +277,7 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
     assert await asyncio.to_thread(locked.wait, 10)
     cancel = asyncio.ensure_future(b.stub.CancelQuickMatchTicket(
         lobby_pb2.CancelQuickMatchTicketRequest(ticket_id="q_one"), metadata=m1))
-    await asyncio.sleep(0.5)
+    await _a_backend_waits_for_a_row_lock(a)
     assert not cancel.done()  # waiting for the row lock
     committed.set()
     with pytest.raises(grpc.aio.AioRpcError) as ei:
@@ -295,8 +305,8 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
     assert await asyncio.to_thread(locked.wait, 10)
     finish = asyncio.create_task(
         b.lobby.db.run(store.finish_group, ["q_three", "q_four"], claim, "m_y", "addr", 301.0))
-    await asyncio.sleep(0.5)
-    assert not finish.done()
+    await _a_backend_waits_for_a_row_lock(a)
+    assert not finish.done()  # waiting for the row lock
     committed.set()
     assert await finish is None
     await asyncio.to_thread(th.join)
@@ -333,12 +343,12 @@ async def _wrong(env: LobbyEnv, name: str) -> grpc.StatusCode:
     return ei.value.code()
 
 
-async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(tmp_path: Path) -> None:
+async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(
+        tmp_path: Path, postgres_database: str) -> None:
     """Failed sign-ins on lobby A and lobby B add up to one lockout (5 within 5 minutes), which
     holds on both and after A restarts; once the window has passed, the right password works on
     either lobby."""
-    gen = _pg_database()
-    url = next(gen)
+    url = postgres_database
     a = await start_lobby(url, tmp_path)
     b = await start_lobby(url, tmp_path)
     try:
@@ -377,8 +387,6 @@ async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(
     finally:
         await stop_lobby(b)
         await stop_lobby(a)
-        for _ in gen:
-            pass
 
 
 async def test_failures_recorded_by_two_lobbies_at_once_all_count(

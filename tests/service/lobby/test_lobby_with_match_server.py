@@ -124,17 +124,21 @@ async def test_guest_plays_a_bot_to_the_end_and_the_result_is_recorded_once(
         await lobby.stop()
 
         stub = match_pb2_grpc.MatchServiceStub(match_channel)
-        rt = srv.manager.matches[mid]
+        rt = srv.manager.matches[mid]  # the guest's moves are chosen on the true state (a driver)
+
+        async def my_turn_or_over() -> m.MatchView | None:
+            view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
+            return view if view.status != m.MATCH_STATUS_IN_PROGRESS or view.to_move_seat == seat else None
+
         for _ in range(200):
-            await eventually(lambda: asyncio.sleep(0, result=rt.state.over or rt.state.to_move == seat))
-            if rt.state.over:
+            view = await eventually(my_turn_or_over)
+            if view.status != m.MATCH_STATUS_IN_PROGRESS:
                 break
             moves = generate_moves(rt.state, seat)
             action = moves[0].to_play(seat) if moves else bots.safe_action(rt.state, seat)
-            await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=rt.seq,
+            await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=view.last_seq,
                                                       request_id=uuid.uuid4().hex, move=_move(action)),
                                   metadata=md)
-        assert rt.state.over
         view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
         assert view.status == m.MATCH_STATUS_FINISHED
         assert view.result.reason in (c.GAME_OVER_REASON_OUT_OF_TILES, c.GAME_OVER_REASON_SCORELESS_TURNS)
@@ -244,18 +248,24 @@ async def test_pass_and_play_one_client_plays_every_seat_and_is_not_recorded(
             except grpc.aio.AioRpcError as err:
                 assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
 
-        rt = srv.manager.matches[mid]
+        rt = srv.manager.matches[mid]  # moves are chosen on the true state (a driver)
+
+        async def view() -> m.MatchView:
+            return (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
+
         for _ in range(6):  # a few turns for both seats, then seat 1 resigns
-            seat = rt.state.to_move
+            v = await view()
+            seat = v.to_move_seat
             moves = generate_moves(rt.state, seat)
             action = moves[0].to_play(seat) if moves else bots.safe_action(rt.state, seat)
-            await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=rt.seq, seat=seat,
+            await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=v.last_seq, seat=seat,
                                                       request_id=uuid.uuid4().hex, move=_move(action)),
                                   metadata=md)
-        await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=rt.seq, seat=rt.state.to_move,
+        v = await view()
+        await stub.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=v.last_seq, seat=v.to_move_seat,
                                                   request_id=uuid.uuid4().hex,
                                                   move=c.Move(resign=c.ResignMove())), metadata=md)
-        assert rt.state.over
+        assert (await view()).status == m.MATCH_STATUS_FINISHED
         row = await eventually(lambda: _state(srv, mid, "acked"))
         report = control_pb2.ReportResultRequest.FromString(row.report)
         assert report.unrated and [s.player_id for s in report.seats] == [me, me]

@@ -122,3 +122,66 @@ def engine_move(state: Any, seat: int) -> c.Move:
 
 
 Factory = Callable[..., Any]
+
+
+# --- What a client knows ----------------------------------------------------------------------
+#
+# Tests take the values they check from here: the board, rack and seq a client received (GetMatch,
+# StreamMatch), never the server's runtime objects. The engine's move generator run on the
+# client-visible board is the oracle for legal plays and their scores.
+
+
+def client_cells(view: m.MatchView) -> tuple[Any, ...]:
+    """The engine cells of the board as ``view`` shows it (hidden squares read as empty)."""
+    from wordarena.engine.tiles import Tile
+
+    cols = view.board.cols
+    cells: list[Any] = [None] * (view.board.rows * cols)
+    for sq in view.board.squares:
+        if sq.HasField("tile") and sq.tile.letter:
+            cells[sq.square.row * cols + sq.square.col] = Tile(sq.tile.letter.upper(), sq.tile.is_blank, 0)
+    return tuple(cells)
+
+
+def client_rack(view: m.MatchView) -> list[str]:
+    """The viewer's rack as engine tokens (``?`` for a blank)."""
+    return ["?" if t.is_blank else t.letter for t in view.rack.tiles]
+
+
+def client_moves(view: m.MatchView) -> list[Any]:
+    """Every legal play of the viewer's rack on the board the viewer sees, best score first."""
+    from wordarena.engine.families import parse_ruleset_id
+    from wordarena.engine.lexicon import load_lexicon
+    from wordarena.engine.movegen import generate
+
+    ruleset = parse_ruleset_id(view.ruleset.ruleset_id)
+    moves = generate(ruleset, client_cells(view), client_rack(view), load_lexicon(ruleset.lexicon))
+    return sorted(moves, key=lambda mv: (-mv.score, mv.tiles))
+
+
+def client_move(view: m.MatchView) -> c.Move:
+    """The viewer's best-scoring play on the board it sees, else a pass."""
+    moves = client_moves(view)
+    return play_move(moves[0].to_play(view.viewer_seat)) if moves else pass_move()
+
+
+def expected_notation(view: m.MatchView, placements: Any, across: bool) -> str:
+    """``8H WORD`` written by hand (not by the engine's notation module): the square where the
+    main word starts (row number then column letter across, column letter then row down); the
+    word with rack tiles upper-case, blanks lower-case and tiles already on the board as ``.``."""
+    cells = client_cells(view)
+    cols = view.board.cols
+    placed = {(p.row, p.col): p for p in placements}
+    dr, dc = (0, 1) if across else (1, 0)
+    r, c_ = min(placed)
+    while r - dr >= 0 and c_ - dc >= 0 and cells[(r - dr) * cols + c_ - dc] is not None:
+        r, c_ = r - dr, c_ - dc
+    start = (r, c_)
+    letters = []
+    while r < view.board.rows and c_ < cols and ((r, c_) in placed or cells[r * cols + c_] is not None):
+        p = placed.get((r, c_))
+        letters.append("." if p is None else (p.letter.lower() if p.blank else p.letter.upper()))
+        r, c_ = r + dr, c_ + dc
+    row, col = str(start[0] + 1), chr(ord("A") + start[1])
+    position = row + col if across else col + row
+    return f"{position} {''.join(letters)}"

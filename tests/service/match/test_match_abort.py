@@ -80,9 +80,13 @@ async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
     assert await srv.outbox.get(mid) is None
     assert _counter(metrics.MATCHES_ABORTED) == aborted_before + 1
     assert (await control.GetLoad(ctl.GetLoadRequest(), metadata=SVC)).load.active_matches == 0
-    # The bot and the clock stopped: nothing is appended after the abort.
+    # The bot and the clock stopped: their tasks have ended (waited for, not slept on), so
+    # nothing can be appended after the abort.
     seq = row.last_seq
-    await asyncio.sleep(0.3)
+    for task in (rt.timer, rt.bot_task):
+        if task is not None:
+            await asyncio.wait([task], timeout=5)
+            assert task.done()
     assert (await srv.manager.store.get(mid)).last_seq == seq  # type: ignore[union-attr]
     assert (await srv.manager.store.load(mid)).events[-1].kind == "aborted"  # type: ignore[union-attr]
 
@@ -128,9 +132,8 @@ async def test_abort_unknown_started_and_finished_matches(harness: Harness) -> N
     # A finished match keeps its result: FAILED_PRECONDITION GAME_OVER, in memory or not.
     from wordarena.v1 import common_pb2 as c
 
-    rt = srv.manager.matches[mid]
-    await bob.submit(mid, c.Move(resign=c.ResignMove()), rt.seq)
-    assert rt.state.over
+    await bob.submit(mid, c.Move(resign=c.ResignMove()), (await bob.view(mid)).last_seq)
+    assert (await bob.view(mid)).status == m.MATCH_STATUS_FINISHED
     err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=SVC))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_GAME_OVER

@@ -8,9 +8,8 @@ import itertools
 import grpc
 import pytest
 from google.rpc import status_pb2
-from match_harness import Harness, play_move
-from wordarena.engine.analysis import word_strength
-from wordarena.engine.movegen import generate_moves
+from match_harness import Harness, client_moves, client_rack, expected_notation, play_move
+from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
@@ -32,11 +31,17 @@ def _pbs(placements: tuple[Placement, ...]) -> list[c.Placement]:
             for p in placements]
 
 
+def _notations_scoring(view: m.MatchView, moves: list, score: int) -> set[str]:
+    """The notations, written by hand from the client's board, of the plays scoring ``score``."""
+    return {expected_notation(view, mv.placements(), mv.across) for mv in moves if mv.score == score}
+
+
 async def test_word_strength_and_hindsight(harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv, seed=7)
     alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
-    rt = srv.manager.matches[mid]
+    view = await alice.view(mid)
+    lexicon = load_lexicon("en")
 
     # Nothing played yet.
     with pytest.raises(grpc.aio.AioRpcError) as ei:
@@ -45,7 +50,7 @@ async def test_word_strength_and_hindsight(harness: Harness) -> None:
     v = _violation(ei.value)
     assert v is not None and v.code == e.RULE_CODE_NO_TURN_TO_ANALYSE
 
-    moves = generate_moves(rt.state, 0)
+    moves = client_moves(view)  # every legal play on the board alice sees, best first
     assert moves
     best = moves[0]
     req = m.WordStrengthRequest(match_id=mid, placements=_pbs(best.placements()))
@@ -54,7 +59,8 @@ async def test_word_strength_and_hindsight(harness: Harness) -> None:
     assert ws.rank == 1 and ws.legal_play_count == len(moves) and ws.best_score == best.score
     assert ws.breakdown.total == best.score
     assert ws.percentile == pytest.approx(sum(1 for mv in moves if mv.score < best.score) / len(moves))
-    assert ws.HasField("best") and ws.best.notation and ws.best.breakdown.total <= best.score
+    assert ws.HasField("best") and ws.best.breakdown.total == best.score
+    assert ws.best.notation in _notations_scoring(view, moves, best.score)
 
     # A lesser play ranks below the best one.
     worst = moves[-1]
@@ -64,21 +70,24 @@ async def test_word_strength_and_hindsight(harness: Harness) -> None:
     assert ws.best.breakdown.total == best.score
 
     # A play whose word is not in the lexicon: invalid, with the words named and a breakdown.
-    bogus = None
+    # On the empty board the only word is the main word: a rearrangement of the best play's
+    # letters that the lexicon does not know is invalid.
+    bogus, bogus_word = None, ""
     for perm in itertools.permutations([p.letter for p in best.placements()]):
-        pls = tuple(Placement(p.row, p.col, letter, p.blank) for p, letter in zip(best.placements(), perm,
-                                                                                    strict=True))
-        if word_strength(rt.state, pls, 0, moves).invalid_words:
-            bogus = pls
+        if "".join(perm) not in lexicon:
+            bogus = tuple(Placement(p.row, p.col, letter, p.blank)
+                          for p, letter in zip(best.placements(), perm, strict=True))
+            bogus_word = "".join(perm)
             break
-    if bogus is not None:
-        ws = await alice.stub.WordStrength(m.WordStrengthRequest(match_id=mid, placements=_pbs(bogus)),
-                                           metadata=alice.md)
-        assert not ws.valid and ws.invalid_words and ws.rank == 0 and ws.breakdown.total > 0
-        assert not ws.HasField("violation")
+    assert bogus is not None, "every arrangement of the best play is a word"
+    ws = await alice.stub.WordStrength(m.WordStrengthRequest(match_id=mid, placements=_pbs(bogus)),
+                                       metadata=alice.md)
+    assert not ws.valid and list(ws.invalid_words) == [bogus_word] and ws.rank == 0
+    assert ws.breakdown.words[0].word == bogus_word and ws.breakdown.total > 0
+    assert not ws.HasField("violation")
 
     # Illegal geometry: a violation, no breakdown.
-    tile = rt.state.racks[0][0]
+    tile = client_rack(view)[0]
     letter = "E" if tile == "?" else tile
     ws = await alice.stub.WordStrength(m.WordStrengthRequest(match_id=mid, placements=[
         c.Placement(square=c.Square(row=0, col=0), letter=letter, is_blank=tile == "?")]), metadata=alice.md)
@@ -92,12 +101,16 @@ async def test_word_strength_and_hindsight(harness: Harness) -> None:
 
     # Alice plays her third-best move; Hindsight ranks it.
     chosen = moves[min(2, len(moves) - 1)]
-    resp = await alice.submit(mid, play_move(chosen.to_play(0)), rt.seq)
+    resp = await alice.submit(mid, play_move(chosen.to_play(0)), view.last_seq)
     turn_seq = resp.events[0].seq
     hs = await alice.stub.Hindsight(m.HindsightRequest(match_id=mid, limit=5), metadata=alice.md)
     assert hs.turn_seq == turn_seq and hs.legal_play_count == len(moves)
     assert hs.played_rank == 1 + sum(1 for mv in moves if mv.score > chosen.score)
-    assert hs.played.breakdown.total == chosen.score and hs.played.notation
+    assert hs.played.breakdown.total == chosen.score
+    assert hs.played.notation == expected_notation(view, chosen.placements(), chosen.across)
+    assert len({b.notation for b in hs.best}) == len(hs.best)
+    for b in hs.best:  # plays of equal score may come in any order
+        assert b.notation in _notations_scoring(view, moves, b.breakdown.total)
     assert len(hs.best) == min(5, len(moves))
     assert [b.breakdown.total for b in hs.best] == [mv.score for mv in moves[:len(hs.best)]]
     assert all(len(b.leave) == 7 - len(b.play.placements) for b in hs.best)
@@ -115,22 +128,22 @@ async def test_word_strength_and_hindsight(harness: Harness) -> None:
     assert ei.value.code() == grpc.StatusCode.FAILED_PRECONDITION  # seq 1 is the start, not a turn
 
     # Bob passes: his Hindsight has no played move and rank 0.
-    await bob.submit(mid, c.Move(pass_turn=c.PassMove()), rt.seq)
+    await bob.submit(mid, c.Move(pass_turn=c.PassMove()), resp.last_seq)
     hs = await bob.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=bob.md)
     assert hs.played_rank == 0 and not hs.HasField("played") and len(hs.best) == 1
 
     # Once the match is over, anyone in it may analyse any turn.
-    await alice.submit(mid, c.Move(resign=c.ResignMove()), rt.seq)
+    await alice.submit(mid, c.Move(resign=c.ResignMove()), (await alice.view(mid)).last_seq)
     hs = await bob.stub.Hindsight(m.HindsightRequest(match_id=mid, turn_seq=turn_seq), metadata=bob.md)
-    assert hs.turn_seq == turn_seq and hs.played_rank >= 1
+    assert hs.turn_seq == turn_seq and hs.played_rank == 1 + sum(1 for mv in moves if mv.score > chosen.score)
+    assert hs.played.notation == expected_notation(view, chosen.placements(), chosen.across)
 
 
 async def test_word_strength_unavailable_in_accept_or_check(harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv, ruleset="wordtiles", seed=3)
     alice = harness.player(srv, "alice")
-    rt = srv.manager.matches[mid]
-    moves = generate_moves(rt.state, 0)
+    moves = client_moves(await alice.view(mid))
     with pytest.raises(grpc.aio.AioRpcError) as ei:
         req = m.WordStrengthRequest(match_id=mid, placements=_pbs(moves[0].placements()))
         await alice.stub.WordStrength(req, metadata=alice.md)

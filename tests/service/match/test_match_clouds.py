@@ -5,29 +5,37 @@ Rule sentences (shared/rules/war-of-words-2.txt, "Persistent Tiles and Effects")
 * "If you're playing any tile under a cloud, in-play scoring stops working."
 
 A human seat (played by an engine bot through the public API, action tiles included) meets a
-level-5 bot seat; a spectator streams the match. Every message anyone receives is checked
-against the squares the engine's clouds covered at that moment, replayed independently from
-the match's log: no tile, letter, multiplier, terrain or effect detail under a cloud.
+level-5 bot seat; a spectator streams the match. What a player may see is derived here from what
+the player received, never from the server's own cloud code: the squares a cloud covers are the
+rectangles of the ``clouds`` a view lists; a client following the stream keeps its board from
+``match_started`` and each event's ``board_changes``, and that board must agree with ``GetMatch``
+at the same seq. Every message is then checked against those squares: no tile, letter, word,
+notation, premium, terrain, effect detail or error text under a cloud. What really lay under the
+clouds comes from replaying the match's stored log with the engine, to show the check had
+something to find and that the Tile Bag counts those hidden tiles as unseen.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
-from match_harness import Harness
+from match_harness import Harness, Player
 from wordarena.engine.bots import Bot
 from wordarena.engine.families import parse_ruleset_id, replay
 from wordarena.engine.game import Exchange, GameState, Play, apply
 from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
-from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed
+from wordarena.engine.placement import next_square
 from wordarena.services.match import views
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import match_pb2 as m
 
 PARK = "warofwords/en/warofwords-park"
 _RULESET = parse_ruleset_id(PARK)
+COLS = _RULESET.board.cols
+SQUARE_NAME = re.compile(r"\b([A-Z])([1-9][0-9]?)\b")
 
 
 def _move(action: Any) -> c.Move:
@@ -48,143 +56,291 @@ def _move(action: Any) -> c.Move:
     return c.Move(pass_turn=c.PassMove())
 
 
-def _states_by_seq(rt: Any, lexicon_for: Any) -> dict[int, tuple[GameState, GameState]]:
-    """For every stored event: the engine state before and after the commit it belongs to,
-    replayed from the log (not from what the projection stored)."""
-    out: dict[int, tuple[GameState, GameState]] = {}
-    first = [EngineEvent.from_dict(rt.events[0].payload["engine"][0])]
-    state = replay(first, lexicon_for)
-    before = after = state
-    for ev in rt.events:
-        engine = ev.payload.get("engine") or []
-        if engine and "action" in engine[0].get("data", {}):
-            before, after = after, apply(after, action_from_dict(engine[0]["data"]["action"]))[0]
-        out[ev.seq] = (before, after)
+# --- What the player may see, from what the player received ------------------------------------
+
+
+def _index(sq: c.Square) -> int:
+    return sq.row * COLS + sq.col
+
+
+def _under_clouds(clouds: Any) -> frozenset[int]:
+    """The squares the listed clouds cover: each cloud's rectangle, nothing else."""
+    return frozenset((cl.top_left.row + dr) * COLS + cl.top_left.col + dc
+                     for cl in clouds for dr in range(cl.rows) for dc in range(cl.cols))
+
+
+def _names_in(text: str) -> set[int]:
+    """The squares a text names (``H8``), as indexes."""
+    return {(int(row) - 1) * COLS + ord(col) - ord("A") for col, row in SQUARE_NAME.findall(text)}
+
+
+def _check_square(bs: c.BoardSquare, hidden: frozenset[int], what: str) -> None:
+    i = _index(bs.square)
+    if i in hidden:
+        assert bs.hidden, f"{what}: {bs.square.notation} is under a cloud but not marked hidden"
+        assert not bs.HasField("tile") and not bs.HasField("premium"), f"{what}: leak at {bs.square.notation}"
+        assert bs.terrain == 0 and bs.scenery == 0 and not bs.is_star and not bs.water_patch_id, what
+        assert not bs.pending, what
+    else:
+        assert not bs.hidden, f"{what}: {bs.square.notation} is not under a cloud but marked hidden"
+
+
+def _check_view(view: m.MatchView) -> frozenset[int]:
+    """Every square of a GetMatch board against the clouds the same view lists; the hidden set."""
+    assert len(view.board.clouds) == 3
+    hidden = _under_clouds(view.board.clouds)
+    assert len(view.board.squares) == view.board.rows * view.board.cols
+    for bs in view.board.squares:
+        _check_square(bs, hidden, f"GetMatch at seq {view.last_seq}")
+    for eff in view.board.effects:
+        assert _index(eff.origin) not in hidden, f"GetMatch at seq {view.last_seq}: effect origin hidden"
+    return hidden
+
+
+def _portal_links(view: m.MatchView) -> dict[int, int]:
+    """The open portal pairs a view shows: Portals pair in the order they were put down."""
+    portals = [_index(eff.origin) for eff in view.board.effects if eff.action == c.ACTION_KIND_PORTAL]
+    links: dict[int, int] = {}
+    for a, b in zip(portals[0::2], portals[1::2], strict=False):
+        links[a], links[b] = b, a
+    return links
+
+
+def _readable_words(placements: Any, squares: dict[int, c.BoardSquare], links: dict[int, int]) -> set[str]:
+    """The words of a play as the player can read them: along each line through a placed
+    letter (read through open portals as the rules read lines), the run of placed and visible
+    tiles. A word that goes on under a cloud is longer than its readable run, so a breakdown
+    spelling it matches none of these. A wildcard reads as ``?``."""
+    placed = {_index(p.square): ("?" if p.is_wildcard or p.letter == "*" else p.letter.upper())
+              for p in placements if not p.action}
+
+    def letter(i: int | None) -> str | None:
+        if i is None:
+            return None
+        if i in placed:
+            return placed[i]
+        bs = squares.get(i)
+        if bs is None or not bs.HasField("tile"):
+            return None
+        return "?" if bs.tile.is_wildcard or bs.tile.letter == "*" else bs.tile.letter.upper()
+
+    out = set()
+    for i in placed:
+        for across in (True, False):
+            start, seen = i, {i}
+            while (j := next_square(_RULESET.board, links, start, across, forward=False)) is not None \
+                    and letter(j) is not None and j not in seen:
+                start = j
+                seen.add(j)
+            run, k, seen = [], start, set()
+            while k is not None and letter(k) is not None and k not in seen:
+                run.append(letter(k))
+                seen.add(k)
+                k = next_square(_RULESET.board, links, k, across)
+            if len(run) > 1:
+                out.add("".join(run))  # type: ignore[arg-type]
     return out
 
 
-def _square_index(sq: c.Square, cols: int) -> int:
-    return sq.row * cols + sq.col
+def _check_words_visible(breakdown: c.ScoreBreakdown, readable: set[str], what: str) -> None:
+    """Every word a breakdown spells is one the player can read whole off the visible board."""
+    for w in breakdown.words:
+        assert any(len(w.word) == len(x) and all(a in ("?", b) for a, b in zip(x, w.word, strict=True))
+                   for x in readable), f"{what}: the word {w.word!r} is not readable ({sorted(readable)})"
 
 
-def _check_square(bs: c.BoardSquare, hidden: frozenset[int], cols: int, what: str) -> None:
-    i = _square_index(bs.square, cols)
-    if i in hidden:
-        assert bs.hidden, f"{what}: {bs.square.notation} is under a cloud but not marked hidden"
-        assert not bs.HasField("tile") and not bs.HasField("premium"), f"{what}: leak at {i}"
-        assert bs.terrain == 0 and bs.scenery == 0 and not bs.is_star and not bs.water_patch_id, what
-    else:
-        assert not bs.hidden, f"{what}: {bs.square.notation} is not under a cloud"
+def _notation_squares(notation: str) -> set[int]:
+    position, word = notation.split(" ", 1)
+    across = position[0].isdigit()
+    row = int(re.sub(r"[A-Z]", "", position)) - 1
+    col = ord(re.sub(r"[0-9]", "", position)) - ord("A")
+    return {(row + (0 if across else k)) * COLS + col + (k if across else 0) for k in range(len(word))}
 
 
-def _check_event(ev: c.Event, states: dict[int, tuple[GameState, GameState]], cols: int,
-                 stats: dict[str, int]) -> None:
-    before, after = states[ev.seq]
-    hidden = hidden_squares(after)
-    veiled = hidden | hidden_squares(before)
-    what = f"event {ev.seq} ({ev.WhichOneof('kind')})"
-    for bs in ev.board_changes:
-        _check_square(bs, hidden, cols, what)
-    kind = ev.WhichOneof("kind")
-    if kind == "match_started":
-        for bs in ev.match_started.board.squares:
-            _check_square(bs, hidden, cols, what)
-        assert len(ev.match_started.board.clouds) == 3
-    elif kind == "turn_played":
-        tp = ev.turn_played
-        for p in tp.placements:
-            assert _square_index(p.square, cols) not in veiled, f"{what}: placement under a cloud"
-        stats["plays"] += 1
-        if tp.breakdown.words:
-            stats["words shown"] += 1
-        else:
-            stats["words withheld"] += 1
-    elif kind == "effect":
-        eff = ev.effect
-        stats["effects"] += 1
-        if eff.HasField("square"):
-            assert _square_index(eff.square, cols) not in veiled, f"{what}: effect source hidden"
-        for sq in eff.squares:
-            assert _square_index(sq, cols) not in veiled, f"{what}: effect names a hidden square"
-        if not eff.HasField("square"):  # the reason names no square under a cloud either
-            assert " at " not in eff.reason, f"{what}: {eff.reason}"
-        if eff.by_seat is not None and eff.kind == c.EFFECT_KIND_DESTROYED:
-            stats["destroyed"] = stats.get("destroyed", 0) + 1
+class ClientBoard:
+    """A client's board kept from the stream: ``match_started`` then each event's changes."""
+
+    def __init__(self, links_around: Any) -> None:
+        self.squares: dict[int, c.BoardSquare] = {}
+        self.at_seq: dict[int, dict[int, c.BoardSquare]] = {}
+        self.links_around = links_around  # seq -> the portal links of the views around it
+
+    @property
+    def hidden(self) -> frozenset[int]:
+        return frozenset(i for i, bs in self.squares.items() if bs.hidden)
+
+    def hidden_at(self, seq: int) -> frozenset[int]:
+        """The squares under a cloud just before or just after event ``seq``."""
+        before = max((s for s in self.at_seq if s < seq), default=seq)
+        return frozenset(i for s in (before, seq) for i, bs in self.at_seq[s].items() if bs.hidden)
+
+    def follow(self, ev: c.Event, stats: dict[str, int]) -> None:
+        what = f"event {ev.seq} ({ev.WhichOneof('kind')})"
+        before = self.hidden
+        if ev.HasField("match_started"):
+            board = ev.match_started.board
+            hidden = _under_clouds(board.clouds)
+            assert len(board.clouds) == 3
+            for bs in board.squares:
+                _check_square(bs, hidden, what)
+                self.squares[_index(bs.square)] = bs
+        for bs in ev.board_changes:
+            self.squares[_index(bs.square)] = bs
+            if bs.hidden:
+                _check_square(bs, frozenset({_index(bs.square)}), what)
+        self.at_seq[ev.seq] = dict(self.squares)
+        veiled = before | self.hidden
+        kind = ev.WhichOneof("kind")
+        if kind == "turn_played":
+            tp = ev.turn_played
+            stats["plays"] += 1
+            for p in tp.placements:
+                assert _index(p.square) not in veiled, f"{what}: placement under a cloud"
+            board_before = self.at_seq.get(ev.seq - 1, self.squares)
+            readable = {w for links in self.links_around(ev.seq)
+                        for w in _readable_words(tp.placements, board_before, links)}
+            _check_words_visible(tp.breakdown, readable, what)
+            if tp.notation:
+                assert not _notation_squares(tp.notation) & veiled, f"{what}: {tp.notation} under a cloud"
+            if tp.breakdown.words:
+                stats["words shown"] += 1
+            else:
+                stats["words withheld"] += 1
+        elif kind == "effect":
+            eff = ev.effect
+            stats["effects"] += 1
+            if eff.HasField("square"):
+                assert _index(eff.square) not in veiled, f"{what}: effect source hidden"
+            for sq in eff.squares:
+                assert _index(sq) not in veiled, f"{what}: effect names a hidden square"
+            assert not _names_in(eff.reason) & veiled, f"{what}: {eff.reason!r} names a hidden square"
 
 
-def _check_view(view: m.MatchView, state: GameState, cols: int) -> None:
-    hidden = hidden_squares(state)
-    for bs in view.board.squares:
-        _check_square(bs, hidden, cols, "GetMatch")
-    for eff in view.board.effects:
-        assert _square_index(eff.origin, cols) not in hidden
-    assert len(view.board.clouds) == 3
+# --- What really lay under the clouds, from the stored log --------------------------------------
+
+
+def _true_states(rt: Any, lexicon_for: Any) -> dict[int, GameState]:
+    """For every stored event: the engine state after it, replayed from the log."""
+    out: dict[int, GameState] = {}
+    state = replay([EngineEvent.from_dict(rt.events[0].payload["engine"][0])], lexicon_for)
+    for ev in rt.events:
+        engine = ev.payload.get("engine") or []
+        if engine and "action" in engine[0].get("data", {}):
+            state = apply(state, action_from_dict(engine[0]["data"]["action"]))[0]
+        out[ev.seq] = state
+    return out
+
+
+async def _my_turn(alice: Player, mid: str) -> m.MatchView:
+    """Alice's view once it is her turn (or the match is over)."""
+    async with asyncio.timeout(30):
+        while True:
+            view = await alice.view(mid)
+            if view.status != m.MATCH_STATUS_IN_PROGRESS or view.to_move_seat == 0:
+                return view
+            await asyncio.sleep(0.02)
 
 
 async def test_clouds_hide_what_lies_under_them_in_every_message(harness: Harness) -> None:
     """"You can't see under clouds": no message to a player or a spectator shows a tile,
-    letter, multiplier or effect detail under a cloud; "If you're playing any tile under a
-    cloud, in-play scoring stops working": PreviewPlay gives no score there."""
+    letter, word, multiplier or effect detail under a cloud; "If you're playing any tile under a
+    cloud, in-play scoring stops working": PreviewPlay gives no score there, and scores every
+    other play as the turn then scores it."""
     srv = await harness.start()
     mid = await harness.create(srv, ruleset=PARK, players=("alice",), bots=(5,), seed=11,
                                spectators_allowed=True)
     alice, carol = harness.player(srv, "alice"), harness.player(srv, "carol")
-    rt = srv.manager.matches[mid]
-    cols = rt.ruleset.board.cols
     streams = []
     for who in (alice, carol):
         async def read(p: Any = who) -> None:
             async for msg in p.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=p.md):
                 p.received.append(msg)
         streams.append(asyncio.create_task(read()))
-    views_seen: list[tuple[m.MatchView, GameState]] = []
-    previews = {"refused": 0, "scored": 0}
+    rt = srv.manager.matches[mid]  # the engine bot that plays alice's seat reads the true state
     me = Bot(4, seed=3, lexicon=rt.state.lexicon)
+    views_seen: list[m.MatchView] = []
+    bags: list[tuple[m.MatchView, m.TileBagResponse]] = []
+    previews = {"refused": 0, "scored": 0}
+    scored_preview: dict[int, int] = {}  # seq of the turn -> total the preview gave
     for _ in range(300):
-        for _ in range(400):
-            if rt.state.over or rt.state.to_move == 0:
-                break
-            await asyncio.sleep(0.02)
-        if rt.state.over:
+        view = await _my_turn(alice, mid)
+        if view.status != m.MATCH_STATUS_IN_PROGRESS:
             break
-        state = rt.state
-        views_seen.append((await alice.view(mid), state))
-        views_seen.append((await carol.view(mid), state))
-        action = me.choose(state)
+        views_seen += [view, (await carol.view(mid))]
+        hidden = _check_view(view)
+        bag = await alice.stub.TileBag(m.TileBagRequest(match_id=mid), metadata=alice.md)
+        bags.append((view, bag))
+        action = me.choose(rt.state)
         if isinstance(action, Play):
             pv = await alice.stub.PreviewPlay(m.PreviewPlayRequest(
                 match_id=mid, placements=_move(action).play.placements), metadata=alice.md)
             alice.received.append(pv)
-            if preview_allowed(state, action.placements):
-                assert pv.legal
-                previews["scored"] += 1
-            else:
-                assert not pv.legal and not pv.breakdown.words and pv.breakdown.total == 0
-                assert pv.violation.code_name == "FEATURE_UNAVAILABLE"
+            assert not set(pv.violation.squares) & hidden
+            assert not _names_in(pv.violation.message) & hidden, pv.violation.message
+            if any(p.row * COLS + p.col in hidden for p in action.placements):
+                assert pv.score_hidden and not pv.HasField("breakdown"), pv
+                assert not pv.violation.words, pv
                 previews["refused"] += 1
-        await alice.submit(mid, _move(action), rt.seq)
-    assert rt.state.over
+            else:
+                assert pv.legal and not pv.score_hidden, pv
+                squares = {_index(bs.square): bs for bs in view.board.squares}
+                readable = _readable_words(_move(action).play.placements, squares, _portal_links(view))
+                _check_words_visible(pv.breakdown, readable, f"PreviewPlay at seq {view.last_seq}")
+                scored_preview[view.last_seq + 1] = pv.breakdown.total
+                previews["scored"] += 1
+        await alice.submit(mid, _move(action), view.last_seq)
+    assert (await alice.view(mid)).status == m.MATCH_STATUS_FINISHED
     await asyncio.wait_for(asyncio.gather(*streams), 20)
     for p in (alice, carol):
         log = await p.stub.ListLog(m.ListLogRequest(match_id=mid, page_size=200), metadata=p.md)
         p.received.append(log)
 
-    states = _states_by_seq(rt, srv.manager.lexicon_for)
-    stats = {"plays": 0, "words shown": 0, "words withheld": 0, "effects": 0, "messages": 0}
+    stats = {"plays": 0, "words shown": 0, "words withheld": 0, "effects": 0}
+    links_seen = sorted((v.last_seq, _portal_links(v)) for v in views_seen if v.HasField("viewer_seat"))
+
+    def links_around(seq: int) -> list[dict[int, int]]:
+        """The portal links of the last view before ``seq`` and of the first view after it."""
+        before = [links for s, links in links_seen if s < seq][-1:]
+        after = [links for s, links in links_seen if s >= seq][:1]
+        return before + after or [{}]
+
+    boards: dict[str, ClientBoard] = {}
     for p in (alice, carol):
+        board = boards[p.player_id] = ClientBoard(links_around)
+        streamed: dict[int, c.Event] = {}
         for msg in p.received:
-            stats["messages"] += 1
-            events = list(getattr(msg, "events", [])) + ([msg.event] if hasattr(msg, "event") else [])
-            for ev in events:
-                if ev.WhichOneof("kind") != "heartbeat":
-                    _check_event(ev, states, cols, stats)
-    for view, state in views_seen:
-        _check_view(view, state, cols)
-    # The check had something to find: letters lay under clouds, and some of alice's plays
-    # went under a cloud (no preview) while others were scored.
-    covered = sum(1 for _, after in states.values()
-                  for i in hidden_squares(after) if after.cells[i] is not None)
-    print(stats, previews, "letters under clouds (summed over events):", covered)
+            if isinstance(msg, m.StreamMatchResponse) and not msg.event.HasField("heartbeat"):
+                board.follow(msg.event, stats)
+                streamed[msg.event.seq] = msg.event
+                if msg.event.HasField("turn_played") and msg.event.seq in scored_preview:
+                    # The preview showed the points the turn then scored.
+                    assert msg.event.turn_played.breakdown.total == scored_preview[msg.event.seq]
+        for msg in p.received:
+            if isinstance(msg, m.SubmitTurnResponse):  # the same events as the stream, no more
+                for ev in msg.events:
+                    assert ev == streamed[ev.seq]
+            elif isinstance(msg, m.ListLogResponse):
+                for ev in msg.events:
+                    if ev.HasField("effect"):
+                        hidden = board.hidden_at(ev.seq)
+                        assert not _names_in(ev.effect.reason) & hidden, ev.effect.reason
+                        assert not {_index(sq) for sq in ev.effect.squares} & hidden
+    # The boards the clients kept from the stream are the boards GetMatch showed at that seq.
+    for view in views_seen:
+        kept = boards["alice" if view.HasField("viewer_seat") else "carol"].at_seq[view.last_seq]
+        assert [kept[_index(bs.square)] for bs in view.board.squares] == list(view.board.squares)
+
+    # What really lay under the clouds (the stored log, replayed): the Tile Bag counted it unseen.
+    truth = _true_states(rt, srv.manager.lexicon_for)
+    covered = 0
+    for view, bag in bags:
+        hidden = _under_clouds(view.board.clouds)
+        under = sum(1 for i in hidden if truth[view.last_seq].cells[i] is not None)
+        covered += under
+        opponents = sum(s.rack_count for s in view.seats if s.index != view.viewer_seat)
+        assert bag.unseen_count == view.bag_count + opponents + under, (view.last_seq, under)
+        assert sum(tc.count for tc in bag.unseen) == bag.unseen_count
+    print(stats, previews, "letters under clouds (summed over alice's turns):", covered)
     assert covered > 0
     assert previews["refused"] > 0 and previews["scored"] > 0
     assert stats["words withheld"] > 0 and stats["words shown"] > 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from match_harness import Harness, pass_move
+from match_harness import Harness, client_cells, client_rack, pass_move
 from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate
@@ -19,18 +19,6 @@ from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import match_pb2 as m
 
 MAX_TURNS = 30
-
-
-def _cells(view: m.MatchView, cols: int) -> tuple[Tile | None, ...]:
-    cells: list[Tile | None] = [None] * (view.board.rows * view.board.cols)
-    for sq in view.board.squares:
-        if sq.HasField("tile") and sq.tile.letter:
-            cells[sq.square.row * cols + sq.square.col] = Tile(sq.tile.letter.upper(), sq.tile.is_blank, 0)
-    return tuple(cells)
-
-
-def _rack(view: m.MatchView) -> list[str]:
-    return ["?" if t.is_blank else t.letter for t in view.rack.tiles]
 
 
 def _through_first(ruleset: Any, cells: tuple[Tile | None, ...], rack: list[str]) -> Any:
@@ -52,10 +40,10 @@ async def test_turn_played_notation_starts_on_a_tile_already_on_the_board(harnes
     for _ in range(MAX_TURNS):
         me = players[view.to_move_seat]
         view = await me.view(mid)
-        cells = _cells(view, layout.cols)
-        move = _through_first(ruleset, cells, _rack(view)) if any(cells) else None
+        cells = client_cells(view)
+        move = _through_first(ruleset, cells, client_rack(view)) if any(cells) else None
         if move is None:  # not yet: play on (the oracle's best move) until such a play exists
-            await me.submit(mid, _best(ruleset, cells, _rack(view)), view.last_seq)
+            await me.submit(mid, _best(ruleset, cells, client_rack(view)), view.last_seq)
             view = await me.view(mid)
             continue
         position, word = word_from_placements(layout, cells, move.placements(), move.across)

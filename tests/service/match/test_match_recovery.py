@@ -61,10 +61,11 @@ async def test_not_serving_until_owned_matches_are_recovered(
     await _crash(first)
 
     # Recovery is held at a gate: the port answers, health says NOT_SERVING.
-    gate = asyncio.Event()
+    gate, at_gate = asyncio.Event(), asyncio.Event()
     recover = MatchManager.start
 
     async def gated(self: MatchManager) -> None:
+        at_gate.set()
         await gate.wait()
         await recover(self)
 
@@ -84,7 +85,7 @@ async def test_not_serving_until_owned_matches_are_recovered(
             raise AssertionError("the server never listened")
         assert status == NOT_SERVING
         assert await _status(stub, "wordarena.v1.MatchService") == NOT_SERVING
-        await asyncio.sleep(0.2)
+        await asyncio.wait_for(at_gate.wait(), 10)  # recovery has begun and is held
         assert not starting.done() and await _status(stub) == NOT_SERVING
 
         gate.set()

@@ -5,10 +5,22 @@ from __future__ import annotations
 import asyncio
 import random
 import urllib.request
+from collections import Counter
 
 import grpc
 import pytest
-from match_harness import SERVICE_TOKEN, Harness, engine_move, pass_move, play_move
+from match_harness import (
+    SERVICE_TOKEN,
+    Harness,
+    Player,
+    client_cells,
+    client_move,
+    client_moves,
+    client_rack,
+    expected_notation,
+    pass_move,
+    play_move,
+)
 from wordarena.services.common.errors import detail
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
@@ -48,68 +60,97 @@ async def test_create_match_control_auth_and_idempotency(harness: Harness) -> No
     assert load.load.active_matches == 1
 
 
-async def test_two_players_stale_seq_duplicate_and_refused(harness: Harness) -> None:
+def _not_a_word(view: m.MatchView) -> str:
+    """Two or three of the viewer's rack letters that the lexicon does not know, in rack order."""
+    from itertools import permutations
+
+    from wordarena.engine.families import parse_ruleset_id
+    from wordarena.engine.lexicon import load_lexicon
+
+    lexicon = load_lexicon(parse_ruleset_id(view.ruleset.ruleset_id).lexicon)
+    letters = [t.letter for t in view.rack.tiles if not t.is_blank]
+    for n in (3, 2):
+        for perm in permutations(letters, n):
+            if "".join(perm) not in lexicon:
+                return "".join(perm)
+    raise AssertionError(f"every arrangement of {letters} is a word")
+
+
+async def test_refused_submissions_name_the_rule_and_change_nothing(harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv)
     alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
     va = await alice.view(mid)
     assert va.viewer_seat == 0 and va.to_move_seat == 0 and va.last_seq == 1 and len(va.rack.tiles) == 7
     vb = await bob.view(mid)
-    assert [t.letter for t in vb.rack.tiles] != [] and vb.seats[0].rack_count == 7
+    assert len(vb.rack.tiles) == 7 and vb.seats[0].rack_count == 7
 
-    # Bob out of turn: refused with a RuleViolation, nothing written.
+    # Bob out of turn: refused with a RuleViolation.
     with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await bob.submit(mid, pass_move(), 1)
+        await bob.submit(mid, pass_move(), va.last_seq)
     assert exc.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(exc.value, e.RuleViolation).code == e.RULE_CODE_NOT_YOUR_TURN
-    # Alice plays an unknown word: refused naming the word; nothing written.
+    # Alice plays letters of her rack that spell no word: refused naming the word.
+    word = _not_a_word(va)
     bogus = c.Move(play=c.PlayMove(placements=[
-        c.Placement(square=c.Square(row=7, col=7 + k), letter=t.letter or "E")
-        for k, t in enumerate(va.rack.tiles[:3])]))
-    state_before = srv.manager.matches[mid].state
-    try:
-        await alice.submit(mid, bogus, 1)
-    except grpc.aio.AioRpcError as err:
-        v = detail(err, e.RuleViolation)
-        assert err.code() == grpc.StatusCode.FAILED_PRECONDITION and v is not None and v.code_name
-    assert (await alice.view(mid)).last_seq in (1, 3)
-    if (await alice.view(mid)).last_seq == 1:
-        assert srv.manager.matches[mid].state is state_before
-        # Off the board: INVALID_ARGUMENT.
-        off = c.Move(play=c.PlayMove(placements=[c.Placement(square=c.Square(row=99, col=0), letter="A")]))
-        with pytest.raises(grpc.aio.AioRpcError) as exc:
-            await alice.submit(mid, off, 1)
-        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert detail(exc.value, e.RuleViolation).code == e.RULE_CODE_OFF_BOARD
-
-    rt = srv.manager.matches[mid]
-    seq = rt.seq
-    move = engine_move(rt.state, rt.state.to_move)
-    player = alice if rt.state.to_move == 0 else bob
-    first = await player.submit(mid, move, seq, request_id="req-1")
-    assert first.last_seq > seq
-    # The same request id again: the first answer, nothing changes.
-    again = await player.submit(mid, move, seq, request_id="req-1")
-    assert again == first and rt.seq == first.last_seq
-    # A stale expected_seq: FAILED_PRECONDITION with the current seq.
-    other = bob if player is alice else alice
+        c.Placement(square=c.Square(row=7, col=7 + k), letter=letter) for k, letter in enumerate(word)]))
     with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await other.submit(mid, pass_move(), seq, request_id="req-2")
+        await alice.submit(mid, bogus, va.last_seq)
+    assert exc.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    violation = detail(exc.value, e.RuleViolation)
+    assert violation.code == e.RULE_CODE_WORD_NOT_IN_LEXICON
+    assert violation.code_name == "WORD_NOT_IN_LEXICON" and word in violation.message
+    assert list(violation.words) == [word]
+    # Off the board: INVALID_ARGUMENT.
+    off = c.Move(play=c.PlayMove(placements=[
+        c.Placement(square=c.Square(row=99, col=0), letter=va.rack.tiles[0].letter or "A")]))
+    with pytest.raises(grpc.aio.AioRpcError) as exc:
+        await alice.submit(mid, off, va.last_seq)
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert detail(exc.value, e.RuleViolation).code == e.RULE_CODE_OFF_BOARD
+    # Nothing was written: both views (seq, board, racks, scores) are exactly as before.
+    assert await alice.view(mid) == va and await bob.view(mid) == vb
+
+
+async def test_a_repeated_request_id_returns_the_first_answer_and_a_stale_seq_names_the_current_one(
+        harness: Harness) -> None:
+    srv = await harness.start()
+    mid = await harness.create(srv)
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    view = await alice.view(mid)
+    seq = view.last_seq
+    move = client_move(view)
+    first = await alice.submit(mid, move, seq, request_id="req-1")
+    assert first.last_seq > seq and first.events[0].HasField("turn_played")
+    after_first = await bob.view(mid)
+    assert after_first.last_seq == first.last_seq and after_first.to_move_seat == 1
+    # The same request id again: the first answer, nothing changes.
+    again = await alice.submit(mid, move, seq, request_id="req-1")
+    assert again == first
+    assert await bob.view(mid) == after_first
+    # A stale expected_seq: FAILED_PRECONDITION with the current seq.
+    with pytest.raises(grpc.aio.AioRpcError) as exc:
+        await bob.submit(mid, pass_move(), seq, request_id="req-2")
     stale = detail(exc.value, e.StaleSeq)
     assert exc.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert stale.current_seq == first.last_seq and stale.expected_seq == seq
-    ok = await other.submit(mid, pass_move(), first.last_seq, request_id="req-2")
-    assert ok.events[0].HasField("turn_passed")
+    assert await bob.view(mid) == after_first
+    # The seq the client read from the refusal is the one that works.
+    ok = await bob.submit(mid, pass_move(), stale.current_seq, request_id="req-2")
+    assert ok.events[0].HasField("turn_passed") and ok.last_seq == stale.current_seq + 1
 
 
-async def _play_out(harness: Harness, srv: object, mid: str, players: dict[int, object],
-                    max_turns: int = 400) -> None:
+async def _play_out(mid: str, players: dict[int, Player], max_turns: int = 400) -> m.MatchView:
+    """Each seat to move plays its best move on the board it sees, with the seq it read."""
+    view = await players[0].view(mid)
     for _ in range(max_turns):
-        rt = harness.servers[-1].manager.matches[mid]
-        if rt.state.over:
-            return
-        seat = rt.state.to_move
-        await players[seat].submit(mid, engine_move(rt.state, seat), rt.seq)  # type: ignore[attr-defined]
+        if not view.HasField("to_move_seat"):
+            return view
+        me = players[view.to_move_seat]
+        view = await me.view(mid)
+        await me.submit(mid, client_move(view), view.last_seq)
+        view = await me.view(mid)
+    return view
 
 
 async def test_stream_reconnects_see_each_event_once(harness: Harness) -> None:
@@ -142,14 +183,16 @@ async def test_stream_reconnects_see_each_event_once(harness: Harness) -> None:
                     break
 
     task = asyncio.create_task(follow())
-    await _play_out(harness, srv, mid, {0: alice, 1: bob}, max_turns=30)
-    rt = srv.manager.matches[mid]
-    if not rt.state.over:
-        await alice.submit(mid, c.Move(resign=c.ResignMove()), rt.seq) if rt.state.to_move == 0 else \
-            await bob.submit(mid, c.Move(resign=c.ResignMove()), rt.seq)
+    view = await _play_out(mid, {0: alice, 1: bob}, max_turns=30)
+    if view.HasField("to_move_seat"):
+        me = (alice, bob)[view.to_move_seat]
+        view = await me.view(mid)
+        await me.submit(mid, c.Move(resign=c.ResignMove()), view.last_seq)
     await asyncio.wait_for(done.wait(), 20)
     await task
-    assert seen == list(range(1, rt.seq + 1))
+    final = await alice.view(mid)
+    assert final.status == m.MATCH_STATUS_FINISHED
+    assert seen == list(range(1, final.last_seq + 1))
 
 
 async def test_hidden_information_on_every_message(harness: Harness) -> None:
@@ -162,18 +205,20 @@ async def test_hidden_information_on_every_message(harness: Harness) -> None:
             async for msg in p.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=p.md):
                 p.received.append(msg)
         streams[who.player_id] = asyncio.create_task(read())
+    view = await alice.view(mid)
     for _ in range(200):
-        rt = srv.manager.matches[mid]
-        if rt.state.over:
+        if not view.HasField("to_move_seat"):
             break
-        seat = rt.state.to_move
-        await (alice, bob)[seat].submit(mid, engine_move(rt.state, seat), rt.seq)
-        await (alice, bob)[seat].view(mid)
+        me = (alice, bob)[view.to_move_seat]
+        view = await me.view(mid)
+        await me.submit(mid, client_move(view), view.last_seq)
+        view = await me.view(mid)
         await carol.view(mid)
     else:
-        rt = srv.manager.matches[mid]
-        await (alice, bob)[rt.state.to_move].submit(mid, c.Move(resign=c.ResignMove()), rt.seq)
+        me = (alice, bob)[view.to_move_seat]
+        await me.submit(mid, c.Move(resign=c.ResignMove()), (await me.view(mid)).last_seq)
     await asyncio.wait_for(asyncio.gather(*streams.values()), 20)
+    # The stored log (not the projection) says what each rack held after each event.
     rt = srv.manager.matches[mid]
     racks_at = {ev.seq: ev.payload["after"]["racks"] for ev in rt.events if "after" in ev.payload}
     for seat, p in ((0, alice), (1, bob), (None, carol)):
@@ -185,6 +230,7 @@ async def test_hidden_information_on_every_message(harness: Harness) -> None:
                     assert not msg.match.HasField("rack") and not msg.match.HasField("viewer_seat")
                 else:
                     assert msg.match.viewer_seat == seat
+                    assert client_rack(msg.match) == racks_at[msg.match.last_seq][seat]
             for ev in events:
                 if ev.HasField("viewer_rack"):
                     assert seat is not None
@@ -199,10 +245,9 @@ async def test_restart_resumes_from_the_log(harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv, seed=9)
     alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
-    for _ in range(6):
-        rt = srv.manager.matches[mid]
-        await (alice, bob)[rt.state.to_move].submit(mid, engine_move(rt.state, rt.state.to_move), rt.seq)
+    await _play_out(mid, {0: alice, 1: bob}, max_turns=6)
     before = await alice.view(mid)
+    assert before.last_seq == 7
     await srv.stop(0.5)
     srv2 = await harness.start()
     alice2, bob2 = harness.player(srv2, "alice"), harness.player(srv2, "bob")
@@ -210,8 +255,7 @@ async def test_restart_resumes_from_the_log(harness: Harness) -> None:
     before.ClearField("seats")
     after.ClearField("seats")
     assert after == before
-    rt = srv2.manager.matches[mid]
-    r = await (alice2, bob2)[rt.state.to_move].submit(mid, pass_move(), rt.seq)
+    r = await (alice2, bob2)[after.to_move_seat].submit(mid, pass_move(), after.last_seq)
     assert r.last_seq == before.last_seq + 1
 
 
@@ -219,9 +263,10 @@ async def test_clock_runs_out_as_a_timeout_event_and_survives_restart(harness: H
     srv = await harness.start()
     mid = await harness.create(srv, ruleset="wordtiles", players=("alice", "bob", "carl"), seed=4)
     rt = srv.manager.matches[mid]
-    assert rt.clocks is not None and rt.clocks[0] == 600
     alice = harness.player(srv, "alice")
-    await alice.submit(mid, pass_move(), rt.seq)
+    view = await alice.view(mid)
+    assert 599 < view.seats[0].clock.remaining.ToTimedelta().total_seconds() <= 600
+    await alice.submit(mid, pass_move(), view.last_seq)
     # Pretend seat 1 has 0.3 s left: the server times it out by itself.
     async with rt.lock:
         rt.clocks[1] = 0.3
@@ -249,8 +294,6 @@ async def test_slow_consumer_is_cut_off(harness: Harness) -> None:
     # Bob's channel keeps a small flow-control window, so an unread stream backs up quickly.
     ch = grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}", options=[("grpc.http2.bdp_probe", 0)])
     harness.channels.append(ch)
-    from match_harness import Player
-
     bob = Player(ch, harness.keys.issue("bob", "Bob", 3600), "bob")
     call = bob.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=bob.md)
     first = await call.read()
@@ -309,29 +352,101 @@ async def test_metrics_health_and_bad_tokens(harness: Harness) -> None:
     assert r.status == health_pb2.HealthCheckResponse.SERVING
 
 
-async def test_bot_plays_its_seat_and_preview_tilebag_chat(harness: Harness) -> None:
+async def _wait_for_my_turn(player: Player, mid: str, seat: int) -> m.MatchView:
+    """Follow the match stream from the current view until ``seat`` is to move; its view then."""
+    view = await player.view(mid)
+    if view.to_move_seat == seat:
+        return view
+    call = player.stub.StreamMatch(m.StreamMatchRequest(match_id=mid, after_seq=view.last_seq),
+                                   metadata=player.md)
+    try:
+        async with asyncio.timeout(20):
+            async for msg in call:
+                if msg.event.HasField("heartbeat"):
+                    continue
+                view = await player.view(mid)
+                if view.to_move_seat == seat:
+                    return view
+    finally:
+        call.cancel()
+    raise AssertionError(f"seat {seat} never came to move; last view at seq {view.last_seq}")
+
+
+def _unseen_by(view: m.MatchView) -> Counter[str]:
+    """Tiles the viewer has not seen: the ruleset's whole tile set, less the tiles on the board
+    (a blank counts as ``?``) and less the viewer's own rack."""
+    from wordarena.engine.families import parse_ruleset_id
+
+    unseen = Counter(parse_ruleset_id(view.ruleset.ruleset_id).tiles.counts)
+    unseen -= Counter("?" if sq.tile.is_blank else sq.tile.letter
+                      for sq in view.board.squares if sq.HasField("tile"))
+    unseen -= Counter(client_rack(view))
+    return +unseen
+
+
+async def test_bot_plays_its_seat_and_tile_bag_preview_and_chat_show_what_the_player_can_check(
+        harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv, players=("alice",), bots=(3,))
     alice = harness.player(srv, "alice")
-    rt = srv.manager.matches[mid]
-    await alice.submit(mid, engine_move(rt.state, 0), rt.seq)
-    for _ in range(100):
-        if rt.state.to_move == 0:
-            break
-        await asyncio.sleep(0.05)
-    assert rt.state.to_move == 0 and rt.seq >= 3
+    view = await alice.view(mid)
+    await alice.submit(mid, client_move(view), view.last_seq)
+    view = await _wait_for_my_turn(alice, mid, 0)
+    assert view.last_seq >= 3 and view.seats[1].score > 0
+    # Two plays are on the board: the tile bag counts exactly the tiles alice has not seen.
     bag = await alice.stub.TileBag(m.TileBagRequest(match_id=mid), metadata=alice.md)
-    assert bag.unseen_count == bag.bag_count + bag.opponent_rack_count
-    from wordarena.engine.movegen import generate_moves
-    best = generate_moves(rt.state, 0)
-    play = best[0].to_play(0) if best else None
-    if play is not None:
-        pv = await alice.stub.PreviewPlay(m.PreviewPlayRequest(match_id=mid,
-                                                               placements=play_move(play).play.placements),
-                                          metadata=alice.md)
-        assert pv.legal and pv.breakdown.total > 0
+    expected = _unseen_by(view)
+    got = Counter({("?" if tc.tile.is_blank else tc.tile.letter): tc.count for tc in bag.unseen})
+    assert got == expected
+    assert bag.unseen_count == sum(expected.values())
+    assert bag.opponent_rack_count == view.seats[1].rack_count == 7
+    assert bag.bag_count == view.bag_count == bag.unseen_count - bag.opponent_rack_count
+    # PreviewPlay scores alice's best play as the engine scores it on the board she sees.
+    moves = client_moves(view)
+    assert moves
+    best = moves[0]
+    pv = await alice.stub.PreviewPlay(m.PreviewPlayRequest(
+        match_id=mid, placements=play_move(best.to_play(0)).play.placements), metadata=alice.md)
+    assert pv.legal and not pv.HasField("violation") and not pv.score_hidden
+    assert pv.breakdown.total == best.score
+    assert pv.breakdown.tiles_placed == best.tile_count
+    assert pv.breakdown.bingo_bonus == (35 if best.tile_count == 7 else 0)
+    assert pv.breakdown.total == pv.breakdown.words_total + pv.breakdown.bingo_bonus
+    assert pv.breakdown.words_total == sum(w.score for w in pv.breakdown.words)
+    notation = expected_notation(view, best.placements(), best.across)
+    main = pv.breakdown.words[0]
+    assert main.main_word and main.word == _read_word(view, notation)
+    # Chat is logged, and the chat answer carries the text.
     chat = await alice.stub.SendChat(m.SendChatRequest(match_id=mid, request_id="hello", text="hi"),
                                      metadata=alice.md)
     assert chat.event.chat.text == "hi"
     log = await alice.stub.ListLog(m.ListLogRequest(match_id=mid), metadata=alice.md)
-    assert [ev.chat.text for ev in log.events] == ["hi"]
+    assert [ev.chat.text for ev in log.events if ev.HasField("chat")] == ["hi"]
+
+
+def _read_word(view: m.MatchView, notation: str) -> str:
+    """The word of ``notation`` as it reads on the board: ``.`` is the tile already there."""
+    position, written = notation.split(" ")
+    across = position[0].isdigit()
+    row = int(position.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") if across else position[1:]) - 1
+    col = ord(position[-1] if across else position[0]) - ord("A")
+    cells = client_cells(view)
+    out = []
+    for k, ch in enumerate(written):
+        r, c_ = (row, col + k) if across else (row + k, col)
+        out.append(cells[r * view.board.cols + c_].letter if ch == "." else ch.upper())
+    return "".join(out)
+
+
+async def test_chat_between_reading_the_seq_and_submitting_does_not_make_the_turn_stale(
+        harness: Harness) -> None:
+    """DESIGN: "expected_seq is checked against the last event that changes the game, never
+    against chat". Alice reads the seq, Bob chats, Alice submits with the seq she read."""
+    srv = await harness.start()
+    mid = await harness.create(srv)
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    view = await alice.view(mid)
+    await bob.stub.SendChat(m.SendChatRequest(match_id=mid, request_id="gl", text="good luck"),
+                            metadata=bob.md)
+    played = await alice.submit(mid, client_move(view), view.last_seq)
+    assert played.events[0].HasField("turn_played")

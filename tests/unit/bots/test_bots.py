@@ -19,9 +19,23 @@ def lexicon():
 @pytest.mark.parametrize("family", ["classic", "warofwords"])
 def test_every_level_makes_a_legal_play(family: str, level: int, lexicon) -> None:
     state, _ = start_game(get_ruleset(family), 2, 3, lexicon)
+    plays = 0
     for _ in range(3):
+        seat = state.to_move
         action = Bot(level, 1, lexicon).choose(state)
-        state, _ = apply(state, action)  # raises if illegal
+        assert action.seat == seat
+        after, _ = apply(state, action)  # raises if illegal
+        assert after.to_move != seat and after.turn == state.turn + 1
+        if isinstance(action, Play):
+            plays += 1
+            layout = state.ruleset.board
+            letters = [p for p in action.placements if not p.letter.startswith("@")]  # not action tiles
+            for p in letters:
+                assert after.cells[layout.index(p.row, p.col)] is not None
+            if letters:  # a word scores; an action tile alone may score nothing
+                assert after.scores[seat] > state.scores[seat]
+        state = after
+    assert plays >= 2  # an opening rack nearly always plays; three turns are not all swaps
 
 
 def test_without_a_play_the_bot_exchanges_or_passes(lexicon) -> None:

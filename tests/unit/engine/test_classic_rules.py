@@ -124,10 +124,8 @@ def test_classic_blank_may_not_stand_for_a_letter_the_set_lacks():
     """Blanks substitute letters of the game's language only (Spanish: no K or W via a blank)."""
     state = classic(racks=["?ATSEOX", "QIZAEOT"])
     refused(state, Play(0, move("8G", "ñAT")), Rule.BAD_BLANK)
-    try:
-        es = get_ruleset("classic", "es")
-    except Exception:  # the Spanish tile set ships with the lexicon work
-        pytest.skip("classic/es tile set not shipped yet")
+    es = get_ruleset("classic", "es")
+    refused(classic(racks=["?ATSEOX", "QIZAEOT"], language="es"), Play(0, move("8G", "kAT")), Rule.BAD_BLANK)
     assert not es.tiles.has_letter("K") and not es.tiles.has_letter("W")
     assert es.tiles.has_letter("Ñ")
 

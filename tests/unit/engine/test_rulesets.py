@@ -1,5 +1,7 @@
-"""Rulesets as data: every board matches shared/reference/rulesets.json square for square, tile
-sets have the reference counts and values, and each family's policies say what its rules say."""
+"""Rulesets as data: every board matches the reference (``data/reference_rulesets.json``, a copy
+of the public facts gathered in shared/reference/rulesets.json, kept in the repo so the test
+never depends on a file beside it) square for square, tile sets have the reference counts and
+values, and each family's policies say what its rules say."""
 
 from __future__ import annotations
 
@@ -23,15 +25,11 @@ from wordarena.engine.rulesets import (
 )
 from wordarena.engine.rulesets.layout import STAR, WATER, parse_layout
 
-REFERENCE = Path("/work/shared/reference/rulesets.json")
-if not REFERENCE.exists():  # a checkout elsewhere: the reference is beside the repo
-    REFERENCE = Path(__file__).resolve().parents[4] / "shared" / "reference" / "rulesets.json"
+REFERENCE = Path(__file__).parent / "data" / "reference_rulesets.json"
 
 
 @pytest.fixture(scope="module")
 def reference():
-    if not REFERENCE.exists():
-        pytest.skip("shared/reference/rulesets.json is not available")
     return json.loads(REFERENCE.read_text(encoding="utf-8"))
 
 

@@ -92,3 +92,39 @@ def test_letter_and_word_premiums_combine_under_one_tile():
     word factor. HEATS on row 1 of the Scrabble board: H on A1 (TW), T on D1 (DL), S old."""
     breakdown = _score("scrabble", "1A", "HEAT.", tiles=[("1E", "S")])
     assert breakdown.total == (4 + 1 + 1 + 1 * 2 + 1) * 3
+
+
+def test_premium_names_are_the_ones_players_read():
+    """The breakdown names each premium as the board shows it (DL TL QL, DW TW QW), in reading
+    order, with the square and the factor."""
+    heats = _score("scrabble", "1A", "HEAT.", tiles=[("1E", "S")])
+    assert [(p.square, p.kind, p.factor) for p in heats.words[0].premiums] == [
+        ("A1", "TW", 3), ("D1", "DL", 2)]
+    at = _score("scrabble", "6F", "A.", tiles=[("6G", "T")])
+    assert [(p.square, p.kind, p.factor) for p in at.words[0].premiums] == [("F6", "TL", 3)]
+    assert at.total == 1 * 3 + 1
+    quad_word = _score("scrabble", "1A", "A.", tiles=[("1B", "T")], board="superscrabble")
+    assert [(p.square, p.kind, p.factor) for p in quad_word.words[0].premiums] == [("A1", "QW", 4)]
+    assert quad_word.total == (1 + 1) * 4
+    quad_letter = _score("scrabble", "3F", "A.", tiles=[("3G", "T")], board="superscrabble")
+    assert [(p.square, p.kind, p.factor) for p in quad_letter.words[0].premiums] == [("F3", "QL", 4)]
+    assert quad_letter.total == 1 * 4 + 1
+
+
+def test_water_charged_twice_doubles_and_uncharged_water_is_no_premium():
+    ruleset = get_ruleset("warofwords", "en", "warofwords-oasis")
+    patches = max(ruleset.board.water_patch) + 1
+    double = _score("warofwords", "4D", "AT", board="warofwords-oasis",
+                    effects=BoardEffects(electrification=(2,) * patches))
+    assert double.total == (1 + 1) * 2
+    calm = _score("warofwords", "4D", "AT", board="warofwords-oasis",
+                  effects=BoardEffects(electrification=(1,) * patches))
+    assert calm.total == 2 and calm.words[0].premiums == ()
+
+
+def test_tile_value_without_board_effects_is_the_face_value():
+    from wordarena.engine.scoring import tile_value
+    from wordarena.engine.tiles import Tile
+
+    assert tile_value(get_ruleset("classic"), Tile("Q", False, 0)) == 10
+    assert tile_value(get_ruleset("classic"), Tile("Q", True, 0)) == 0

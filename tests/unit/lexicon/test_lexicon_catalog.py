@@ -1,9 +1,8 @@
-"""Named lexicons: the bundled English one, Debian-list ones, the cache, and load time."""
+"""Named lexicons: the bundled English one, Debian-list ones, the cache and load memory (the load
+time is a figure: bench/lexicon.py)."""
 
 from __future__ import annotations
 
-import statistics
-import time
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,15 +44,7 @@ def test_bundled_english_is_exactly_what_its_sources_compile_to() -> None:
     )
 
 
-def test_english_load_time_is_well_under_150_ms() -> None:
-    bundled = SOURCES["en"].bundled
-    assert bundled is not None
-    times = []
-    for _ in range(5):
-        started = time.perf_counter()
-        Lexicon.load(bundled)
-        times.append(time.perf_counter() - started)
-    assert statistics.median(times) < 0.150
+# The load time is a figure, not a test (a loaded machine would fail it): bench/lexicon.py prints it.
 
 
 def test_english_load_memory_is_well_under_40_mb() -> None:

@@ -82,9 +82,15 @@ def test_committed_tileset_is_what_the_script_derives(language: str) -> None:
         pytest.skip(f"{path} missing: apt-get install {SOURCES[language].debian_package}")
     recorded = re.search(r"sha256 ([0-9a-f]{12})", tileset(language)["derivation"])
     assert recorded is not None
-    if hashlib.sha256(path.read_bytes()).hexdigest()[:12] != recorded.group(1):
-        pytest.skip(f"{path} is another version than the one the committed set was derived from")
     derive = script()
     doc, _ = derive.derive(language)
-    expected = (TILESETS / f"classic-{language}.json").read_text(encoding="utf-8")
-    assert derive.to_json(doc) == expected
+    if hashlib.sha256(path.read_bytes()).hexdigest()[:12] == recorded.group(1):
+        expected = (TILESETS / f"classic-{language}.json").read_text(encoding="utf-8")
+        assert derive.to_json(doc) == expected
+        return
+    # Another version of the word list than the committed set was derived from: the counts and
+    # values may move a little, but the alphabet, the tile total and the blanks may not.
+    committed = tileset(language)["tiles"]
+    assert set(doc["tiles"]) == set(committed)
+    assert sum(n for n, _ in doc["tiles"].values()) == sum(n for n, _ in committed.values())
+    assert doc["tiles"]["?"] == committed["?"]

@@ -290,15 +290,27 @@ def test_lobby_and_control_messages_round_trip() -> None:
     assert lobby_pb2.GetLeaderboardResponse.FromString(board.SerializeToString()) == board
 
 
-def test_grpc_stubs_bind_to_a_channel() -> None:
+def test_grpc_stubs_have_one_callable_per_rpc_of_their_service() -> None:
     import grpc
 
     channel = grpc.insecure_channel("localhost:1")
     try:
-        match_pb2_grpc.MatchServiceStub(channel)
-        lobby_pb2_grpc.LobbyServiceStub(channel)
-        control_pb2_grpc.MatchControlServiceStub(channel)
-        control_pb2_grpc.MatchRegistryServiceStub(channel)
+        for pb2, grpc_mod, service in (
+            (match_pb2, match_pb2_grpc, "MatchService"),
+            (lobby_pb2, lobby_pb2_grpc, "LobbyService"),
+            (control_pb2, control_pb2_grpc, "MatchControlService"),
+            (control_pb2, control_pb2_grpc, "MatchRegistryService"),
+        ):
+            methods = pb2.DESCRIPTOR.services_by_name[service].methods_by_name
+            assert methods, service
+            stub = getattr(grpc_mod, f"{service}Stub")(channel)
+            bound = {name for name in vars(stub) if not name.startswith("_")}
+            assert bound == set(methods), service
+            for name, method in methods.items():
+                call = getattr(stub, name)
+                streaming = method.server_streaming
+                assert isinstance(call, grpc.UnaryStreamMultiCallable if streaming
+                                  else grpc.UnaryUnaryMultiCallable), (service, name)
     finally:
         channel.close()
 
@@ -344,7 +356,7 @@ ENGINE_RULE_ALIASES = {
 
 
 def test_every_engine_rule_has_a_rule_code() -> None:
-    errors = pytest.importorskip("wordarena.engine.errors")
+    from wordarena.engine import errors
     names = set(errors_pb2.RuleCode.keys())
     for rule in errors.Rule:
         expected = ENGINE_RULE_ALIASES.get(

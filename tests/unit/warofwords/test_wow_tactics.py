@@ -11,6 +11,7 @@ import random
 
 import pytest
 from wordarena.engine.bots import Bot, tactics
+from wordarena.engine.errors import RuleError
 from wordarena.engine.game import Play, apply
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
@@ -44,7 +45,7 @@ def test_bomb_where_the_opponent_loses_most_and_you_lose_least() -> None:
     for i in range(225):
         try:
             got, _ = apply(state, Play(0, (put_at(i, "@bomb"),)))
-        except Exception:
+        except RuleError:  # not a square a Bomb may go on
             continue
         nets.append((got.scores[0] - state.scores[0]) - (got.scores[1] - state.scores[1]))
     assert best.gain == max(nets)
