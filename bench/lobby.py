@@ -18,6 +18,7 @@ import uuid
 from pathlib import Path
 
 import grpc
+
 from wordarena.services.common import logs
 from wordarena.services.common.config import Settings
 from wordarena.services.lobby.main import build_lobby

@@ -108,6 +108,7 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
                   tag: str) -> dict[str, Any]:
     import grpc
     from google.rpc import status_pb2
+
     from wordarena.services.common import auth
     from wordarena.v1 import common_pb2 as c
     from wordarena.v1 import control_pb2 as ctl

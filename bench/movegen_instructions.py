@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from movegen import FAMILIES, POSITIONS, empty_cgp, midgame_cgp, rack_of, with_rack  # noqa: E402
+
 from wordarena.engine.lexicon import load_lexicon  # noqa: E402
 
 # What the counted process runs: setup, one warm-up generation, then ``n`` generations.

@@ -23,6 +23,7 @@ from typing import Any
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
+
 from wordarena.clients.cli.config import Config, Profile, config_path
 from wordarena.clients.cli.errors import (
     EXIT_OK,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+
 from wordarena.clients.cli.client import (
     EXIT_OK,
     EXIT_UNREACHABLE,

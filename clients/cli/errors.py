@@ -10,6 +10,7 @@ from typing import Any
 
 import grpc
 from grpc_status import rpc_status
+
 from wordarena.clients.cli.safe import safe_text
 from wordarena.v1 import errors_pb2
 

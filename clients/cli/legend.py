@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rich.text import Text
+
 from wordarena.clients.cli import actions, render
 from wordarena.v1 import common_pb2
 

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from google.protobuf import duration_pb2
+
 from wordarena.clients.cli.client import EXIT_USAGE, Client, ClientError
 from wordarena.clients.cli.common import add_common, run
 from wordarena.clients.cli.safe import safe_text

@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
+
 from wordarena.clients.cli import actions
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.board import COLUMNS, parse_position, square_name

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rich.console import Console, Group
 from rich.text import Text
+
 from wordarena.clients.cli import render
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.errors import InputError

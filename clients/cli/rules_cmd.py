@@ -12,6 +12,7 @@ import json
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+
 from wordarena.clients.cli import actions, legend, render
 from wordarena.clients.cli.common import console
 from wordarena.engine.errors import InputError

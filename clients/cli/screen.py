@@ -22,6 +22,7 @@ from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.text import Text
+
 from wordarena.clients.cli import legend, moves, render
 from wordarena.clients.cli.client import EXIT_OK, Client, ClientError
 from wordarena.clients.cli.match_cmd import (

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO
 
 import grpc
+
 from wordarena.v1 import lobby_pb2, lobby_pb2_grpc
 
 _LAUNCH = "import sys; from wordarena.services.{0}.main import main; sys.exit(main() or 0)"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from google.protobuf import duration_pb2
+
 from wordarena.clients.cli.client import EXIT_REFUSED, Client, ClientError
 from wordarena.clients.cli.common import add_common, emit, run, to_dict
 from wordarena.v1 import common_pb2, lobby_pb2

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
 from wordarena.services.common.tokens import (
     AUDIENCE,
     DEFAULT_LEEWAY_S,

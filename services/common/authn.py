@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 
 import grpc
+
 from wordarena.services.common import auth, logs
 from wordarena.services.common.errors import ServiceError
 

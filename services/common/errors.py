@@ -20,6 +20,7 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+
 from wordarena.services.common import logs
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import grpc
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, start_http_server
+
 from wordarena.services.common import logs
 
 _LABELS = ("grpc_type", "grpc_service", "grpc_method")

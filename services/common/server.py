@@ -24,6 +24,7 @@ from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
 from wordarena.services.common import logs
 from wordarena.services.common.config import Settings
 from wordarena.services.common.metrics import MetricsInterceptor, start_metrics_server

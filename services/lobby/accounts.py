@@ -16,6 +16,7 @@ import uuid
 from dataclasses import dataclass
 
 from sqlmodel import Session
+
 from wordarena.services.common import auth, logs
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import store

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 
 from sqlmodel import Session
+
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.common.tasks import cancel_and_wait

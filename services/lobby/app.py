@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from prometheus_client import Counter
 from sqlmodel import Session
+
 from wordarena.services.common import auth, logs
 from wordarena.services.common.db import Database
 from wordarena.services.common.tasks import cancel_and_wait

@@ -4,6 +4,7 @@ the contract's enum values the lobby's rows store."""
 from __future__ import annotations
 
 from google.protobuf import duration_pb2, timestamp_pb2
+
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common import rulesets as ruleset_pb
 from wordarena.services.lobby.errors import LobbyError

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import grpc
+
 from wordarena.services.common import auth
 from wordarena.services.common.errors import detail
 from wordarena.services.lobby import convert

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
 from wordarena.services.lobby.errors import LobbyError
 
 __all__ = ["PASSWORD_MAX", "PASSWORD_MIN", "FailureThrottle", "Passwords", "validate_password"]

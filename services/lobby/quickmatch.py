@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
+
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.common.tasks import cancel_and_wait

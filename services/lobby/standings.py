@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sqlmodel import Session
+
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import convert, store

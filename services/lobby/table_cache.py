@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
+
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import store

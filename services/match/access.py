@@ -5,6 +5,7 @@ who may not."""
 from __future__ import annotations
 
 import grpc
+
 from wordarena.services.common.errors import ServiceError
 from wordarena.services.match import views
 from wordarena.services.match.runtime import Runtime

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import grpc
 from google.protobuf.duration_pb2 import Duration
 from google.rpc import error_details_pb2
+
 from wordarena.services.common.errors import ServiceError
 from wordarena.services.match import views
 from wordarena.services.match.runtime import Runtime

@@ -5,6 +5,7 @@ checked (INVALID_ARGUMENT naming the field otherwise); and the answer to a repea
 from __future__ import annotations
 
 import grpc
+
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset, WordCheck

@@ -13,6 +13,7 @@ import contextlib
 from typing import Protocol
 
 import grpc
+
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError
 from wordarena.services.match import metrics

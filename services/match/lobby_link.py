@@ -35,6 +35,7 @@ import time
 from typing import Any
 
 import grpc
+
 from wordarena.services.common import auth, logs
 from wordarena.services.match import metrics
 from wordarena.services.match.results import ResultOutbox, build_report, facts_of

@@ -50,6 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import grpc
+
 from wordarena.engine.errors import EngineError, InputError, RuleError
 from wordarena.engine.game import Action, Kick, TimeOut, apply, start_game
 from wordarena.engine.lexicon import load_lexicon

@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
+
 from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.game import Outcome, Seat, outcomes
 from wordarena.engine.rulesets.model import Ruleset

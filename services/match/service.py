@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
+
 from wordarena.engine.analysis.tilebag import tile_bag
 from wordarena.engine.errors import EngineError
 from wordarena.engine.game import Decide, Kick, Leave

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import Connection, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
+
 from wordarena.services.common.db import Database, run_migrations
 from wordarena.services.match.models import EventRow, MatchRow, RequestRow
 

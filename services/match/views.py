@@ -12,6 +12,7 @@ from typing import Any
 
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
+
 from wordarena.engine.board import Cells, square_name
 from wordarena.engine.errors import Rule
 from wordarena.engine.rulesets.layout import COLOUR_NAMES, Square

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from e2e_helpers import Served, cli, cli_json
+
 from wordarena.clients.cli import actions
 from wordarena.v1 import common_pb2
 

@@ -17,6 +17,7 @@ import pytest
 from e2e_helpers import ROOT, Served, best_move, cli, cli_json
 from e2e_helpers import read_raw as pump
 from google.protobuf import json_format
+
 from wordarena.clients.cli import actions, moves
 from wordarena.v1 import common_pb2
 

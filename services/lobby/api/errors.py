@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
+
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, bad_request, rpc_errors
 from wordarena.services.lobby.api.requests import check_text

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+
 from wordarena.services.common.authn import BearerAuth
 from wordarena.services.lobby import convert
 from wordarena.services.lobby.api.errors import rpc

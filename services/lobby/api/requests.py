@@ -13,6 +13,7 @@ from typing import TypeVar
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from sqlalchemy.exc import IntegrityError
+
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.common.request_ids import ID_RE, check_request_id

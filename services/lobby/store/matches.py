@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlmodel import Session, col, select
+
 from wordarena.services.lobby.models import MatchRow, MatchSeatRow, MatchServerRow
 from wordarena.services.lobby.settings import TableConfig
 from wordarena.services.lobby.tables import Occupant

@@ -8,6 +8,7 @@ import json
 from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
+
 from wordarena.services.lobby.models import PlayerRow, SignInFailureRow
 from wordarena.services.lobby.passwords import FailureThrottle
 from wordarena.services.lobby.store.base import delete_unlocked

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlmodel import Session, select
+
 from wordarena.services.lobby.glicko2 import Rating
 from wordarena.services.lobby.models import MatchSeatRow, PlayerRow, RecordRow
 from wordarena.services.lobby.records import PlayerRecord

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete, update
 from sqlmodel import Session, col
+
 from wordarena.services.lobby.models import RequestRow
 
 __all__ = ["PENDING", "Stored", "claim_request", "drop_request", "get_request", "is_pending", "put_request",

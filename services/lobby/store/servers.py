@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
+
 from wordarena.services.lobby.models import MatchRow, MatchServerRow
 
 __all__ = [

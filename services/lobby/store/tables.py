@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict
 
 from sqlmodel import Session, col, select
+
 from wordarena.services.lobby.models import TableRow
 from wordarena.services.lobby.settings import TableConfig
 from wordarena.services.lobby.tables import Occupant, Table, TableStatus

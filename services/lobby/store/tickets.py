@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
+
 from wordarena.services.lobby.matchmaking import Criteria, Group, Queue, Ticket, TicketStatus
 from wordarena.services.lobby.models import TicketRow
 from wordarena.services.lobby.store.base import TICKETS_CHANNEL, delete_unlocked, notify

@@ -11,6 +11,7 @@ from typing import Any
 
 import grpc
 import pytest
+
 from wordarena.services.common import auth
 from wordarena.services.common.config import Settings
 from wordarena.services.lobby.app import Lobby
@@ -119,6 +120,7 @@ async def start_lobby(database_url: str, data_dir: Path, **options_: Any) -> Lob
 async def backdate_ticket(env: LobbyEnv, ticket_id: str, seconds: float) -> None:
     """Makes a quick-match ticket older (its row's ``created_at``), as if it had waited."""
     from sqlalchemy import update
+
     from wordarena.services.lobby.models import TicketRow
 
     await env.lobby.db.run(
@@ -135,6 +137,7 @@ async def backdate_sign_in_failures(env: LobbyEnv, seconds: float) -> None:
     import json
 
     from sqlmodel import select
+
     from wordarena.services.lobby.models import SignInFailureRow
 
     def work(s: Any) -> None:

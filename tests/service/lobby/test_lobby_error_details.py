@@ -11,6 +11,7 @@ import grpc
 import pytest
 from lobby_harness import LobbyEnv
 from test_lobby_hardening import call_rpc, cases, set_field, string_paths
+
 from wordarena.services.common.errors import details_of
 from wordarena.v1 import common_pb2, lobby_pb2
 

@@ -17,6 +17,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from lobby_harness import LobbyEnv
+
 from wordarena.services.common.errors import detail
 from wordarena.services.lobby.models import RequestRow
 from wordarena.services.lobby.options import REQUEST_LEASE_S

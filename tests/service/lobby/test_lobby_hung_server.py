@@ -11,6 +11,7 @@ import uuid
 import grpc
 import pytest
 from lobby_harness import FakeMatchServer, LobbyEnv
+
 from wordarena.v1 import common_pb2, control_pb2, control_pb2_grpc, lobby_pb2
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -26,6 +26,7 @@ from lobby_harness import (
     stop_lobby,
 )
 from sqlmodel import select
+
 from wordarena.v1 import common_pb2, lobby_pb2
 
 pytestmark = pytest.mark.postgres
@@ -245,6 +246,7 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
     import threading
 
     from sqlmodel import Session
+
     from wordarena.services.lobby import store
     from wordarena.services.lobby.models import TicketRow
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from lobby_harness import LobbyEnv
+
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import lobby_pb2
 

@@ -8,6 +8,7 @@ import time
 
 from lobby_harness import LobbyEnv
 from prometheus_client import REGISTRY
+
 from wordarena.services.lobby.models import MatchServerRow
 from wordarena.v1 import control_pb2
 

@@ -20,6 +20,7 @@ from lobby_harness import (
     start_lobby,
     stop_lobby,
 )
+
 from wordarena.services.common import auth
 from wordarena.services.common.errors import detail
 from wordarena.v1 import common_pb2, control_pb2, errors_pb2, lobby_pb2
@@ -93,6 +94,7 @@ async def test_guest_names_and_tokens(env: LobbyEnv) -> None:
 
 async def test_failed_sign_ins_lock_the_name_out_for_the_window(env: LobbyEnv) -> None:
     from sqlmodel import select
+
     from wordarena.services.lobby.models import SignInFailureRow
 
     _, meta = await guest(env, "Sam")

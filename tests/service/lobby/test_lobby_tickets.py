@@ -23,6 +23,7 @@ from lobby_harness import (
 from prometheus_client import REGISTRY
 from sqlalchemy import update
 from sqlmodel import select
+
 from wordarena.services.common.errors import detail
 from wordarena.services.lobby.models import MatchRow, MatchSeatRow, TicketRow
 from wordarena.v1 import common_pb2, errors_pb2, lobby_pb2

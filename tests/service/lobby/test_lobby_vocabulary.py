@@ -9,6 +9,7 @@ import uuid
 import grpc
 import pytest
 from lobby_harness import LobbyEnv
+
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import lobby_pb2
 

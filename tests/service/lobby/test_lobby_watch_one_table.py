@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 from lobby_harness import FakeMatchServer, LobbyEnv
+
 from wordarena.v1 import common_pb2, lobby_pb2
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)

@@ -22,6 +22,7 @@ import pytest
 from lobby_harness import eventually
 from sqlalchemy import update
 from sqlmodel import col
+
 from wordarena.engine.movegen import generate_moves
 from wordarena.services.common.config import Settings
 from wordarena.services.common.db import Database

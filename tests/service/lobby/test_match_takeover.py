@@ -22,6 +22,7 @@ from typing import Any
 
 import grpc
 from lobby_harness import eventually
+
 from wordarena.clients.cli.client import Client, Config
 from wordarena.services.common.config import Settings
 from wordarena.services.lobby.main import build_lobby

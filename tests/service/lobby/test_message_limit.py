@@ -6,6 +6,7 @@ from __future__ import annotations
 import grpc
 import pytest
 from lobby_harness import LobbyEnv
+
 from wordarena.v1 import lobby_pb2
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

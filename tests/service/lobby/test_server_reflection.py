@@ -12,6 +12,7 @@ import pytest
 from google.protobuf import descriptor_pb2
 from grpc_reflection.v1alpha import reflection_pb2 as r
 from lobby_harness import LobbyEnv
+
 from wordarena.services.common.config import Settings
 from wordarena.services.match.main import start
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+
 from wordarena.services.common import auth
 from wordarena.services.common.config import Settings
 from wordarena.services.match.main import MatchServer, start

@@ -9,6 +9,7 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from match_harness import Harness
+
 from wordarena.services.common.errors import details_of
 from wordarena.v1 import match_pb2 as m
 

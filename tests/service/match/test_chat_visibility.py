@@ -6,6 +6,7 @@ from __future__ import annotations
 import grpc
 import pytest
 from match_harness import Harness, Player, pass_move
+
 from wordarena.services.common.errors import detail
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e

@@ -8,6 +8,7 @@ import uuid
 import grpc
 import pytest
 from match_harness import SERVICE_TOKEN, Harness, pass_move
+
 from wordarena.services.common.errors import detail
 from wordarena.services.match import metrics
 from wordarena.v1 import control_pb2 as ctl

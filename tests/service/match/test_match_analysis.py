@@ -9,6 +9,7 @@ import grpc
 import pytest
 from google.rpc import status_pb2
 from match_harness import Harness, client_moves, client_rack, expected_notation, play_move
+
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
 from wordarena.v1 import common_pb2 as c

@@ -9,6 +9,7 @@ import asyncio
 import itertools
 
 from match_harness import Harness, Player, client_moves, play_move
+
 from wordarena.engine.game import Play
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement

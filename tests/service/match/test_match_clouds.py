@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from match_harness import Harness, Player
+
 from wordarena.engine.bots import Bot
 from wordarena.engine.families import parse_ruleset_id, replay
 from wordarena.engine.game import Exchange, GameState, Play, apply

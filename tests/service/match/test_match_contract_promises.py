@@ -14,6 +14,7 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from match_harness import Harness, Player, engine_move, pass_move
+
 from wordarena.services.common.errors import detail
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e

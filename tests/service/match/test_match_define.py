@@ -9,6 +9,7 @@ from pathlib import Path
 import grpc
 import pytest
 from match_harness import Harness
+
 from wordarena.services.common.errors import detail
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m

@@ -11,6 +11,7 @@ from pathlib import Path
 import grpc
 import pytest
 from match_harness import Harness, pass_move
+
 from wordarena.services.common.errors import details_of
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import match_pb2 as m

@@ -23,6 +23,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+
 from wordarena.engine.movegen import generate_moves
 from wordarena.services.common import auth
 from wordarena.services.common.config import Settings

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from match_harness import Harness, client_cells, client_rack, pass_move
+
 from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate

@@ -9,6 +9,7 @@ import random
 import grpc
 from google.rpc import status_pb2
 from match_harness import Harness, Player
+
 from wordarena.engine.movegen import generate_moves
 from wordarena.engine.placement import Placement
 from wordarena.v1 import common_pb2 as c

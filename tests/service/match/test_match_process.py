@@ -12,6 +12,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+
 from wordarena.services.common import auth
 from wordarena.services.match.main import parse_ready_line
 from wordarena.v1 import common_pb2 as c

@@ -12,6 +12,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from match_harness import Harness
+
 from wordarena.services.common.config import Settings
 from wordarena.services.match import metrics
 from wordarena.services.match.main import MatchServer, start
@@ -141,6 +142,7 @@ async def test_lost_match_error_names_the_new_owner(harness: Harness) -> None:
         await alice.submit(mid, pass_move(), expected_seq=(await alice.view(mid)).last_seq)
     assert err.value.code() == grpc.StatusCode.UNAVAILABLE
     from grpc_status import rpc_status
+
     from wordarena.v1 import errors_pb2 as e
 
     status = rpc_status.from_call(err.value)
@@ -157,6 +159,7 @@ async def test_a_server_that_lost_its_lease_drops_the_match_and_ends_streams(har
     match over: at its next renewal it notices, forgets the match and ends its streams, rather
     than serving a stale copy until the next write fails."""
     from match_harness import pass_move
+
     from wordarena.services.match.models import MatchRow
     from wordarena.v1 import match_pb2 as m
 

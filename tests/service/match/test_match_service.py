@@ -21,6 +21,7 @@ from match_harness import (
     pass_move,
     play_move,
 )
+
 from wordarena.services.common.errors import detail
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl

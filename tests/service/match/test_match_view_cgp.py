@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from match_harness import Harness, engine_move
+
 from wordarena.v1 import match_pb2 as m
 
 

@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 from match_harness import SERVICE_TOKEN, Harness
+
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
 

@@ -10,6 +10,7 @@ import grpc
 import pytest
 from grpc_status import rpc_status
 from match_harness import Harness, Player
+
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import grpc
 import pytest
 from match_harness import SERVICE_TOKEN, Harness, Player, engine_move, pass_move
+
 from wordarena.services.common.errors import detail
 from wordarena.services.match.main import MatchServer
 from wordarena.v1 import common_pb2 as c

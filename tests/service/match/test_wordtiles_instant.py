@@ -9,6 +9,7 @@ import itertools
 import grpc
 import pytest
 from match_harness import Harness, Player
+
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.common.errors import details_of
 from wordarena.v1 import common_pb2 as c

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from wordarena.clients.cli.main import main as cli
 from wordarena.engine.analysis import check_position, hindsight, rank_text, tile_bag, word_strength
 from wordarena.engine.errors import InputError

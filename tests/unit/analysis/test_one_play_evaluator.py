@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+
 from wordarena.engine.analysis import word_strength
 from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.families import get_ruleset

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from wordarena.engine.bots import LEVELS, Bot, leave_table, play_game, play_series
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, Exchange, Pass, Play, apply, set_rack, start_game

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from rich.console import Console
+
 from wordarena.clients.cli import actions, legend, moves, render
 from wordarena.clients.cli.client import EXIT_USAGE, ClientError
 from wordarena.clients.cli.match_cmd import strength_text

@@ -14,6 +14,7 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 from rich.console import Console
+
 from wordarena.clients.cli import moves, render
 from wordarena.clients.cli.client import (
     EXIT_REFUSED,

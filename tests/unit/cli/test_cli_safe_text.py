@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from rich.console import Console
+
 from wordarena.clients.cli import render
 from wordarena.clients.cli.client import ClientError
 from wordarena.clients.cli.common import json_text

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from wordarena.clients.cli.main import main
 from wordarena.clients.cli.selfplay_cmd import record_name
 from wordarena.engine.interchange import parse_gcg, record_ruleset_id

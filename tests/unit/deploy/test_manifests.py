@@ -436,6 +436,7 @@ def exposed_series() -> dict[str, str]:
 def metric_labels() -> dict[str, frozenset[str]]:
     """Label names of each metric, from the registered collectors."""
     import prometheus_client
+
     import wordarena.services.common.metrics
     import wordarena.services.lobby.metrics
     import wordarena.services.match.metrics  # noqa: F401

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import pytest
+
 from wordarena.engine.board import parse_position, with_tiles
 from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.families import get_ruleset

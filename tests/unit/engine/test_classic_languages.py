@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 import pytest
+
 from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play, apply, set_rack, start_game

@@ -5,6 +5,7 @@ tiles of War of Words, and each refusal's text and field."""
 from __future__ import annotations
 
 import pytest
+
 from wordarena.engine.board import with_tiles
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset

@@ -4,6 +4,7 @@ GameOver and result report and the lobby's records all use, under the rule texts
 from __future__ import annotations
 
 import pytest
+
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Kick, Outcome, Resign, Seat, apply, outcomes, start_game
 from wordarena.engine.game.outcome import winners

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 from engine_helpers import move, new_game, play, refused
+
 from wordarena.engine.board import parse_position, with_tiles
 from wordarena.engine.errors import InputError, Rule, RuleError
 from wordarena.engine.families import get_ruleset

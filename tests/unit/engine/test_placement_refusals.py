@@ -4,6 +4,7 @@ by hand, for each way a placement can be wrong. The match server sends both in R
 from __future__ import annotations
 
 import pytest
+
 from wordarena.engine.board import with_tiles
 from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.families import get_ruleset

@@ -20,6 +20,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from wordarena.engine.errors import EngineError, RuleError
 from wordarena.engine.families import get_ruleset, replay
 from wordarena.engine.game import (

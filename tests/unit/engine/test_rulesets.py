@@ -10,6 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from engine_helpers import move, new_game, play
+
 from wordarena.engine.board import with_tiles
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.placement import check_placement

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from engine_helpers import move, new_game, play, refused, score_of
+
 from wordarena.engine.errors import InputError, Rule
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Exchange, Pass, Play, Resign, apply, start_game

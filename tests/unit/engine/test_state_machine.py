@@ -7,6 +7,7 @@ import json
 
 import pytest
 from engine_helpers import ANY, move, new_game, play, refused
+
 from wordarena.engine.errors import InputError, Rule
 from wordarena.engine.families import get_ruleset, replay
 from wordarena.engine.game import (

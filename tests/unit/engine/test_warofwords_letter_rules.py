@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 from engine_helpers import board_word, move, new_game, play, refused, score_of
+
 from wordarena.engine.errors import Rule
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Exchange, Kick, Leave, Pass, Play, Resign, apply, start_game

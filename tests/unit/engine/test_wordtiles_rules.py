@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from engine_helpers import accept, board_word, check, move, new_game, play, refused, score_of
+
 from wordarena.engine.errors import InputError, Rule, RuleError
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, Exchange, Leave, Pass, Play, TimeOut, apply, start_game

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.game import GameState, start_game

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from gcg_support import ENGLISH, GCG_DIR, POLISH, gcg, load
+
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.interchange.check import check_record, replay_record

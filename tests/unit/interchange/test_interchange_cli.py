@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from gcg_support import ENGLISH, GCG_DIR, POLISH
+
 from wordarena.clients.cli.main import main
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+
 from wordarena.engine.bots import Bot, play_game
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from wordarena.clients.cli.main import main
 from wordarena.engine.board import Cells
 from wordarena.engine.bots import Bot, GameOutcome, play_game

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from gcg_support import GCG_DIR, RECORDS, gcg, load
+
 from wordarena.engine.errors import InputError
 from wordarena.engine.interchange.gcg import MoveKind, decode_gcg, format_move, parse_gcg, write_gcg
 

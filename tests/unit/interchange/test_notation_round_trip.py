@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 from gcg_support import ENGLISH, POLISH, load
+
 from wordarena.engine.board import Cells, parse_position
 from wordarena.engine.bots import Bot
 from wordarena.engine.bots.selfplay import play_game

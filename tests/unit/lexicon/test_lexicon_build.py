@@ -6,6 +6,7 @@ import gzip
 from pathlib import Path
 
 import pytest
+
 from wordarena.engine.lexicon import Lexicon, LexiconError, build_lexicon, read_word_list
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from wordarena.engine.lexicon import SOURCES, Lexicon, LexiconError, catalog, compile_lexicon, load_lexicon
 from wordarena.engine.lexicon.catalog import LexiconSource
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 import pytest
+
 from wordarena.clients.cli import lexicon_cmd
 
 

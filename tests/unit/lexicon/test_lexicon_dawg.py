@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from wordarena.engine.lexicon import ALPHABETS, Lexicon, LexiconError, compile_words, load_lexicon
 
 ABC = ("A", "B", "C")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from wordarena.engine.lexicon import ALPHABETS, Reason, normalize, normalize_word
 from wordarena.engine.lexicon.normalize import normalize_by_rules
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 from wordarena.engine.lexicon import ALPHABETS, SOURCES
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import store
 

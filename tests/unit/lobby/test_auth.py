@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jwt
 import pytest
+
 from wordarena.services.common import auth
 
 

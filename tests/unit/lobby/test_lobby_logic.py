@@ -6,6 +6,7 @@ import grpc
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from wordarena.services.lobby import glicko2
 from wordarena.services.lobby.api.errors import to_service_error
 from wordarena.services.lobby.errors import LobbyError, Status

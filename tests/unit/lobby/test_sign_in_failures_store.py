@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from sqlmodel import select
+
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import store
 from wordarena.services.lobby.models import SignInFailureRow

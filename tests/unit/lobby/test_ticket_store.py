@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlmodel import Session, select
+
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import store
 from wordarena.services.lobby.matchmaking import Criteria, Ticket, TicketStatus

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from mg_support import FAMILIES, brute_force, random_position, small_lexicon
+
 from wordarena.engine.game import apply
 from wordarena.engine.movegen import generate_moves, generator
 from wordarena.engine.movegen.before_run import left_parts_before_run

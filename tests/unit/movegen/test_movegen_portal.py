@@ -9,6 +9,7 @@ import random
 
 import pytest
 from mg_support import brute_force, random_position, small_lexicon
+
 from wordarena.engine.errors import RuleError
 from wordarena.engine.game import Play, apply, set_rack
 from wordarena.engine.movegen import generate_moves

@@ -7,6 +7,7 @@ import importlib
 import pytest
 from google.protobuf import any_pb2, duration_pb2, timestamp_pb2
 from google.rpc import code_pb2, status_pb2
+
 from wordarena.v1 import (
     common_pb2,
     control_pb2,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from google.protobuf import symbol_database
 from google.rpc import error_details_pb2  # noqa: F401  (registers google.rpc.* in the symbol database)
+
 from wordarena.v1 import errors_pb2, lobby_pb2, match_pb2  # noqa: F401
 
 README = Path(__file__).resolve().parents[3] / "protos" / "README.md"

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from wordarena.engine.errors import Rule
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.rulesets import list_rulesets

@@ -4,6 +4,7 @@ lobby accepts (``services.lobby.records.check_outcomes``)."""
 from __future__ import annotations
 
 import pytest
+
 from wordarena.services.lobby import records
 from wordarena.services.match.results import first_round_leavers, score_counts, seat_outcomes
 from wordarena.v1 import common_pb2 as c

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from wordarena.services.common import auth
 from wordarena.services.common.db import Database
 from wordarena.services.match.models import MatchRow, RequestRow

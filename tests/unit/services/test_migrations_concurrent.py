@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect, text
+
 from wordarena.services.common.db import Database
 
 ROOT = Path(__file__).resolve().parents[3]

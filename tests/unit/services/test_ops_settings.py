@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 import pytest
+
 from wordarena.services.common import auth
 from wordarena.services.common.config import build_parser, env_bool, settings_from_args
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from wordarena.services.common.text import invisible, shown_text
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from wow_helpers import ANY, effect_events, game, letter_at, play, points, put, sq, word
+
 from wordarena.engine.errors import RuleError
 from wordarena.engine.families import get_ruleset, replay
 from wordarena.engine.game import Exchange, Pass, Play, apply, start_game
@@ -17,7 +19,6 @@ from wordarena.engine.warofwords import arena as arena_mod
 from wordarena.engine.warofwords.arena import live_squares, markers
 from wordarena.engine.warofwords.catalog import ACTIONS, FACINGS
 from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed, project
-from wow_helpers import ANY, effect_events, game, letter_at, play, points, put, sq, word
 
 WOW_BOARDS = [b for b in board_ids() if b.startswith("warofwords")]
 

@@ -12,6 +12,8 @@ doing anything else, does not count as a turn."
 from __future__ import annotations
 
 import pytest
+from wow_helpers import game, marker, points, sq
+
 from wordarena.engine.bots import Bot, tactics
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play, apply
@@ -19,7 +21,6 @@ from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
 from wordarena.engine.warofwords.arena import Marker, markers, portal_links
-from wow_helpers import game, marker, points, sq
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,6 @@ Shields, what destroyed letters cost, 11L reveals, several destructive tiles in 
 from __future__ import annotations
 
 import pytest
-from wordarena.engine.rulesets.layout import Square
-from wordarena.engine.warofwords import arena as arena_mod
-from wordarena.engine.warofwords.arena import live_squares, markers
 from wow_helpers import (
     change,
     effect_events,
@@ -19,6 +16,10 @@ from wow_helpers import (
     sq,
     word,
 )
+
+from wordarena.engine.rulesets.layout import Square
+from wordarena.engine.warofwords import arena as arena_mod
+from wordarena.engine.warofwords.arena import live_squares, markers
 
 
 def test_a_bomb_destroys_letters_wildcards_and_scenery_in_a_3x3_square_centred_on_it():

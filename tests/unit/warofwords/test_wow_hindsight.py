@@ -11,13 +11,14 @@ word during a single turn" (Hindsight compares the word, ignoring the action til
 from __future__ import annotations
 
 import pytest
+from wow_helpers import game, put, sq
+
 from wordarena.engine.analysis import hindsight
 from wordarena.engine.game import Play, apply
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
 from wordarena.engine.rulesets.layout import Square
 from wordarena.engine.warofwords.arena import Marker, SquareChange
-from wow_helpers import game, put, sq
 
 
 @pytest.fixture(scope="module")

@@ -4,11 +4,12 @@ Whirlwind, Quicksand (and Sandstorm), Lightning and electrified Water."""
 from __future__ import annotations
 
 import pytest
+from wow_helpers import change, effect_events, game, letter_at, marker, play, points, put, sq, word
+
 from wordarena.engine.game import Pass, apply
 from wordarena.engine.rulesets.layout import Square
 from wordarena.engine.warofwords import arena as arena_mod
 from wordarena.engine.warofwords.arena import live_squares, markers
-from wow_helpers import change, effect_events, game, letter_at, marker, play, points, put, sq, word
 
 
 def always(monkeypatch, answer=True):

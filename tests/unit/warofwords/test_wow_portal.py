@@ -8,13 +8,14 @@ G5 leads to C12 and C11 leads to G6.
 from __future__ import annotations
 
 import pytest
+from wow_helpers import effect_events, game, marker, play, put, sq, word
+
 from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.game import Pass
 from wordarena.engine.game import apply as apply_action
 from wordarena.engine.placement import Placement, check_placement
 from wordarena.engine.warofwords.arena import portal_links, portal_pairs
 from wordarena.engine.warofwords.catalog import ACTIONS, Kind, Target
-from wow_helpers import effect_events, game, marker, play, put, sq, word
 
 PAIR = [marker("portal", "G5", 0), marker("portal", "C11", 1)]
 

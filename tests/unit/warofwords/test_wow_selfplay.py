@@ -12,6 +12,7 @@ import statistics
 from collections import Counter
 
 import pytest
+
 from wordarena.engine.bots import Bot, play_game
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play

@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from wow_helpers import game, sq
+
 from wordarena.engine.bots import Bot, tactics
 from wordarena.engine.errors import RuleError
 from wordarena.engine.game import Play, apply
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
-from wow_helpers import game, sq
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,14 @@ what a turn with action tiles is, and how the word of that turn is scored."""
 from __future__ import annotations
 
 import pytest
+from wow_helpers import game, letter_at, play, points, put, rc, sq, word
+
 from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.game import Pass, Play, apply
 from wordarena.engine.game.actions import Move, action_from_dict, action_to_dict
 from wordarena.engine.rulesets.layout import Square
 from wordarena.engine.warofwords.arena import live_squares, markers
 from wordarena.engine.warofwords.catalog import ACTIONS, Kind
-from wow_helpers import game, letter_at, play, points, put, rc, sq, word
 
 
 def test_in_lieu_of_a_word_one_or_more_action_tiles_may_be_played_this_counts_as_a_turn():
