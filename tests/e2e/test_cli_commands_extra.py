@@ -1,7 +1,7 @@
 """The scripting commands added for "every rule playable by a person", each a separate process
 against a real ``wordarena serve``: action tiles by script (``move MATCH 'A1 @bomb'``, ``swap
 MATCH @bomb``), the combat log and chat history (``log``), ``kick`` (refused: too early),
-``record``, a Pass-and-Play table, and hostile chat text printed harmlessly in text and JSON."""
+``record``, a Pass-and-Play table, hostile chat refused by the server and chat markup printed as typed."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from wordarena.v1 import common_pb2
 pytestmark = pytest.mark.slow
 
 HOSTILE = "gg \x1b]0;owned\x07\x1b[2J\u202eolleh\u2066 [bold]x[/bold]\x7f"
+MARKUP = "gg [bold]x[/bold] wp"
 
 
 def _tokens(view: dict) -> list[str]:
@@ -62,16 +63,19 @@ def test_action_tiles_logs_kick_record_and_pass_and_play_by_script(served: Serve
     assert isinstance(cli_json(served, me, "log", match_id, "--all").get("events", []), list)
 
     # A hostile chat: text output shows it visibly, JSON carries it exactly but escaped.
-    chat_seq = int(cli_json(served, me, "chat", match_id, HOSTILE)["event"]["seq"])
-    text = cli(served, me, "log", match_id, "--chat").stdout
+    # The server refuses chat with control or hiding characters, naming the field; the refusal
+    # reaches the terminal harmlessly. Markup in an allowed chat is printed as typed.
+    refused = cli(served, me, "chat", match_id, HOSTILE, "--json", check=False)
+    assert refused.returncode == 2 and "control or format characters" in refused.stdout + refused.stderr
     for raw in ("\x1b", "\x07", "\x7f", "\u202e", "\u2066"):
-        assert raw not in text
-    assert "␛]0;owned␇␛[2J⟨U+202E⟩olleh⟨U+2066⟩ [bold]x[/bold]␡" in text
+        assert raw not in refused.stdout + refused.stderr
+    chat_seq = int(cli_json(served, me, "chat", match_id, MARKUP)["event"]["seq"])
+    text = cli(served, me, "log", match_id, "--chat").stdout
+    assert MARKUP in text
     out = cli(served, me, "log", match_id, "--chat", "--json").stdout
-    assert "\u202e" not in out and "\x1b" not in out
-    assert [e["chat"]["text"] for e in json.loads(out)["events"]] == [HOSTILE]
+    assert [e["chat"]["text"] for e in json.loads(out)["events"]] == [MARKUP]
     streamed = cli(served, me, "stream", match_id, "--after", str(chat_seq - 1), "--count", "1").stdout
-    assert "\x1b" not in streamed and "␛[2J" in streamed
+    assert "[bold]x[/bold]" in streamed
 
     # Kicking a bot that has not been idle for long is refused, with the rule.
     kicked = cli(served, me, "kick", match_id, "Bot 1", "--json", check=False)

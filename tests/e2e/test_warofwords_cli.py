@@ -2,7 +2,7 @@
 pseudo-terminal against a real ``wordarena serve``): they put an action tile on the board with
 the CLI's notation (``8H WORD + A1 @bomb`` or ``A1 @bomb``), swap an action tile away
 (``swap @fire``), read the legend, the combat log, the chat history and their record, try to
-kick the bot (refused in plain words), see a hostile chat message shown harmlessly, and resign
+kick the bot (refused in plain words), see a hostile chat refused and markup shown as typed, and resign
 ("GAME OVER (Wanda resigned)")."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ pytestmark = pytest.mark.slow
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 HOSTILE = "hi \x1b]52;c;SGFja2Vk\x07 \x1b[2J \u202eevil\u202c zero\u200bwidth [red]x[/red]"
+MARKUP = "zero [red]x[/red] wp"
 UNPLACEABLE = {"@pirate", "@quicksand"}  # need Water / Sand, which the default board lacks
 
 
@@ -151,8 +152,12 @@ def test_a_war_of_words_player_places_and_swaps_action_tiles(served: Served, tmp
         child.sendline("kick Bot 1")
         child.expect("✗", timeout=30)
 
-        # A hostile chat (sent by the same player from a script) is shown harmlessly.
-        cli(served, config, "chat", match_id, HOSTILE)
+        # A hostile chat (sent by the same player from a script) is refused by the server, its
+        # refusal printed harmlessly; markup in an allowed chat is shown as typed, not applied.
+        refused = cli(served, config, "chat", match_id, HOSTILE, check=False)
+        assert refused.returncode == 2 and "control or format characters" in refused.stderr
+        assert not any(ch in refused.stdout + refused.stderr for ch in ("\x1b", "\x07", "\u202e"))
+        cli(served, config, "chat", match_id, MARKUP)
         mark = len(raw)
         deadline = time.monotonic() + 30
         while "zero" not in ANSI.sub("", raw[mark:]) and time.monotonic() < deadline:
@@ -161,12 +166,9 @@ def test_a_war_of_words_player_places_and_swaps_action_tiles(served: Served, tmp
         child.expect("Chat", timeout=30)
         raw += pump(child, 1.0)
         shown = raw[mark:]
-        assert "\x1b]52" not in shown and "\x07" not in shown and "\u202e" not in shown
-        assert "\u200b" not in shown
-        assert "␛]52;c;SGFja2Vk␇" in shown and "␛[2J" in shown and "⟨U+202E⟩evil" in shown
         assert "[red]x[/red]" in ANSI.sub("", shown)
         history = cli_json(served, config, "log", match_id, "--chat")
-        assert any(e.get("chat", {}).get("text") == HOSTILE for e in history["events"])
+        assert [e["chat"]["text"] for e in history["events"] if "chat" in e] == [MARKUP]
 
         # Resigning ends the game, and the result says who resigned.
         seq = int(cli_json(served, config, "state", match_id).get("last_seq", 0))

@@ -269,7 +269,7 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
 
     def commit_slowly() -> None:
         with Session(a.lobby.db.engine) as s:
-            assert store.finish_group(s, ["q_one", "q_two"], claim, "m_x", "addr", 200.0) is not None
+            assert store.finish_group(s, ["q_one", "q_two"], claim, "m_x", "addr", claim + 1) is not None
             locked.set()
             committed.wait(10)
             s.commit()
@@ -296,7 +296,7 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
 
     def cancel_slowly() -> None:
         with Session(a.lobby.db.engine) as s:
-            t = store.cancel_ticket(s, "q_four", p4, 300.0)
+            t = store.cancel_ticket(s, "q_four", p4, claim + 2)
             assert t is not None and t.status.value == "cancelled"
             locked.set()
             committed.wait(10)
@@ -306,7 +306,7 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
     th.start()
     assert await asyncio.to_thread(locked.wait, 10)
     finish = asyncio.create_task(
-        b.lobby.db.run(store.finish_group, ["q_three", "q_four"], claim, "m_y", "addr", 301.0))
+        b.lobby.db.run(store.finish_group, ["q_three", "q_four"], claim, "m_y", "addr", claim + 3))
     await _a_backend_waits_for_a_row_lock(a)
     assert not finish.done()  # waiting for the row lock
     committed.set()
