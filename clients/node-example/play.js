@@ -12,11 +12,9 @@
 'use strict';
 
 const crypto = require('node:crypto');
-const fs = require('node:fs');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
-const protobuf = require('protobufjs');
 
 const PROTOS = path.resolve(__dirname, '../../protos');
 // google/rpc/*.proto are not in protos/: they come from the google-proto-files package.
@@ -25,25 +23,17 @@ const DEADLINE_MS = 15000; // per unary call
 const GAME_TIMEOUT_MS = 120000; // the whole game
 const TRY_WORDS_TURNS = 6; // look for plays only in the first turns, then pass/exchange to the end
 
-// Services: keepCase keeps the .proto field names (match_id, after_seq...); longs as Number is
-// fine for seqs; enums as their names; defaults so absent scalars read as 0 / '' / [].
+// keepCase keeps the .proto field names (match_id, after_seq...); longs as Number is fine for
+// seqs; enums as their names; defaults so that absent scalars read as 0 / '' / [].
+const LOAD = { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true };
 const pkg = grpc.loadPackageDefinition(protoLoader.loadSync(
-  ['wordarena/v1/lobby.proto', 'wordarena/v1/match.proto'],
-  { includeDirs: [PROTOS], keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true },
+  ['wordarena/v1/lobby.proto', 'wordarena/v1/match.proto'], { ...LOAD, includeDirs: [PROTOS] },
 )).wordarena.v1;
-
-// Error details: proto-loader builds service stubs but no message decoders, so the status and its
-// details are decoded with protobufjs (proto-loader's own parser) from the same .proto files.
-const errRoot = new protobuf.Root();
-errRoot.resolvePath = (_origin, target) => {
-  for (const dir of [PROTOS, GOOGLE_PROTOS]) {
-    const p = path.join(dir, target);
-    if (fs.existsSync(p)) return p;
-  }
-  return target;
-};
-errRoot.loadSync(['google/rpc/status.proto', 'google/rpc/error_details.proto', 'wordarena/v1/errors.proto'],
-  { keepCase: true });
+// Error details: google.rpc.Status and the detail messages, each with a deserialize() of its own.
+const errorTypes = protoLoader.loadSync(
+  ['google/rpc/status.proto', 'google/rpc/error_details.proto', 'wordarena/v1/errors.proto'],
+  { ...LOAD, includeDirs: [PROTOS, GOOGLE_PROTOS] },
+);
 
 class CheckFailed extends Error {}
 const check = (ok, msg) => { if (!ok) throw new CheckFailed(msg); };
@@ -66,13 +56,12 @@ function unary(client, method, req, token) {
 function statusDetails(err) {
   const bin = err.metadata && err.metadata.get('grpc-status-details-bin')[0];
   check(bin, `${err.code} ${err.details}: no grpc-status-details-bin trailer`);
-  const Status = errRoot.lookupType('google.rpc.Status');
-  const st = Status.toObject(Status.decode(bin), { longs: Number, enums: String, defaults: true });
+  const st = errorTypes['google.rpc.Status'].deserialize(bin);
   const details = {};
   for (const any of st.details) {
-    const name = any.type_url.slice(any.type_url.lastIndexOf('/') + 1);
-    const type = errRoot.lookup(name); // null for types we do not know: ignore them
-    if (type) details[name] = type.toObject(type.decode(any.value), { longs: Number, enums: String, defaults: true });
+    const name = any.type_url.slice(any.type_url.lastIndexOf('/') + 1); // type.googleapis.com/<name>
+    const type = errorTypes[name]; // undefined for types we do not know: ignore them
+    if (type) details[name] = type.deserialize(any.value);
   }
   return { code: st.code, message: st.message, details };
 }
@@ -125,7 +114,9 @@ class Follower {
       check(e.seq === this.lastSeq + 1, `${this.name}: seq ${e.seq} after ${this.lastSeq} (duplicate or gap)`);
       this.lastSeq = e.seq;
       this.events.push(e);
-      if (process.env.PLAY_VERBOSE && this.name === 'A') console.error(`#${e.seq} ${e.kind} scores=${e.scores} ${e.turn_played ? e.turn_played.notation : ''}`);
+      if (process.env.PLAY_VERBOSE && this.name === 'A') { // the log once, as player A sees it
+        console.error(`#${e.seq} ${e.kind} scores=${e.scores} ${e.turn_played ? e.turn_played.notation : ''}`);
+      }
       if (e.kind === 'game_over') this.gameOver = e.game_over;
       this.checkPrivacy(e);
     } catch (err) { this.error = err; }
@@ -263,7 +254,7 @@ async function main() {
   const players = [fa, fb];
   const bySeat = (s) => players.find((p) => p.seat === s);
 
-  let turns = 0; let resumedAt = null; let droppedTurn = null; let gameOverSeq = null;
+  let turns = 0; let resumedAt = null; let gameOverSeq = null;
   const moves = { play: 0, exchange: 0, pass_turn: 0 };
   const gameTimer = setTimeout(() => { console.error('play.js: FAILED: game timed out'); process.exit(1); }, GAME_TIMEOUT_MS);
   while (gameOverSeq === null) {
@@ -273,8 +264,9 @@ async function main() {
     const view = (await unary(match, 'GetMatch', { match_id: matchId }, mover.token)).match;
     checkView(mover, view);
 
-    if (turns === 2) {
-      // Decode two refusals. Refused requests keep nothing, so the real turn below still goes in.
+    if (turns === 1) {
+      // After one turn game_seq > 1, so expected_seq 1 is stale. (Early: classic ends after
+      // three scoreless turns in a row, so a game may last only three turns.) Decode two refusals. Refused requests keep nothing, so the real turn below still goes in.
       const stale = await expectRefusal(unary(match, 'SubmitTurn', { match_id: matchId, expected_seq: 1,
         request_id: crypto.randomUUID(), move: { pass_turn: {} } }, mover.token), grpc.status.FAILED_PRECONDITION,
       'wordarena.v1.StaleSeq');
@@ -297,16 +289,17 @@ async function main() {
     const over = res.events.find((e) => e.kind === 'game_over');
     if (over) gameOverSeq = over.seq;
 
-    if (turns === 3) {
-      // Drop B's stream; the next turn happens while it is away; then resume after its last seq.
-      resumedAt = fb.drop(); droppedTurn = turns;
-    } else if (droppedTurn !== null && fb.call === null && turns > droppedTurn) {
+    await Promise.all(viewers.filter((f) => f.call).map((f) => f.waitFor(res.last_seq)));
+    if (turns === 1) {
+      // Drop B's stream (it has seen this turn); the next turn happens while it is away; then
+      // resume after the last seq it saw.
+      resumedAt = fb.drop();
+    } else if (fb.call === null) {
       check(resumedAt < res.last_seq, 'no event happened while B was away');
       fb.open(resumedAt);
+      await fb.waitFor(res.last_seq);
     }
-    await Promise.all(viewers.filter((f) => f.call).map((f) => f.waitFor(res.last_seq)));
   }
-  if (fb.call === null) fb.open(resumedAt);
   await Promise.all(viewers.map((f) => f.waitFor(gameOverSeq)));
   clearTimeout(gameTimer);
   for (const f of viewers) f.drop();
