@@ -258,9 +258,11 @@ async function main() {
   const moves = { play: 0, exchange: 0, pass_turn: 0 };
   const gameTimer = setTimeout(() => { console.error('play.js: FAILED: game timed out'); process.exit(1); }, GAME_TIMEOUT_MS);
   while (gameOverSeq === null) {
-    const mover0 = (await unary(match, 'GetMatch', { match_id: matchId }, fw.token)).match;
-    check(mover0.status === 'MATCH_STATUS_IN_PROGRESS', `match ${mover0.status} without a GameOver seen`);
-    const mover = bySeat(mover0.to_move_seat);
+    // The spectator's view says whose turn it is; that player reads its own view and moves.
+    const pub = (await unary(match, 'GetMatch', { match_id: matchId }, fw.token)).match;
+    check(pub.status === 'MATCH_STATUS_IN_PROGRESS', `match ${pub.status} without a GameOver seen`);
+    checkView(fw, pub);
+    const mover = bySeat(pub.to_move_seat);
     const view = (await unary(match, 'GetMatch', { match_id: matchId }, mover.token)).match;
     checkView(mover, view);
 
