@@ -165,10 +165,12 @@ async def env(database_url: str, tmp_path: Path) -> AsyncIterator[LobbyEnv]:
 
 
 async def start_fake_match_server(
-    env: LobbyEnv, hold: asyncio.Event | None = None, capacity: int = 100
+    env: LobbyEnv, hold: asyncio.Event | None = None, capacity: int = 100, *,
+    server_id: str = "ms-1", active: int = 0,
 ) -> tuple[FakeMatchServer, Any]:
-    """A fake match server on loopback, registered with the lobby of ``env`` as "ms-1"
-    (``hold``: CreateMatch waits for it). Returns the fake and its gRPC server (stop it)."""
+    """A fake match server on loopback, registered with the lobby of ``env`` as ``server_id``
+    with ``active`` matches (``hold``: CreateMatch waits for it). Returns the fake and its gRPC
+    server (stop it)."""
     fake = FakeMatchServer(env.lobby.keys, hold=hold)
     server = grpc.aio.server()
     control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
@@ -176,7 +178,8 @@ async def start_fake_match_server(
     await server.start()
     await env.registry.RegisterMatchServer(
         control_pb2.RegisterMatchServerRequest(
-            server_id="ms-1", address=fake.address, load=control_pb2.ServerLoad(capacity=capacity)
+            server_id=server_id, address=fake.address,
+            load=control_pb2.ServerLoad(active_matches=active, capacity=capacity)
         ),
         metadata=env.service_md,
     )

@@ -8,28 +8,12 @@ import asyncio
 import time
 import uuid
 
-import grpc
 import pytest
-from lobby_harness import FakeMatchServer, LobbyEnv
+from lobby_harness import LobbyEnv, start_fake_match_server
 
-from wordarena.v1 import common_pb2, control_pb2, control_pb2_grpc, lobby_pb2
+from wordarena.v1 import common_pb2, lobby_pb2
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-
-
-async def _register(env: LobbyEnv, server_id: str, active: int,
-                    hold: asyncio.Event | None = None) -> tuple[FakeMatchServer, grpc.aio.Server]:
-    fake = FakeMatchServer(env.lobby.keys, hold=hold)
-    server = grpc.aio.server()
-    control_pb2_grpc.add_MatchControlServiceServicer_to_server(fake, server)
-    fake.address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
-    await server.start()
-    await env.registry.RegisterMatchServer(
-        control_pb2.RegisterMatchServerRequest(
-            server_id=server_id, address=fake.address,
-            load=control_pb2.ServerLoad(active_matches=active, capacity=100)),
-        metadata=env.service_md)
-    return fake, server
 
 
 async def _start_a_table(env: LobbyEnv) -> tuple[lobby_pb2.StartTableResponse, float]:
@@ -53,8 +37,8 @@ async def _start_a_table(env: LobbyEnv) -> tuple[lobby_pb2.StartTableResponse, f
 async def test_a_hung_match_server_costs_one_short_wait_then_is_tried_last(env: LobbyEnv) -> None:
     never = asyncio.Event()
     # The hung server is the least loaded, so it is the lobby's first choice.
-    hung, hung_server = await _register(env, "ms-hung", active=0, hold=never)
-    good, good_server = await _register(env, "ms-good", active=50)
+    hung, hung_server = await start_fake_match_server(env, never, server_id="ms-hung", active=0)
+    good, good_server = await start_fake_match_server(env, server_id="ms-good", active=50)
     try:
         first, took = await _start_a_table(env)
         assert first.assignment.address == good.address
