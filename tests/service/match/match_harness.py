@@ -11,10 +11,12 @@ import grpc
 
 from wordarena.services.common import auth
 from wordarena.services.common.config import Settings
+from wordarena.services.common.errors import details_of
 from wordarena.services.match.main import MatchServer, start
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
+from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
 
 SERVICE_TOKEN = "test-service-secret"
@@ -186,3 +188,8 @@ def expected_notation(view: m.MatchView, placements: Any, across: bool) -> str:
     row, col = str(start[0] + 1), chr(ord("A") + start[1])
     position = row + col if across else col + row
     return f"{position} {''.join(letters)}"
+
+
+def violation_of(err: grpc.aio.AioRpcError) -> e.RuleViolation | None:
+    """The RuleViolation among a refused call's details (grpc-status-details-bin), if any."""
+    return next((d for d in details_of(err) if isinstance(d, e.RuleViolation)), None)

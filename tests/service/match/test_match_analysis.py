@@ -7,24 +7,13 @@ import itertools
 
 import grpc
 import pytest
-from google.rpc import status_pb2
-from match_harness import Harness, client_moves, client_rack, expected_notation, play_move
+from match_harness import Harness, client_moves, client_rack, expected_notation, play_move, violation_of
 
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
-
-
-def _violation(err: grpc.aio.AioRpcError) -> e.RuleViolation | None:
-    for key, value in err.trailing_metadata() or ():
-        if key == "grpc-status-details-bin":
-            for d in status_pb2.Status.FromString(value).details:
-                v = e.RuleViolation()
-                if d.Unpack(v):
-                    return v
-    return None
 
 
 def _pbs(placements: tuple[Placement, ...]) -> list[c.Placement]:
@@ -48,7 +37,7 @@ async def test_word_strength_and_hindsight(harness: Harness) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as ei:
         await alice.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=alice.md)
     assert ei.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    v = _violation(ei.value)
+    v = violation_of(ei.value)
     assert v is not None and v.code == e.RULE_CODE_NO_TURN_TO_ANALYSE
 
     moves = client_moves(view)  # every legal play on the board alice sees, best first
@@ -149,5 +138,5 @@ async def test_word_strength_unavailable_in_accept_or_check(harness: Harness) ->
         req = m.WordStrengthRequest(match_id=mid, placements=_pbs(moves[0].placements()))
         await alice.stub.WordStrength(req, metadata=alice.md)
     assert ei.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    v = _violation(ei.value)
+    v = violation_of(ei.value)
     assert v is not None and v.code == e.RULE_CODE_FEATURE_UNAVAILABLE

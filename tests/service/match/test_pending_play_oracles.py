@@ -8,21 +8,11 @@ import uuid
 
 import grpc
 import pytest
-from grpc_status import rpc_status
-from match_harness import Harness, Player
+from match_harness import Harness, Player, violation_of
 
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
-
-
-def _code_of(err: grpc.aio.AioRpcError) -> int:
-    status = rpc_status.from_call(err)
-    for d in status.details if status else ():
-        v = e.RuleViolation()
-        if d.Unpack(v):
-            return v.code
-    return e.RULE_CODE_UNSPECIFIED
 
 
 async def _refused(call: object) -> grpc.aio.AioRpcError:
@@ -49,11 +39,11 @@ async def test_define_and_hindsight_wait_for_the_decision(harness: Harness) -> N
 
     refused = await _refused(judge.stub.Define(m.DefineRequest(word=word.lower()), metadata=judge.md))
     assert refused.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert _code_of(refused) == e.RULE_CODE_DECISION_PENDING and word in refused.details()
+    assert violation_of(refused).code == e.RULE_CODE_DECISION_PENDING and word in refused.details()
     for who in (judge, mover):
         refused = await _refused(who.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=who.md))
         assert refused.code() == grpc.StatusCode.FAILED_PRECONDITION
-        assert _code_of(refused) == e.RULE_CODE_DECISION_PENDING
+        assert violation_of(refused).code == e.RULE_CODE_DECISION_PENDING
 
     last = max(ev.seq for ev in played.events)
     await judge.stub.DecidePending(m.DecidePendingRequest(
@@ -62,6 +52,6 @@ async def test_define_and_hindsight_wait_for_the_decision(harness: Harness) -> N
     try:
         await judge.stub.Define(m.DefineRequest(word=word), metadata=judge.md)
     except grpc.aio.AioRpcError as err:  # not in the dictionary, or none installed: fine
-        assert _code_of(err) != e.RULE_CODE_DECISION_PENDING
+        assert (v := violation_of(err)) is None or v.code != e.RULE_CODE_DECISION_PENDING
     answer = await mover.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=mover.md)
     assert answer.legal_play_count > 0
