@@ -31,6 +31,26 @@ class PremiumUse:
 
 
 @dataclass(frozen=True, slots=True)
+class LetterScore:
+    """How one letter of a word scored: where, the letter as it reads (a blank or wildcard in
+    lower case), its face value, whether it is new this turn, its letter factor (premium and
+    colour), the water's electrification, and the points it adds before word factors."""
+
+    square: int
+    letter: str
+    base_value: int
+    new: bool
+    letter_factor: int
+    electrification: int
+    points: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"square": self.square, "letter": self.letter, "value": self.base_value,
+                "new": self.new, "factor": self.letter_factor,
+                "electrification": self.electrification, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
 class WordScore:
     """The score of one word of a play."""
 
@@ -41,6 +61,7 @@ class WordScore:
     word_factor: int
     score: int
     premiums: tuple[PremiumUse, ...]
+    letters: tuple[LetterScore, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +87,7 @@ class ScoreBreakdown:
                         {"square": p.square, "kind": p.kind, "factor": p.factor}
                         for p in w.premiums
                     ],
+                    "letters": [ls.to_dict() for ls in w.letters],
                 }
                 for w in self.words
             ],
@@ -144,14 +166,17 @@ def score_word(
     letter_sum = 0
     multipliers: list[int] = []
     premiums: list[PremiumUse] = []
-    for index, is_new in zip(word.squares, word.new, strict=True):
+    letters: list[LetterScore] = []
+    for k, (index, is_new) in enumerate(zip(word.squares, word.new, strict=True)):
         tile = cells[index]
         assert tile is not None
-        value = tile_value(ruleset, tile, effects)
+        base = tile_value(ruleset, tile, effects)
+        value, factor, charge = base, 1, 1
         if is_new:
             square = layout.squares[index]
-            factor, used = letter_factor(ruleset, square, index, value, effects)
+            factor, used = letter_factor(ruleset, square, index, base, effects)
             value *= factor
+            charge = next((f for kind, f in used if kind == "water"), 1)
             name = square_name(*divmod(index, layout.cols))
             premiums.extend(PremiumUse(name, kind, f) for kind, f in used)
             if square.word_mult > 1:
@@ -160,6 +185,9 @@ def score_word(
                     PremiumUse(name, _word_premium_name(ruleset, square.word_mult), square.word_mult)
                 )
         letter_sum += value
+        shown = resolved[k] if k < len(resolved) else tile.letter
+        shown = shown.lower() if tile.blank or tile.wildcard else shown.upper()
+        letters.append(LetterScore(index, shown, base, is_new, factor // charge, charge, value))
     bonus = _bonus_letter_points(ruleset, cells, word, effects)
     factor = word_factor(ruleset, multipliers)
     return WordScore(
@@ -170,6 +198,7 @@ def score_word(
         word_factor=factor,
         score=(letter_sum + bonus) * factor,
         premiums=tuple(premiums),
+        letters=tuple(letters),
     )
 
 

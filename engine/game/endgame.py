@@ -4,7 +4,7 @@ winners — each family's rule taken from its ruleset's policies."""
 from __future__ import annotations
 
 from wordarena.engine.game.events import Event
-from wordarena.engine.game.outcome import outcomes, winners
+from wordarena.engine.game.outcome import outcomes, overtime_penalties, winners
 from wordarena.engine.game.state import GameResult, GameState, Seat
 from wordarena.engine.rulesets.model import OutRule
 from wordarena.engine.tiles import is_letter_token
@@ -47,18 +47,21 @@ def _went_out(state: GameState, seat: int) -> bool:
 def end_game(
     state: GameState, reason: str, events: Events, out_seat: int | None = None
 ) -> tuple[GameState, Events]:
-    """Apply the end-of-game rack rule and decide the winners."""
+    """Apply the end-of-game rack rule and overtime penalties, and decide the winners."""
     adjustments = _adjustments(state, reason, out_seat)
-    scores = tuple(s + a for s, a in zip(state.scores, adjustments, strict=True))
+    penalties = overtime_penalties(state.ruleset.clock, state.overtime, state.players)
+    scores = tuple(s + a + p for s, a, p in zip(state.scores, adjustments, penalties, strict=True))
     won = winners(outcomes(state.ruleset.family, state.seats, scores, reason))
-    return _finish(state, GameResult(reason, scores, adjustments, won), events)
+    return _finish(state, GameResult(reason, scores, adjustments, won, penalties), events)
 
 
 def end_by_departure(state: GameState, how: str, events: Events) -> tuple[GameState, Events]:
     """Fewer than two players remain: no rack deductions; the one left wins — except after a
     warofwords kick, where the one left wins only with the higher score (``outcome``)."""
-    won = winners(outcomes(state.ruleset.family, state.seats, state.scores, how))
-    result = GameResult(how, state.scores, (0,) * state.players, won)
+    penalties = overtime_penalties(state.ruleset.clock, state.overtime, state.players)
+    scores = tuple(s + p for s, p in zip(state.scores, penalties, strict=True))
+    won = winners(outcomes(state.ruleset.family, state.seats, scores, how))
+    result = GameResult(how, scores, (0,) * state.players, won, penalties)
     return _finish(state, result, events)
 
 
@@ -81,11 +84,14 @@ def _adjustments(state: GameState, reason: str, out_seat: int | None) -> tuple[i
 
 
 def _finish(state: GameState, result: GameResult, events: Events) -> tuple[GameState, Events]:
-    events.append(Event("game-over", None, {
+    data = {
         "reason": result.reason,
         "scores": list(result.scores),
         "adjustments": list(result.adjustments),
         "winners": list(result.winners),
         "racks": [list(r) for r in state.racks],
-    }))
+    }
+    if any(result.overtime_penalties):
+        data["overtime_penalties"] = list(result.overtime_penalties)
+    events.append(Event("game-over", None, data))
     return state.evolve(result=result, scores=result.scores, pending=None), events

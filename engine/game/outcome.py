@@ -18,14 +18,20 @@ The rules, from the rule texts beside the design:
   otherwise the remaining player gets neither a win nor a loss (NO_RESULT).
 - Otherwise the highest final score among the active seats wins ("The player with the most
   points wins"); equal highest scores tie ("Games can end in a tie"); the other seats lose.
+- Scrabble's chess clock (the tournament convention, docs/rules.md): final scores lose
+  ``overtime_points`` (10) for every started minute a seat's clock ran past zero
+  (``overtime_penalties``) before the winner is decided; a seat that reaches the maximum
+  overtime has timed out (inactive, so it loses).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Sequence
 from enum import StrEnum
 
 from wordarena.engine.game.state import Seat
+from wordarena.engine.rulesets.model import ClockRule
 
 #: Families in which leaving during the first round of turns is no loss, and a game ended by a
 #: kick is won only with the higher score (War of Words' leaving rules).
@@ -75,3 +81,12 @@ def outcomes(family: str, seats: Sequence[Seat], scores: Sequence[int], reason: 
 def winners(results: Sequence[Outcome]) -> tuple[int, ...]:
     """The seats that won or tied."""
     return tuple(i for i, o in enumerate(results) if o in (Outcome.WIN, Outcome.TIE))
+
+
+def overtime_penalties(clock: ClockRule, overtime: Sequence[float], players: int) -> tuple[int, ...]:
+    """Each seat's overtime penalty (<= 0): ``clock.overtime_points`` for every started minute
+    of ``overtime`` (seconds over, per seat); all 0 when the family has no such penalty or no
+    time over was reported."""
+    if not clock.overtime_points or not overtime:
+        return (0,) * players
+    return tuple(-clock.overtime_points * math.ceil(max(t, 0.0) / 60) for t in overtime)

@@ -4,6 +4,7 @@ insist that the same events come out (a replay that diverges is an error, not a 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from wordarena.engine.errors import InputError
 from wordarena.engine.game.actions import action_from_dict
@@ -35,10 +36,28 @@ def replay(
             continue
         if at != position:
             raise InputError("the log holds events no action explains", f"events[{position}]")
-        state, produced = apply(state, action_from_dict(event.data["action"]))
-        if [e.to_dict() for e in produced] != [e.to_dict() for e in events[at: at + len(produced)]]:
+        state, produced = apply(state, action_from_dict(event.data["action"]),
+                                overtime=event.data.get("overtime"))
+        logged = [e.to_dict() for e in events[at: at + len(produced)]]
+        if len(logged) != len(produced) or [
+                _as_logged(e.to_dict(), d) for e, d in zip(produced, logged, strict=True)] != logged:
             raise InputError("replaying the action gave different events", f"events[{at}]")
         position = at + len(produced)
     if position != len(events):
         raise InputError("the log holds events no action explains", f"events[{position}]")
     return state
+
+
+#: Fields the engine's events gained after logs had been written: a log without them still
+#: replays (a word's letter-by-letter scoring, ``letters``, came after its premiums).
+LATER_FIELDS = frozenset({"letters"})
+
+
+def _as_logged(produced: Any, logged: Any) -> Any:
+    """``produced`` without the ``LATER_FIELDS`` that ``logged`` (the stored form) lacks."""
+    if isinstance(produced, dict) and isinstance(logged, dict):
+        return {k: _as_logged(v, logged[k]) if k in logged else v for k, v in produced.items()
+                if k in logged or k not in LATER_FIELDS}
+    if isinstance(produced, list) and isinstance(logged, list) and len(produced) == len(logged):
+        return [_as_logged(p, q) for p, q in zip(produced, logged, strict=True)]
+    return produced

@@ -48,6 +48,7 @@ class GameResult:
     scores: tuple[int, ...]
     adjustments: tuple[int, ...]
     winners: tuple[int, ...]
+    overtime_penalties: tuple[int, ...] = ()  # scrabble: points lost for time over (<= 0 each)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class GameState:
     effects: tuple[Any, ...] = ()  # warofwords persistent effects (action tiles)
     check_words: bool = True
     last_play: tuple[int, ...] = ()
+    overtime: tuple[float, ...] = ()  # seconds each seat's game clock has run past zero (scrabble)
     result: GameResult | None = None
     lexicon: Lexicon | None = field(default=None, compare=False, repr=False)
 

@@ -8,6 +8,7 @@ and the caller keeps its old state (states are immutable, so nothing is half-app
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -85,16 +86,26 @@ def start_game(
     return state, [started]
 
 
-def apply(state: GameState, action: Action) -> tuple[GameState, Events]:
+def apply(state: GameState, action: Action, *,
+          overtime: Sequence[float] | None = None) -> tuple[GameState, Events]:
     """Apply one action. Returns the new state and the events it caused; raises ``RuleError``
-    (state unchanged) when the action breaks a rule."""
+    (state unchanged) when the action breaks a rule.
+
+    ``overtime``: in a game with an overtime penalty (scrabble), the seconds each seat's game
+    clock has run past zero when the action is taken, as measured by the match server. Time
+    enters the engine only as this data, logged with the action (``overtime``), so a replay
+    ends the game with the same penalties (``outcome.overtime_penalties``)."""
     if state.over:
         raise RuleError(Rule.GAME_OVER, "the game is over")
     if not 0 <= action.seat < state.players:
         raise RuleError(Rule.NOT_ALLOWED, f"there is no seat {action.seat}")
+    if overtime is not None:
+        state = state.evolve(overtime=_overtime(overtime, state.players))
     handler = _HANDLERS[type(action)]
     new_state, events = handler(state, action)
     events[0].data["action"] = action_to_dict(action)
+    if overtime is not None:
+        events[0].data["overtime"] = list(new_state.overtime)
     if not new_state.over and new_state.to_move < state.to_move:
         # The turn came back round to the first seat: a round of turns is complete.
         new_state = new_state.evolve(rounds=new_state.rounds + 1)
@@ -272,6 +283,17 @@ _HANDLERS: dict[type, Any] = {
 
 
 # --- small helpers -------------------------------------------------------------------------
+
+
+def _overtime(values: Sequence[float], players: int) -> tuple[float, ...]:
+    """Each seat's time over, checked: one non-negative number of seconds per seat."""
+    try:
+        out = tuple(float(v) for v in values)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"overtime must be seconds per seat: {exc}", "overtime") from exc
+    if len(out) != players or any(not v >= 0 for v in out):
+        raise InputError(f"overtime must be {players} non-negative seconds", "overtime")
+    return out
 
 
 def letters_left(rack: tuple[str, ...]) -> int:

@@ -45,6 +45,10 @@ DEFAULT_BOARD = {
 }
 
 NO_CLOCK = ClockRule(default=0, minimum=0, maximum=7 * 24 * 3600)
+#: Correspondence play (classic, warofwords): no game clock unless a table sets one; each turn
+#: has a deadline, 3 days unless the table sets another (War of Words: "When a player doesn't
+#: play a turn for at least 3 days, other players in the game can elect to Kick Idle Player").
+CORRESPONDENCE = ClockRule(default=0, minimum=0, maximum=7 * 24 * 3600, turn_deadline=3 * 86400)
 
 
 def _classic(base: dict[str, Any]) -> dict[str, Any]:
@@ -87,6 +91,10 @@ def _scrabble(base: dict[str, Any]) -> dict[str, Any]:
         "exchange": ExchangeRule(min_bag=7, per_player=None),
         "zero_turns": ZeroTurnRule(frozenset({"pass", "exchange", "scoreless", "failed"}), 6),
         "out_rule": OutRule.DOUBLE,
+        # The tournament chess clock (NASPA / WESPA): 25 minutes each by default; 10 points per
+        # started minute over, and a player 10 minutes over loses on time (docs/rules.md).
+        "clock": ClockRule(default=25 * 60, minimum=5 * 60, maximum=90 * 60, overtime_points=10,
+                           max_overtime=10 * 60),
     }
 
 
@@ -158,7 +166,7 @@ def ruleset_fields(family: str, language: str = "en", board: str | None = None) 
         "first_play_min_tiles": 1,
         "bonus_letter": False,
         "bonus_letter_points": 10,
-        "clock": NO_CLOCK,
+        "clock": CORRESPONDENCE if family in ("classic", "warofwords") else NO_CLOCK,
     }
     return POLICIES[family](base)
 

@@ -72,13 +72,46 @@ class ZeroTurnRule:
     zero_zero_limit: int | None = None  # classic: the run needed while every score is still 0
 
 
+#: A correspondence per-turn deadline may be set from 1 hour to 30 days.
+TURN_DEADLINE_RANGE = (3600, 30 * 86400)
+
+
 @dataclass(frozen=True, slots=True)
 class ClockRule:
-    """Per-player game clock (seconds). ``default`` 0 means untimed unless a table sets one."""
+    """The family's timing, in seconds.
+
+    The game clock (chess clock): ``default`` per player (0: none unless a table sets one within
+    ``minimum..maximum``). ``overtime_points`` > 0 (scrabble): a clock may run past zero; each
+    started minute over costs that many points at the game's end, and a seat that reaches
+    ``max_overtime`` over times out. Otherwise a clock at zero times the seat out.
+    ``turn_deadline`` > 0 (classic, warofwords): the correspondence deadline of each turn by
+    default (a table sets 1 hour .. 30 days); 0 when the family has none (the game clock rules).
+    """
 
     default: int
     minimum: int
     maximum: int
+    overtime_points: int = 0
+    max_overtime: int = 0
+    turn_deadline: int = 0
+
+    def check_game_clock(self, seconds: float, name: str) -> str:
+        """Why ``seconds`` per player is no game clock of ``name``'s (empty when it is)."""
+        if self.default > 0 and (not self.minimum <= seconds <= self.maximum or seconds % 60):
+            return (f"{name} clock must be {self.minimum // 60}..{self.maximum // 60} whole "
+                    f"minutes per player, not {seconds:g} s")
+        if self.default <= 0 and not 60 <= seconds <= self.maximum:
+            return f"{name} clock must be 1 minute .. {self.maximum // 86400} days if set"
+        return ""
+
+    def check_turn_deadline(self, seconds: float, name: str) -> str:
+        """Why ``seconds`` is no per-turn deadline of ``name``'s (empty when it is)."""
+        if not self.turn_deadline:
+            return f"{name} has no per-turn deadline: it is timed by its game clock"
+        low, high = TURN_DEADLINE_RANGE
+        if not low <= seconds <= high:
+            return f"the per-turn deadline must be 1 hour .. 30 days, not {seconds:g} s"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -135,5 +168,7 @@ class Ruleset:
             "out_rule": self.out_rule.value,
             "idle_kick": self.idle_kick,
             "clock": {"default": self.clock.default, "min": self.clock.minimum,
-                      "max": self.clock.maximum},
+                      "max": self.clock.maximum, "overtime_points": self.clock.overtime_points,
+                      "max_overtime": self.clock.max_overtime,
+                      "turn_deadline": self.clock.turn_deadline},
         }

@@ -321,4 +321,10 @@ def ruleset_description_pb(
     if rs.clock.default:
         desc.clock_min.CopyFrom(dur(rs.clock.minimum))
         desc.clock_max.CopyFrom(dur(rs.clock.maximum))
+        desc.clock_default.CopyFrom(dur(rs.clock.default))
+    if rs.clock.overtime_points:
+        desc.overtime_points = rs.clock.overtime_points
+        desc.max_overtime.CopyFrom(dur(rs.clock.max_overtime))
+    if rs.clock.turn_deadline:
+        desc.turn_deadline_default.CopyFrom(dur(rs.clock.turn_deadline))
     return desc

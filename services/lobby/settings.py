@@ -1,8 +1,9 @@
 """Table settings, validated against the engine's rulesets.
 
-The lobby never re-implements a rule: seat counts, languages, boards and clock bounds come from
-``engine.rulesets``. The lobby's own limits: bot levels 1..5, at least one human seat, idle kicks
-after 1 hour .. 30 days, and challenge modes (instant for every family; Word Tiles also offers
+The lobby never re-implements a rule: seat counts, languages, boards, clock bounds and per-turn
+deadlines (``ClockRule.check_game_clock`` / ``check_turn_deadline``) come from
+``engine.rulesets``. The lobby's own limits: bot levels 1..5, at least one human seat, and
+challenge modes (instant for every family; Word Tiles also offers
 "accept or check", its default).
 """
 
@@ -33,7 +34,6 @@ __all__ = [
 ]
 
 BOT_LEVEL_MIN, BOT_LEVEL_MAX = 1, 5
-IDLE_KICK_MIN_S, IDLE_KICK_MAX_S = 3600, 30 * 24 * 3600
 CHALLENGE_INSTANT = "instant"
 CHALLENGE_ACCEPT_OR_CHECK = "accept_or_check"
 
@@ -164,24 +164,14 @@ def validate_settings(
     clock = int(clock_s or 0)
     if clock < 0:
         raise LobbyError.settings("clock must not be negative", f"{prefix}.options.clock.per_player")
-    if rs.clock.default > 0:
-        clock = clock or rs.clock.default
-        if not rs.clock.minimum <= clock <= rs.clock.maximum or clock % 60:
-            raise LobbyError.settings(
-                f"{rs.name} clock must be {rs.clock.minimum // 60}..{rs.clock.maximum // 60} whole minutes"
-                f" per player, not {clock} s",
-                f"{prefix}.options.clock.per_player",
-            )
-    elif clock and not 60 <= clock <= rs.clock.maximum:
-        raise LobbyError.settings(
-            f"{rs.name} clock must be 1 minute .. {rs.clock.maximum // 86400} days if set",
-            f"{prefix}.options.clock.per_player",
-        )
+    clock = clock or rs.clock.default
+    why = rs.clock.check_game_clock(clock, rs.name) if clock else ""
+    if why:
+        raise LobbyError.settings(why, f"{prefix}.options.clock.per_player")
     idle = int(idle_kick_s or 0)
-    if idle and not IDLE_KICK_MIN_S <= idle <= IDLE_KICK_MAX_S:
-        raise LobbyError.settings(
-            "idle kick must be 1 hour .. 30 days", f"{prefix}.options.clock.idle_kick_after"
-        )
+    why = rs.clock.check_turn_deadline(idle, rs.name) if idle else ""
+    if why:
+        raise LobbyError.settings(why, f"{prefix}.options.clock.idle_kick_after")
     seen: set[int] = set()
     for i, (seat, level) in enumerate(bots):
         where = f"{prefix}.bots[{i}]"

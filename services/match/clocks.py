@@ -1,10 +1,20 @@
-"""Server-side clocks: the remaining time of every seat is stored with each event (``after``
-``clocks``, see ``Runtime.charged_clocks``); this module times the seat to move out.
+"""Server-side timing: game clocks and per-turn deadlines, enforced by the match server.
+
+Each family's timing comes from its ruleset (``ClockRule``) and the match options:
+
+- a game clock (Word Tiles; Scrabble; classic / War of Words when a table sets one): the
+  remaining time of every seat is stored with each event (``after`` ``clocks``, see
+  ``Runtime.charged_clocks``); a seat whose clock runs out times out — in Scrabble only once it
+  has run ``max_overtime`` past zero; until then its time over goes to the engine with every
+  action (``Runtime.overtime``), which takes the overtime penalty off at the game's end;
+- a per-turn deadline (classic, War of Words; ``Runtime.turn_deadline``): classic times the seat
+  out when it passes; in War of Words the others may then kick it (``KickIdlePlayer``).
 
 After every commit the manager re-arms the timer of the seat to move (``arm``). When it fires,
 under the match's lock, and the game has not moved on, the seat's ``TimeOut`` is committed like
 any other action. ``expire`` applies a time-out that is already due before a player's own turn
-is handled (and on rebuild, for time that ran out while no server owned the match).
+is handled (and on rebuild, for time that ran out while no server owned the match). Game time is
+``wallclock``'s, so tests can run it on a fake clock.
 """
 
 from __future__ import annotations
@@ -16,14 +26,32 @@ from typing import Any
 from wordarena.engine.game import Action, TimeOut
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError
+from wordarena.services.match import wallclock
 from wordarena.services.match.runtime import Runtime
 
 log = logs.get_logger(__name__)
 
 #: Commits an action on a match whose lock is held (``MatchManager.commit``).
 Commit = Callable[[Runtime, Action], Awaitable[Any]]
-#: A clock this close to zero has run out (timers wake a little early or late).
+#: A clock this close to its limit has run out (timers wake a little early or late).
 SLACK = 0.01
+
+
+def time_out_at(rt: Runtime) -> float | None:
+    """When the server times the seat to move out (None: never, as things stand): its game
+    clock's end (plus the maximum overtime in Scrabble), or its per-turn deadline in a family
+    without Kick Idle Player (classic)."""
+    if rt.state.over or rt.status != "in-progress":
+        return None
+    seat = rt.state.to_move
+    due: list[float] = []
+    if rt.clocks is not None:
+        limit = rt.ruleset.clock.max_overtime if rt.overtime_allowed else 0
+        due.append(rt.turn_start + rt.clocks[seat] + limit)
+    deadline = rt.turn_deadline(seat)
+    if deadline is not None and not rt.ruleset.idle_kick:
+        due.append(deadline)
+    return min(due, default=None)
 
 
 def disarm(rt: Runtime) -> None:
@@ -34,20 +62,24 @@ def disarm(rt: Runtime) -> None:
 
 
 def arm(rt: Runtime, commit: Commit) -> None:
-    """(Re)start the timer of the seat to move (timed matches in progress only)."""
+    """(Re)start the timer of the seat to move (matches in progress with a time-out due)."""
     disarm(rt)
-    if rt.clocks is None or rt.state.over:
+    due = time_out_at(rt)
+    if due is None:
         return
     seat = rt.state.to_move
-    rt.timer = asyncio.create_task(_timer(rt, seat, rt.seq, rt.clock_remaining(seat) or 0.0, commit))
+    rt.timer = asyncio.create_task(_timer(rt, seat, rt.seq, max(due - wallclock.now(), 0.0), commit))
 
 
 async def _timer(rt: Runtime, seat: int, seq: int, delay: float, commit: Commit) -> None:
-    await asyncio.sleep(delay)
+    await wallclock.sleep(delay)
     async with rt.lock:
         if rt.seq != seq or rt.state.over or rt.state.to_move != seat or rt.status != "in-progress":
             return
-        if (rt.clock_remaining(seat) or 0.0) > SLACK:
+        due = time_out_at(rt)
+        if due is None:
+            return
+        if due - wallclock.now() > SLACK:
             arm(rt, commit)
             return
         logs.bind(match_id=rt.match_id)
@@ -60,8 +92,6 @@ async def _timer(rt: Runtime, seat: int, seq: int, delay: float, commit: Commit)
 
 async def expire(rt: Runtime, commit: Commit) -> None:
     """Commit a TimeOut now if the seat to move has run out (call with the lock held)."""
-    if rt.clocks is None or rt.state.over:
-        return
-    seat = rt.state.to_move
-    if (rt.clock_remaining(seat) or 0.0) <= 0.0:
-        await commit(rt, TimeOut(seat))
+    due = time_out_at(rt)
+    if due is not None and due - wallclock.now() <= 0.0:
+        await commit(rt, TimeOut(rt.state.to_move))

@@ -108,18 +108,18 @@ def options_of(o: c.MatchOptions, ruleset: Ruleset) -> Options:
                   unrated=o.unrated or o.pass_and_play, spectators_allowed=o.spectators_allowed)
     if o.clock.HasField("per_player"):
         secs = o.clock.per_player.ToTimedelta().total_seconds()
-        rule = ruleset.clock
-        if rule.maximum <= 0:
-            raise invalid_argument("options.clock.per_player", f"{ruleset.name} is untimed")
-        if not rule.minimum <= secs <= rule.maximum:
-            raise invalid_argument("options.clock.per_player",
-                                   f"must be {rule.minimum // 60}..{rule.maximum // 60} minutes")
+        why = ruleset.clock.check_game_clock(secs, ruleset.name)
+        if why:
+            raise invalid_argument("options.clock.per_player", why)
         out.per_player_seconds = secs
     elif ruleset.clock.default > 0:
         out.per_player_seconds = float(ruleset.clock.default)
     if o.clock.HasField("idle_kick_after"):
         secs = o.clock.idle_kick_after.ToTimedelta().total_seconds()
-        if not 3600 <= secs <= 30 * 86400:
-            raise invalid_argument("options.clock.idle_kick_after", "must be 1 hour .. 30 days")
+        why = ruleset.clock.check_turn_deadline(secs, ruleset.name)
+        if why:
+            raise invalid_argument("options.clock.idle_kick_after", why)
         out.idle_kick_seconds = secs
+    elif ruleset.clock.turn_deadline:
+        out.idle_kick_seconds = float(ruleset.clock.turn_deadline)
     return out

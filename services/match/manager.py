@@ -67,6 +67,7 @@ from wordarena.services.match import (
     moves,
     streams,
     views,
+    wallclock,
 )
 from wordarena.services.match.models import MatchRow, RequestRow
 from wordarena.services.match.runtime import Runtime
@@ -220,14 +221,14 @@ class MatchManager:
             state, events = start_game(ruleset, len(seats), seed, lexicon, True, word_check)
         except InputError as exc:
             raise invalid_argument("seats", str(exc)) from exc
-        now = time.time()
+        now = wallclock.now()
         # The match's own ruleset: the table's challenge mode may have changed when words are checked.
         ruleset = state.ruleset
         rt = Runtime(match_id=req.match_id, ruleset=ruleset, seats=seats, options=options,
                      created_at=now, state=state, events=[], last_move=[now] * len(seats))
+        rt.turn_start = now
         if options.per_player_seconds:
             rt.clocks = [options.per_player_seconds] * len(seats)
-            rt.turn_start = now
         stored = eventlog.to_stored(rt, events, state, now)
         row = MatchRow(id=req.match_id, ruleset_id=ruleset.id, seed=str(seed),
                        seats=json.dumps([s.to_dict() for s in seats]), options=json.dumps(options.to_dict()),
@@ -330,18 +331,18 @@ class MatchManager:
             return self._repeat(rt, key, method)
         if expected_seq is not None:
             self._check_expected_seq(rt, expected_seq)
-        now = time.time()
+        now = wallclock.now()
         if action is not None:
             if rt.status != "in-progress" and not rt.state.over:
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "the match is not in progress")
-            try:
-                new_state, engine_events = apply(rt.state, action)
+            charged = rt.charged_clocks(now)
+            try:  # the game clocks' time over goes to the engine as data (scrabble's penalty)
+                new_state, engine_events = apply(rt.state, action, overtime=rt.overtime(charged))
             except RuleError as exc:
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, str(exc),
                                    moves.violation_of(exc, rt.state, rt.ruleset, action)) from exc
             except EngineError as exc:
                 raise invalid_argument("move", str(exc)) from exc
-            charged = rt.charged_clocks(now)
             events = eventlog.to_stored(rt, engine_events, new_state, now, charged)
         else:
             new_state, charged = rt.state, rt.clocks

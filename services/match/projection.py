@@ -10,13 +10,12 @@ shows events or state goes through these functions.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from wordarena.engine.interchange.cgp import view_to_cgp
 from wordarena.engine.rulesets.layout import Square
 from wordarena.engine.tiles import Tile
-from wordarena.services.match import results, views
+from wordarena.services.match import results, views, wallclock
 from wordarena.services.match.runtime import Runtime, after_snapshot
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -34,9 +33,14 @@ def seat_pb(rt: Runtime, i: int, after: dict[str, Any], at: float) -> c.Seat:
                exchanges_left=-1 if per is None else max(per - ex[i], 0))
     clocks = after.get("clocks")
     if clocks is not None:
-        s.clock.remaining.CopyFrom(views.duration(clocks[i]))
+        s.clock.remaining.CopyFrom(views.duration(max(clocks[i], 0.0)))
         s.clock.running = after.get("to_move") == i
         s.clock.as_of.CopyFrom(views.timestamp(at))
+        if r.clock.overtime_points:  # scrabble: the clock runs past zero (stored below zero)
+            s.clock.overtime_points = r.clock.overtime_points
+            s.clock.max_overtime.CopyFrom(views.duration(r.clock.max_overtime))
+            if clocks[i] < 0:
+                s.clock.overtime.CopyFrom(views.duration(-clocks[i]))
     return s
 
 
@@ -182,14 +186,16 @@ def game_over_pb(rt: Runtime, data: dict[str, Any], after: dict[str, Any]) -> c.
     r = rt.ruleset
     winners = list(data["winners"])
     scores, adj = data["scores"], data["adjustments"]
+    penalties = data.get("overtime_penalties") or [0] * len(rt.seats)
     go = c.GameOver(reason=views.REASONS.get(data["reason"], 0), winner_seats=winners)  # type: ignore[arg-type]
     outcomes = results.seat_outcomes(r.family, after["seats"], scores, data["reason"],
                                      after.get("first_round_left") or ())
     for i in range(len(rt.seats)):
         outcome = outcomes[i]
-        fs = c.FinalScore(seat=i, score_before=scores[i] - adj[i],
+        fs = c.FinalScore(seat=i, score_before=scores[i] - adj[i] - penalties[i],
                           rack_penalty=min(adj[i], 0), rack_bonus=max(adj[i], 0),
-                          final_score=scores[i], outcome=outcome)  # type: ignore[arg-type]
+                          overtime_penalty=penalties[i], final_score=scores[i],
+                          outcome=outcome)  # type: ignore[arg-type]
         fs.remaining_rack.extend(views.tile(r, t) for t in data.get("racks", [[]] * len(rt.seats))[i])
         go.final_scores.append(fs)
     return go
@@ -202,7 +208,7 @@ def _empty_cells(rt: Runtime) -> tuple[None, ...]:
 def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.MatchView:
     """GetMatch: the current state as ``viewer`` sees it."""
     st, r = rt.state, rt.ruleset
-    now = time.time()
+    now = wallclock.now()
     v = m.MatchView(match_id=rt.match_id, ruleset=views.ruleset_ref(r), options=rt.options.to_pb(),
                     status=m.MATCH_STATUS_FINISHED if st.over else m.MATCH_STATUS_IN_PROGRESS,
                     last_seq=rt.seq, game_seq=rt.game_seq, controlled_seats=controlled, bag_count=len(st.bag),
@@ -214,9 +220,12 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
     v.cgp = view_to_cgp(st, viewer)
     after = after_snapshot(rt.state)
     if rt.clocks is not None:
-        after["clocks"] = [rt.clock_remaining(i, now) for i in range(st.players)]
+        after["clocks"] = [rt.clock_left(i, now) for i in range(st.players)]
     for i in range(st.players):
         s = seat_pb(rt, i, after, now)
+        deadline = rt.turn_deadline(i)
+        if deadline is not None:
+            s.turn_deadline.CopyFrom(views.timestamp(deadline))
         moved = rt.last_move[i] if rt.last_move else rt.created_at
         s.last_move_time.CopyFrom(views.timestamp(moved))
         v.seats.append(s)

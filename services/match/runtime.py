@@ -8,13 +8,12 @@ Projections for a viewer are in ``projection``, the making of stored events in `
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from wordarena.engine.game import GameState
 from wordarena.engine.rulesets.model import Ruleset
-from wordarena.services.match import views
+from wordarena.services.match import views, wallclock
 from wordarena.services.match.store import StoredEvent
 from wordarena.services.match.streams import Subscriber
 from wordarena.v1 import common_pb2 as c
@@ -45,7 +44,7 @@ class Options:
 
     challenge_mode: int = 0
     per_player_seconds: float = 0.0  # 0 = untimed
-    idle_kick_seconds: float = 3 * 86400.0
+    idle_kick_seconds: float = 3 * 86400.0  # the per-turn deadline (classic, warofwords)
     pass_and_play: bool = False
     unrated: bool = False
     spectators_allowed: bool = False
@@ -117,14 +116,25 @@ class Runtime:
 
     # --- clocks --------------------------------------------------------------------------
 
-    def clock_remaining(self, seat: int, now: float | None = None) -> float | None:
-        """Seconds left on ``seat``'s clock now (None when untimed)."""
+    def clock_left(self, seat: int, now: float | None = None) -> float | None:
+        """Seconds left on ``seat``'s game clock now (None when untimed); below zero by the time
+        over in a family with overtime (scrabble), down to minus its maximum overtime."""
         if self.clocks is None:
             return None
         left = self.clocks[seat]
         if not self.state.over and seat == self.state.to_move and self.status == "in-progress":
-            left -= (time.time() if now is None else now) - self.turn_start
-        return max(left, 0.0)
+            left -= (wallclock.now() if now is None else now) - self.turn_start
+        return max(left, -float(self.ruleset.clock.max_overtime if self.overtime_allowed else 0))
+
+    def clock_remaining(self, seat: int, now: float | None = None) -> float | None:
+        """Seconds left on ``seat``'s game clock now, never below zero (None when untimed)."""
+        left = self.clock_left(seat, now)
+        return None if left is None else max(left, 0.0)
+
+    @property
+    def overtime_allowed(self) -> bool:
+        """True when the game clock may run past zero (scrabble's overtime penalty)."""
+        return self.clocks is not None and self.ruleset.clock.overtime_points > 0
 
     def charged_clocks(self, now: float) -> list[float] | None:
         """Clocks after charging the seat to move for the time since its turn began."""
@@ -132,8 +142,27 @@ class Runtime:
             return None
         out = list(self.clocks)
         if not self.state.over:
-            out[self.state.to_move] = max(out[self.state.to_move] - (now - self.turn_start), 0.0)
+            out[self.state.to_move] = self.clock_left(self.state.to_move, now) or 0.0
         return out
+
+    def overtime(self, clocks: list[float] | None) -> list[float] | None:
+        """Each seat's time over on ``clocks`` (the engine's overtime data), or None when the
+        match's clock has no overtime."""
+        if clocks is None or not self.overtime_allowed:
+            return None
+        return [max(-left, 0.0) for left in clocks]
+
+    def idle_since(self, seat: int) -> float:
+        """Since when ``seat`` has been idle: its turn's start or its last move, the later."""
+        return max(self.turn_start, self.last_move[seat] if self.last_move else self.created_at)
+
+    def turn_deadline(self, seat: int) -> float | None:
+        """When ``seat``'s per-turn deadline passes if it is to move (correspondence families;
+        none in pass-and-play or for bots)."""
+        if not self.ruleset.clock.turn_deadline or self.options.pass_and_play \
+                or self.bot_seat(seat) or self.state.over or seat != self.state.to_move:
+            return None
+        return self.idle_since(seat) + self.options.idle_kick_seconds
 
 
 def after_snapshot(st: GameState) -> dict[str, Any]:

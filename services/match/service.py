@@ -25,7 +25,17 @@ from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.errors import ServiceError, invalid_argument, rpc
 from wordarena.services.common.request_ids import check_request_id
 from wordarena.services.common.text import shown_text
-from wordarena.services.match import access, analysis, chat, metrics, moves, projection, streams, views
+from wordarena.services.match import (
+    access,
+    analysis,
+    chat,
+    metrics,
+    moves,
+    projection,
+    streams,
+    views,
+    wallclock,
+)
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.runtime import Runtime, SeatInfo
@@ -411,10 +421,11 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 "only the seat to move can be idle",
                 views.violation(e.RULE_CODE_KICK_NOT_ALLOWED, "kick not allowed"),
             )
-        idle = time.time() - max(rt.turn_start, rt.last_move[request.seat])
+        now = wallclock.now()
+        idle = now - rt.idle_since(request.seat)
         if idle < rt.options.idle_kick_seconds and (claims.player_id, request.request_id) not in rt.requests:
             v = views.violation(e.RULE_CODE_KICK_TOO_EARLY, f"seat {request.seat} has been idle {idle:.0f}s")
-            v.retry_after.CopyFrom(views.timestamp(time.time() + rt.options.idle_kick_seconds - idle))
+            v.retry_after.CopyFrom(views.timestamp(now + rt.options.idle_kick_seconds - idle))
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, v.message, v)
 
         def build(events: list[StoredEvent]) -> m.KickIdlePlayerResponse:

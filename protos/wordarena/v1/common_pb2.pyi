@@ -419,14 +419,20 @@ class Player(_message.Message):
     def __init__(self, player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., guest: _Optional[bool] = ..., bot: _Optional[bool] = ..., bot_level: _Optional[int] = ...) -> None: ...
 
 class Clock(_message.Message):
-    __slots__ = ("remaining", "running", "as_of")
+    __slots__ = ("remaining", "running", "as_of", "overtime", "overtime_points", "max_overtime")
     REMAINING_FIELD_NUMBER: _ClassVar[int]
     RUNNING_FIELD_NUMBER: _ClassVar[int]
     AS_OF_FIELD_NUMBER: _ClassVar[int]
+    OVERTIME_FIELD_NUMBER: _ClassVar[int]
+    OVERTIME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    MAX_OVERTIME_FIELD_NUMBER: _ClassVar[int]
     remaining: _duration_pb2.Duration
     running: bool
     as_of: _timestamp_pb2.Timestamp
-    def __init__(self, remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., running: _Optional[bool] = ..., as_of: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    overtime: _duration_pb2.Duration
+    overtime_points: int
+    max_overtime: _duration_pb2.Duration
+    def __init__(self, remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., running: _Optional[bool] = ..., as_of: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., overtime: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., overtime_points: _Optional[int] = ..., max_overtime: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class ClockSettings(_message.Message):
     __slots__ = ("per_player", "idle_kick_after")
@@ -437,7 +443,7 @@ class ClockSettings(_message.Message):
     def __init__(self, per_player: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., idle_kick_after: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("index", "player", "status", "score", "rack_count", "clock", "exchanges_left", "last_move_time")
+    __slots__ = ("index", "player", "status", "score", "rack_count", "clock", "exchanges_left", "last_move_time", "turn_deadline")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -446,6 +452,7 @@ class Seat(_message.Message):
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     EXCHANGES_LEFT_FIELD_NUMBER: _ClassVar[int]
     LAST_MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    TURN_DEADLINE_FIELD_NUMBER: _ClassVar[int]
     index: int
     player: Player
     status: SeatStatus
@@ -454,7 +461,8 @@ class Seat(_message.Message):
     clock: Clock
     exchanges_left: int
     last_move_time: _timestamp_pb2.Timestamp
-    def __init__(self, index: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., status: _Optional[_Union[SeatStatus, str]] = ..., score: _Optional[int] = ..., rack_count: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., exchanges_left: _Optional[int] = ..., last_move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    turn_deadline: _timestamp_pb2.Timestamp
+    def __init__(self, index: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., status: _Optional[_Union[SeatStatus, str]] = ..., score: _Optional[int] = ..., rack_count: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., exchanges_left: _Optional[int] = ..., last_move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class MatchOptions(_message.Message):
     __slots__ = ("challenge_mode", "clock", "pass_and_play", "unrated", "spectators_allowed")
@@ -599,7 +607,7 @@ class Move(_message.Message):
     def __init__(self, play: _Optional[_Union[PlayMove, _Mapping]] = ..., pass_turn: _Optional[_Union[PassMove, _Mapping]] = ..., exchange: _Optional[_Union[ExchangeMove, _Mapping]] = ..., resign: _Optional[_Union[ResignMove, _Mapping]] = ...) -> None: ...
 
 class FinalScore(_message.Message):
-    __slots__ = ("seat", "score_before", "rack_penalty", "rack_bonus", "final_score", "outcome", "remaining_rack")
+    __slots__ = ("seat", "score_before", "rack_penalty", "rack_bonus", "final_score", "outcome", "remaining_rack", "overtime_penalty")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SCORE_BEFORE_FIELD_NUMBER: _ClassVar[int]
     RACK_PENALTY_FIELD_NUMBER: _ClassVar[int]
@@ -607,6 +615,7 @@ class FinalScore(_message.Message):
     FINAL_SCORE_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     REMAINING_RACK_FIELD_NUMBER: _ClassVar[int]
+    OVERTIME_PENALTY_FIELD_NUMBER: _ClassVar[int]
     seat: int
     score_before: int
     rack_penalty: int
@@ -614,7 +623,8 @@ class FinalScore(_message.Message):
     final_score: int
     outcome: Outcome
     remaining_rack: _containers.RepeatedCompositeFieldContainer[Tile]
-    def __init__(self, seat: _Optional[int] = ..., score_before: _Optional[int] = ..., rack_penalty: _Optional[int] = ..., rack_bonus: _Optional[int] = ..., final_score: _Optional[int] = ..., outcome: _Optional[_Union[Outcome, str]] = ..., remaining_rack: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ...) -> None: ...
+    overtime_penalty: int
+    def __init__(self, seat: _Optional[int] = ..., score_before: _Optional[int] = ..., rack_penalty: _Optional[int] = ..., rack_bonus: _Optional[int] = ..., final_score: _Optional[int] = ..., outcome: _Optional[_Union[Outcome, str]] = ..., remaining_rack: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., overtime_penalty: _Optional[int] = ...) -> None: ...
 
 class MatchStarted(_message.Message):
     __slots__ = ("ruleset", "options", "seats", "first_seat", "board", "bonus_letter")

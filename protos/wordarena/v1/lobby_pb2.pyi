@@ -641,7 +641,7 @@ class BingoBonus(_message.Message):
     def __init__(self, tiles: _Optional[int] = ..., letters_only: _Optional[bool] = ..., points: _Optional[int] = ...) -> None: ...
 
 class RulesetDescription(_message.Message):
-    __slots__ = ("summary", "board", "tiles", "alphabet", "rack_size", "bingo", "exchange_limit", "exchange_min_bag", "challenge_modes", "clock_min", "clock_max", "features", "rules_text")
+    __slots__ = ("summary", "board", "tiles", "alphabet", "rack_size", "bingo", "exchange_limit", "exchange_min_bag", "challenge_modes", "clock_min", "clock_max", "features", "rules_text", "clock_default", "overtime_points", "max_overtime", "turn_deadline_default")
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
     TILES_FIELD_NUMBER: _ClassVar[int]
@@ -655,6 +655,10 @@ class RulesetDescription(_message.Message):
     CLOCK_MAX_FIELD_NUMBER: _ClassVar[int]
     FEATURES_FIELD_NUMBER: _ClassVar[int]
     RULES_TEXT_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    OVERTIME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    MAX_OVERTIME_FIELD_NUMBER: _ClassVar[int]
+    TURN_DEADLINE_DEFAULT_FIELD_NUMBER: _ClassVar[int]
     summary: RulesetSummary
     board: _common_pb2.BoardView
     tiles: _containers.RepeatedCompositeFieldContainer[_common_pb2.TileCount]
@@ -668,7 +672,11 @@ class RulesetDescription(_message.Message):
     clock_max: _duration_pb2.Duration
     features: _containers.RepeatedScalarFieldContainer[Feature]
     rules_text: str
-    def __init__(self, summary: _Optional[_Union[RulesetSummary, _Mapping]] = ..., board: _Optional[_Union[_common_pb2.BoardView, _Mapping]] = ..., tiles: _Optional[_Iterable[_Union[_common_pb2.TileCount, _Mapping]]] = ..., alphabet: _Optional[_Iterable[str]] = ..., rack_size: _Optional[int] = ..., bingo: _Optional[_Iterable[_Union[BingoBonus, _Mapping]]] = ..., exchange_limit: _Optional[int] = ..., exchange_min_bag: _Optional[int] = ..., challenge_modes: _Optional[_Iterable[_Union[_common_pb2.ChallengeMode, str]]] = ..., clock_min: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_max: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., features: _Optional[_Iterable[_Union[Feature, str]]] = ..., rules_text: _Optional[str] = ...) -> None: ...
+    clock_default: _duration_pb2.Duration
+    overtime_points: int
+    max_overtime: _duration_pb2.Duration
+    turn_deadline_default: _duration_pb2.Duration
+    def __init__(self, summary: _Optional[_Union[RulesetSummary, _Mapping]] = ..., board: _Optional[_Union[_common_pb2.BoardView, _Mapping]] = ..., tiles: _Optional[_Iterable[_Union[_common_pb2.TileCount, _Mapping]]] = ..., alphabet: _Optional[_Iterable[str]] = ..., rack_size: _Optional[int] = ..., bingo: _Optional[_Iterable[_Union[BingoBonus, _Mapping]]] = ..., exchange_limit: _Optional[int] = ..., exchange_min_bag: _Optional[int] = ..., challenge_modes: _Optional[_Iterable[_Union[_common_pb2.ChallengeMode, str]]] = ..., clock_min: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., clock_max: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., features: _Optional[_Iterable[_Union[Feature, str]]] = ..., rules_text: _Optional[str] = ..., clock_default: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., overtime_points: _Optional[int] = ..., max_overtime: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., turn_deadline_default: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class ListRulesetsRequest(_message.Message):
     __slots__ = ()
