@@ -7,13 +7,15 @@ match, a spectated one and a replayed record.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Collection, Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from wordarena.clients.cli import actions
+from wordarena.clients.cli.clocks import clock_remaining as clock_remaining
+from wordarena.clients.cli.clocks import clock_text, deadline_text
+from wordarena.clients.cli.clocks import format_clock as format_clock
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.board import COLUMNS, parse_position, square_name
 from wordarena.engine.errors import InputError
@@ -212,23 +214,6 @@ def tile_counts_text(counts: Iterable[common_pb2.TileCount]) -> str:
     return " ".join(f"{tile_text(tc.tile)}×{tc.count}" for tc in counts)
 
 
-def clock_remaining(clock: common_pb2.Clock, now: float | None = None) -> float | None:
-    """Seconds left on a clock now (counting down while it runs); None when untimed."""
-    if not clock.HasField("remaining"):
-        return None
-    left = clock.remaining.ToTimedelta().total_seconds()
-    if clock.running and clock.HasField("as_of"):
-        now = time.time() if now is None else now
-        left -= max(0.0, now - (clock.as_of.seconds + clock.as_of.nanos / 1e9))
-    return max(0.0, left)
-
-
-def format_clock(seconds: float) -> str:
-    """``m:ss``."""
-    s = int(seconds + 0.999)
-    return f"{s // 60}:{s % 60:02d}"
-
-
 def seat_name(view: match_pb2.MatchView, seat: int) -> str:
     """Display name of a seat (``seat N`` when unknown)."""
     for s in view.seats:
@@ -253,10 +238,11 @@ def seats_renderable(view: match_pb2.MatchView, now: float | None = None) -> Tex
         out.append(f"{marker}{name:<28}", style=style)
         out.append(f"{s.score:>5} pts", style="bold")
         out.append(f"   {s.rack_count} tiles")
-        left = clock_remaining(s.clock, now) if s.HasField("clock") else None
-        if left is not None:
-            clock_style = "bold red" if left < 60 else ("bold yellow" if s.clock.running else "")
-            out.append(f"   ⏱ {format_clock(left)}", style=clock_style)
+        shown = clock_text(s.clock, now) if s.HasField("clock") else None
+        if shown is not None:
+            out.append(f"   {shown[0]}", style=shown[1])
+        if s.HasField("turn_deadline"):
+            out.append(f"   ⌛ {deadline_text(s.turn_deadline, now)}", style="yellow")
         if s.status not in (common_pb2.SEAT_STATUS_ACTIVE, common_pb2.SEAT_STATUS_UNSPECIFIED):
             out.append("   " + common_pb2.SeatStatus.Name(s.status).removeprefix("SEAT_STATUS_").lower(),
                        style="dim")
@@ -457,8 +443,9 @@ def breakdown_text(b: common_pb2.ScoreBreakdown, blanks: set[tuple[int, int]] | 
     for w in b.words:
         prem = ",".join(_premium_applied_text(p, w) for p in w.premiums)
         word = safe_text(w.word)
-        if blanks and len(w.letters) == len(word):
-            word = "".join(ch.lower() if (ls.square.row, ls.square.col) in blanks else ch
+        if len(w.letters) == len(word):  # the server writes a blank's letter in lower case
+            word = "".join(ch.lower() if ls.letter.islower() or
+                           (ls.square.row, ls.square.col) in (blanks or ()) else ch
                            for ch, ls in zip(word, w.letters, strict=True))
         words.append(f"{word} {w.score}" + (f" ({prem})" if prem else ""))
     bingo = f" (+{b.bingo_bonus} bingo)" if b.bingo_bonus else ""

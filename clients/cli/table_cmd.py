@@ -130,7 +130,11 @@ def add_settings(p: argparse.ArgumentParser, *, bots: bool = True) -> None:
         p.add_argument("--bot", type=int, action="append", default=[], metavar="LEVEL",
                        help="seat a bot of this level (1..5) at the next free seat; repeatable")
     p.add_argument("--clock", type=float, default=0, metavar="MINUTES",
-                   help="minutes per player (wordtiles: 3..20)")
+                   help="game clock, minutes per player (wordtiles: 3..20, default 10; "
+                   "scrabble: 5..90, default 25, 10 points per started minute over)")
+    p.add_argument("--turn-deadline", type=float, default=0, metavar="HOURS",
+                   help="classic, warofwords: hours per turn, 1..720 (default 72); classic "
+                   "times a late player out, War of Words lets the others kick them")
     p.add_argument("--challenge", choices=sorted(CHALLENGE), default="default",
                    help="how words are checked")
     p.add_argument("--unrated", action="store_true", help="do not count towards records")
@@ -148,6 +152,9 @@ def settings_from_args(args: argparse.Namespace, *, seat: int | None = None) -> 
                                       pass_and_play=getattr(args, "pass_and_play", False))
     if args.clock:
         options.clock.per_player.CopyFrom(duration_pb2.Duration(seconds=int(args.clock * 60)))
+    if getattr(args, "turn_deadline", 0):
+        options.clock.idle_kick_after.CopyFrom(
+            duration_pb2.Duration(seconds=int(args.turn_deadline * 3600)))
     settings = lobby_pb2.TableSettings(
         ruleset=common_pb2.RulesetRef(ruleset_id=args.ruleset, language=args.language,
                                       board_id=args.board),

@@ -159,6 +159,17 @@ def breakdown(ruleset: Ruleset, data: dict[str, Any], tiles_placed: int = 0) -> 
             ws.premiums.append(c.PremiumApplied(square=square_at(row, col), kind=kind,  # type: ignore[arg-type]
                                                 factor=int(p["factor"]),
                                                 colour=COLOURS.get(colour, 0)))  # type: ignore[arg-type]
+        for ls in w.get("letters", []):  # blanks and wildcards in lower case (engine.scoring)
+            ws.letters.append(c.LetterScore(
+                square=square(ruleset, int(ls["square"])), letter=str(ls["letter"]),
+                base_value=int(ls["value"]), newly_placed=bool(ls["new"]),
+                letter_factor=int(ls["factor"]), electrification=int(ls["electrification"]),
+                points=int(ls["points"])))
+        if ws.letters:
+            first, last = ws.letters[0].square, ws.letters[-1].square
+            ws.start.CopyFrom(first)
+            ws.direction = c.DIRECTION_DOWN if first.col == last.col and len(ws.letters) > 1 \
+                else c.DIRECTION_ACROSS  # type: ignore[assignment]
         out.words.append(ws)
     out.words_total = out.total - out.bingo_bonus
     return out
