@@ -91,7 +91,9 @@ async def test_preview_names_the_rule_and_score_that_submitting_gives(harness: H
         assert preview.violation.code_name == submitted[1], where
         if submitted[0]:
             assert preview.breakdown.total == submitted[2], where
-            # common.proto: WordScore.letters is not sent yet (the premiums say what multiplied).
-            assert all(not w.letters for w in preview.breakdown.words), where
+            # common.proto: WordScore.letters, one per letter of the word, adding up to its total.
+            for w in preview.breakdown.words:
+                assert "".join(ls.letter for ls in w.letters).upper() == w.word, where
+                assert sum(ls.points for ls in w.letters) == w.letter_total, where
         outcomes.add(submitted[:2])
     assert (True, "") in outcomes and len(outcomes) >= 3, outcomes

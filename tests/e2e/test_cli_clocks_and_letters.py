@@ -1,0 +1,133 @@
+"""The match screen in a pseudo-terminal shows each family's timing (Scrabble's game clock,
+classic's per-turn deadline) and a preview with a blank's letter in lower case, as the board
+shows it. The matches are made with a chosen seed on a match server of the test's own (the
+lobby hands out random seeds); the CLI signs in at the ``served`` lobby, whose token keys the
+test's match server shares."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pexpect
+import pytest
+from e2e_helpers import ROOT, Served, cli, cli_json, free_port, legal_plays, read_raw
+from google.protobuf.duration_pb2 import Duration
+
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import control_pb2_grpc
+
+pytestmark = pytest.mark.slow
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+TOKEN = "clock-test-service-token"
+
+
+@pytest.fixture(scope="module")
+def own_match_server(served: Served, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A match server of the test's own (no lobby link), sharing the lobby's token keys."""
+    data = tmp_path_factory.mktemp("own-match")
+    address = f"127.0.0.1:{free_port()}"
+    env = dict(os.environ, WORDARENA_SERVICE_TOKEN=TOKEN)
+    out = open(data / "match.out", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wordarena.services.match.main", "--listen", address,
+         "--data-dir", str(served.data_dir), "--database-url", f"sqlite:///{data / 'match.db'}",
+         "--server-id", "clock-test"],
+        cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        channel = grpc.insecure_channel(address)
+        grpc.channel_ready_future(channel).result(timeout=60)
+        channel.close()
+        yield address
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        out.close()
+
+
+def create_match(address: str, player_id: str, ruleset: str, seed: int,
+                 clock: c.ClockSettings | None = None) -> str:
+    """A match of ``player_id`` (seat 0) against a level-1 bot, from ``seed``."""
+    match_id = "m_" + uuid.uuid4().hex[:10]
+    with grpc.insecure_channel(address) as channel:
+        control_pb2_grpc.MatchControlServiceStub(channel).CreateMatch(ctl.CreateMatchRequest(
+            match_id=match_id, ruleset=c.RulesetRef(ruleset_id=ruleset), seed=seed,
+            seats=[ctl.SeatAssignment(index=0, player=c.Player(player_id=player_id,
+                                                               display_name="Tess")),
+                   ctl.SeatAssignment(index=1, bot_level=1)],
+            options=c.MatchOptions(clock=clock or c.ClockSettings())),
+            metadata=[("authorization", f"Bearer {TOKEN}")])
+    return match_id
+
+
+def sign_in(served: Served, config: Path) -> str:
+    """Sign in as Tess at the lobby; her player id."""
+    cli(served, config, "login", "--name", "Tess")
+    return str(next(iter(json.loads(config.read_text())["profiles"].values()))["player_id"])
+
+
+def remember(config: Path, address: str, *match_ids: str) -> None:
+    """The config remembers where the test's matches are played (the lobby does not know)."""
+    raw = json.loads(config.read_text())
+    next(iter(raw["profiles"].values()))["matches"].update({mid: address for mid in match_ids})
+    config.write_text(json.dumps(raw))
+
+
+def screen_of(served: Served, config: Path, match_id: str) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "wordarena.clients.cli.main", "play", "--match",
+                                           match_id], cwd=str(ROOT), env=served.env(config),
+                          encoding="utf-8", timeout=60, dimensions=(60, 110))
+    child.expect("your move > ", timeout=60)
+    return child
+
+
+def shown(child: pexpect.spawn, seconds: float = 1.0) -> str:
+    return ANSI.sub("", read_raw(child, seconds))
+
+
+def test_screen_shows_the_game_clock_the_turn_deadline_and_a_blank_in_lower_case(
+        served: Served, own_match_server: str, tmp_path: Path) -> None:
+    config = tmp_path / "tess.json"
+    player = sign_in(served, config)
+    classic = create_match(own_match_server, player, "classic", seed=3,  # a blank on Tess's rack
+                           clock=c.ClockSettings(idle_kick_after=Duration(seconds=2 * 86400)))
+    scrabble = create_match(own_match_server, player, "scrabble", seed=4)
+    remember(config, own_match_server, classic, scrabble)
+
+    view = cli_json(served, config, "state", classic)
+    play = next(notation for _, notation in legal_plays(view)
+                if any(ch.islower() for ch in notation.split()[1]))
+    child = screen_of(served, config, classic)
+    try:
+        screen = shown(child)
+        assert re.search(r"⌛ turn due in [12]d \d\dh", screen), screen[-2000:]
+        assert "⏱" not in screen  # classic: no game clock unless the table sets one
+        child.sendline(f"preview {play}")
+        child.expect("Preview: ", timeout=30)
+        line = ANSI.sub("", child.readline())
+        word = play.split()[1]  # as typed: the blank's letter in lower case
+        assert line.startswith(f"{word} "), (play, line)
+        child.sendline("quit")
+        child.expect(pexpect.EOF, timeout=30)
+    finally:
+        child.close(force=True)
+
+    child = screen_of(served, config, scrabble)
+    try:
+        screen = shown(child)
+        assert re.search(r"▶ Tess.*⏱ 2[45]:\d\d", screen), screen[-2000:]
+        assert re.search(r"Bot 1.*⏱ 25:00", screen), screen[-2000:]
+        assert "turn due" not in screen  # scrabble: a game clock, no per-turn deadline
+        child.sendline("quit")
+        child.expect(pexpect.EOF, timeout=30)
+    finally:
+        child.close(force=True)
