@@ -15,7 +15,7 @@ from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 from rich.console import Console
 
-from wordarena.clients.cli import moves, render
+from wordarena.clients.cli import clocks, moves, render
 from wordarena.clients.cli.client import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
@@ -125,6 +125,27 @@ def test_clock_counts_down() -> None:
     assert render.clock_remaining(clock, now=1030) == 90
     assert render.format_clock(90) == "1:30"
     assert render.clock_remaining(clock, now=5000) == 0
+
+
+def test_scrabble_clock_past_zero_shows_the_time_over_and_the_penalty_so_far() -> None:
+    clock = common_pb2.Clock(running=True, overtime_points=10)
+    clock.remaining.FromSeconds(0)
+    clock.overtime.FromSeconds(5)
+    clock.max_overtime.FromSeconds(600)
+    clock.as_of.FromSeconds(1000)
+    assert clocks.clock_text(clock, now=1060) == ("⏱ -1:05 over (-20 pts)", "bold red")
+    assert clocks.clock_text(clock, now=9999)[0] == "⏱ -10:00 over (-100 pts)"
+    clock.overtime_points = 0  # a clock without overtime stops at zero
+    assert clocks.clock_text(clock, now=1060)[0] == "⏱ 0:00"
+
+
+def test_turn_deadline_in_days_hours_or_minutes() -> None:
+    due = common_pb2.Clock().as_of
+    due.FromSeconds(1_000_000)
+    assert clocks.deadline_text(due, now=1_000_000 - (2 * 86400 + 3 * 3600 + 10)) == "turn due in 2d 03h"
+    assert clocks.deadline_text(due, now=1_000_000 - (4 * 3600 + 5 * 60)) == "turn due in 4h 05m"
+    assert clocks.deadline_text(due, now=1_000_000 - 750) == "turn due in 12:30"
+    assert clocks.deadline_text(due, now=1_000_001) == "turn overdue"
 
 
 def test_events_in_words() -> None:

@@ -88,3 +88,29 @@ def test_scrabble_resignation_ends_a_two_player_game():
     state = scrabble(racks=RACKS[:2], scores=[0, 100])
     state, _ = apply(state, Resign(1))
     assert state.result.winners == (0,)
+
+
+def test_scrabble_overtime_costs_ten_points_per_started_minute_at_the_end():
+    # Six passes end the game; seat 0 reported 61 s over its clock (two started minutes), seat 1
+    # 60 s (one): the penalties come off the final scores, which decide the winner.
+    state = scrabble(racks=RACKS[:2], scores=[30, 15])
+    for turn in range(6):
+        state, events = apply(state, Pass(turn % 2), overtime=[61.0, 60.0])
+    assert state.result.overtime_penalties == (-20, -10)
+    over = events[-1].data
+    assert over["overtime_penalties"] == [-20, -10]
+    assert over["scores"] == [30 + over["adjustments"][0] - 20, 15 + over["adjustments"][1] - 10]
+
+
+def test_scrabble_overtime_penalty_also_counts_when_the_game_ends_by_resignation():
+    state = scrabble(racks=RACKS[:2], scores=[30, 15])
+    state, _ = apply(state, Resign(1), overtime=[119.0, 0.0])
+    assert state.result.scores == (10, 15) and state.result.winners == (0,)
+
+
+def test_overtime_data_must_be_one_non_negative_number_per_seat():
+    state = scrabble(racks=RACKS[:2])
+    for bad in ([1.0], [1.0, -1.0], ["x", 0]):
+        with pytest.raises(InputError) as ei:
+            apply(state, Pass(0), overtime=bad)
+        assert ei.value.where == "overtime"
