@@ -141,6 +141,8 @@ def test_settings_defaults_and_limits() -> None:
     w = validate_settings(ruleset_id="wordtiles", seats=4, clock_s=180)
     assert w.challenge_mode == "accept_or_check" and w.clock_s == 180
     assert validate_settings(ruleset_id="wordtiles").clock_s == 600
+    assert validate_settings(ruleset_id="scrabble").clock_s == 25 * 60
+    assert validate_settings(ruleset_id="warofwords", idle_kick_s=7200).idle_kick_s == 7200
     assert validate_settings(ruleset_id="warofwords", seats=4).board_id == "warofwords-field"
     assert not validate_settings(ruleset_id="classic", pass_and_play=True).rated
 
@@ -161,6 +163,9 @@ def test_settings_defaults_and_limits() -> None:
         ({"ruleset_id": "classic", "bots": ((2, 3),)}, "settings.bots[0].seat"),
         ({"ruleset_id": "classic", "bots": ((1, 9),)}, "settings.bots[0].bot_level"),
         ({"ruleset_id": "classic", "idle_kick_s": 60}, "settings.options.clock.idle_kick_after"),
+        ({"ruleset_id": "scrabble", "idle_kick_s": 7200}, "settings.options.clock.idle_kick_after"),
+        ({"ruleset_id": "wordtiles", "idle_kick_s": 7200}, "settings.options.clock.idle_kick_after"),
+        ({"ruleset_id": "scrabble", "clock_s": 4 * 60}, "settings.options.clock.per_player"),
     ],
 )
 def test_settings_refused(kwargs: dict, field: str) -> None:
