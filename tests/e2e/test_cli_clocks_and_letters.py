@@ -55,23 +55,25 @@ def own_match_server(served: Served, tmp_path_factory: pytest.TempPathFactory) -
 
 
 def create_match(address: str, player_id: str, ruleset: str, seed: int,
-                 clock: c.ClockSettings | None = None) -> str:
-    """A match of ``player_id`` (seat 0) against a level-1 bot, from ``seed``."""
+                 clock: c.ClockSettings | None = None, first: tuple[str, str] | None = None) -> str:
+    """A match from ``seed`` of ``player_id`` as Tess against a level-1 bot, or after ``first``
+    (player id, name) sitting at seat 0."""
     match_id = "m_" + uuid.uuid4().hex[:10]
+    tess = c.Player(player_id=player_id, display_name="Tess")
+    seats = ([ctl.SeatAssignment(index=0, player=c.Player(player_id=first[0], display_name=first[1])),
+              ctl.SeatAssignment(index=1, player=tess)] if first else
+             [ctl.SeatAssignment(index=0, player=tess), ctl.SeatAssignment(index=1, bot_level=1)])
     with grpc.insecure_channel(address) as channel:
         control_pb2_grpc.MatchControlServiceStub(channel).CreateMatch(ctl.CreateMatchRequest(
-            match_id=match_id, ruleset=c.RulesetRef(ruleset_id=ruleset), seed=seed,
-            seats=[ctl.SeatAssignment(index=0, player=c.Player(player_id=player_id,
-                                                               display_name="Tess")),
-                   ctl.SeatAssignment(index=1, bot_level=1)],
+            match_id=match_id, ruleset=c.RulesetRef(ruleset_id=ruleset), seed=seed, seats=seats,
             options=c.MatchOptions(clock=clock or c.ClockSettings())),
             metadata=[("authorization", f"Bearer {TOKEN}")])
     return match_id
 
 
-def sign_in(served: Served, config: Path) -> str:
-    """Sign in as Tess at the lobby; her player id."""
-    cli(served, config, "login", "--name", "Tess")
+def sign_in(served: Served, config: Path, name: str = "Tess") -> str:
+    """Sign in as ``name`` at the lobby; the player id."""
+    cli(served, config, "login", "--name", name)
     return str(next(iter(json.loads(config.read_text())["profiles"].values()))["player_id"])
 
 
@@ -127,6 +129,56 @@ def test_screen_shows_the_game_clock_the_turn_deadline_and_a_blank_in_lower_case
         assert re.search(r"▶ Tess.*⏱ 2[45]:\d\d", screen), screen[-2000:]
         assert re.search(r"Bot 1.*⏱ 25:00", screen), screen[-2000:]
         assert "turn due" not in screen  # scrabble: a game clock, no per-turn deadline
+        child.sendline("quit")
+        child.expect(pexpect.EOF, timeout=30)
+    finally:
+        child.close(force=True)
+
+
+def test_screen_words_name_players_and_blanks_read_lower_case(
+        served: Served, own_match_server: str, tmp_path: Path) -> None:
+    """Issue 13's smaller wording items, each seen on the terminal: leaving the table menu says
+    Bye (no error); "not your turn" names the player to move and is gone once the turn passes;
+    strength calls the best play the best play; the log writes a blank in lower case; a
+    resignation's GAME OVER names who resigned."""
+    tess_config, uma_config = tmp_path / "tess.json", tmp_path / "uma.json"
+    menu = pexpect.spawn(sys.executable, ["-m", "wordarena.clients.cli.main", "play", "--name",
+                                          "Tessa"], cwd=str(ROOT), env=served.env(tess_config),
+                         encoding="utf-8", timeout=60, dimensions=(60, 110))
+    menu.expect("or x to leave", timeout=60)
+    menu.sendline("x")
+    menu.expect(pexpect.EOF, timeout=30)
+    assert "Bye" in menu.before and "Error" not in menu.before, menu.before
+    menu.close()
+
+    tess = sign_in(served, tess_config, "Tess")
+    uma = sign_in(served, uma_config, "Uma")
+    match_id = create_match(own_match_server, tess, "classic", seed=2, first=(uma, "Uma"))
+    remember(tess_config, own_match_server, match_id)
+    remember(uma_config, own_match_server, match_id)
+    child = pexpect.spawn(sys.executable, ["-m", "wordarena.clients.cli.main", "play", "--match",
+                                           match_id], cwd=str(ROOT), env=served.env(tess_config),
+                          encoding="utf-8", timeout=60, dimensions=(60, 110))
+    try:
+        child.expect("waiting \\(commands still work\\) > ", timeout=60)
+        child.sendline("pass")
+        child.expect("It is not your turn: Uma is to move", timeout=30)
+        shown(child)
+        cli(served, uma_config, "pass", match_id)
+        child.expect("Uma passed", timeout=30)
+        after = shown(child, 1.5)
+        assert "not your turn" not in after, after[-2000:]
+
+        view = cli_json(served, tess_config, "state", match_id)
+        play = next(notation for _, notation in legal_plays(view)
+                    if any(ch.islower() for ch in notation.split()[1]))
+        best = legal_plays(view)[0][1]
+        child.sendline(f"strength {best}")
+        child.expect(r"; (tied for )?the best play", timeout=30)
+        child.sendline(play)
+        child.expect(re.escape(f"Tess: {play} for "), timeout=30)
+        child.sendline("resign")
+        child.expect(r"GAME OVER \(Tess resigned\)", timeout=30)
         child.sendline("quit")
         child.expect(pexpect.EOF, timeout=30)
     finally:
