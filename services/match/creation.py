@@ -120,6 +120,6 @@ def options_of(o: c.MatchOptions, ruleset: Ruleset) -> Options:
         if why:
             raise invalid_argument("options.clock.idle_kick_after", why)
         out.idle_kick_seconds = secs
-    elif ruleset.clock.turn_deadline:
+    else:  # the family's default; 0 when it has no per-turn deadline (wordtiles, scrabble)
         out.idle_kick_seconds = float(ruleset.clock.turn_deadline)
     return out

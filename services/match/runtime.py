@@ -44,7 +44,7 @@ class Options:
 
     challenge_mode: int = 0
     per_player_seconds: float = 0.0  # 0 = untimed
-    idle_kick_seconds: float = 3 * 86400.0  # the per-turn deadline (classic, warofwords)
+    idle_kick_seconds: float = 3 * 86400.0  # the per-turn deadline (classic, warofwords; else 0)
     pass_and_play: bool = False
     unrated: bool = False
     spectators_allowed: bool = False
@@ -62,7 +62,8 @@ class Options:
                            spectators_allowed=self.spectators_allowed)
         if self.per_player_seconds:
             o.clock.per_player.CopyFrom(views.duration(self.per_player_seconds))
-        o.clock.idle_kick_after.CopyFrom(views.duration(self.idle_kick_seconds))
+        if self.idle_kick_seconds:
+            o.clock.idle_kick_after.CopyFrom(views.duration(self.idle_kick_seconds))
         return o
 
 

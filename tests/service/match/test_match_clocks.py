@@ -41,6 +41,8 @@ async def test_scrabble_clock_runs_past_zero_and_each_started_minute_over_costs_
     own = view.seats[0].clock
     assert seconds(own.remaining) == 25 * MINUTE and own.running
     assert own.overtime_points == 10 and seconds(own.max_overtime) == 10 * MINUTE
+    assert not view.seats[0].HasField("turn_deadline")
+    assert not view.options.clock.HasField("idle_kick_after")  # no per-turn deadline here
     await clock.advance(25 * MINUTE + 61)
     view = await alice.view(mid)
     own = view.seats[0].clock
