@@ -214,6 +214,12 @@ def rules_text(ruleset: Ruleset) -> str:
     if clock["default"]:
         lines.append(f"- Chess clock: {clock['min'] // 60}..{clock['max'] // 60} minutes per player"
                      f" (default {clock['default'] // 60}).")
+    if clock["overtime_points"]:
+        lines.append(f"- Over time: {clock['overtime_points']} points off per started minute;"
+                     f" {clock['max_overtime'] // 60} minutes over loses the game.")
+    if clock["turn_deadline"]:
+        lines.append(f"- Each turn must be played within {clock['turn_deadline'] // 3600} hours"
+                     " unless the table sets 1 hour .. 30 days.")
     return "\n".join(lines) + "\n"
 
 

@@ -29,6 +29,7 @@ async def test_each_family_describes_its_timing(env: LobbyEnv) -> None:
         == (25 * 60, 5 * 60, 90 * 60)
     assert scrabble.overtime_points == 10 and scrabble.max_overtime.seconds == 600
     assert not scrabble.HasField("turn_deadline_default")
+    assert "10 points off per started minute; 10 minutes over loses the game" in scrabble.rules_text
     wordtiles = await _describe(env, "wordtiles")
     assert wordtiles.clock_default.seconds == 600 and not wordtiles.overtime_points
     assert not wordtiles.HasField("turn_deadline_default")
@@ -36,6 +37,7 @@ async def test_each_family_describes_its_timing(env: LobbyEnv) -> None:
         d = await _describe(env, family)
         assert d.turn_deadline_default.seconds == 3 * 86400, family
         assert not d.HasField("clock_default") and not d.overtime_points, family
+        assert "Each turn must be played within 72 hours" in d.rules_text, family
 
 
 @pytest.mark.parametrize(
