@@ -137,6 +137,15 @@ async def test_war_of_words_deadline_lets_the_others_kick_and_times_nobody_out(
     assert (await bob.view(mid)).seats[0].status == c.SEAT_STATUS_KICKED
 
 
+async def test_no_deadline_runs_in_pass_and_play(harness: Harness, clock: FakeClock) -> None:
+    srv = await harness.start()
+    mid = await harness.create(srv, players=("alice", "alice"), pass_and_play=True)
+    alice = harness.player(srv, "alice")
+    assert not (await alice.view(mid)).seats[0].HasField("turn_deadline")
+    await clock.advance(4 * DAY)
+    assert (await alice.view(mid)).seats[0].status == c.SEAT_STATUS_ACTIVE
+
+
 @pytest.mark.parametrize(
     ("ruleset", "settings", "field"),
     [
@@ -151,6 +160,8 @@ async def test_war_of_words_deadline_lets_the_others_kick_and_times_nobody_out(
         ("scrabble", c.ClockSettings(per_player=Duration(seconds=4 * 60)),
          "options.clock.per_player"),
         ("scrabble", c.ClockSettings(per_player=Duration(seconds=25 * 60 + 30)),
+         "options.clock.per_player"),
+        ("classic", c.ClockSettings(per_player=Duration(seconds=8 * 86400)),
          "options.clock.per_player"),
     ],
 )
