@@ -173,6 +173,27 @@ class Client:
                     raise
         raise ClientError("Could not find a free guest name", EXIT_REFUSED)
 
+    def signed_in_as(self, name: str) -> common_pb2.Player | None:
+        """The remembered player when its token still works and its display name is ``name``
+        (letter case aside): ``login --name NAME`` run again signs nobody new in."""
+        if not self.profile.token:
+            return None
+        try:
+            me = self.me()
+        except ClientError as exc:
+            if exc.exit_code == EXIT_UNREACHABLE:
+                raise
+            return None
+        return me.player if me.player.display_name.casefold() == name.casefold() else None
+
+    def require_signed_in(self) -> Profile:
+        """The remembered identity. Scripting commands never sign in by themselves (a command run
+        without ``login`` would act as a stranger): without a token they stop here."""
+        if not self.profile.token:
+            raise ClientError(f"Not signed in at {self.lobby_address}: run `wordarena login "
+                              f"--name NAME` first (identity kept in {self.config.path})", EXIT_REFUSED)
+        return self.profile
+
     def me(self) -> lobby_pb2.GetMeResponse:
         """The caller's identity (GetMe)."""
         return self._call(self.lobby.GetMe, lobby_pb2.GetMeRequest())
@@ -407,6 +428,10 @@ class Client:
         """KickIdlePlayer."""
         return self.match_call(match_id, "KickIdlePlayer", match_pb2.KickIdlePlayerRequest(
             match_id=match_id, request_id=new_request_id(), seat=seat))
+
+    def match_record(self, match_id: str) -> match_pb2.GetMatchRecordResponse:
+        """GetMatchRecord: the match's GCG (racks only once it is over)."""
+        return self.match_call(match_id, "GetMatchRecord", match_pb2.GetMatchRecordRequest(match_id=match_id))
 
     def player_record(self, player_id: str = "", ruleset_id: str = "") -> lobby_pb2.GetPlayerRecordResponse:
         """GetPlayerRecord (``player_id`` empty: the caller)."""

@@ -1,0 +1,91 @@
+"""docs/cli.md's scripting example, run as documented against a real ``wordarena serve``, twice
+with the same config files (``login --name`` again reuses the sign-in); scripting commands
+without ``login`` fail clearly instead of signing a stranger in; ``record MATCH`` writes the
+match's GCG and ``player-record`` took over a player's record."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from e2e_helpers import ROOT, Served, cli, cli_json
+
+from wordarena.engine.interchange import parse_gcg
+
+pytestmark = pytest.mark.slow
+
+DOC = ROOT / "docs" / "cli.md"
+
+
+def documented_example() -> str:
+    """The shell block after "A game between two guests from a shell" in docs/cli.md."""
+    text = DOC.read_text(encoding="utf-8")
+    after = text[text.index("A game between two guests from a shell"):]
+    found = re.search(r"```sh\n(.*?)```", after, re.S)
+    assert found, "docs/cli.md: no sh block after the scripting example's heading"
+    return found.group(1)
+
+
+def run_example(served: Served, folder: Path) -> subprocess.CompletedProcess[str]:
+    script = documented_example().replace("127.0.0.1:50051", served.lobby).replace("/tmp/", f"{folder}/")
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    env.pop("WORDARENA_CONFIG", None)
+    return subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_documented_scripting_example_runs_twice(served: Served, tmp_path: Path) -> None:
+    ids = []
+    for run in (1, 2):
+        done = run_example(served, tmp_path)
+        assert done.returncode == 0, f"run {run}: {done.stdout}\n{done.stderr}"
+        said = "Already signed in as Alice" if run == 2 else "Signed in as Alice"
+        assert said in done.stdout, done.stdout
+        record = parse_gcg((tmp_path / "game.gcg").read_text(encoding="utf-8"))
+        assert [p.nick for p in record.players] == ["Alice", "Bob"]
+        assert record.moves and record.moves[-1].kind.name == "LEFT"  # Bob resigned
+        ids.append(record.id)
+    assert ids[0] != ids[1]  # two games, played by the same two players
+    for who in ("alice", "bob"):
+        me = cli_json(served, tmp_path / f"{who}.json", "whoami")
+        assert me["player"]["display_name"] == who.title()
+
+
+def test_scripting_commands_without_login_fail_clearly_and_sign_nobody_in(
+        served: Served, tmp_path: Path) -> None:
+    config = tmp_path / "nobody.json"
+    done = cli(served, config, "table", "create", "--json", check=False)
+    assert done.returncode == 1
+    assert "Not signed in" in done.stderr and "wordarena login" in done.stderr
+    assert json.loads(done.stdout)["exit_code"] == 1
+    assert cli(served, config, "whoami", check=False).returncode == 1  # still nobody
+    assert cli(served, config, "player-record", check=False).returncode == 1
+
+
+def test_record_writes_a_match_gcg_and_player_record_answers_for_players(
+        served: Served, tmp_path: Path) -> None:
+    me = tmp_path / "rita.json"
+    cli(served, me, "login", "--name", "Rita")
+    table = cli_json(served, me, "table", "create", "--bot", "1", "--wait")
+    match_id = table["match"]["match_id"]
+    running = cli_json(served, me, "record", match_id)
+    assert running["status"] == "MATCH_STATUS_IN_PROGRESS" and "racks_shown" not in running
+    assert parse_gcg(running["gcg"]).players[0].nick == "Rita"
+    cli(served, me, "resign", match_id)
+    out = tmp_path / "out.gcg"
+    wrote = cli_json(served, me, "record", match_id, "-o", str(out))
+    assert wrote["file"] == str(out) and wrote["racks_shown"] is True and "gcg" not in wrote
+    assert cli(served, me, "gcg", "check", str(out)).returncode == 0
+    printed = cli(served, me, "record", match_id).stdout
+    assert printed == out.read_text(encoding="utf-8")
+    # `record` took a player id before: now it names where a player's record went.
+    who = cli_json(served, me, "whoami")["player"]["player_id"]
+    wrong = cli(served, me, "record", who, check=False)
+    assert wrong.returncode == 1 and "player-record" in wrong.stderr
+    assert cli_json(served, me, "player-record")["player"]["display_name"] == "Rita"
