@@ -1,7 +1,8 @@
 """docs/cli.md's scripting example, run as documented against a real ``wordarena serve``, twice
 with the same config files (``login --name`` again reuses the sign-in); scripting commands
 without ``login`` fail clearly instead of signing a stranger in; ``record MATCH`` writes the
-match's GCG and ``player-record`` took over a player's record."""
+match's GCG and ``player-record`` took over a player's record; a watcher's ``chat`` goes to
+the observers' channel."""
 
 from __future__ import annotations
 
@@ -72,12 +73,24 @@ def test_record_writes_a_match_gcg_and_player_record_answers_for_players(
         served: Served, tmp_path: Path) -> None:
     me = tmp_path / "rita.json"
     cli(served, me, "login", "--name", "Rita")
-    table = cli_json(served, me, "table", "create", "--bot", "1", "--wait")
-    match_id = table["match"]["match_id"]
+    ted = tmp_path / "ted.json"
+    cli(served, ted, "login", "--name", "Ted")
+    table = cli_json(served, me, "table", "create")
+    match_id = cli_json(served, ted, "table", "join", table["table_id"], "--wait")["match"]["match_id"]
     running = cli_json(served, me, "record", match_id)
     assert running["status"] == "MATCH_STATUS_IN_PROGRESS" and "racks_shown" not in running
     assert parse_gcg(running["gcg"]).players[0].nick == "Rita"
-    cli(served, me, "resign", match_id)
+    # A watcher's chat goes to the observers' channel: not in the player's chat log while the
+    # match runs, in the watchers' at once, in everyone's once it is over.
+    watcher = tmp_path / "wes.json"
+    cli(served, watcher, "login", "--name", "Wes")
+    sent = cli_json(served, watcher, "chat", match_id, "she", "should", "swap")
+    assert sent["event"]["chat"]["observers"] is True
+    assert "(observers)" in cli(served, watcher, "log", match_id, "--chat").stdout
+    assert "events" not in cli_json(served, me, "log", match_id, "--chat")
+    cli(served, ted, "resign", match_id)
+    after = cli_json(served, me, "log", match_id, "--chat")
+    assert [e["chat"]["text"] for e in after["events"]] == ["she should swap"]
     out = tmp_path / "out.gcg"
     wrote = cli_json(served, me, "record", match_id, "-o", str(out))
     assert wrote["file"] == str(out) and wrote["racks_shown"] is True and "gcg" not in wrote
