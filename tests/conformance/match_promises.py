@@ -26,7 +26,7 @@ def one_tile(row: int = 7, col: int = 7, letter: str = "Q") -> list[c.Placement]
 
 @promise("MatchService.GetMatch", "players see their own rack; spectators no rack")
 async def _(w: World) -> None:
-    mid, (a, b) = await w.match()
+    mid, (a, _) = await w.match()
     outsider = await w.guest()
     va, vs = await a.view(mid), await outsider.view(mid)
     assert va.viewer_seat == 0 and len(va.rack.tiles) == 7
@@ -351,12 +351,12 @@ async def _(w: World) -> None:
          "PERMISSION_DENIED caller not an active player")
 async def _(w: World) -> None:
     mid, (a, b) = await w.match()
-    err = await refused(b.match.KickIdlePlayer(m.KickIdlePlayerRequest(match_id=mid, request_id=rid(), seat=0),
-                                               metadata=b.md), S.FAILED_PRECONDITION)
+    kick_a = m.KickIdlePlayerRequest(match_id=mid, request_id=rid(), seat=0)
+    err = await refused(b.match.KickIdlePlayer(kick_a, metadata=b.md), S.FAILED_PRECONDITION)
     violation = detail(err, e.RuleViolation)
     assert violation.code == e.RULE_CODE_KICK_TOO_EARLY and violation.HasField("retry_after")
-    err = await refused(a.match.KickIdlePlayer(m.KickIdlePlayerRequest(match_id=mid, request_id=rid(), seat=0),
-                                               metadata=a.md), S.FAILED_PRECONDITION)
+    own = m.KickIdlePlayerRequest(match_id=mid, request_id=rid(), seat=0)
+    err = await refused(a.match.KickIdlePlayer(own, metadata=a.md), S.FAILED_PRECONDITION)
     assert rule(err) == e.RULE_CODE_KICK_NOT_ALLOWED
     outsider = await w.guest()
     await refused(outsider.match.KickIdlePlayer(m.KickIdlePlayerRequest(match_id=mid, request_id=rid(),
