@@ -137,12 +137,14 @@ async def _(w: World) -> None:
 
 
 @promise("LobbyService.WatchTables",
-         "first every current table (EXISTING), then a SYNCED marker, then live changes")
+         "first every current table (EXISTING), then a SYNCED marker, then live changes; watching one "
+         "table, STARTED carries Table.match with the match server's address")
 async def _(w: World) -> None:
     g = await w.guest()
     table = await w.table(g)
-    call = g.lobby.WatchTables(lb.WatchTablesRequest(filter=lb.TableFilter(table_id=table.table_id)),
-                               metadata=g.md)
+    states = [lb.TABLE_STATUS_OPEN, lb.TABLE_STATUS_STARTING, lb.TABLE_STATUS_STARTED]
+    call = g.lobby.WatchTables(lb.WatchTablesRequest(filter=lb.TableFilter(table_id=table.table_id,
+                                                                           statuses=states)), metadata=g.md)
     kinds = []
     async for msg in call:
         kinds.append(msg.kind)
@@ -150,11 +152,12 @@ async def _(w: World) -> None:
             other = await w.guest()
             await other.lobby.JoinTable(lb.JoinTableRequest(table_id=table.table_id, request_id=rid()),
                                         metadata=other.md)
-        elif len(kinds) > 2 and msg.table.table_id == table.table_id:
+        elif msg.kind == lb.TABLE_CHANGE_KIND_STARTED:
+            assert msg.table.match.match_id and msg.table.match.address == w.match_address
             break
     call.cancel()
     assert kinds[:2] == [lb.TABLE_CHANGE_KIND_EXISTING, lb.TABLE_CHANGE_KIND_SYNCED]
-    assert kinds[2] in (lb.TABLE_CHANGE_KIND_UPDATED, lb.TABLE_CHANGE_KIND_STARTED)
+    assert kinds[-1] == lb.TABLE_CHANGE_KIND_STARTED
 
 
 @promise("LobbyService.JoinTable",
