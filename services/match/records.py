@@ -4,8 +4,9 @@
 What the caller may see decides what goes in: a finished match's record shows every rack (they
 were all revealed by the end) and the seed; a running match's record is written from the
 events' public part only (``Event.public``: no dealt racks, drawn tiles or exchanged letters
-reach the writer) and without racks, whoever asks. A running War of Words match has no record
-yet: its plays may lie under clouds, which no viewer may see through.
+reach the writer) and without racks, whoever asks. A running match on a board with clouds (War
+of Words' Cloudy Day in the Park) has no record yet: its plays may lie under clouds, which no
+viewer may see through; once it is over its record shows every play, as it shows every rack.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import grpc
 
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.interchange import record_from_events, write_gcg
+from wordarena.engine.warofwords.clouds import hidden_squares
 from wordarena.services.common.errors import ServiceError
 from wordarena.services.match import views
 from wordarena.services.match.runtime import Runtime, SeatInfo
@@ -39,9 +41,9 @@ def nicks(seats: list[SeatInfo]) -> list[tuple[str, str]]:
 def record_response(rt: Runtime) -> m.GetMatchRecordResponse:
     """The record of ``rt`` as it stands (see the module docstring)."""
     over = rt.state.over
-    if not over and rt.ruleset.family == "warofwords":
-        why = ("a running War of Words match's plays may lie under clouds: its record is available "
-               "once it is over")
+    if not over and hidden_squares(rt.state):
+        why = ("this board has clouds and a running match's plays may lie under them: its record is "
+               "available once the match is over")
         raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, why,
                            views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, why))
     events = [EngineEvent.from_dict(ee) for ev in rt.events for ee in ev.payload.get("engine", ())]

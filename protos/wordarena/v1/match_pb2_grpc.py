@@ -276,8 +276,9 @@ class MatchServiceServicer:
         Errors: INVALID_ARGUMENT empty match_id; NOT_FOUND unknown match; PERMISSION_DENIED with
         RuleViolation NOT_YOUR_SEAT not a player of a match without spectators;
         FAILED_PRECONDITION with RuleViolation MATCH_ABORTED (an aborted match has no record) or
-        FEATURE_UNAVAILABLE for a running War of Words match (its plays may lie under clouds; the
-        record is available once it is over).
+        FEATURE_UNAVAILABLE for a running match on a board with clouds (War of Words' Cloudy Day in
+        the Park: its plays may lie under them; the record, every play shown, is available once the
+        match is over).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -109,10 +109,14 @@ async def test_who_may_not_have_a_record_is_told_why(harness: Harness) -> None:
     err = await _refused(carol, "")
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
 
-    wow = await harness.create(srv, ruleset="warofwords", spectators_allowed=True)
-    err = await _refused(carol, wow)
+    # A running match on the board with clouds: its plays may lie under them.
+    park = await harness.create(srv, ruleset="warofwords/en/warofwords-park", spectators_allowed=True)
+    err = await _refused(carol, park)
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert violation_of(err).code == e.RULE_CODE_FEATURE_UNAVAILABLE
+    # Other War of Words boards have no clouds: their running matches have a record (no racks).
+    wow = await harness.create(srv, ruleset="warofwords", spectators_allowed=True)
+    assert not (await _record(carol, wow)).racks_shown
 
     alice = harness.player(srv, "alice")
     await harness.control(srv).AbortMatch(ctl.AbortMatchRequest(match_id=private, reason="test"),
