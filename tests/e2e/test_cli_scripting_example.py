@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from e2e_helpers import ROOT, Served, cli, cli_json
 
+from wordarena.clients.cli.config import Config
 from wordarena.engine.interchange import parse_gcg
 
 pytestmark = pytest.mark.slow
@@ -67,6 +68,12 @@ def test_scripting_commands_without_login_fail_clearly_and_sign_nobody_in(
     assert json.loads(done.stdout)["exit_code"] == 1
     assert cli(served, config, "whoami", check=False).returncode == 1  # still nobody
     assert cli(served, config, "player-record", check=False).returncode == 1
+    # A token the lobby did not issue (or an expired one): exit 1, in the same words.
+    forged = Config(tmp_path / "forged.json")
+    forged.profile(served.lobby).token = "not-a-token"
+    forged.save()
+    done = cli(served, tmp_path / "forged.json", "table", "list", check=False)
+    assert done.returncode == 1 and "wordarena login" in done.stderr
 
 
 def test_record_writes_a_match_gcg_and_player_record_answers_for_players(
