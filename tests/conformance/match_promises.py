@@ -92,6 +92,23 @@ async def _(w: World) -> None:
     assert events[-1].HasField("game_over")
 
 
+@promise("MatchService.StreamMatch",
+         "when idle, a heartbeat carrying the latest seq; a player's stream skips the observers' chat "
+         "(a gap in seq)")
+async def _(w: World) -> None:
+    mid, (a, _) = await w.match()
+    await (await w.guest()).chat(mid, "observing")  # seq 2, the observers' channel
+    await a.submit(mid, PASS)  # seq 3
+    call = a.match.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=a.md)
+    seen = []
+    async for msg in call:
+        seen.append((msg.event.seq, msg.event.HasField("heartbeat")))
+        if msg.event.HasField("heartbeat"):
+            break
+    call.cancel()
+    assert seen == [(1, False), (3, False), (3, True)]
+
+
 @promise("MatchService.StreamMatch", "INVALID_ARGUMENT negative after_seq or beyond the latest seq")
 async def _(w: World) -> None:
     mid, (a, _) = await w.match()
