@@ -111,9 +111,14 @@ async def _(w: World) -> None:
 
 
 @promise("LobbyService.GetTable",
-         "NOT_FOUND; PERMISSION_DENIED a private table the caller is not seated at, unless invite_code")
+         "NOT_FOUND; PERMISSION_DENIED a private table the caller is not seated at, unless invite_code; "
+         "a string field with a control character or over 1024 characters is INVALID_ARGUMENT naming it")
 async def _(w: World) -> None:
     host, other = await w.guest(), await w.guest()
+    for bad in ("tab\x00le", "t" * 1025):
+        err = await refused(other.lobby.GetTable(lb.GetTableRequest(table_id=bad), metadata=other.md),
+                            S.INVALID_ARGUMENT)
+        assert field_of(err) == "table_id"
     table = await w.table(host, private=True)
     await refused(other.lobby.GetTable(lb.GetTableRequest(table_id="nope"), metadata=other.md), S.NOT_FOUND)
     await refused(other.lobby.GetTable(lb.GetTableRequest(table_id=table.table_id), metadata=other.md),
@@ -200,7 +205,8 @@ async def _(w: World) -> None:
 
 
 @promise("LobbyService.SitBot",
-         "host only: PERMISSION_DENIED NOT_HOST; INVALID_ARGUMENT bot_level outside 1..5")
+         "host only: PERMISSION_DENIED NOT_HOST; INVALID_ARGUMENT bot_level outside 1..5; a repeated "
+         "request_id seats no second bot")
 async def _(w: World) -> None:
     host, other = await w.guest(), await w.guest()
     table = await w.table(host, host_start=True)
@@ -210,6 +216,11 @@ async def _(w: World) -> None:
     assert lobby_code(err) == e.LOBBY_CODE_NOT_HOST
     await refused(host.lobby.SitBot(lb.SitBotRequest(table_id=table.table_id, bot_level=9, request_id=rid()),
                                     metadata=host.md), S.INVALID_ARGUMENT)
+    big = await w.table(host, seats=4, ruleset="wordtiles", host_start=True)
+    once = lb.SitBotRequest(table_id=big.table_id, bot_level=2, request_id="bot-1")
+    first = await host.lobby.SitBot(once, metadata=host.md)
+    again = await host.lobby.SitBot(once, metadata=host.md)
+    assert again == first and sum(s.player.bot for s in again.table.seats) == 1
 
 
 @promise("LobbyService.StartTable",
@@ -243,8 +254,8 @@ async def _ticket(g: Guest) -> lb.QuickMatchTicket:
 
 
 @promise("LobbyService.QuickMatch",
-         "returns a queued ticket; FAILED_PRECONDITION ALREADY_QUEUED naming the ticket; "
-         "INVALID_ARGUMENT bad criteria")
+         "returns a queued ticket; FAILED_PRECONDITION ALREADY_QUEUED naming the ticket; a repeated "
+         "request_id returns the first answer; INVALID_ARGUMENT bad criteria")
 async def _(w: World) -> None:
     g = await w.guest()
     ticket = await _ticket(g)
@@ -253,6 +264,14 @@ async def _(w: World) -> None:
     assert lobby_code(err) == e.LOBBY_CODE_ALREADY_QUEUED and ticket.ticket_id in err.details()
     await g.lobby.CancelQuickMatchTicket(lb.CancelQuickMatchTicketRequest(ticket_id=ticket.ticket_id),
                                          metadata=g.md)
+    criteria = lb.QuickMatchCriteria(ruleset=c.RulesetRef(ruleset_id="wordtiles"), seats=4)
+    h = await w.guest()
+    once = lb.QuickMatchRequest(criteria=criteria, request_id="qm-1")
+    first = await h.lobby.QuickMatch(once, metadata=h.md)
+    again = await h.lobby.QuickMatch(once, metadata=h.md)
+    assert again.ticket.ticket_id == first.ticket.ticket_id  # the request_id's first answer
+    await h.lobby.CancelQuickMatchTicket(lb.CancelQuickMatchTicketRequest(ticket_id=first.ticket.ticket_id),
+                                         metadata=h.md)
     bad = lb.QuickMatchCriteria(ruleset=c.RulesetRef(ruleset_id="classic"), seats=9)
     await refused(g.lobby.QuickMatch(lb.QuickMatchRequest(criteria=bad, request_id=rid()), metadata=g.md),
                   S.INVALID_ARGUMENT)

@@ -145,7 +145,8 @@ async def _(w: World) -> None:
 
 
 @promise("MatchService.SubmitTurn",
-         "INVALID_ARGUMENT naming expected_seq when it is 0 (omitted) or ahead of the match")
+         "INVALID_ARGUMENT naming expected_seq when it is 0 (omitted) or ahead of the match, naming "
+         "request_id when it is missing or not 1..64 characters of [A-Za-z0-9_-]")
 async def _(w: World) -> None:
     mid, (a, _) = await w.match()
     for seq in (0, 50):
@@ -154,6 +155,9 @@ async def _(w: World) -> None:
     err = await refused(a.match.SubmitTurn(m.SubmitTurnRequest(match_id=mid, expected_seq=1, move=PASS),
                                            metadata=a.md), S.INVALID_ARGUMENT)
     assert detail(err, error_details_pb2.BadRequest).field_violations[0].field == "request_id"
+    for bad_id in ("not a uuid!", "x" * 65):  # 1..64 characters of [A-Za-z0-9_-]
+        err = await refused(a.submit(mid, PASS, 1, request_id=bad_id), S.INVALID_ARGUMENT)
+        assert detail(err, error_details_pb2.BadRequest).field_violations[0].field == "request_id"
     await refused(a.submit(mid, c.Move(), 1), S.INVALID_ARGUMENT)  # no move
 
 
