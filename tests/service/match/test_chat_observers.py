@@ -24,14 +24,19 @@ async def _chat(p: Player, mid: str, text: str) -> m.SendChatResponse:
                                  metadata=p.md)
 
 
-async def _until_heartbeat(p: Player, mid: str, after_seq: int = 0) -> list[c.Event]:
-    """The events a stream yields up to its first heartbeat, or to its end."""
+async def _until_heartbeat(p: Player, mid: str, after_seq: int = 0, until: str = "") -> list[c.Event]:
+    """The events a stream yields up to its first heartbeat (with ``until``: up to the chat with
+    that text, heartbeats skipped), or to its end."""
     out: list[c.Event] = []
     request = m.StreamMatchRequest(match_id=mid, after_seq=after_seq)
     async for msg in p.stub.StreamMatch(request, metadata=p.md):
         if msg.event.HasField("heartbeat"):
+            if until:
+                continue
             break
         out.append(msg.event)
+        if until and msg.event.chat.text == until:
+            break
     return out
 
 
@@ -50,7 +55,8 @@ async def test_spectators_chat_among_themselves_and_players_never_see_it_during_
     mid = await harness.create(srv, spectators_allowed=True)
     alice, bob, carol, dave = (harness.player(srv, p) for p in ("alice", "bob", "carol", "dave"))
     # Streams opened before the chat: the live path.
-    live = {p.player_id: asyncio.create_task(_until_heartbeat(p, mid)) for p in (alice, bob, dave)}
+    live = {p.player_id: asyncio.create_task(_until_heartbeat(p, mid, until="good luck"))
+            for p in (alice, bob, dave)}
     await asyncio.sleep(0.1)
     sent = await _chat(carol, mid, "she should play QI")
     assert sent.event.chat.observers and not sent.event.chat.HasField("seat")
