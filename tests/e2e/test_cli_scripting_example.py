@@ -68,6 +68,12 @@ def test_scripting_commands_without_login_fail_clearly_and_sign_nobody_in(
     assert json.loads(done.stdout)["exit_code"] == 1
     assert cli(served, config, "whoami", check=False).returncode == 1  # still nobody
     assert cli(served, config, "player-record", check=False).returncode == 1
+    # `login --name N` prints {"player": …, "lobby": …, "config": …, "reused": …}; again, the same.
+    first = cli_json(served, config, "login", "--name", "Nia")
+    again = cli_json(served, config, "login", "--name", "Nia")
+    assert first["reused"] is False and again["reused"] is True
+    assert again["player"] == first["player"] and again["lobby"] == served.lobby
+    assert again["config"] == str(config)
     # A token the lobby did not issue (or an expired one): exit 1, in the same words.
     forged = Config(tmp_path / "forged.json")
     forged.profile(served.lobby).token = "not-a-token"
