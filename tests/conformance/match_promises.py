@@ -415,3 +415,4 @@ async def _(w: World) -> None:
                                                       metadata=outsider.md), S.PERMISSION_DENIED)
     assert rule(err) == e.RULE_CODE_NOT_YOUR_SEAT
 
+

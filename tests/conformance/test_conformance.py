@@ -9,6 +9,7 @@ from __future__ import annotations
 import control_promises  # noqa: F401  (registers its promises)
 import lobby_promises  # noqa: F401
 import match_promises  # noqa: F401
+import match_refusals  # noqa: F401
 import pytest
 from world import PROMISES, World
 

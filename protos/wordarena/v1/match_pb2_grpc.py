@@ -196,8 +196,8 @@ class MatchServiceServicer:
 
     def TileBag(self, request, context):
         """The tiles unseen from the caller's seat: the bag plus the opponents' racks, merged (which
-        tile is where is never revealed). Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE;
-        PERMISSION_DENIED spectators; NOT_FOUND.
+        tile is where is never revealed). Every ruleset offers it (lobby.proto FEATURE_TILE_BAG).
+        Errors: PERMISSION_DENIED spectators; NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
