@@ -7,13 +7,13 @@ from __future__ import annotations
 import uuid
 
 import grpc
-from world import World, promise, refused, rule
+from world import World, detail, promise, refused, rule
 
 from wordarena.services.common.config import Settings
 from wordarena.services.match.main import start as start_match
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
-from wordarena.v1 import control_pb2_grpc
+from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import lobby_pb2 as lb
 from wordarena.v1 import match_pb2 as m
@@ -155,3 +155,51 @@ async def _(w: World) -> None:
     located = await a.lobby.LocateMatch(lb.LocateMatchRequest(match_id=mid), metadata=a.md)
     assert located.assignment.address == w.match_address
     assert (await a.view(mid)).status == m.MATCH_STATUS_IN_PROGRESS
+
+
+async def _second_server(w: World, name: str, database: str,
+                         **extra: object) -> tuple[object, grpc.aio.Channel]:
+    """Another match server (no lobby link) on ``database``, and a channel to it."""
+    settings = Settings(service="match", listen="127.0.0.1:0", advertise_address="127.0.0.1:0",
+                        data_dir=w.data_dir, database_url=database, server_id=name, shutdown_grace=0.5,
+                        extra=dict(extra))
+    srv = await start_match(settings)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}")
+    w.channels.append(channel)
+    return srv, channel
+
+
+@promise("MatchControlService.CreateMatch",
+         "RESOURCE_EXHAUSTED at capacity; UNAVAILABLE while draining")
+async def _(w: World) -> None:
+    folder = w.data_dir / "small"
+    folder.mkdir(exist_ok=True)
+    database = f"sqlite:///{folder / 'match.db'}"
+    srv, channel = await _second_server(w, "conformance-small", database, capacity=1)
+    try:
+        control = control_pb2_grpc.MatchControlServiceStub(channel)
+        await control.CreateMatch(_create(), metadata=w.service_md)
+        await refused(control.CreateMatch(_create(), metadata=w.service_md), S.RESOURCE_EXHAUSTED)
+        await control.Drain(ctl.DrainRequest(), metadata=w.service_md)
+        await refused(control.CreateMatch(_create(), metadata=w.service_md), S.UNAVAILABLE)
+    finally:
+        await srv.stop(0.5)  # type: ignore[attr-defined]
+
+
+@promise("MatchControlService.AbortMatch",
+         "UNAVAILABLE + MatchMoved when another server owns the match (MatchService calls alike)")
+async def _(w: World) -> None:
+    srv, channel = await _second_server(w, "conformance-other", f"sqlite:///{w.data_dir / 'match.db'}")
+    try:
+        g = await w.guest()
+        req = _create(players=(g.player_id, "ctl-other"))
+        await w.control.CreateMatch(req, metadata=w.service_md)  # owned by the world's server
+        other = control_pb2_grpc.MatchControlServiceStub(channel)
+        err = await refused(other.AbortMatch(ctl.AbortMatchRequest(match_id=req.match_id),
+                                             metadata=w.service_md), S.UNAVAILABLE)
+        assert detail(err, e.MatchMoved).new_address == w.match_address
+        err = await refused(match_pb2_grpc.MatchServiceStub(channel).GetMatch(
+            m.GetMatchRequest(match_id=req.match_id), metadata=g.md), S.UNAVAILABLE)
+        assert detail(err, e.MatchMoved).new_address == w.match_address
+    finally:
+        await srv.stop(0.5)  # type: ignore[attr-defined]
