@@ -115,3 +115,31 @@ def test_record_writes_a_match_gcg_and_player_record_answers_for_players(
     wrong = cli(served, me, "record", who, check=False)
     assert wrong.returncode == 1 and "player-record" in wrong.stderr
     assert cli_json(served, me, "player-record")["player"]["display_name"] == "Rita"
+
+
+def test_the_json_each_command_prints_is_as_documented(served: Served, tmp_path: Path) -> None:
+    """docs/cli.md, *What --json prints*: the response messages with the .proto field names,
+    enums by name, seqs as strings, defaults left out; the CLI's own keys where it adds some."""
+    ann, ben = tmp_path / "ann.json", tmp_path / "ben.json"
+    cli(served, ann, "login", "--name", "Ann")
+    cli(served, ben, "login", "--name", "Ben")
+    assert cli_json(served, ann, "whoami")["player"]["display_name"] == "Ann"
+    table = cli_json(served, ann, "table", "create", "--host-start")
+    assert {"table_id", "settings", "seats"} <= table.keys() and "match" not in table
+    joined = cli_json(served, ben, "table", "join", table["table_id"])
+    assert joined["your_seat"] == 1 and joined["table_id"] == table["table_id"]
+    assert table["table_id"] in [t["table_id"] for t in cli_json(served, ben, "table", "list")["tables"]]
+    started = cli_json(served, ann, "table", "start", table["table_id"])
+    assert started["table"]["status"] == "TABLE_STATUS_STARTED"
+    match_id = started["assignment"]["match_id"]
+    assert started["assignment"]["seat"] == 0  # an `optional` field that is set: printed at 0 too
+    view = cli_json(served, ann, "state", match_id)
+    assert view["status"] == "MATCH_STATUS_IN_PROGRESS" and view["last_seq"] == "1"
+    passed = cli_json(served, ann, "pass", match_id)
+    assert passed["last_seq"] == "2" and "turn_passed" in passed["events"][0] and passed["rack"]["tiles"]
+    assert [m["assignment"]["match_id"] for m in cli_json(served, ann, "matches")["matches"]] == [match_id]
+    refused = cli(served, ann, "pass", match_id, "--json", check=False)
+    assert json.loads(refused.stdout) | {"error": ""} == {
+        "error": "", "exit_code": 1, "status": "FAILED_PRECONDITION", "rule": "NOT_YOUR_TURN"}
+    lines = cli(served, ben, "stream", match_id, "--count", "2", "--json").stdout.splitlines()
+    assert [json.loads(line)["seq"] for line in lines] == ["1", "2"]
