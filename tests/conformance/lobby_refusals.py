@@ -3,6 +3,8 @@ taken seats, full and started tables, closed tickets, bad filters)."""
 
 from __future__ import annotations
 
+import contextlib
+
 import grpc
 from google.protobuf import duration_pb2
 from world import World, eventually, lobby_code, promise, refused, rid
@@ -10,6 +12,7 @@ from world import World, eventually, lobby_code, promise, refused, rid
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import lobby_pb2 as lb
+from wordarena.v1 import lobby_pb2_grpc
 
 S = grpc.StatusCode
 
@@ -128,3 +131,29 @@ async def _(w: World) -> None:
         described = await w.lobby.DescribeRuleset(lb.DescribeRulesetRequest(
             ruleset=c.RulesetRef(ruleset_id=summary.ruleset_id)))
         assert lb.FEATURE_TILE_BAG in described.ruleset.features, summary.ruleset_id
+
+
+@promise("LobbyService.WatchTables",
+         "RESOURCE_EXHAUSTED for a consumer too slow to keep up (reconnect: the stream starts over)")
+async def _(w: World) -> None:
+    host, joiner = await w.guest(), await w.guest()
+    table = await w.table(host, host_start=True)
+    # A client that does not read, on a channel whose HTTP/2 window stays at its initial 64 KiB.
+    channel = grpc.aio.insecure_channel(w.lobby_address, options=[("grpc.http2.bdp_probe", 0)])
+    w.channels.append(channel)
+    watch = lb.WatchTablesRequest(filter=lb.TableFilter(table_id=table.table_id))
+    call = lobby_pb2_grpc.LobbyServiceStub(channel).WatchTables(watch, metadata=host.md)
+    await call.wait_for_connection()
+    for _ in range(400):  # 800 changes of the table
+        await joiner.lobby.JoinTable(lb.JoinTableRequest(table_id=table.table_id, request_id=rid()),
+                                     metadata=joiner.md)
+        await joiner.lobby.LeaveTable(lb.LeaveTableRequest(table_id=table.table_id), metadata=joiner.md)
+    got = 0
+    with contextlib.suppress(grpc.aio.AioRpcError):
+        while await call.read() is not grpc.aio.EOF:
+            got += 1
+    assert await call.code() == S.RESOURCE_EXHAUSTED
+    assert got < 800
+    again = host.lobby.WatchTables(watch, metadata=host.md)  # reconnecting starts over
+    assert (await again.read()).kind == lb.TABLE_CHANGE_KIND_EXISTING
+    again.cancel()

@@ -29,6 +29,9 @@ from wordarena.v1 import lobby_pb2 as lb
 from wordarena.v1 import match_pb2 as m
 
 _names = itertools.count(1)
+#: The lobby's per-watcher queue of table changes: small, so that a WatchTables client that does
+#: not read is cut off after a few hundred changes (HTTP/2 buffers the first 64 KiB).
+WATCH_QUEUE = 16
 
 
 def rid() -> str:
@@ -153,7 +156,7 @@ async def start_world(data_dir: Path) -> World:
     settings = Settings(service="lobby", listen="127.0.0.1:0", data_dir=data_dir,
                         database_url=f"sqlite:///{data_dir / 'lobby.db'}")
     options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05,
-                           heartbeat_interval_s=0.2)
+                           heartbeat_interval_s=0.2, watch_queue_size=WATCH_QUEUE)
     server, lobby, db = await build_lobby(settings, options)
     await lobby.start()
     port = await server.start()
