@@ -203,3 +203,15 @@ async def _(w: World) -> None:
         assert detail(err, e.MatchMoved).new_address == w.match_address
     finally:
         await srv.stop(0.5)  # type: ignore[attr-defined]
+
+
+@promise("LobbyService.LocateMatch",
+         "UNAVAILABLE while no server owns the match (here: a result reported for a match the lobby "
+         "never placed)")
+async def _(w: World) -> None:
+    g = await w.guest()
+    mid = uuid.uuid4().hex[:12]
+    report = _result(mid)
+    report.seats[0].player_id = g.player_id
+    await w.registry.ReportResult(report, metadata=w.service_md)
+    await refused(g.lobby.LocateMatch(lb.LocateMatchRequest(match_id=mid), metadata=g.md), S.UNAVAILABLE)
