@@ -14,7 +14,6 @@ Everything here goes through ``wordarena.v1``; nothing imports server code.
 from __future__ import annotations
 
 import os
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -173,6 +172,27 @@ class Client:
                     raise
         raise ClientError("Could not find a free guest name", EXIT_REFUSED)
 
+    def signed_in_as(self, name: str) -> common_pb2.Player | None:
+        """The remembered player when its token still works and its display name is ``name``
+        (letter case aside): ``login --name NAME`` run again signs nobody new in."""
+        if not self.profile.token:
+            return None
+        try:
+            me = self.me()
+        except ClientError as exc:
+            if exc.exit_code == EXIT_UNREACHABLE:
+                raise
+            return None
+        return me.player if me.player.display_name.casefold() == name.casefold() else None
+
+    def require_signed_in(self) -> Profile:
+        """The remembered identity. Scripting commands never sign in by themselves (a command run
+        without ``login`` would act as a stranger): without a token they stop here."""
+        if not self.profile.token:
+            raise ClientError(f"Not signed in at {self.lobby_address}: run `wordarena login "
+                              f"--name NAME` first (identity kept in {self.config.path})", EXIT_REFUSED)
+        return self.profile
+
     def me(self) -> lobby_pb2.GetMeResponse:
         """The caller's identity (GetMe)."""
         return self._call(self.lobby.GetMe, lobby_pb2.GetMeRequest())
@@ -299,7 +319,7 @@ class Client:
         """A MatchService stub for the server that owns ``match_id``."""
         return match_pb2_grpc.MatchServiceStub(self.channel(self.match_address(match_id)))
 
-    def _moved(self, match_id: str, exc: ClientError) -> bool:
+    def relocate(self, match_id: str, exc: ClientError) -> bool:
         """Follow a MatchMoved error; True when there is a new address to retry at."""
         if exc.new_address is None and exc.exit_code != EXIT_UNREACHABLE:
             return False
@@ -324,7 +344,7 @@ class Client:
             try:
                 return self._call(getattr(stub, rpc), request, timeout=timeout)
             except ClientError as exc:
-                if attempt < 2 and self._moved(match_id, exc):
+                if attempt < 2 and self.relocate(match_id, exc):
                     continue
                 raise
         raise AssertionError("unreachable")
@@ -408,84 +428,19 @@ class Client:
         return self.match_call(match_id, "KickIdlePlayer", match_pb2.KickIdlePlayerRequest(
             match_id=match_id, request_id=new_request_id(), seat=seat))
 
+    def match_record(self, match_id: str) -> match_pb2.GetMatchRecordResponse:
+        """GetMatchRecord: the match's GCG (racks only once it is over)."""
+        return self.match_call(match_id, "GetMatchRecord", match_pb2.GetMatchRecordRequest(match_id=match_id))
+
     def player_record(self, player_id: str = "", ruleset_id: str = "") -> lobby_pb2.GetPlayerRecordResponse:
         """GetPlayerRecord (``player_id`` empty: the caller)."""
         return self._call(self.lobby.GetPlayerRecord, lobby_pb2.GetPlayerRecordRequest(
             player_id=player_id, ruleset_id=ruleset_id))
 
-    def follow(self, match_id: str, after_seq: int = 0, *, notice: Notice | None = None,
-               heartbeats: bool = False, max_retries: int = 30,
-               stop: Callable[[], bool] | None = None) -> Iterator[common_pb2.Event]:
-        """Every event after ``after_seq``, live; reconnects and resumes with the last seq seen.
+    def follow(self, match_id: str, after_seq: int = 0, **options: Any) -> Iterator[common_pb2.Event]:
+        """Every event after ``after_seq``, live, reconnecting and resuming with the last seq seen
+        (:func:`clients.cli.follow.follow`; ``options``: ``notice``, ``heartbeats``,
+        ``max_retries``, ``stop``)."""
+        from wordarena.clients.cli.follow import follow
 
-        Ends after GameOver (or when the server ends the stream). A dropped stream, a cut-off for
-        reading slowly, or a moved match reconnect (``notice`` is told); after ``max_retries``
-        consecutive failures the last :class:`ClientError` is raised.
-        """
-        last = after_seq
-        failures = 0
-        while True:
-            if stop and stop():
-                return
-            try:
-                stub = self.match_stub(match_id)
-                call = stub.StreamMatch(match_pb2.StreamMatchRequest(match_id=match_id, after_seq=last),
-                                        metadata=self.metadata())
-                if stop:
-                    # ``stop`` may become true while no message arrives (an idle match between
-                    # heartbeats): a watchdog ends the call then, not the next message.
-                    threading.Thread(target=_cancel_when, args=(call, stop), daemon=True).start()
-                reconnected = failures > 0
-                for msg in call:
-                    event = msg.event
-                    if reconnected and notice:
-                        notice("Reconnected; the game resumes where it was")
-                        reconnected = False
-                    failures = 0
-                    if event.WhichOneof("kind") == "heartbeat":
-                        if heartbeats:
-                            yield event
-                        continue
-                    if event.seq <= last:
-                        continue
-                    last = event.seq
-                    yield event
-                    if event.WhichOneof("kind") == "game_over":
-                        call.cancel()
-                        return
-                    if stop and stop():
-                        call.cancel()
-                        return
-                return  # the server ended the stream (OK)
-            except grpc.RpcError as err:
-                exc = explain_rpc_error(err)
-                if err.code() == grpc.StatusCode.CANCELLED and stop and stop():
-                    return
-                if exc.exit_code in (EXIT_USAGE,) or err.code() in (
-                        grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED,
-                        grpc.StatusCode.UNAUTHENTICATED):
-                    raise exc from err
-                failures += 1
-                if failures > max_retries:
-                    raise exc from err
-                if exc.new_address is not None or err.code() == grpc.StatusCode.UNAVAILABLE:
-                    self._moved(match_id, exc)
-                if notice:
-                    notice(f"Connection lost ({exc.message}); reconnecting from event {last}…")
-                time.sleep(min(0.2 * 2 ** min(failures, 4), 3.0))
-            except ClientError as exc:  # locating the match failed
-                failures += 1
-                if failures > max_retries:
-                    raise
-                if notice:
-                    notice(f"{exc.message}; retrying…")
-                time.sleep(min(0.2 * 2 ** min(failures, 4), 3.0))
-
-
-def _cancel_when(call: Any, stop: Callable[[], bool], every: float = 0.2) -> None:
-    """Cancel the streaming ``call`` as soon as ``stop()`` is true (checked every ``every`` s)."""
-    while not call.done():
-        if stop():
-            call.cancel()
-            return
-        time.sleep(every)
+        return follow(self, match_id, after_seq, **options)

@@ -61,7 +61,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ("--limit", {"type": int, "default": 5, "help": "how many best plays (1..20)"}))
     cmd("strength", "is this play valid, and how does it rank among your legal plays", _strength,
         ("play", {"metavar": "PLAY", "nargs": "+"}))
-    cmd("chat", "send a chat message", _chat, ("text", {"metavar": "TEXT", "nargs": "+"}))
+    cmd("chat", "send a chat message (a spectator's goes to the observers' channel)", _chat,
+        ("text", {"metavar": "TEXT", "nargs": "+"}))
     cmd("log", "the combat log (War of Words effects), or the chat history with --chat", _log,
         ("--chat", {"action": "store_true", "help": "the chat history instead of the combat log"}),
         ("--all", {"action": "store_true", "help": "chat and combat log together"}),

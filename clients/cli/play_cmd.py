@@ -37,7 +37,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_common(p, json_flag=False)
     p.set_defaults(func=run(_play))
 
-    w = subparsers.add_parser("watch", help="spectate a match live")
+    w = subparsers.add_parser(
+        "watch", help="spectate a match live",
+        description="Spectates a match live (where it allows spectators): the board, no rack. "
+        "`chat TEXT` posts to the observers' channel, which the other watchers read at once and "
+        "the players only once the match is over.")
     w.add_argument("match_id", metavar="MATCH")
     w.add_argument("--name", help="guest display name")
     add_common(w, json_flag=False)

@@ -357,7 +357,8 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     if kind == "chat":
         e = event.chat
         sender = safe_text(e.sender.display_name) or (who(e.seat) if e.HasField('seat') else '?')
-        return f"💬 {sender}: {safe_text(e.text)}"
+        channel = " (observers)" if e.observers else ""
+        return f"💬 {sender}{channel}: {safe_text(e.text)}"
     if kind == "game_over":
         e = event.game_over
         return "Game over: " + ", ".join(f"{who(fs.seat)} {fs.final_score}" for fs in e.final_scores)

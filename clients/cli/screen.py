@@ -34,8 +34,8 @@ from wordarena.clients.cli.match_cmd import (
     seat_of,
     strength_text,
 )
+from wordarena.clients.cli.records_cmd import record_text
 from wordarena.clients.cli.safe import safe_text
-from wordarena.clients.cli.table_cmd import record_text
 from wordarena.v1 import common_pb2, match_pb2
 
 HELP = """Commands:
@@ -54,7 +54,9 @@ HELP = """Commands:
   legend         what the board's symbols mean
   refresh        redraw                   help       this text     quit  leave the screen"""
 
-WATCH_HELP = """Commands: chat TEXT, chat (history), log, legend, refresh, help, quit"""
+WATCH_HELP = """Commands: chat TEXT, chat (history), log, legend, refresh, help, quit
+  chat TEXT goes to the observers' channel: other watchers read it now, the players only once the
+  match is over."""
 
 
 class LineReader:

@@ -1,5 +1,5 @@
 """Lobby scripting commands: ``login``, ``whoami``, ``table create|list|show|join|bot|start|leave``,
-``quickmatch``, ``matches``, ``leaderboard``, ``rulesets``.
+``quickmatch``, ``matches``, ``leaderboard``.
 
 Each prints a short text summary, or JSON with ``--json``; exit codes as in :mod:`clients.cli.common`.
 """
@@ -104,13 +104,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_common(p)
     p.set_defaults(func=run(_matches))
 
-    p = subparsers.add_parser("record", help="a player's wins, losses, scores and rating per ruleset")
-    p.add_argument("player", metavar="PLAYER", nargs="?", default="",
-                   help="player id (see `whoami`, `leaderboard --json`, `state --json`); default you")
-    p.add_argument("--ruleset", default="", help="only this ruleset")
-    add_common(p)
-    p.set_defaults(func=run(_record))
-
     p = subparsers.add_parser("leaderboard", help="a ruleset's leaderboard")
     p.add_argument("--ruleset", default="classic", help="ruleset id (default classic)")
     p.add_argument("--period", choices=sorted(PERIODS), default="all")
@@ -188,18 +181,23 @@ def table_text(t: lobby_pb2.Table) -> str:
 
 
 def _login(args: argparse.Namespace, client: Client) -> int:
+    reused: common_pb2.Player | None = None
     if args.password:
         if not args.name:
             raise ClientError("--password needs --name", 2)
         player = client.sign_in(args.name, args.password)
-    elif args.name:
-        player = client.sign_in_guest(args.name)
+    elif args.name:  # run again with the same name: the remembered player, not a new guest
+        reused = client.signed_in_as(args.name)
+        player = reused or client.sign_in_guest(args.name)
     else:
+        before = client.profile.player_id if client.profile.token else ""
         client.ensure_signed_in()
         player = client.me().player
+        reused = player if player.player_id == before else None
+    said = "Already signed in" if reused is not None else "Signed in"
     emit(args, {"player": to_dict(player), "lobby": client.lobby_address,
-                "config": str(client.config.path)},
-         f"Signed in as {player.display_name} ({player.player_id}) at {client.lobby_address}")
+                "config": str(client.config.path), "reused": reused is not None},
+         f"{said} as {player.display_name} ({player.player_id}) at {client.lobby_address}")
     return 0
 
 
@@ -214,7 +212,7 @@ def _whoami(args: argparse.Namespace, client: Client) -> int:
 
 
 def _signed_in(client: Client) -> None:
-    client.ensure_signed_in()
+    client.require_signed_in()
 
 
 def _wait_and_report(args: argparse.Namespace, client: Client, table: lobby_pb2.Table,
@@ -333,24 +331,4 @@ def _leaderboard(args: argparse.Namespace, client: Client) -> int:
     if resp.HasField("caller_entry") and resp.caller_entry.rank:
         lines.append(f"You: #{resp.caller_entry.rank}")
     emit(args, to_dict(resp), "\n".join(lines) or "Nobody on the leaderboard yet.")
-    return 0
-
-
-def record_text(resp: lobby_pb2.GetPlayerRecordResponse) -> str:
-    """A player's records, one line per ruleset."""
-    who = resp.player.display_name or resp.player.player_id
-    lines = [f"{who} ({resp.player.player_id})" + (" guest" if resp.player.guest else "")]
-    for r in resp.records:
-        lines.append(f"  {r.ruleset_id:<11} {r.games} games  {r.wins}-{r.losses}-{r.ties} (W-L-T)  "
-                     f"avg {r.average_score:.1f}  weighted {r.weighted_score:+.1f}  best {r.best_score}  "
-                     f"rating {r.rating.rating:.0f} ±{r.rating.deviation:.0f}")
-    if not resp.records:
-        lines.append("  no rated games finished yet")
-    return "\n".join(lines)
-
-
-def _record(args: argparse.Namespace, client: Client) -> int:
-    _signed_in(client)
-    resp = client.player_record(args.player, args.ruleset)
-    emit(args, to_dict(resp), record_text(resp))
     return 0

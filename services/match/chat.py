@@ -11,6 +11,10 @@ Chat never changes the game (``Runtime.game_seq``).
 
 Inactive players do not read the chat either: their streams skip chat events (``shown_to``) and
 ListLog refuses them (``check_reader``). Spectators, where allowed, read it.
+
+Spectators chat in the observers' channel (``seat`` None, ``observers`` in the stored payload),
+under the same limits: while the match runs it is shown to spectators only, never to a seat (no
+kibitzing); once the match is over the players may read it too.
 """
 
 from __future__ import annotations
@@ -47,14 +51,15 @@ def unavailable(why: str) -> ServiceError:
                         views.violation(e.RULE_CODE_CHAT_UNAVAILABLE, f"chat unavailable: {why}"))
 
 
-def admit(rt: Runtime, seat: int, player_id: str, limits: ChatLimits, now: float) -> None:
-    """Let ``player_id`` (at ``seat``) post one chat message now (``now``: monotonic seconds), or
-    raise the refusal. Call with ``rt.lock`` held; a message admitted uses one token."""
+def admit(rt: Runtime, seat: int | None, player_id: str, limits: ChatLimits, now: float) -> None:
+    """Let ``player_id`` (at ``seat``; None for a spectator) post one chat message now (``now``:
+    monotonic seconds), or raise the refusal. Call with ``rt.lock`` held; a message admitted uses
+    one token."""
     if rt.options.pass_and_play:
         raise unavailable("there is no chat in pass-and-play matches")
     if rt.state.over or rt.status != "in-progress":
         raise unavailable("the match is over")
-    if rt.state.seats[seat].value != "active":
+    if seat is not None and rt.state.seats[seat].value != "active":
         raise unavailable("your seat is no longer active in this match")
     posted = sum(1 for ev in rt.events if ev.kind == "chat" and ev.payload["chat"]["player_id"] == player_id)
     if posted >= limits.per_match:
@@ -82,9 +87,14 @@ def _inactive(rt: Runtime, viewer: int | None) -> bool:
 
 
 def shown_to(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bool:
-    """Whether a stream of ``viewer`` (a seat, None for spectators) shows ``ev``: chat is not
-    shown to a seat that is inactive (the viewer sees a gap in seq)."""
-    return ev.kind != "chat" or not _inactive(rt, viewer)
+    """Whether ``viewer`` (a seat, None for spectators) is shown ``ev`` (on a stream, in
+    ListLog): chat is not shown to a seat that is inactive, nor the observers' channel to a seat
+    while the match runs (the viewer sees a gap in seq)."""
+    if ev.kind != "chat":
+        return True
+    if viewer is None:
+        return True
+    return not _inactive(rt, viewer) and (rt.state.over or not ev.payload["chat"].get("observers"))
 
 
 def check_reader(rt: Runtime, viewer: int | None) -> None:

@@ -303,17 +303,21 @@ class MatchManager:
             return await self.commit(rt, action, player_id=player_id, request_id=request_id,
                                      method=method, expected_seq=expected_seq, build=build)
 
-    async def chat(self, rt: Runtime, seat: int, *, player_id: str, text: str, request_id: str,
-                   build: Build) -> Any:
-        """Store a chat message from ``seat``: an event of the log like the others, but no
-        action of the game (nothing is applied, no clock is charged, ``game_seq`` stays). Who may
-        chat and how much: ``chat.admit`` (a repeated request id gets its first answer)."""
+    async def chat(self, rt: Runtime, seat: int | None, *, player_id: str, name: str, text: str,
+                   request_id: str, build: Build) -> Any:
+        """Store a chat message from ``seat`` (None: a spectator, in the observers' channel, as
+        ``name``): an event of the log like the others, but no action of the game (nothing is
+        applied, no clock is charged, ``game_seq`` stays). Who may chat and how much:
+        ``chat.admit`` (a repeated request id gets its first answer)."""
         async with rt.lock:
             if (player_id, request_id) not in rt.requests:
                 chat.admit(rt, seat, player_id, self.chat_limits, time.monotonic())
-            ev = StoredEvent(rt.seq + 1, time.time(), "chat", {"chat": {
-                "seat": seat, "player_id": player_id, "name": rt.seats[seat].display_name,
-                "text": text}})
+            message: dict[str, Any] = {
+                "seat": seat, "player_id": player_id,
+                "name": name if seat is None else rt.seats[seat].display_name, "text": text}
+            if seat is None:
+                message["observers"] = True
+            ev = StoredEvent(rt.seq + 1, time.time(), "chat", {"chat": message})
             return await self.commit(rt, None, player_id=player_id, request_id=request_id,
                                      method="SendChat", build=build, extra=[ev])
 

@@ -56,6 +56,7 @@ def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
                             text=chat["text"])
         if chat.get("seat") is not None:
             msg.seat = chat["seat"]
+        msg.observers = bool(chat.get("observers"))
         out.chat.CopyFrom(msg)
         return out
     assert after is not None

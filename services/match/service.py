@@ -32,6 +32,7 @@ from wordarena.services.match import (
     metrics,
     moves,
     projection,
+    records,
     streams,
     views,
     wallclock,
@@ -347,15 +348,15 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         if len(text) > chat.MAX_CHAT:
             raise invalid_argument("text", f"1..{chat.MAX_CHAT} characters")
         controlled = rt.controlled_seats(claims.player_id)
-        if not controlled:
-            raise access.not_seated("chat in")
-        seat = controlled[0]
+        # A spectator (where the match allows them) posts to the observers' channel.
+        seat = controlled[0] if controlled else self._viewer(rt, claims, None, spectate=True)[0]
 
         def build(events: list[StoredEvent]) -> m.SendChatResponse:
             return m.SendChatResponse(event=projection.project(rt, events[0], seat))
 
         result = await self.manager.chat(
-            rt, seat, player_id=claims.player_id, text=text, request_id=request.request_id, build=build
+            rt, seat, player_id=claims.player_id, name=claims.display_name, text=text,
+            request_id=request.request_id, build=build
         )
         return _answer(result, m.SendChatResponse)
 
@@ -372,7 +373,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         kinds = {m.LOG_CHANNEL_CHAT: {"chat"}, m.LOG_CHANNEL_COMBAT: {"effect"}}.get(
             request.channel, {"chat", "effect"}
         )
-        picked = [ev for ev in reversed(rt.events[: max(before - 1, 0)]) if ev.kind in kinds]
+        picked = [ev for ev in reversed(rt.events[: max(before - 1, 0)])
+                  if ev.kind in kinds and chat.shown_to(rt, ev, viewer)]
         page = picked[:size]
         out = m.ListLogResponse(events=[projection.project(rt, ev, viewer) for ev in page])
         if len(picked) > size:
@@ -437,6 +439,15 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             rt, claims, by, Kick(request.seat, by), request.request_id, None, "KickIdlePlayer", build
         )
         return _answer(result, m.KickIdlePlayerResponse)
+
+
+    @rpc
+    async def GetMatchRecord(
+        self, request: m.GetMatchRecordRequest, context: Any
+    ) -> m.GetMatchRecordResponse:
+        rt, claims = await self._match(request, context)
+        self._viewer(rt, claims, None, spectate=True)  # players, and spectators where allowed
+        return records.record_response(rt)
 
 
 def _answer(result: Any, cls: type[R]) -> R:

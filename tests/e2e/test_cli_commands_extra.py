@@ -83,9 +83,9 @@ def test_action_tiles_logs_kick_record_and_pass_and_play_by_script(served: Serve
     assert json.loads(kicked.stdout)["rule"] in ("KICK_TOO_EARLY", "KICK_NOT_ALLOWED")
 
     # The player's record.
-    record = cli_json(served, me, "record")
+    record = cli_json(served, me, "player-record")
     assert record["player"]["display_name"] == "Sam"
-    assert "Sam (p_" in cli(served, me, "record").stdout
+    assert "Sam (p_" in cli(served, me, "stats").stdout
 
     # A Pass-and-Play table: one client holds every seat, the match starts at once.
     pnp = cli_json(served, me, "table", "create", "--pass-and-play", "--seats", "2", "--wait")

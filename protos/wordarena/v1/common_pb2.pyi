@@ -775,14 +775,16 @@ class Effect(_message.Message):
     def __init__(self, kind: _Optional[_Union[EffectKind, str]] = ..., source: _Optional[_Union[ActionKind, str]] = ..., by_seat: _Optional[int] = ..., square: _Optional[_Union[Square, _Mapping]] = ..., seat: _Optional[int] = ..., points: _Optional[int] = ..., squares: _Optional[_Iterable[_Union[Square, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ChatMessage(_message.Message):
-    __slots__ = ("seat", "sender", "text")
+    __slots__ = ("seat", "sender", "text", "observers")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SENDER_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    OBSERVERS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     sender: Player
     text: str
-    def __init__(self, seat: _Optional[int] = ..., sender: _Optional[_Union[Player, _Mapping]] = ..., text: _Optional[str] = ...) -> None: ...
+    observers: bool
+    def __init__(self, seat: _Optional[int] = ..., sender: _Optional[_Union[Player, _Mapping]] = ..., text: _Optional[str] = ..., observers: _Optional[bool] = ...) -> None: ...
 
 class GameOver(_message.Message):
     __slots__ = ("reason", "final_scores", "winner_seats")

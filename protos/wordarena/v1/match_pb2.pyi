@@ -390,3 +390,21 @@ class KickIdlePlayerResponse(_message.Message):
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[_common_pb2.Event]
     def __init__(self, events: _Optional[_Iterable[_Union[_common_pb2.Event, _Mapping]]] = ...) -> None: ...
+
+class GetMatchRecordRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class GetMatchRecordResponse(_message.Message):
+    __slots__ = ("gcg", "status", "racks_shown", "last_seq")
+    GCG_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    RACKS_SHOWN_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEQ_FIELD_NUMBER: _ClassVar[int]
+    gcg: str
+    status: MatchStatus
+    racks_shown: bool
+    last_seq: int
+    def __init__(self, gcg: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., racks_shown: _Optional[bool] = ..., last_seq: _Optional[int] = ...) -> None: ...

@@ -100,6 +100,11 @@ class MatchServiceStub:
                 request_serializer=wordarena_dot_v1_dot_match__pb2.KickIdlePlayerRequest.SerializeToString,
                 response_deserializer=wordarena_dot_v1_dot_match__pb2.KickIdlePlayerResponse.FromString,
                 _registered_method=True)
+        self.GetMatchRecord = channel.unary_unary(
+                '/wordarena.v1.MatchService/GetMatchRecord',
+                request_serializer=wordarena_dot_v1_dot_match__pb2.GetMatchRecordRequest.SerializeToString,
+                response_deserializer=wordarena_dot_v1_dot_match__pb2.GetMatchRecordResponse.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -191,8 +196,8 @@ class MatchServiceServicer:
 
     def TileBag(self, request, context):
         """The tiles unseen from the caller's seat: the bag plus the opponents' racks, merged (which
-        tile is where is never revealed). Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE;
-        PERMISSION_DENIED spectators; NOT_FOUND.
+        tile is where is never revealed). Every ruleset offers it (lobby.proto FEATURE_TILE_BAG).
+        Errors: PERMISSION_DENIED spectators; NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -212,21 +217,29 @@ class MatchServiceServicer:
     def SendChat(self, request, context):
         """Posts a chat message to the match. Chat never changes the game: it does not move
         MatchView.game_seq, so it never makes a turn stale (see the file comment).
+        Two channels: a player's message goes to the players' channel, which everyone in the match
+        reads (players and spectators). A spectator of a match that allows spectators posts to the
+        observers' channel (ChatMessage.observers true, seat unset): while the match runs it is shown
+        to spectators only, never to a player (no kibitzing) — not on their StreamMatch, not in their
+        ListLog; once the match is over, players may read it too (ListLog, and StreamMatch of the
+        finished match replays it). Nobody chats in a finished match.
         Limits, per player and match: a rate with a burst (by default 1 message a second after a
         burst of 5) and a cap on the messages a player may post in one match (by default 500).
         Errors: RESOURCE_EXHAUSTED over the rate, with google.rpc.RetryInfo (retry_delay: when the
         next message is accepted), or over the cap, with google.rpc.QuotaFailure and no RetryInfo
         (no later message is accepted); FAILED_PRECONDITION CHAT_UNAVAILABLE (pass-and-play, a seat
         that resigned, left, timed out or was kicked, a finished match); INVALID_ARGUMENT empty or
-        over 500 characters; PERMISSION_DENIED with NOT_YOUR_SEAT spectators; NOT_FOUND. Refused
-        messages are not stored and are not counted against the cap.
+        over 500 characters; PERMISSION_DENIED with NOT_YOUR_SEAT not a player of a match without
+        spectators; NOT_FOUND. Refused messages are not stored and are not counted against the cap.
+        The limits apply to spectators as to players.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListLog(self, request, context):
-        """Pages through the match's chat and/or combat log, newest first.
+        """Pages through the match's chat and/or combat log, newest first. A player's page holds no
+        observers' chat while the match runs (see SendChat).
         Errors: FAILED_PRECONDITION CHAT_UNAVAILABLE for inactive players (a seat that resigned,
         left, timed out or was kicked may not read the chat or combat log; its StreamMatch skips
         chat events too); INVALID_ARGUMENT bad page token; NOT_FOUND.
@@ -248,6 +261,24 @@ class MatchServiceServicer:
         """Kicks a seat that has not moved for ClockSettings.idle_kick_after (default 3 days): a loss
         for them. Errors: FAILED_PRECONDITION KICK_TOO_EARLY (with retry_after) or KICK_NOT_ALLOWED
         (pass-and-play, own seat, inactive seat); PERMISSION_DENIED caller not an active player.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetMatchRecord(self, request, context):
+        """The match's game record as GCG (format and wordarena's pragmas in docs/interchange.md,
+        "Records wordarena writes"): players named by display name, the #ruleset and #language
+        pragmas, one line per turn. Of a finished match: with every rack and the #seed pragma, for
+        its players and, where the match allows spectators, for anyone. Of a running match: for the
+        same callers, without any rack and without #seed (exchanges written as a count), whoever
+        asks, its players included, so it never shows a rack the caller may not see.
+        Errors: INVALID_ARGUMENT empty match_id; NOT_FOUND unknown match; PERMISSION_DENIED with
+        RuleViolation NOT_YOUR_SEAT not a player of a match without spectators;
+        FAILED_PRECONDITION with RuleViolation MATCH_ABORTED (an aborted match has no record) or
+        FEATURE_UNAVAILABLE for a running match on a board with clouds (War of Words' Cloudy Day in
+        the Park: its plays may lie under them; the record, every play shown, is available once the
+        match is over).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -320,6 +351,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.KickIdlePlayer,
                     request_deserializer=wordarena_dot_v1_dot_match__pb2.KickIdlePlayerRequest.FromString,
                     response_serializer=wordarena_dot_v1_dot_match__pb2.KickIdlePlayerResponse.SerializeToString,
+            ),
+            'GetMatchRecord': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchRecord,
+                    request_deserializer=wordarena_dot_v1_dot_match__pb2.GetMatchRecordRequest.FromString,
+                    response_serializer=wordarena_dot_v1_dot_match__pb2.GetMatchRecordResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -674,6 +710,33 @@ class MatchService:
             '/wordarena.v1.MatchService/KickIdlePlayer',
             wordarena_dot_v1_dot_match__pb2.KickIdlePlayerRequest.SerializeToString,
             wordarena_dot_v1_dot_match__pb2.KickIdlePlayerResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchRecord(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/wordarena.v1.MatchService/GetMatchRecord',
+            wordarena_dot_v1_dot_match__pb2.GetMatchRecordRequest.SerializeToString,
+            wordarena_dot_v1_dot_match__pb2.GetMatchRecordResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -35,13 +35,14 @@ from wordarena.v1 import match_pb2 as m
 
 SERVICE_TOKEN = "fuzz-service-secret"
 READ_ONLY = {"GetMatch", "StreamMatch", "PreviewPlay", "Hindsight", "WordStrength", "TileBag", "Define",
-             "ListLog"}
+             "ListLog", "GetMatchRecord"}
 RPCS: dict[str, type[Message]] = {
     "GetMatch": m.GetMatchRequest, "StreamMatch": m.StreamMatchRequest, "SubmitTurn": m.SubmitTurnRequest,
     "DecidePending": m.DecidePendingRequest, "PreviewPlay": m.PreviewPlayRequest,
     "Hindsight": m.HindsightRequest, "WordStrength": m.WordStrengthRequest, "TileBag": m.TileBagRequest,
     "Define": m.DefineRequest, "SendChat": m.SendChatRequest, "ListLog": m.ListLogRequest,
     "LeaveMatch": m.LeaveMatchRequest, "KickIdlePlayer": m.KickIdlePlayerRequest,
+    "GetMatchRecord": m.GetMatchRecordRequest,
 }
 BAD_CODES = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
 
@@ -234,6 +235,7 @@ def valid_request(env: Env, rpc: str, mid: str) -> tuple[Message, str]:
         "ListLog": lambda: m.ListLogRequest(match_id=mid, page_size=5),
         "LeaveMatch": lambda: m.LeaveMatchRequest(match_id=mid, request_id=rid),
         "KickIdlePlayer": lambda: m.KickIdlePlayerRequest(match_id=mid, request_id=rid, seat=1 - seat),
+        "GetMatchRecord": lambda: m.GetMatchRecordRequest(match_id=mid),
     }
     return build[rpc](), who
 

@@ -263,6 +263,10 @@ def test_match_moved_is_followed(fake, tmp_path: Path) -> None:
 
 def test_unreachable_exit_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WORDARENA_CONFIG", str(tmp_path / "c.json"))
+    assert main(["login", "--lobby", "127.0.0.1:1", "--timeout", "2"]) == EXIT_UNREACHABLE
+    config = Config(tmp_path / "c.json")
+    config.profile("127.0.0.1:1").token = "abc"  # signed in: the lobby is asked, and is not there
+    config.save()
     assert main(["table", "list", "--lobby", "127.0.0.1:1", "--timeout", "2"]) == EXIT_UNREACHABLE
 
 

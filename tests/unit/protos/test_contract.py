@@ -37,6 +37,7 @@ EXPECTED_RPCS: dict[tuple[str, str], dict[str, tuple[bool, bool]]] = {
         "ListLog": (False, False),
         "LeaveMatch": (False, False),
         "KickIdlePlayer": (False, False),
+        "GetMatchRecord": (False, False),
     },
     ("lobby", "LobbyService"): {
         "SignInGuest": (False, False),
