@@ -15,12 +15,14 @@ from wordarena.v1 import lobby_pb2
 
 
 async def test_a_long_request_renews_its_claim_and_a_repeat_gets_its_answer(db: Database) -> None:
-    replay = Replay(db, lease_s=0.3)
+    # A lease long enough that a loaded machine's stalls (CI shares two cores) never outlast it,
+    # and a request three leases long, so it holds its claim only by renewing it.
+    replay = Replay(db, lease_s=1.0)
     runs: list[int] = []
 
     async def make() -> lobby_pb2.SitBotResponse:
         runs.append(1)
-        await asyncio.sleep(1.2)  # four leases long
+        await asyncio.sleep(3.0)  # three leases long
         return lobby_pb2.SitBotResponse(table=lobby_pb2.Table(table_id=f"t{len(runs)}"))
 
     first = asyncio.create_task(replay("p1", "SitBot", "r1", lobby_pb2.SitBotResponse, make))
