@@ -90,7 +90,7 @@ class Runtime:
     timer: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
     #: SendChat's token buckets by player id: [tokens, monotonic time of the last refill].
-    chat_buckets: dict[str, list[float]] = field(default_factory=dict)
+    chat_buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def seq(self) -> int:
