@@ -15,6 +15,7 @@ from google.rpc import error_details_pb2
 from lobby_harness import LobbyEnv, backdate_sign_in_failures, start_lobby, stop_lobby
 
 from wordarena.services.common.errors import detail
+from wordarena.services.lobby.options import LobbyOptions
 from wordarena.v1 import lobby_pb2, lobby_pb2_grpc
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
@@ -25,7 +26,9 @@ async def dual(
     database_url: str, tmp_path: Path
 ) -> AsyncIterator[tuple[LobbyEnv, lobby_pb2_grpc.LobbyServiceStub]]:
     """A lobby on both address families, its IPv4 stub and a stub from the IPv6 loopback."""
-    env = await start_lobby(database_url, tmp_path, listen="[::]:0", guest_sign_in_burst=20)
+    env = await start_lobby(
+        database_url, tmp_path, listen="[::]:0", guest_sign_in_burst=LobbyOptions().guest_sign_in_burst
+    )
     port = env.address.rsplit(":", 1)[1]
     v6 = grpc.aio.insecure_channel(f"[::1]:{port}")
     yield env, lobby_pb2_grpc.LobbyServiceStub(v6)
@@ -54,6 +57,7 @@ def _retry_s(err: grpc.aio.AioRpcError) -> float:
 async def test_a_guest_flood_from_one_address_is_throttled_and_others_still_sign_in(dual) -> None:  # type: ignore[no-untyped-def]
     env, other = dual
     burst = env.lobby.opt.guest_sign_in_burst
+    assert (burst, env.lobby.opt.guest_sign_in_rate) == (20, 0.2)  # the defaults lobby.proto states
     for _ in range(burst):
         await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=_name()))
     err = await _code(env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=_name())))
