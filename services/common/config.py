@@ -17,6 +17,11 @@ Common settings
 ``--token-private-key`` / ``WORDARENA_TOKEN_PRIVATE_KEY`` Ed25519 private key (PEM or path) that signs
                                                       them (lobby; wordarena-lobby dev-token).
 ``--service-token`` / ``WORDARENA_SERVICE_TOKEN``     shared secret for internal services (MatchControl).
+``--service-token-file`` / ``WORDARENA_SERVICE_TOKEN_FILE``  the same, read from a file (one line; a
+                                                      trailing newline is dropped): keeps it off ``ps``.
+``--database-password-file`` / ``WORDARENA_DATABASE_PASSWORD_FILE``  the database password, read from
+                                                      a file and put into the URL (which then need
+                                                      not hold it).
 ``--max-message-bytes`` / ``WORDARENA_MAX_MESSAGE_BYTES`` gRPC message size limit (default 1 MiB,
                                                       as common.proto says).
 ``--shutdown-grace`` / ``WORDARENA_SHUTDOWN_GRACE``   seconds to drain on SIGTERM (default 10).
@@ -134,6 +139,9 @@ def build_parser(service: str, description: str = "") -> argparse.ArgumentParser
     add_flag(p, "--token-public-key", default="", help="Ed25519 public key (PEM or path)")
     add_flag(p, "--token-private-key", default="", help="Ed25519 private key (PEM or path)")
     add_flag(p, "--service-token", default="", help="shared secret of internal services")
+    add_flag(p, "--service-token-file", default="", help="file holding the shared secret (not on ps)")
+    add_flag(p, "--database-password-file", default="",
+             help="file holding the database password (put into --database-url)")
     add_flag(p, "--max-message-bytes", default=1024 * 1024, type=int,
              help="gRPC max send/receive message size")
     add_flag(p, "--shutdown-grace", default=10.0, type=float, help="seconds to drain on SIGTERM")
@@ -150,9 +158,41 @@ def build_parser(service: str, description: str = "") -> argparse.ArgumentParser
 _COMMON = {f.name for f in Settings.__dataclass_fields__.values()} - {"service", "extra"}
 
 
+def read_secret(path: str, what: str) -> str:
+    """A secret held in a file: its text without the trailing newline (SystemExit 2 naming
+    ``what`` when the file cannot be read or is empty)."""
+    try:
+        text = Path(path).expanduser().read_text(encoding="utf-8").rstrip("\r\n")
+    except OSError as exc:
+        raise SystemExit(f"{what}: cannot read {path}: {exc.strerror}") from exc
+    if not text:
+        raise SystemExit(f"{what}: {path} is empty")
+    return text
+
+
+def _apply_secret_files(values: dict[str, Any]) -> None:
+    """Reads ``--service-token-file`` and ``--database-password-file`` into the settings."""
+    token_file = values.pop("service_token_file", "")
+    if token_file:
+        if values.get("service_token"):
+            raise SystemExit("--service-token and --service-token-file: give one of them")
+        values["service_token"] = read_secret(token_file, "--service-token-file")
+    password_file = values.pop("database_password_file", "")
+    if password_file:
+        from sqlalchemy.engine import make_url  # servers only: clients never read these settings
+
+        if not values.get("database_url"):
+            raise SystemExit("--database-password-file needs --database-url (PostgreSQL)")
+        password = read_secret(password_file, "--database-password-file")
+        url = make_url(values["database_url"]).set(password=password)
+        values["database_url"] = url.render_as_string(hide_password=False)
+
+
 def settings_from_args(service: str, args: argparse.Namespace) -> Settings:
-    """Split parsed arguments into common ``Settings`` fields and ``extra``."""
-    values = vars(args)
+    """Split parsed arguments into common ``Settings`` fields and ``extra`` (secrets given as
+    files read in)."""
+    values = dict(vars(args))
+    _apply_secret_files(values)
     common = {k: v for k, v in values.items() if k in _COMMON}
     extra = {k: v for k, v in values.items() if k not in _COMMON}
     common["data_dir"] = Path(common.get("data_dir") or default_data_dir())
