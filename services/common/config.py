@@ -24,6 +24,12 @@ Common settings
                                                       not hold it).
 ``--max-message-bytes`` / ``WORDARENA_MAX_MESSAGE_BYTES`` gRPC message size limit (default 1 MiB,
                                                       as common.proto says).
+``--max-connections`` / ``WORDARENA_MAX_CONNECTIONS``  connections accepted at once (default 10000).
+``--max-streams-per-connection`` / ``WORDARENA_MAX_STREAMS_PER_CONNECTION``  calls, streams
+                                                      included, open at once on one connection
+                                                      (default 100).
+``--max-connection-idle`` / ``WORDARENA_MAX_CONNECTION_IDLE``  seconds a connection with no call
+                                                      open is kept (default 900); clients reconnect.
 ``--shutdown-grace`` / ``WORDARENA_SHUTDOWN_GRACE``   seconds to drain on SIGTERM (default 10).
 ``--server-id`` / ``WORDARENA_SERVER_ID``             stable instance id (default: hostname-pid); every
                                                       log line carries it.
@@ -80,6 +86,9 @@ class Settings:
     token_private_key: str = ""
     service_token: str = ""
     max_message_bytes: int = 1024 * 1024
+    max_connections: int = 10_000
+    max_streams_per_connection: int = 100
+    max_connection_idle: float = 900.0
     shutdown_grace: float = 10.0
     advertise_address: str = ""
     server_id: str = ""
@@ -144,6 +153,12 @@ def build_parser(service: str, description: str = "") -> argparse.ArgumentParser
              help="file holding the database password (put into --database-url)")
     add_flag(p, "--max-message-bytes", default=1024 * 1024, type=int,
              help="gRPC max send/receive message size")
+    add_flag(p, "--max-connections", default=10_000, type=int,
+             help="connections the server accepts at once (more wait in the kernel's backlog)")
+    add_flag(p, "--max-streams-per-connection", default=100, type=int,
+             help="calls (streams included) one connection may have open at once")
+    add_flag(p, "--max-connection-idle", default=900.0, type=float,
+             help="seconds a connection with no call open is kept before the server closes it")
     add_flag(p, "--shutdown-grace", default=10.0, type=float, help="seconds to drain on SIGTERM")
     add_flag(p, "--server-id", default="", help="stable instance id (in every log line)")
     add_flag(p, "--require-keys", default=False, type=env_bool, nargs="?", const=True,

@@ -5,6 +5,12 @@ stream's viewer.
 A subscriber too slow to keep up overflows its queue; the servicer then cuts the stream off with
 RESOURCE_EXHAUSTED and the client resumes from its last seq. ``close`` ends a stream on purpose
 (the match moved, was aborted, or the server shuts down).
+
+A client that stops reading does not stop the server: its connection's flow-control window and
+socket buffers take what they can (from about 64 KiB to a few MiB), then gRPC holds the next write
+back and the stream's events queue here; once ``size`` of them wait, the stream is cut off at
+once, while the write is still held (``deliver`` returns False): the client reads what was sent,
+then RESOURCE_EXHAUSTED. Nothing else waits for that client: publishing never blocks.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+import grpc
 
 from wordarena.services.match import metrics
 from wordarena.services.match.store import StoredEvent
@@ -24,6 +32,8 @@ class Subscriber:
         self.viewer = viewer
         self.queue: asyncio.Queue[StoredEvent | None] = asyncio.Queue(maxsize=size)
         self.overflowed = False
+        #: Set with ``overflowed``: wakes a ``deliver`` held back by a client that does not read.
+        self.overflow = asyncio.Event()
         self.closed_reason: str | None = None
         #: The status the stream ends with when closed (None: UNAVAILABLE + MatchMoved).
         self.closed_error: Any = None
@@ -35,7 +45,11 @@ class Subscriber:
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:
-            self.overflowed = True
+            self._overflow()
+
+    def _overflow(self) -> None:
+        self.overflowed = True
+        self.overflow.set()
 
     def close(self, reason: str, error: Any = None) -> None:
         """End the stream (drain / lost ownership: UNAVAILABLE; or ``error``, a ``ServiceError``,
@@ -45,7 +59,30 @@ class Subscriber:
         try:
             self.queue.put_nowait(None)
         except asyncio.QueueFull:
-            self.overflowed = True
+            self._overflow()
+
+
+async def deliver(context: grpc.aio.ServicerContext, sub: Subscriber, message: Any) -> bool:
+    """Writes ``message`` to the stream: True once gRPC has taken it, False when the subscriber
+    overflowed while gRPC held the write back (the client stopped reading; the stream is to be
+    cut off now). A write left held is sent, in order, before the stream's status if the client
+    ever reads again."""
+    write = asyncio.ensure_future(context.write(message))
+    if not write.done():
+        overflow = asyncio.ensure_future(sub.overflow.wait())
+        try:
+            await asyncio.wait({write, overflow}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            write.cancel()
+            raise
+        finally:
+            overflow.cancel()
+        if not write.done():
+            # its outcome (sent later, or failed with the call) is nobody's concern now
+            write.add_done_callback(lambda f: f.cancelled() or f.exception())
+            return False
+    write.result()
+    return True
 
 
 def subscribe(subscribers: set[Subscriber], events: Sequence[StoredEvent], viewer: int | None,
