@@ -28,6 +28,7 @@ from wordarena.services.common.text import shown_text
 from wordarena.services.match import access, analysis, chat, metrics, moves, projection, streams, views
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.manager import MatchManager
+from wordarena.services.match.orphans import note_call
 from wordarena.services.match.runtime import Runtime, SeatInfo
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -52,7 +53,9 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
     async def _match(self, request: Any, context: grpc.aio.ServicerContext) -> tuple[Runtime, auth.Claims]:
         claims = self.authn.claims(context)
-        return await self.manager.get(request.match_id), claims
+        rt = await self.manager.get(request.match_id)
+        note_call(rt, claims.player_id, time.time())
+        return rt, claims
 
     @staticmethod
     def _viewer(
