@@ -136,6 +136,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             while True:
                 if sub.overflowed:
                     metrics.STREAM_CUTOFFS.inc()
+                    if not await streams.cut_off(rt.subscribers, sub):
+                        return  # the client went away meanwhile: nobody to tell
                     err = ServiceError(
                         grpc.StatusCode.RESOURCE_EXHAUSTED,
                         f"stream cut off: reading too slowly; resume with after_seq={last}",

@@ -9,13 +9,17 @@ RESOURCE_EXHAUSTED and the client resumes from its last seq. ``close`` ends a st
 A client that stops reading does not stop the server: its connection's flow-control window and
 socket buffers take what they can (from about 64 KiB to a few MiB), then gRPC holds the next write
 back and the stream's events queue here; once ``size`` of them wait, the stream is cut off at
-once, while the write is still held (``deliver`` returns False): the client reads what was sent,
-then RESOURCE_EXHAUSTED. Nothing else waits for that client: publishing never blocks.
+once, while the write is still held (``deliver`` returns False, ``cut_off``): its subscription and
+queued events are dropped, and all that remains of it is the handler waiting for that one held
+write; the status follows it, so the client reads what was sent, then RESOURCE_EXHAUSTED (two
+sends at once on one call are not allowed). Nothing else waits for that client: publishing never
+blocks.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -34,6 +38,8 @@ class Subscriber:
         self.overflowed = False
         #: Set with ``overflowed``: wakes a ``deliver`` held back by a client that does not read.
         self.overflow = asyncio.Event()
+        #: The write gRPC still held when the subscriber overflowed (``deliver``).
+        self.held: asyncio.Future[None] | None = None
         self.closed_reason: str | None = None
         #: The status the stream ends with when closed (None: UNAVAILABLE + MatchMoved).
         self.closed_error: Any = None
@@ -78,11 +84,24 @@ async def deliver(context: grpc.aio.ServicerContext, sub: Subscriber, message: A
         finally:
             overflow.cancel()
         if not write.done():
-            # its outcome (sent later, or failed with the call) is nobody's concern now
-            write.add_done_callback(lambda f: f.cancelled() or f.exception())
+            sub.held = write
             return False
     write.result()
     return True
+
+
+async def cut_off(subscribers: set[Subscriber], sub: Subscriber) -> bool:
+    """Ends an overflowed subscription now (its queued events dropped), then waits for the write
+    gRPC still holds, if any: it goes out when the client reads again, or fails with the call.
+    Returns whether the client is still there to be told (False: the call is gone)."""
+    unsubscribe(subscribers, sub)
+    while not sub.queue.empty():
+        sub.queue.get_nowait()
+    if sub.held is None:
+        return True
+    with contextlib.suppress(Exception):
+        await sub.held
+    return not sub.held.cancelled() and sub.held.exception() is None
 
 
 def subscribe(subscribers: set[Subscriber], events: Sequence[StoredEvent], viewer: int | None,
