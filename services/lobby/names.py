@@ -22,10 +22,20 @@ from wordarena.services.common.text import invisible
 from wordarena.services.lobby import confusables
 from wordarena.services.lobby.errors import LobbyError, Status
 
-__all__ = ["NAME_MAX", "NAME_MIN", "RESERVED_SKELETONS", "name_skeleton", "validate_display_name"]
+__all__ = [
+    "NAME_KEY_MAX",
+    "NAME_MAX",
+    "NAME_MIN",
+    "RESERVED_SKELETONS",
+    "name_skeleton",
+    "validate_display_name",
+]
 
 NAME_MIN = 3
 NAME_MAX = 24
+#: The longest skeleton a name may have (the ``name_key`` column's width): some letters stand for
+#: a whole sequence once decomposed (ligatures).
+NAME_KEY_MAX = 96
 _SEPARATORS = frozenset(" _-.")
 
 #: Look-alikes beyond TR39 (which keeps ``l``/``i``, digits and letters, and ``ß`` apart), after
@@ -129,6 +139,10 @@ def validate_display_name(raw: str, field: str = "display_name") -> str:
     if any(a in _SEPARATORS and b in _SEPARATORS for a, b in itertools.pairwise(name)):
         raise LobbyError.invalid("display name may not have two separators in a row", field, "NAME_INVALID")
     skeleton = name_skeleton(name)
+    if len(skeleton) > NAME_KEY_MAX:
+        raise LobbyError.invalid(
+            "display name is too long once its ligatures are spelled out", field, "NAME_INVALID"
+        )
     if len(skeleton) < 2:
         raise LobbyError.invalid("display name needs at least two letters or digits", field, "NAME_INVALID")
     if skeleton in RESERVED_SKELETONS:
