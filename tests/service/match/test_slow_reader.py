@@ -13,6 +13,7 @@ import pytest
 from match_harness import Harness, Player, pass_move
 
 from wordarena.services.common.errors import detail
+from wordarena.services.common.metrics import GRPC_SENT
 from wordarena.services.match import metrics
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
@@ -34,6 +35,8 @@ async def test_a_reader_that_never_reads_is_cut_off_and_the_others_play_on(harne
     # alice reads her own stream as any client does
     watching = alice.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=alice.md)
     cutoffs = metrics.STREAM_CUTOFFS._value.get()
+    stream_sent = GRPC_SENT.labels("server_stream", "wordarena.v1.MatchService", "StreamMatch")
+    sent_before = stream_sent._value.get()
     sent = 0
     while bobs in rt.subscribers and sent < 5000:
         await alice.stub.SendChat(
@@ -47,6 +50,7 @@ async def test_a_reader_that_never_reads_is_cut_off_and_the_others_play_on(harne
     while seen < sent:
         msg = await asyncio.wait_for(watching.read(), 10)
         seen += msg.event.HasField("chat")
+    assert stream_sent._value.get() >= sent_before + seen  # every message written is counted
     view = await alice.view(mid)
     turn = await alice.submit(mid, pass_move(), view.last_seq)
     assert turn.events[0].seq == view.last_seq + 1
