@@ -13,8 +13,10 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from lobby_harness import LobbyEnv, backdate_sign_in_failures, start_lobby, stop_lobby
+from sqlmodel import select
 
 from wordarena.services.common.errors import detail
+from wordarena.services.lobby.models import PlayerRow
 from wordarena.services.lobby.options import LobbyOptions
 from wordarena.v1 import lobby_pb2, lobby_pb2_grpc
 
@@ -65,7 +67,10 @@ async def test_a_guest_flood_from_one_address_is_throttled_and_others_still_sign
     assert "too many guest sign-ins" in (err.details() or "")
     wait = _retry_s(err)
     assert 0 < wait <= 1 / env.lobby.opt.guest_sign_in_rate
-    # the flood held no name: the refused attempts created no player
+    # the refused attempt created no player (held no name) ...
+    players = await env.lobby.db.run(lambda s: len(list(s.exec(select(PlayerRow.id)))))
+    assert players == burst
+    # ... and another address still signs in
     ok = await other.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=_name()))
     assert ok.player.guest
 
@@ -110,7 +115,7 @@ async def test_failed_sign_ins_back_off_exponentially(dual) -> None:  # type: ig
         assert err is not None and err.code() == grpc.StatusCode.UNAUTHENTICATED
     # 1, 2, 4, 8 s (each measured a moment after the failure it follows)
     assert [round(w) for w in waits] == [1, 2, 4, 8]
-    # an hour without failures forgets them; housekeeping deletes the rows
+    # an hour without failures forgets them: the next wrong password is checked again
     await backdate_sign_in_failures(env, throttle.window_s + 1)
     err = await _code(env.stub.SignIn(wrong))
     assert err is not None and err.code() == grpc.StatusCode.UNAUTHENTICATED
