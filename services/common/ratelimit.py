@@ -44,6 +44,12 @@ class Buckets:
         self.max_keys = max_keys
         self._state: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
+    def wait(self, key: str, now: float) -> float | None:
+        """The seconds ``key`` must wait before its next action (None: it may act now); takes
+        nothing."""
+        _, wait = self.policy.take(self._state.get(key), now)
+        return wait
+
     def take(self, key: str, now: float) -> float | None:
         """Admits one action for ``key`` at ``now`` (None) or returns the seconds to wait."""
         state, wait = self.policy.take(self._state.get(key), now)

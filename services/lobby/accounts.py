@@ -8,6 +8,8 @@ transaction of its own with the row locked (``store.count_sign_in_attempt``; ref
 its backoff lasts), and a success then clears the row. So the limit (``passwords.FailureThrottle``)
 holds across all lobbies, for attempts at once too, and survives restarts.
 
+Failed sign-ins are also limited per client address over all names (password spraying: a token
+bucket in each lobby's memory, ``address_failure_rate`` after ``address_failure_burst``).
 Guest sign-ins are limited per client address (a token bucket in each lobby's memory:
 ``guest_sign_in_rate`` after ``guest_sign_in_burst``). A guest's token carries ``guest: true``;
 once the guest has claimed the account, such tokens are refused (``authorize``).
@@ -63,6 +65,10 @@ class Accounts:
         self.throttle = options.sign_in_throttle
         #: SignInGuest's buckets per client address.
         self.guest_buckets = Buckets(TokenBucket(options.guest_sign_in_rate, options.guest_sign_in_burst))
+        #: Failed SignIns per client address, whatever the name (password spraying).
+        self.address_failures = Buckets(
+            TokenBucket(options.address_failure_rate, options.address_failure_burst)
+        )
         #: Guest players confirmed still guests (monotonic time of the check), and claimed ones.
         self._guests: dict[str, float] = {}
         self._claimed: set[str] = set()
@@ -169,6 +175,10 @@ class Accounts:
         RESOURCE_EXHAUSTED while the name is throttled for ``client``, the caller's address)."""
         if len(name) > 64 or len(password) > 256:
             raise LobbyError(Status.UNAUTHENTICATED, "wrong name or password")
+        spray = self.address_failures.wait(client, time.monotonic())
+        if spray is not None:
+            raise LobbyError(Status.RESOURCE_EXHAUSTED, "too many failed sign-ins from your address",
+                             retry_after_s=spray)
         account = name_skeleton(name)
         key = f"{account}\x00{client}"
 
@@ -187,6 +197,7 @@ class Accounts:
         # Argon2 (slow): outside the transaction, no row lock held.
         ok = await asyncio.to_thread(self.passwords.verify, p.password_hash if p else None, password)
         if not ok or p is None:
+            self.address_failures.take(client, time.monotonic())
             raise LobbyError(Status.UNAUTHENTICATED, "wrong name or password")
         # a success forgets the failures, this attempt's with them
         await self.db.run(store.clear_sign_in_failures, key)

@@ -9,7 +9,9 @@ default 15), ``--ticket-retention`` (seconds a closed quick-match ticket is kept
 housekeeping deletes it, default 24 hours; 0 keeps them), ``--guest-sign-in-rate`` /
 ``--guest-sign-in-burst`` (SignInGuest per client address: default 0.2 a second after 20) and
 ``--sign-in-free-failures`` / ``--sign-in-max-wait`` (SignIn per name and client address: 5 failed
-passwords free, then waits of 1, 2, 4 ... seconds up to 300; failures forgotten after an hour).
+passwords free, then waits of 1, 2, 4 ... seconds up to 300; failures forgotten after an hour),
+``--sign-in-address-burst`` / ``--sign-in-address-rate`` (failed SignIns per client address over
+all names: 30, then one per 10 s).
 Without keys, a development key pair is generated in the data dir, unless ``--require-keys`` /
 ``WORDARENA_REQUIRE_KEYS`` is set (production): then the lobby refuses to start without
 ``--token-private-key``. ``--no-migrate`` skips the start-up migrations;
@@ -61,6 +63,10 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
              help="failed sign-ins per (name, client address) before the backoff starts")
     add_flag(p, "--sign-in-max-wait", default=d.sign_in_throttle.max_s, type=float,
              help="longest backoff wait between failed sign-ins, seconds")
+    add_flag(p, "--sign-in-address-burst", default=d.address_failure_burst, type=int,
+             help="failed sign-ins a client address may make over all names before it is slowed")
+    add_flag(p, "--sign-in-address-rate", default=d.address_failure_rate, type=float,
+             help="failed sign-ins a second per client address after that burst")
     return settings_from_args("lobby", p.parse_args(argv))
 
 
@@ -73,6 +79,8 @@ def options_from_settings(settings: Settings) -> LobbyOptions:
         ticket_retention_s=float(x.get("ticket_retention", TICKET_RETENTION_S)),
         guest_sign_in_rate=float(x.get("guest_sign_in_rate", d.guest_sign_in_rate)),
         guest_sign_in_burst=int(x.get("guest_sign_in_burst", d.guest_sign_in_burst)),
+        address_failure_burst=int(x.get("sign_in_address_burst", d.address_failure_burst)),
+        address_failure_rate=float(x.get("sign_in_address_rate", d.address_failure_rate)),
         sign_in_throttle=FailureThrottle(
             limit=int(x.get("sign_in_free_failures", d.sign_in_throttle.limit)),
             max_s=float(x.get("sign_in_max_wait", d.sign_in_throttle.max_s)),

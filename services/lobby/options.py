@@ -64,6 +64,10 @@ class LobbyOptions:
     #: SignIn's failed-password throttle per (name, client address): free failures, then
     #: exponential backoff (``--sign-in-free-failures`` / ``--sign-in-max-wait``).
     sign_in_throttle: FailureThrottle = field(default_factory=FailureThrottle)
+    #: Failed SignIns per client address over all names (password spraying), in each lobby's
+    #: memory: this many a second after a burst; then SignIn from that address is refused.
+    address_failure_rate: float = 0.1
+    address_failure_burst: int = 30
     #: How long this lobby trusts that a guest token's player is still a guest (another lobby's
     #: ClaimAccount is seen within this; this lobby's own at once).
     guest_check_s: float = 2.0

@@ -22,7 +22,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
          "--bot-delay", "0"],
         # a module signs many guests in from 127.0.0.1: the per-address guest throttle opened wide
         cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-        env={**os.environ, "WORDARENA_GUEST_SIGN_IN_BURST": "10000"})
+        env={**os.environ, "WORDARENA_GUEST_SIGN_IN_BURST": "10000",
+             "WORDARENA_SIGN_IN_ADDRESS_BURST": "10000"})
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         text = (data / "serve.out").read_text()

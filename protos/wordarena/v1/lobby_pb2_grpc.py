@@ -184,7 +184,8 @@ class LobbyServiceServicer:
         Errors: UNAUTHENTICATED wrong name or password (which one is not revealed);
         RESOURCE_EXHAUSTED too many failed attempts for this name from the caller's address
         (google.rpc.RetryInfo says when to retry; 5 failures are free, then the waits double from
-        1 s up to 5 minutes). Failures from other addresses never hold the caller back.
+        1 s up to 5 minutes), or for any name once the caller's address has failed 30 times (then
+        one more failure per 10 s). Failures from other addresses never hold the caller back.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

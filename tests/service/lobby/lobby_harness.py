@@ -101,7 +101,7 @@ async def start_lobby(
     # Tests sign many guests in from one address: the guest throttle is opened wide unless a
     # test sets it (test_lobby_sign_in_abuse).
     options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05,
-                           guest_sign_in_burst=100_000)
+                           guest_sign_in_burst=100_000, address_failure_burst=100_000)
     for k, v in options_.items():
         setattr(options, k, v)
     server, lobby, db = await build_lobby(settings, options)

@@ -29,7 +29,11 @@ async def dual(
 ) -> AsyncIterator[tuple[LobbyEnv, lobby_pb2_grpc.LobbyServiceStub]]:
     """A lobby on both address families, its IPv4 stub and a stub from the IPv6 loopback."""
     env = await start_lobby(
-        database_url, tmp_path, listen="[::]:0", guest_sign_in_burst=LobbyOptions().guest_sign_in_burst
+        database_url,
+        tmp_path,
+        listen="[::]:0",
+        guest_sign_in_burst=LobbyOptions().guest_sign_in_burst,
+        address_failure_burst=LobbyOptions().address_failure_burst,
     )
     port = env.address.rsplit(":", 1)[1]
     v6 = grpc.aio.insecure_channel(f"[::1]:{port}")
@@ -140,3 +144,29 @@ async def test_a_guest_token_is_revoked_when_the_guest_claims_the_account(dual) 
     new = (("authorization", f"Bearer {claimed.token.token}"),)
     me = await other.GetMe(lobby_pb2.GetMeRequest(), metadata=new)
     assert me.player.display_name == "Winifred" and not me.player.guest
+
+
+async def test_guessing_many_names_from_one_address_is_throttled(dual) -> None:  # type: ignore[no-untyped-def]
+    """Password spraying: one wrong guess on each of many names, from one address. Past the
+    address's budget of failures (30 by default) every SignIn from it is refused unchecked,
+    whatever the name; an owner at another address signs in."""
+    env, owner = dual
+    g = await owner.SignInGuest(lobby_pb2.SignInGuestRequest(display_name="Philippa"))
+    await owner.ClaimAccount(
+        lobby_pb2.ClaimAccountRequest(password="correct-horse"),
+        metadata=(("authorization", f"Bearer {g.token.token}"),),
+    )
+    budget = env.lobby.opt.address_failure_burst
+    assert budget == 30
+    codes = []
+    for k in range(budget + 3):
+        err = await _code(env.stub.SignIn(lobby_pb2.SignInRequest(name=f"name{k:03d}", password="hunter2!")))
+        assert err is not None
+        codes.append(err.code())
+    assert codes[:budget] == [grpc.StatusCode.UNAUTHENTICATED] * budget
+    assert codes[budget:] == [grpc.StatusCode.RESOURCE_EXHAUSTED] * 3
+    err = await _code(env.stub.SignIn(lobby_pb2.SignInRequest(name="Philippa", password="correct-horse")))
+    assert err is not None and err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert _retry_s(err) > 0
+    ok = await owner.SignIn(lobby_pb2.SignInRequest(name="Philippa", password="correct-horse"))
+    assert ok.player.display_name == "Philippa"
