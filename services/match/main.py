@@ -15,6 +15,9 @@ common ones — listen, metrics, database, keys, logging):
 ``--chat-burst`` / ``WORDARENA_CHAT_BURST``             chat messages a player may send at once (default 5)
 ``--chat-per-match`` / ``WORDARENA_CHAT_PER_MATCH``     chat messages a player may post in one match
                                                         (default 500)
+``--orphan-timeout`` / ``WORDARENA_ORPHAN_TIMEOUT``     seconds after which a match no player has
+                                                        come to is aborted (default 600; 0 = never;
+                                                        see ``services.match.orphans``)
 ``--lobby`` / ``WORDARENA_LOBBY``                       host:port of the lobby's MatchRegistryService;
                                                         when set, the server registers, heartbeats
                                                         (address, capacity, load), reports every
@@ -74,6 +77,8 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--chat-rate", default=1.0, type=float, help="chat messages a second per player")
     add_flag(p, "--chat-burst", default=5, type=int, help="chat messages a player may send at once")
     add_flag(p, "--chat-per-match", default=500, type=int, help="chat messages a player may post in a match")
+    add_flag(p, "--orphan-timeout", default=600.0, type=float,
+             help="seconds before a match no player has come to is aborted (0 = never)")
     add_flag(p, "--lobby", default="", help="lobby host:port to register with and report results to")
     add_flag(p, "--advertise-address", default="", help="host:port clients should use (default: listen)")
     return p
@@ -117,6 +122,7 @@ async def start(settings: Settings) -> MatchServer:
         "chat_rate": 1.0,
         "chat_burst": 5,
         "chat_per_match": 500,
+        "orphan_timeout": 600.0,
         "lobby": "",
         "report_retry_base": 1.0,
         "report_retry_max": 300.0,
@@ -141,6 +147,7 @@ async def start(settings: Settings) -> MatchServer:
         engine_workers=int(extra["engine_workers"]),
         chat_limits=ChatLimits(rate=float(extra["chat_rate"]), burst=int(extra["chat_burst"]),
                                per_match=int(extra["chat_per_match"])),
+        orphan_timeout=float(extra["orphan_timeout"]),
     )
     outbox = ResultOutbox(db, store)
     link: LobbyLink | None = None
