@@ -50,6 +50,11 @@ class StoredEvent:
         return cls(row.seq, row.time, row.kind, json.loads(row.payload))
 
 
+def _outcome_retrieved(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class ConflictError(Exception):
     """The match moved on under us (another writer or owner): reload it."""
 
@@ -163,6 +168,10 @@ class MatchStore:
         req = None if request is None else {k: getattr(request, k) for k in _REQUEST_COLUMNS}
         loop = asyncio.get_running_loop()
         item = _Append(match_id, owner, expected_last_seq, values, list(events), req, loop.create_future())
+        # A caller cancelled before the commit (a deadline, a lost match's bot) no longer awaits
+        # the outcome; it is still the commit's outcome, so it is marked retrieved, never logged
+        # by asyncio as an error.
+        item.future.add_done_callback(_outcome_retrieved)
         self._pending.append(item)
         if not self._writing:
             self._writing = True

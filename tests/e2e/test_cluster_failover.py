@@ -284,7 +284,7 @@ def test_matches_survive_a_crash_a_partition_and_a_pause(
 
     _check_every_match_finished_and_reached_the_lobby(dep, records, tmp_path)
     _check_acknowledged_turns_logged_once(postgres_database, records)
-    report = _failover_report(dep, records, failures)
+    report = _failover_report(dep, records, failures) + "\n" + _operator_view(dep)
     print("\n" + report)
     (tmp_path / "report.txt").write_text(report)
 
@@ -385,18 +385,51 @@ def _failover_report(
         held = [mid for mid, at in where.items() if at == address]
         gaps = []
         for mid in held:
-            after = next(a for a in acks if a["match"] == mid and a["t"] >= t0)
+            after = next((a for a in acks if a["match"] == mid and a["t"] >= t0), None)
+            if after is None:  # its last turn came just before the failure (seen finished after it)
+                continue
             assert after["address"] != address, f"{mid} went on at {server} after the {what}"
             assert any(r["match"] == mid and r["t"] >= t0 for r in moved), f"{mid}: no client followed it"
             gaps.append(after["t"] - t0)
         gaps.sort()
         window = [r for r in refused if t0 <= r["t"] < t0 + 3 * LEASE + 10]
         lines.append(
-            f"{what} {server}: {len(held)} matches held; failure to first turn on the new owner: "
+            f"{what} {server}: {len(held)} matches held, {len(gaps)} played on; "
+            "failure to first turn on the new owner: "
             f"median {gaps[len(gaps) // 2] if gaps else 0:.1f} s, max {max(gaps, default=0):.1f} s "
             f"(lease {LEASE:.0f} s, target {LEASE + 2:.0f} s); refused attempts meanwhile: "
             f"{dict(Counter(r['code'] for r in window))}"
         )
         assert max(gaps, default=0) <= 2 * LEASE + 4, lines[-1]
     assert moved, "no client followed a match to another server"
+    return "\n".join(lines)
+
+
+def _logged(path: Path, level: str) -> Counter[str]:
+    """The events a server logged at ``level`` (JSON lines)."""
+    lines = (json.loads(line) for line in path.read_text().splitlines() if line.startswith("{"))
+    return Counter(str(r.get("event")).splitlines()[0] for r in lines if r.get("level") == level)
+
+
+def _operator_view(dep: Deployment) -> str:
+    """What the operator sees afterwards: take-overs and location reports per match server, and the
+    warnings each server logged. Failures the cluster rides out log warnings, never errors."""
+    lines = []
+    for name in ("m1", "m2", "m3", "lobby"):
+        got = _scrape(f"{dep.cluster.hosts[name].address}:{METRICS_PORT}")
+        picked = {
+            k: v
+            for k, v in got.items()
+            if k.startswith(
+                (
+                    "wordarena_recoveries_total",
+                    "wordarena_locations_reported_total",
+                    "wordarena_allocations_total",
+                    "wordarena_results_reported_total",
+                )
+            )
+        }
+        log = dep.work / f"{name}.log"
+        lines.append(f"{name}: {picked}; warnings logged: {dict(_logged(log, 'warning'))}")
+        assert not _logged(log, "error"), f"{name} logged errors: {dict(_logged(log, 'error'))}"
     return "\n".join(lines)
