@@ -56,7 +56,7 @@ from wordarena.services.match.lobby_link import LobbyLink
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.results import ResultOutbox
 from wordarena.services.match.service import ControlServicer, MatchServicer
-from wordarena.services.match.store import MatchStore
+from wordarena.services.match.store import MatchStore, open_database
 from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 
 log = logs.get_logger(__name__)
@@ -122,7 +122,7 @@ async def start(settings: Settings) -> MatchServer:
         "report_retry_max": 300.0,
     } | settings.extra
     keys = load_keys(settings, lobby=str(extra["lobby"]))
-    db = Database(settings.database_url)
+    db = open_database(settings.database_url, float(extra["lease_seconds"]))
     store = MatchStore(db)
     if settings.no_migrate:
         log.info("migrations skipped (--no-migrate)")

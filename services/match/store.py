@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, or_, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
 from wordarena.services.common.db import Database, run_migrations
@@ -50,6 +50,14 @@ class StoredEvent:
         return cls(row.seq, row.time, row.kind, json.loads(row.payload))
 
 
+def open_database(url: str, lease_seconds: float) -> Database:
+    """The match server's database. A transaction a frozen server (SIGSTOP, a stalled VM, a cut
+    link) left open would keep its matches' rows locked, and so keep every other server from
+    taking them over, until it came back; on PostgreSQL the database ends a transaction idle for
+    a third of a lease, so the rows are free by the time the frozen server's leases lapse."""
+    return Database(url, idle_in_transaction_s=max(lease_seconds / 3, 0.5))
+
+
 def _outcome_retrieved(future: asyncio.Future[None]) -> None:
     if not future.cancelled():
         future.exception()
@@ -57,6 +65,11 @@ def _outcome_retrieved(future: asyncio.Future[None]) -> None:
 
 class ConflictError(Exception):
     """The match moved on under us (another writer or owner): reload it."""
+
+
+class StorageError(Exception):
+    """The database failed an append (a lost connection, a transaction it ended): the events may
+    or may not be stored, so the caller's copy of the match cannot be trusted."""
 
 
 @dataclass(slots=True)
@@ -177,7 +190,10 @@ class MatchStore:
             self._writing = True
             self._writer = loop.create_task(self._write_groups())
         # The write goes on even if this caller is cancelled; its outcome is the commit's.
-        await asyncio.shield(item.future)
+        try:
+            await asyncio.shield(item.future)
+        except DBAPIError as exc:
+            raise StorageError(match_id) from exc
 
     async def _write_groups(self) -> None:
         try:

@@ -254,7 +254,13 @@ def test_matches_survive_a_crash_a_partition_and_a_pause(
     failures: list[tuple[str, str, float]] = []  # (what, server, time)
     _wait(lambda: started() >= 8 and finished() >= 2, 120, "matches under way")
 
+    def busy(name: str) -> None:  # the failure must hit matches in play
+        _wait(
+            lambda: len(_held(_records(out), dep.address(name), time.time())) >= 2, 60, f"matches on {name}"
+        )
+
     # 1. m1 dies (SIGKILL: no lease released); later it comes back under the same id.
+    busy("m1")
     failures.append(("kill -9", "m1", time.time()))
     dep.match["m1"].send_signal(signal.SIGKILL)
     dep.match["m1"].wait(10)
@@ -264,6 +270,7 @@ def test_matches_survive_a_crash_a_partition_and_a_pause(
     time.sleep(2)
 
     # 2. m2's host loses its link for longer than a lease.
+    busy("m2")
     failures.append(("link cut", "m2", time.time()))
     cluster.cut("m2")
     time.sleep(LEASE + 3)
@@ -271,6 +278,7 @@ def test_matches_survive_a_crash_a_partition_and_a_pause(
     time.sleep(3)
 
     # 3. m3 is paused (SIGSTOP) for longer than a lease, then continues.
+    busy("m3")
     failures.append(("SIGSTOP", "m3", time.time()))
     dep.match["m3"].send_signal(signal.SIGSTOP)
     time.sleep(LEASE + 3)
@@ -361,6 +369,20 @@ def _check_acknowledged_turns_logged_once(database_url: str, records: list[dict[
     assert logged == Counter(a["match"] for a in acks), "turns in the logs differ from the acknowledged ones"
 
 
+def _held(records: list[dict[str, Any]], address: str, t0: float) -> list[str]:
+    """The matches in progress at ``t0`` that were last served (or allocated) at ``address``."""
+    ended = {r["match"]: r["t"] for r in records if r["kind"] == "finished"}
+    where = {
+        r["match"]: r["address"]
+        for r in records
+        if r["kind"] == "match" and r["t"] < t0 and ended.get(r["match"], t0 + 1) > t0
+    }
+    for a in records:
+        if a["kind"] == "ack" and a["t"] < t0 and a["match"] in where:
+            where[a["match"]] = a["address"]
+    return [mid for mid, at in where.items() if at == address]
+
+
 def _failover_report(
     dep: Deployment, records: list[dict[str, Any]], failures: list[tuple[str, str, float]]
 ) -> str:
@@ -370,7 +392,6 @@ def _failover_report(
     refused = [r for r in records if r["kind"] == "refused"]
     moved = [r for r in records if r["kind"] == "moved"]
     started = {r["match"]: r for r in records if r["kind"] == "match"}
-    ended = {r["match"]: r["t"] for r in records if r["kind"] == "finished"}
     lines = [
         f"matches: {len(started)}, acknowledged turns: {len(acks)}, refused attempts: {len(refused)} "
         f"{dict(Counter(r['code'] for r in refused))}, "
@@ -378,11 +399,7 @@ def _failover_report(
     ]
     for what, server, t0 in failures:
         address = dep.address(server)
-        where = {mid: r["address"] for mid, r in started.items() if r["t"] < t0 and ended[mid] > t0}
-        for a in acks:
-            if a["t"] < t0 and a["match"] in where:
-                where[a["match"]] = a["address"]
-        held = [mid for mid, at in where.items() if at == address]
+        held = _held(records, address, t0)
         gaps = []
         for mid in held:
             after = next((a for a in acks if a["match"] == mid and a["t"] >= t0), None)
@@ -400,7 +417,8 @@ def _failover_report(
             f"(lease {LEASE:.0f} s, target {LEASE + 2:.0f} s); refused attempts meanwhile: "
             f"{dict(Counter(r['code'] for r in window))}"
         )
-        assert max(gaps, default=0) <= 2 * LEASE + 4, lines[-1]
+        assert gaps, f"no match of {server} was played on after the {what}: {lines[-1]}"
+        assert max(gaps) <= 2 * LEASE + 4, lines[-1]
     assert moved, "no client followed a match to another server"
     return "\n".join(lines)
 
