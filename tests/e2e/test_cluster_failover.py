@@ -292,7 +292,10 @@ def test_matches_survive_a_crash_a_partition_and_a_pause(
 
     _check_every_match_finished_and_reached_the_lobby(dep, records, tmp_path)
     _check_acknowledged_turns_logged_once(postgres_database, records)
-    report = _failover_report(dep, records, failures) + "\n" + _operator_view(dep)
+    dsn = postgres_database.replace("postgresql+psycopg://", "postgresql://", 1)
+    with psycopg.connect(dsn) as conn:
+        ended = dict(conn.execute("SELECT id, ended_at FROM matches WHERE ended_at IS NOT NULL").fetchall())
+    report = _failover_report(dep, records, failures, ended) + "\n" + _operator_view(dep)
     print("\n" + report)
     (tmp_path / "report.txt").write_text(report)
 
@@ -384,10 +387,16 @@ def _held(records: list[dict[str, Any]], address: str, t0: float) -> list[str]:
 
 
 def _failover_report(
-    dep: Deployment, records: list[dict[str, Any]], failures: list[tuple[str, str, float]]
+    dep: Deployment,
+    records: list[dict[str, Any]],
+    failures: list[tuple[str, str, float]],
+    ended: dict[str, float],
 ) -> str:
-    """Per failure: the matches the failed server held (started, not finished, last served there),
-    each of which must go on elsewhere, and the time from the failure to its first turn there."""
+    """Per failure: the matches the failed server held (started, not finished for their clients,
+    last served there), each of which must go on elsewhere, and the time from the failure to its
+    first turn there. A match whose last turn the server committed just before it failed (the
+    answer lost; ``ended``: when the log says it ended) is over: nobody takes it over, and its
+    client's retry is answered by the server when it is back (counted, not timed)."""
     acks = sorted((r for r in records if r["kind"] == "ack"), key=lambda r: r["t"])
     refused = [r for r in records if r["kind"] == "refused"]
     moved = [r for r in records if r["kind"] == "moved"]
@@ -400,8 +409,9 @@ def _failover_report(
     for what, server, t0 in failures:
         address = dep.address(server)
         held = _held(records, address, t0)
+        over = [mid for mid in held if ended.get(mid, t0 + 1) <= t0]
         gaps = []
-        for mid in held:
+        for mid in set(held) - set(over):
             after = next((a for a in acks if a["match"] == mid and a["t"] >= t0), None)
             if after is None:  # its last turn came just before the failure (seen finished after it)
                 continue
@@ -411,7 +421,8 @@ def _failover_report(
         gaps.sort()
         window = [r for r in refused if t0 <= r["t"] < t0 + 3 * LEASE + 10]
         lines.append(
-            f"{what} {server}: {len(held)} matches held, {len(gaps)} played on; "
+            f"{what} {server}: {len(held)} matches held ({len(over)} ended by a turn whose answer was lost), "
+            f"{len(gaps)} played on; "
             "failure to first turn on the new owner: "
             f"median {gaps[len(gaps) // 2] if gaps else 0:.1f} s, max {max(gaps, default=0):.1f} s "
             f"(lease {LEASE:.0f} s, target {LEASE + 2:.0f} s); refused attempts meanwhile: "
