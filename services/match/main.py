@@ -120,6 +120,7 @@ async def start(settings: Settings) -> MatchServer:
         "lobby": "",
         "report_retry_base": 1.0,
         "report_retry_max": 300.0,
+        "result_sweep_seconds": 60.0,
     } | settings.extra
     keys = load_keys(settings, lobby=str(extra["lobby"]))
     db = open_database(settings.database_url, float(extra["lease_seconds"]))
@@ -147,7 +148,8 @@ async def start(settings: Settings) -> MatchServer:
     if extra["lobby"]:
         link = LobbyLink(str(extra["lobby"]), manager, outbox, service_token=settings.service_token,
                          keys=keys, retry_base=float(extra["report_retry_base"]),
-                         retry_max=float(extra["report_retry_max"]))
+                         retry_max=float(extra["report_retry_max"]),
+                         sweep_every=float(extra["result_sweep_seconds"]))
     authn = BearerAuth(keys, settings.service_token)
 
     async def drain(release: bool) -> int:
