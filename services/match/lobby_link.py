@@ -188,8 +188,9 @@ class LobbyLink:
     async def _enqueue(self, report: ctl.ReportResultRequest) -> None:
         try:
             await self.outbox.enqueue(report)
-        except Exception as exc:  # the start-up sweep queues it again
-            log.error("result not stored in the outbox", match_id=report.match_id, error=repr(exc))
+        except Exception as exc:  # e.g. a connection the database ended while this server was frozen
+            log.warning("result not stored in the outbox yet; the next sweep queues it",
+                        match_id=report.match_id, error=repr(exc))
             return
         self._wake.set()
 
