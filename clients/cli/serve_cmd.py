@@ -195,7 +195,7 @@ def _serve(args: argparse.Namespace) -> int:
             name = "match" if n == 1 else f"match-{n}"
             flags[name] = _match_flags(args, common, match_addr, lobby_addr, data_dir, n)
             procs[name] = _start("match", flags[name], env, log)
-            # SERVING once it has registered with the lobby (and recovered its matches).
+            # SERVING once it has tried to register with the lobby (and recovered its matches).
             if not wait_serving(match_addr, args.ready_timeout, procs[name]):
                 where = log_path or "the output above"
                 print(f"serve: the match server {match_addr} did not start (see {where})", file=sys.stderr)
