@@ -59,7 +59,7 @@ from wordarena.services.match.lobby_link import LobbyLink
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.results import ResultOutbox
 from wordarena.services.match.service import ControlServicer, MatchServicer
-from wordarena.services.match.store import MatchStore
+from wordarena.services.match.store import MatchStore, open_database
 from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 
 log = logs.get_logger(__name__)
@@ -126,9 +126,10 @@ async def start(settings: Settings) -> MatchServer:
         "lobby": "",
         "report_retry_base": 1.0,
         "report_retry_max": 300.0,
+        "result_sweep_seconds": 60.0,
     } | settings.extra
     keys = load_keys(settings, lobby=str(extra["lobby"]))
-    db = Database(settings.database_url)
+    db = open_database(settings.database_url, float(extra["lease_seconds"]))
     store = MatchStore(db)
     if settings.no_migrate:
         log.info("migrations skipped (--no-migrate)")
@@ -154,7 +155,8 @@ async def start(settings: Settings) -> MatchServer:
     if extra["lobby"]:
         link = LobbyLink(str(extra["lobby"]), manager, outbox, service_token=settings.service_token,
                          keys=keys, retry_base=float(extra["report_retry_base"]),
-                         retry_max=float(extra["report_retry_max"]))
+                         retry_max=float(extra["report_retry_max"]),
+                         sweep_every=float(extra["result_sweep_seconds"]))
     authn = BearerAuth(keys, settings.service_token)
 
     async def drain(release: bool) -> int:

@@ -72,7 +72,7 @@ from wordarena.services.match import (
 )
 from wordarena.services.match.models import MatchRow, RequestRow
 from wordarena.services.match.runtime import Runtime
-from wordarena.services.match.store import ConflictError, MatchStore, StoredEvent
+from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent
 from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import errors_pb2 as e
 
@@ -369,6 +369,8 @@ class MatchManager:
                                   finished_at=now if over else None)
         except ConflictError as exc:
             raise await leases.moved(self, rt) from exc
+        except StorageError as exc:
+            raise await leases.uncertain(self, rt, exc) from exc
         # Durable: install the new state and tell everyone.
         if action is not None:
             rt.state = new_state

@@ -156,7 +156,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     )
                     break
                 try:
-                    item = await asyncio.wait_for(sub.queue.get(), self.manager.heartbeat_seconds)
+                    item = await streams.next_item(sub, self.manager.heartbeat_seconds)
                 except TimeoutError:
                     hb = c.Event(seq=rt.seq, time=views.timestamp(time.time()), heartbeat=c.Heartbeat())
                     await send(hb)

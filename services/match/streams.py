@@ -104,6 +104,16 @@ async def cut_off(subscribers: set[Subscriber], sub: Subscriber) -> bool:
     return not sub.held.cancelled() and sub.held.exception() is None
 
 
+async def next_item(sub: Subscriber, timeout: float) -> StoredEvent | None:
+    """The subscriber's next queued item, waiting up to ``timeout`` seconds (``TimeoutError``:
+    time for a heartbeat). A queued item is taken at once; waiting uses ``asyncio.timeout``
+    rather than ``wait_for``, which would run every ``get`` as a task of its own."""
+    if not sub.queue.empty():
+        return sub.queue.get_nowait()
+    async with asyncio.timeout(timeout):
+        return await sub.queue.get()
+
+
 def subscribe(subscribers: set[Subscriber], events: Sequence[StoredEvent], viewer: int | None,
               after_seq: int, size: int) -> tuple[list[StoredEvent], Subscriber]:
     """The stored events after ``after_seq`` and a subscription for the ones to come. Taken in
