@@ -56,3 +56,8 @@ class LobbyOptions:
     housekeeping_s: float = HOUSEKEEPING_INTERVAL_S
     #: AbortMatch of a withdrawn allocation: waits before each retry (then it is given up).
     abort_retry_delays_s: tuple[float, ...] = ABORT_RETRY_DELAYS_S
+    #: Running tournaments are checked this often (pair what is due, create pending matches):
+    #: what a lobby that died mid-round left undone is picked up by the next check.
+    tournament_tick_s: float = 2.0
+    #: A tournament watcher re-reads the tournament this often (changes made by other lobbies).
+    tournament_poll_s: float = 1.0

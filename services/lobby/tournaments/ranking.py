@@ -11,9 +11,9 @@ Ranking (the usual tie-breaks, in this order):
 2. spread: the sum of the game spreads (byes included);
 3. opponents' points (Buchholz): the sum of the points of every opponent met (byes add nothing);
 4. seed: the higher rating at registration;
-5. entrant id (only so that the order is total).
+5. the earlier registration (the order ``entrants`` are given in).
 
-Entrants equal on 1–3 share a rank (seed and id order them in the list only).
+Entrants equal on 1–3 share a rank (seed and registration order them in the list only).
 """
 
 from __future__ import annotations
@@ -106,9 +106,10 @@ def rank_entrants(
         eid: replace(s, opponents_points=sum(points.get(o, 0.0) for o in s.opponents))
         for eid, s in rows.items()
     }
+    order = {eid: i for i, (eid, _) in enumerate(entrants)}
     ordered = sorted(
         rows.values(),
-        key=lambda s: (-s.points, -s.spread, -s.opponents_points, -s.seed_rating, s.entrant_id),
+        key=lambda s: (-s.points, -s.spread, -s.opponents_points, -s.seed_rating, order[s.entrant_id]),
     )
     out: list[Standing] = []
     prev: tuple[float, int, float] | None = None
