@@ -39,6 +39,7 @@ from wordarena.services.lobby.standings import Standings
 from wordarena.services.lobby.table_cache import TableCache
 from wordarena.services.lobby.table_ops import Tables
 from wordarena.services.lobby.tables import Table
+from wordarena.services.lobby.tournament_director import Directors
 from wordarena.services.lobby.tournament_ops import Tournaments
 from wordarena.services.lobby.tournament_runner import TournamentRunner
 
@@ -65,6 +66,7 @@ class Lobby:
         self.standings.on_result = self.runner.record_result
         self.standings.after_result = self.runner.after_result
         self.tournaments = Tournaments(db, self.opt, self.accounts, self.runner)
+        self.directors = Directors(self.tournaments)
         self._tasks: list[asyncio.Task[None]] = []
 
     @property

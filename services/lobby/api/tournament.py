@@ -1,5 +1,5 @@
 """TournamentService (clients): each handler authenticates, reads the request into domain values,
-makes one call into ``Lobby.tournaments`` and builds the answer."""
+makes one call into ``Lobby.tournaments`` (or ``Lobby.directors``) and builds the answer."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     def __init__(self, lobby: Lobby, authn: BearerAuth) -> None:
         self.lobby = lobby
         self.t = lobby.tournaments
+        self.d = lobby.directors
         self.authn = authn
 
     def _player(self, request: Any, context: grpc.aio.ServicerContext) -> str:
@@ -107,41 +108,41 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     async def AddDirector(self, request: pb.AddDirectorRequest, context: Any) -> Any:
         pid = self._player(request, context)
         check_id(request.player_id, "player", "player_id")
-        t = await self.t.add_director(request.tournament_id, pid, request.player_id)
+        t = await self.d.add_director(request.tournament_id, pid, request.player_id)
         return pb.AddDirectorResponse(tournament=tc.tournament_pb(t))
 
     @rpc
     async def StartTournament(self, request: pb.StartTournamentRequest, context: Any) -> Any:
         pid = self._player(request, context)
         return pb.StartTournamentResponse(
-            tournament=tc.tournament_pb(await self.t.start(request.tournament_id, pid))
+            tournament=tc.tournament_pb(await self.d.start(request.tournament_id, pid))
         )
 
     @rpc
     async def PauseTournament(self, request: pb.PauseTournamentRequest, context: Any) -> Any:
         pid = self._player(request, context)
         return pb.PauseTournamentResponse(
-            tournament=tc.tournament_pb(await self.t.pause(request.tournament_id, pid))
+            tournament=tc.tournament_pb(await self.d.pause(request.tournament_id, pid))
         )
 
     @rpc
     async def ResumeTournament(self, request: pb.ResumeTournamentRequest, context: Any) -> Any:
         pid = self._player(request, context)
-        t = await self.t.resume(request.tournament_id, pid)
+        t = await self.d.resume(request.tournament_id, pid)
         return pb.ResumeTournamentResponse(tournament=tc.tournament_pb(t))
 
     @rpc
     async def EndTournament(self, request: pb.EndTournamentRequest, context: Any) -> Any:
         pid = self._player(request, context)
         return pb.EndTournamentResponse(
-            tournament=tc.tournament_pb(await self.t.end(request.tournament_id, pid))
+            tournament=tc.tournament_pb(await self.d.end(request.tournament_id, pid))
         )
 
     @rpc
     async def PairRound(self, request: pb.PairRoundRequest, context: Any) -> Any:
         pid = self._player(request, context)
         pairs = [(p.first_entrant_id, p.second_entrant_id or None) for p in request.pairings]
-        games = await self.t.pair_round(request.tournament_id, pid, request.division, pairs)
+        games = await self.d.pair_round(request.tournament_id, pid, request.division, pairs)
         return pb.PairRoundResponse(games=[tc.game_pb(g) for g in games])
 
     @rpc
@@ -149,7 +150,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         pid = self._player(request, context)
         if request.first_result and request.first_result not in tc.SIDE_FROM_PB:
             raise LobbyError.invalid("unknown result", "first_result")
-        g = await self.t.set_result(
+        g = await self.d.set_result(
             request.tournament_id,
             pid,
             _key(request.game),
@@ -163,7 +164,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     @rpc
     async def AwardForfeit(self, request: pb.AwardForfeitRequest, context: Any) -> Any:
         pid = self._player(request, context)
-        g = await self.t.forfeit(
+        g = await self.d.forfeit(
             request.tournament_id, pid, _key(request.game), request.winner_entrant_id, request.reason
         )
         return pb.AwardForfeitResponse(game=tc.game_pb(g))
@@ -171,7 +172,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     @rpc
     async def AddEntrant(self, request: pb.AddEntrantRequest, context: Any) -> Any:
         pid = self._player(request, context)
-        e = await self.t.add_entrant(
+        e = await self.d.add_entrant(
             request.tournament_id, pid, request.player_id, request.bot_level, request.division
         )
         return pb.AddEntrantResponse(entrant=tc.entrant_pb(e))
@@ -180,5 +181,5 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     async def RemoveEntrant(self, request: pb.RemoveEntrantRequest, context: Any) -> Any:
         pid = self._player(request, context)
         check_id(request.entrant_id, "entrant", "entrant_id")
-        e = await self.t.remove_entrant(request.tournament_id, pid, request.entrant_id, request.reason)
+        e = await self.d.remove_entrant(request.tournament_id, pid, request.entrant_id, request.reason)
         return pb.RemoveEntrantResponse(entrant=tc.entrant_pb(e))
