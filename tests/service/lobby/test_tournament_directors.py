@@ -1,0 +1,190 @@
+"""Directors over loopback gRPC (fake match server; results reported through ReportResult):
+co-directors, a round paired by hand, pause and resume, a forfeit, a changed result, a
+withdrawn entrant, the end; every action logged with its reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from lobby_harness import LobbyEnv, eventually
+from tournament_harness import bad_field, create, guest, playing, refused, report, state, stub
+
+from wordarena.v1 import tournament_pb2 as tp
+
+M = tp.PairingMethod
+
+
+async def test_a_director_runs_a_tournament_by_hand_and_every_action_is_logged(
+    env: LobbyEnv, match_server: Any
+) -> None:
+    ts = stub(env)
+    dora, dmd = await guest(env, "Dora")
+    olga, omd = await guest(env, "Olga")
+    tid = await create(
+        env,
+        dmd,
+        rounds=3,
+        bye_spread=30,
+        round_methods=[M.PAIRING_METHOD_MANUAL, M.PAIRING_METHOD_KING_OF_THE_HILL, M.PAIRING_METHOD_SWISS],
+    )
+    ids: dict[str, str] = {}  # name -> entrant id
+    for name in ("Anna", "Bert", "Cleo", "Emil"):
+        _, md = await guest(env, name)
+        ids[name] = (await ts.Register(tp.RegisterRequest(tournament_id=tid), metadata=md)).entrant.entrant_id
+        if name == "Emil":
+            await ts.Unregister(tp.UnregisterRequest(tournament_id=tid), metadata=md)
+    bot = await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=2), metadata=dmd)
+    ids["Bot"] = bot.entrant.entrant_id
+    assert bot.entrant.player.bot and bot.entrant.player.player_id == "bot:2"
+    code, _ = await refused(
+        ts.AddDirector(tp.AddDirectorRequest(tournament_id=tid, player_id=olga), metadata=omd)
+    )
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    t = await ts.AddDirector(tp.AddDirectorRequest(tournament_id=tid, player_id=olga), metadata=dmd)
+    assert list(t.tournament.director_ids) == [dora, olga]
+    await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=omd)
+
+    # Round 1 is MANUAL: nothing is paired until a director pairs it.
+    st = await state(env, tid, dmd)
+    assert st.tournament.status == tp.TOURNAMENT_STATUS_RUNNING and not st.games
+    pair = ts.PairRound
+    a, b, c, x = ids["Anna"], ids["Bert"], ids["Cleo"], ids["Bot"]
+    mp = tp.ManualPairing
+    field = await bad_field(
+        pair(
+            tp.PairRoundRequest(
+                tournament_id=tid,
+                pairings=[
+                    mp(first_entrant_id=a, second_entrant_id=x),
+                    mp(first_entrant_id=b, second_entrant_id=a),
+                ],
+            ),
+            metadata=dmd,
+        )
+    )
+    assert field == "pairings[1]"  # Anna twice
+    field = await bad_field(
+        pair(
+            tp.PairRoundRequest(
+                tournament_id=tid,
+                pairings=[
+                    mp(first_entrant_id=a, second_entrant_id=ids["Emil"]),
+                    mp(first_entrant_id=b, second_entrant_id=c),
+                ],
+            ),
+            metadata=dmd,
+        )
+    )
+    assert field == "pairings[0]"  # Emil withdrew
+    field = await bad_field(
+        pair(
+            tp.PairRoundRequest(tournament_id=tid, pairings=[mp(first_entrant_id=a, second_entrant_id=x)]),
+            metadata=dmd,
+        )
+    )
+    assert field == "pairings"  # Bert and Cleo missing
+    assert not (await state(env, tid, dmd)).games  # refusals changed nothing
+    r1 = [mp(first_entrant_id=a, second_entrant_id=x), mp(first_entrant_id=b, second_entrant_id=c)]
+    got = await pair(tp.PairRoundRequest(tournament_id=tid, pairings=r1), metadata=dmd)
+    assert [(g.first_entrant_id, g.second_entrant_id) for g in got.games] == [(a, x), (b, c)]
+    code, _ = await refused(pair(tp.PairRoundRequest(tournament_id=tid, pairings=r1), metadata=dmd))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION  # round 1 is not over
+    games = await eventually(lambda: playing(env, tid, dmd, 1, 2))
+    created = {m.match_id: m for m in match_server.created}
+
+    # Paused: the round's games go on and count, but round 2 waits.
+    await ts.PauseTournament(tp.PauseTournamentRequest(tournament_id=tid), metadata=omd)
+    code, _ = await refused(ts.PauseTournament(tp.PauseTournamentRequest(tournament_id=tid), metadata=omd))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    ref = tp.GameRef(round=1, pairing=1, game=0)
+    field = await bad_field(
+        ts.AwardForfeit(
+            tp.AwardForfeitRequest(tournament_id=tid, game=ref, winner_entrant_id=a, reason="no show"),
+            metadata=dmd,
+        )
+    )
+    assert field == "winner_entrant_id"  # Anna does not play that game
+    f = await ts.AwardForfeit(
+        tp.AwardForfeitRequest(tournament_id=tid, game=ref, winner_entrant_id=c, reason="Bert did not show"),
+        metadata=dmd,
+    )
+    assert f.game.forfeit and (f.game.first_score, f.game.second_score) == (0, 30)
+    assert not await report(env, created[games[0].match_id], (400, 300))  # Anna beats the bot
+    assert not await report(env, created[games[1].match_id], (420, 380))  # Bert-Cleo, after the forfeit
+    st = await state(env, tid, dmd)
+    assert dict(st.tournament.rounds_paired) == {"Open": 1}
+    table = {s.entrant_id: (s.wins, s.losses, s.spread) for s in st.standings[0].standings}
+    assert table == {a: (1, 0, 100), c: (1, 0, 30), b: (0, 1, -30), x: (0, 1, -100), ids["Emil"]: (0, 0, 0)}
+
+    # Resumed: round 2 (King of the Hill by standing) is paired at once: Anna-Cleo, Bert-Bot.
+    await ts.ResumeTournament(tp.ResumeTournamentRequest(tournament_id=tid), metadata=dmd)
+    games2 = await eventually(lambda: playing(env, tid, dmd, 2, 2))
+    assert [(g.first_entrant_id, g.second_entrant_id) for g in games2] == [(a, c), (b, x)]
+
+    # A changed result, with a reason; without one it is refused.
+    fix = tp.GameRef(round=1, pairing=0, game=0)
+    field = await bad_field(
+        ts.SetResult(
+            tp.SetResultRequest(tournament_id=tid, game=fix, first_score=350, second_score=360), metadata=dmd
+        )
+    )
+    assert field == "reason"
+    s = await ts.SetResult(
+        tp.SetResultRequest(
+            tournament_id=tid, game=fix, first_score=350, second_score=360, reason="scoresheet error"
+        ),
+        metadata=dmd,
+    )
+    assert s.game.first_result == tp.GAME_SIDE_LOSS
+    code, _ = await refused(
+        ts.SetResult(
+            tp.SetResultRequest(tournament_id=tid, game=tp.GameRef(round=9), first_score=1, reason="x"),
+            metadata=dmd,
+        )
+    )
+    assert code == grpc.StatusCode.NOT_FOUND
+
+    # Bert withdraws: round 3 is paired without him (three left: one bye).
+    await ts.RemoveEntrant(
+        tp.RemoveEntrantRequest(tournament_id=tid, entrant_id=b, reason="left early"), metadata=dmd
+    )
+    created = {m.match_id: m for m in match_server.created}
+    for g in games2:
+        await report(env, created[g.match_id], (400, 350))
+    st = await state(env, tid, dmd)
+    r3 = [g for g in st.games if g.round == 3]
+    assert len(r3) == 2 and b not in {g.first_entrant_id for g in r3} | {g.second_entrant_id for g in r3}
+    assert sum(1 for g in r3 if not g.second_entrant_id) == 1
+
+    # The end: results still coming in no longer count.
+    await ts.EndTournament(tp.EndTournamentRequest(tournament_id=tid), metadata=dmd)
+    code, _ = await refused(ts.EndTournament(tp.EndTournamentRequest(tournament_id=tid), metadata=dmd))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION
+    before = (await state(env, tid, dmd)).standings
+    g3 = await eventually(lambda: _match_of_round(env, tid, dmd, 3))
+    created = {m.match_id: m for m in match_server.created}
+    await report(env, created[g3], (500, 100))
+    st = await state(env, tid, dmd)
+    assert st.tournament.status == tp.TOURNAMENT_STATUS_FINISHED and st.standings == before
+    log = [(e.director_id, e.action) for e in st.log]
+    assert log == [
+        (dora, "add_entrant"),
+        (dora, "add_director"),
+        (olga, "start"),
+        (dora, "pair_round"),
+        (olga, "pause"),
+        (dora, "forfeit"),
+        (dora, "resume"),
+        (dora, "set_result"),
+        (dora, "remove_entrant"),
+        (dora, "end"),
+    ]
+    details = {e.action: e.detail for e in st.log}
+    assert "Bert did not show" in details["forfeit"] and "scoresheet error" in details["set_result"]
+    assert "left early" in details["remove_entrant"]
+
+
+async def _match_of_round(env: LobbyEnv, tid: str, md: Any, round_no: int) -> str:
+    st = await state(env, tid, md)
+    return next((g.match_id for g in st.games if g.round == round_no and g.match_id), "")
