@@ -75,15 +75,17 @@ async def test_check_in_opens_its_window_before_the_start_and_who_did_not_check_
     for md in players[:2]:
         e = await ts.CheckIn(tp.CheckInRequest(tournament_id=soon), metadata=md)
         assert e.entrant.checked_in
+    await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=soon, bot_level=1), metadata=dmd)
     await ts.StartTournament(tp.StartTournamentRequest(tournament_id=soon), metadata=dmd)
     st = await state(env, soon, dmd)
     assert [(e.player.display_name, e.withdrawn) for e in st.entrants] == [
         ("Anna", False),
         ("Bert", False),
         ("Cleo", True),
+        ("Bot 1 #4", False),  # bots are always checked in
     ]
-    (g,) = st.games  # Anna and Bert, no bye for Cleo
-    assert g.second_entrant_id and {g.first_entrant_id, g.second_entrant_id} == {
+    assert len(st.games) == 2 and all(g.second_entrant_id for g in st.games)  # no bye: Cleo is out
+    assert {e for g in st.games for e in (g.first_entrant_id, g.second_entrant_id)} == {
         e.entrant_id for e in st.entrants if not e.withdrawn
     }
     code, _ = await refused(ts.Register(tp.RegisterRequest(tournament_id=soon), metadata=players[2]))
