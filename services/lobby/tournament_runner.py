@@ -22,8 +22,7 @@ from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.common.tasks import cancel_and_wait
 from wordarena.services.lobby import store
-from wordarena.services.lobby.allocation import AllocationWithdrawn, Allocator
-from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.allocation import Allocator
 from wordarena.services.lobby.records import Outcome
 from wordarena.services.lobby.standings import MatchReport
 from wordarena.services.lobby.tables import Occupant
@@ -182,7 +181,7 @@ class TournamentRunner:
         try:
             match_id, _ = await self.allocator.allocate(t.config.game, occupants, "", commit)
             log.info("tournament game started", tournament_id=t.tournament_id, game=g.key, match_id=match_id)
-        except (LobbyError, AllocationWithdrawn) as exc:
+        except Exception as exc:  # LobbyError, AllocationWithdrawn, a database error: stays pending
             log.warning(
                 "tournament game not started; retried later",
                 tournament_id=t.tournament_id,

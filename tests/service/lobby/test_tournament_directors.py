@@ -4,10 +4,12 @@ withdrawn entrant, the end; every action logged with its reason."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 import grpc
-from lobby_harness import LobbyEnv, eventually
+from lobby_harness import LobbyEnv, eventually, start_fake_match_server, start_lobby, stop_lobby
 from tournament_harness import bad_field, create, guest, playing, refused, report, state, stub
 
 from wordarena.v1 import tournament_pb2 as tp
@@ -188,3 +190,41 @@ async def test_a_director_runs_a_tournament_by_hand_and_every_action_is_logged(
 async def _match_of_round(env: LobbyEnv, tid: str, md: Any, round_no: int) -> str:
     st = await state(env, tid, md)
     return next((g.match_id for g in st.games if g.round == round_no and g.match_id), "")
+
+
+async def test_two_lobbies_creating_the_same_game_at_once_start_one_match_and_abort_the_other(
+    postgres_database: str, tmp_path: Path
+) -> None:
+    """Two lobby processes on one PostgreSQL database (several lobbies need PostgreSQL: SQLite
+    is served by one process, whose one writer thread serialises every transaction)."""
+    env = await start_lobby(postgres_database, tmp_path)
+    hold = asyncio.Event()
+    fake, server = await start_fake_match_server(env, hold=hold)
+    other = await start_lobby(env.settings.database_url, env.settings.data_dir)  # same keys
+    try:
+        ts = stub(env)
+        _, dmd = await guest(env, "Dora")
+        tid = await create(env, dmd, rounds=1)
+        for _ in range(2):
+            await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=dmd)
+        await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=dmd)
+        await asyncio.wait_for(fake.entered.wait(), 10)  # the first lobby's CreateMatch is held
+        await other.lobby.runner.advance(tid)  # the second lobby sees the same pending game
+        await asyncio.sleep(0.5)
+        hold.set()
+        (g,) = await eventually(lambda: playing(env, tid, dmd, 1, 1))
+        await eventually(lambda: _count(fake.created, 2))
+        created = {c.match_id for c in fake.created}
+        assert g.match_id in created
+        await eventually(lambda: _count(fake.aborted, 1))
+        assert set(fake.aborted) == created - {g.match_id}
+        (only,) = (await state(env, tid, dmd)).games
+        assert only.match_id == g.match_id
+    finally:
+        await stop_lobby(other)
+        await stop_lobby(env)
+        await server.stop(0)
+
+
+async def _count(items: list[Any], n: int) -> bool:
+    return len(items) >= n
