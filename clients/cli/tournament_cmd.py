@@ -14,6 +14,7 @@ from typing import Any
 from wordarena.clients.cli.client import Client, ClientError
 from wordarena.clients.cli.common import add_common, emit, run, to_dict
 from wordarena.clients.cli.table_cmd import add_settings, settings_from_args
+from wordarena.v1 import lobby_pb2
 from wordarena.v1 import tournament_pb2 as tp
 
 METHODS = {
@@ -210,6 +211,28 @@ def _watch(args: argparse.Namespace, client: Client) -> int:
     except Exception as exc:  # grpc.RpcError; the CLI names the failure in plain words
         raise ClientError(f"watch ended: {exc}", 1) from exc
     return 0
+
+
+def my_game(client: Client, tournament_id: str) -> lobby_pb2.MatchAssignment:
+    """Waits (watching the tournament) until the caller has a game being played; returns where
+    (a ``ClientError`` when the tournament ends first)."""
+    me = client.profile.player_id
+    stream = client.tournaments.WatchTournament(
+        tp.WatchTournamentRequest(tournament_id=tournament_id), metadata=client.metadata()
+    )
+    try:
+        for msg in stream:
+            mine = {e.entrant_id for e in msg.state.entrants if e.player.player_id == me}
+            for g in msg.state.games:
+                if g.status == tp.TOURNAMENT_GAME_STATUS_PLAYING and mine & {
+                    g.first_entrant_id,
+                    g.second_entrant_id,
+                }:
+                    seat = 0 if g.first_entrant_id in mine else 1
+                    return lobby_pb2.MatchAssignment(match_id=g.match_id, address=g.address, seat=seat)
+    except Exception as exc:  # grpc.RpcError, in plain words
+        raise ClientError(f"cannot follow the tournament: {exc}", 1) from exc
+    raise ClientError("the tournament ended without a game for you", 1)
 
 
 def _bot(args: argparse.Namespace, client: Client) -> int:

@@ -5,11 +5,13 @@ director enters the humans' results; the tournament ends with standings, CSV and
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
+import pexpect
 import pytest
-from e2e_helpers import Served, cli, cli_json
+from e2e_helpers import ROOT, Served, cli, cli_json
 
 pytestmark = pytest.mark.slow
 
@@ -85,3 +87,42 @@ def test_a_round_robin_of_two_humans_and_two_bots_is_run_from_the_cli(served: Se
     assert csv[0].startswith("division,rank,entrant_id,name,wins") and len(csv) == 5
     watched = cli(served, ivy, "tournament", "watch", tid, "--json").stdout.splitlines()
     assert json.loads(watched[-1])["state"]["tournament"]["status"] == "TOURNAMENT_STATUS_FINISHED"
+
+
+def test_play_tournament_waits_for_the_players_game_and_its_result_counts(
+    served: Served, tmp_path: Path
+) -> None:
+    dora, tess = tmp_path / "dora.json", tmp_path / "tess.json"
+    cli(served, dora, "login", "--name", "Dina")
+    tid = cli_json(served, dora, "tournament", "create", "--name", "Duel", "--rounds", "1")["tournament_id"]
+    cli(served, tess, "login", "--name", "Tara")
+    me = cli_json(served, tess, "tournament", "join", tid)["entrant_id"]
+    cli(served, dora, "tournament", "bot", tid, "--level", "1")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "wordarena.clients.cli.main", "play", "--tournament", tid],
+        cwd=str(ROOT),
+        env=served.env(tess),
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(60, 110),
+    )
+    try:
+        child.expect("Waiting for your game", timeout=60)
+        cli(served, dora, "tournament", "start", tid)
+        child.expect(r"Match (m_\w+)", timeout=60)
+        match_id = child.match.group(1)
+        child.expect("your move > |waiting", timeout=60)
+        st = cli_json(served, dora, "tournament", "show", tid)
+        (game,) = st["games"]
+        assert game["match_id"] == match_id and me in (game["first_entrant_id"], game["second_entrant_id"])
+        child.sendline("resign")
+        deadline = time.monotonic() + 60
+        while st["tournament"]["status"] != "TOURNAMENT_STATUS_FINISHED":
+            assert time.monotonic() < deadline, st
+            time.sleep(0.5)
+            st = cli_json(served, dora, "tournament", "show", tid)
+        standings = {s["entrant_id"]: s for s in st["standings"][0]["standings"]}
+        assert standings[me].get("losses") == 1 and not standings[me].get("wins")
+    finally:
+        child.close(force=True)
