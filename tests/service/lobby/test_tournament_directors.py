@@ -228,3 +228,57 @@ async def test_two_lobbies_creating_the_same_game_at_once_start_one_match_and_ab
 
 async def _count(items: list[Any], n: int) -> bool:
     return len(items) >= n
+
+
+async def test_unknown_players_entrants_and_games_are_not_found_and_pairing_needs_a_running_event(
+    env: LobbyEnv, match_server: Any
+) -> None:
+    ts = stub(env)
+    _, dmd = await guest(env, "Dora")
+    _, pmd = await guest(env, "Pia")
+    tid = await create(env, dmd, rounds=2)
+    code, _ = await refused(
+        ts.AddDirector(tp.AddDirectorRequest(tournament_id=tid, player_id="p_nobody"), metadata=dmd)
+    )
+    assert code == grpc.StatusCode.NOT_FOUND
+    code, _ = await refused(
+        ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, player_id="p_nobody"), metadata=dmd)
+    )
+    assert code == grpc.StatusCode.NOT_FOUND
+    code, _ = await refused(
+        ts.RemoveEntrant(tp.RemoveEntrantRequest(tournament_id=tid, entrant_id="e_nobody"), metadata=dmd)
+    )
+    assert code == grpc.StatusCode.NOT_FOUND
+    code, _ = await refused(ts.Unregister(tp.UnregisterRequest(tournament_id=tid), metadata=pmd))
+    assert code == grpc.StatusCode.NOT_FOUND  # Pia never registered
+    first = await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=dmd)
+    await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=2), metadata=dmd)
+    pairs = [tp.ManualPairing(first_entrant_id=first.entrant.entrant_id)]
+    code, _ = await refused(
+        ts.PairRound(tp.PairRoundRequest(tournament_id=tid, pairings=pairs), metadata=dmd)
+    )
+    assert code == grpc.StatusCode.FAILED_PRECONDITION  # not started
+    code, _ = await refused(ts.ResumeTournament(tp.ResumeTournamentRequest(tournament_id=tid), metadata=dmd))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION  # not paused
+    await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=dmd)
+    (g,) = await eventually(lambda: playing(env, tid, dmd, 1, 1))
+    # an entrant added while running is paired from the next round
+    late = await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=3), metadata=dmd)
+    created = {m.match_id: m for m in match_server.created}
+    await report(env, created[g.match_id], (400, 300))
+    st = await state(env, tid, dmd)
+    r2 = [x for x in st.games if x.round == 2]
+    assert len(r2) == 2 and late.entrant.entrant_id in {
+        e for x in r2 for e in (x.first_entrant_id, x.second_entrant_id)
+    }
+    listed = await ts.ListTournaments(
+        tp.ListTournamentsRequest(status=tp.TOURNAMENT_STATUS_RUNNING), metadata=pmd
+    )
+    assert [t.tournament_id for t in listed.tournaments] == [tid]
+    assert not (
+        await ts.ListTournaments(
+            tp.ListTournamentsRequest(status=tp.TOURNAMENT_STATUS_FINISHED), metadata=pmd
+        )
+    ).tournaments
+    first_division = await ts.GetStandings(tp.GetStandingsRequest(tournament_id=tid), metadata=pmd)
+    assert first_division.standings.division == "Open" and len(first_division.standings.standings) == 3
