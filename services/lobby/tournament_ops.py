@@ -49,6 +49,8 @@ class TournamentState:
     games: list[Game]
     log: list[LogEntry]
     standings: list[tuple[str, list[Standing]]]
+    #: each human entrant's rating in the tournament's ruleset now (by entrant id)
+    ratings: dict[str, float]
 
 
 def read_state(s: Session, tournament_id: str) -> TournamentState | None:
@@ -61,7 +63,10 @@ def read_state(s: Session, tournament_id: str) -> TournamentState | None:
     standings = [
         (d.name, plan.division_standings(t.config, entrants, games, d.name)) for d in t.config.divisions
     ]
-    return TournamentState(t, entrants, games, store.tournament_log(s, tournament_id), standings)
+    humans = [e for e in entrants if not e.bot_level]
+    records = store.records_of(s, [e.player_id for e in humans], t.config.game.ruleset_id)
+    ratings = {e.entrant_id: records[e.player_id].rating.rating for e in humans}
+    return TournamentState(t, entrants, games, store.tournament_log(s, tournament_id), standings, ratings)
 
 
 def entrant_of(s: Session, t: Tournament, player_id: str) -> Entrant | None:

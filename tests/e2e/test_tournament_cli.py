@@ -124,5 +124,6 @@ def test_play_tournament_waits_for_the_players_game_and_its_result_counts(
             st = cli_json(served, dora, "tournament", "show", tid)
         standings = {s["entrant_id"]: s for s in st["standings"][0]["standings"]}
         assert standings[me].get("losses") == 1 and not standings[me].get("wins")
+        assert standings[me]["rating_change"] < 0  # a rated loss
     finally:
         child.close(force=True)

@@ -182,7 +182,7 @@ class TournamentGame(_message.Message):
     def __init__(self, division: _Optional[str] = ..., round: _Optional[int] = ..., pairing: _Optional[int] = ..., game: _Optional[int] = ..., first_entrant_id: _Optional[str] = ..., second_entrant_id: _Optional[str] = ..., status: _Optional[_Union[TournamentGameStatus, str]] = ..., match_id: _Optional[str] = ..., address: _Optional[str] = ..., first_score: _Optional[int] = ..., second_score: _Optional[int] = ..., first_result: _Optional[_Union[GameSide, str]] = ..., forfeit: _Optional[bool] = ...) -> None: ...
 
 class TournamentStanding(_message.Message):
-    __slots__ = ("rank", "entrant_id", "display_name", "wins", "losses", "ties", "spread", "byes", "points", "opponents_points")
+    __slots__ = ("rank", "entrant_id", "display_name", "wins", "losses", "ties", "spread", "byes", "points", "opponents_points", "rating_change")
     RANK_FIELD_NUMBER: _ClassVar[int]
     ENTRANT_ID_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -193,6 +193,7 @@ class TournamentStanding(_message.Message):
     BYES_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     OPPONENTS_POINTS_FIELD_NUMBER: _ClassVar[int]
+    RATING_CHANGE_FIELD_NUMBER: _ClassVar[int]
     rank: int
     entrant_id: str
     display_name: str
@@ -203,7 +204,8 @@ class TournamentStanding(_message.Message):
     byes: int
     points: float
     opponents_points: float
-    def __init__(self, rank: _Optional[int] = ..., entrant_id: _Optional[str] = ..., display_name: _Optional[str] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., ties: _Optional[int] = ..., spread: _Optional[int] = ..., byes: _Optional[int] = ..., points: _Optional[float] = ..., opponents_points: _Optional[float] = ...) -> None: ...
+    rating_change: float
+    def __init__(self, rank: _Optional[int] = ..., entrant_id: _Optional[str] = ..., display_name: _Optional[str] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., ties: _Optional[int] = ..., spread: _Optional[int] = ..., byes: _Optional[int] = ..., points: _Optional[float] = ..., opponents_points: _Optional[float] = ..., rating_change: _Optional[float] = ...) -> None: ...
 
 class DivisionStandings(_message.Message):
     __slots__ = ("division", "standings")

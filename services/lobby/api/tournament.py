@@ -79,7 +79,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         name = st.tournament.config.division(request.division).name
         names = {e.entrant_id: e.display_name for e in st.entrants}
         rows = dict(st.standings)[name]
-        return pb.GetStandingsResponse(standings=tc.standings_pb(name, rows, names))
+        return pb.GetStandingsResponse(standings=tc.standings_pb(name, rows, names, st.ratings))
 
     @rpc
     async def ExportStandings(self, request: pb.ExportStandingsRequest, context: Any) -> Any:

@@ -163,8 +163,10 @@ def game_pb(g: Game) -> pb.TournamentGame:
     )
 
 
-def standings_pb(division: str, rows: list[Standing], names: dict[str, str]) -> pb.DivisionStandings:
-    """A division's standings."""
+def standings_pb(
+    division: str, rows: list[Standing], names: dict[str, str], ratings: dict[str, float]
+) -> pb.DivisionStandings:
+    """A division's standings (``ratings``: each human entrant's rating now)."""
     return pb.DivisionStandings(
         division=division,
         standings=[
@@ -179,6 +181,7 @@ def standings_pb(division: str, rows: list[Standing], names: dict[str, str]) -> 
                 byes=s.byes,
                 points=s.points,
                 opponents_points=s.opponents_points,
+                rating_change=ratings.get(s.entrant_id, s.seed_rating) - s.seed_rating,
             )
             for s in rows
         ],
@@ -192,7 +195,7 @@ def state_pb(st: TournamentState) -> pb.TournamentState:
         tournament=tournament_pb(st.tournament, st.games),
         entrants=[entrant_pb(e) for e in st.entrants],
         games=[game_pb(g) for g in st.games],
-        standings=[standings_pb(d, rows, names) for d, rows in st.standings],
+        standings=[standings_pb(d, rows, names, st.ratings) for d, rows in st.standings],
         log=[
             pb.DirectorLogEntry(
                 time=convert.ts(x.at), director_id=x.director_id, action=x.action, detail=x.detail
