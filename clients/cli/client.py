@@ -130,15 +130,14 @@ class Client:
         """The lobby's tournament stub."""
         return tournament_pb2_grpc.TournamentServiceStub(self.channel(self.lobby_address))
 
-    def call(self, method: Callable[..., Any], request: Message, *, timeout: float | None = None) -> Any:
-        """One call with the player's token; failures become a ``ClientError`` in plain words."""
-        return self._call(method, request, timeout=timeout)
-
     def _call(self, method: Callable[..., Any], request: Message, *, timeout: float | None = None) -> Any:
         try:
             return method(request, metadata=self.metadata(), timeout=timeout or self.timeout)
         except grpc.RpcError as err:
             raise explain_rpc_error(err) from err
+
+    #: One call with the player's token; failures become a ``ClientError`` in plain words.
+    call = _call
 
     # -- identity -----------------------------------------------------------------------------
 
