@@ -212,6 +212,8 @@ async def test_two_lobbies_creating_the_same_game_at_once_start_one_match_and_ab
         tid = await create(env, dmd, rounds=1)
         for _ in range(2):
             await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=dmd)
+        # a watcher of the second lobby sees what the first one changes
+        watch = stub(other).WatchTournament(tp.WatchTournamentRequest(tournament_id=tid), metadata=dmd)
         await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=dmd)
         await asyncio.wait_for(fake.entered.wait(), 10)  # the first lobby's CreateMatch is held
         await other.lobby.runner.advance(tid)  # the second lobby sees the same pending game
@@ -225,10 +227,26 @@ async def test_two_lobbies_creating_the_same_game_at_once_start_one_match_and_ab
         assert set(fake.aborted) == created - {g.match_id}
         (only,) = (await state(env, tid, dmd)).games
         assert only.match_id == g.match_id
+        await _until(watch, lambda st: [x.match_id for x in st.games] == [g.match_id])
+        # a change made by the first lobby alone reaches the second lobby's watcher (it re-reads)
+        await ts.PauseTournament(tp.PauseTournamentRequest(tournament_id=tid), metadata=dmd)
+        await _until(watch, lambda st: st.tournament.status == tp.TOURNAMENT_STATUS_PAUSED)
+        watch.cancel()
     finally:
         await stop_lobby(other)
         await stop_lobby(env)
         await server.stop(0)
+
+
+async def _until(watch: Any, check: Any) -> None:
+    """Reads the watch stream until a state passes ``check`` (10 s at most)."""
+
+    async def read() -> None:
+        async for msg in watch:
+            if check(msg.state):
+                return
+
+    await asyncio.wait_for(read(), 10)
 
 
 async def _count(items: list[Any], n: int) -> bool:
