@@ -1,6 +1,5 @@
-"""Tournaments through the CLI against a real ``wordarena serve``: a director creates a round
-robin, two humans join, two bots are added; the bots' games are played on the match server, the
-director enters the humans' results; the tournament ends with standings, CSV and a watch."""
+"""Tournaments through the CLI against a real ``wordarena serve``: a round robin of two humans
+and six bots to its end, and ``wordarena play --tournament`` in a pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -16,26 +15,23 @@ from e2e_helpers import ROOT, Served, cli, cli_json
 pytestmark = pytest.mark.slow
 
 
-def test_a_round_robin_of_two_humans_and_two_bots_is_run_from_the_cli(served: Served, tmp_path: Path) -> None:
+def test_an_eight_player_round_robin_with_two_humans_is_run_from_the_cli(
+    served: Served, tmp_path: Path
+) -> None:
+    """Six bots and two humans, seven rounds. The bots' games are played on the match server;
+    each human resigns every game from the CLI (`wordarena resign MATCH`): the results come back
+    through the match server's result path, into the standings and the humans' records."""
     dora, hal, ivy = tmp_path / "dora.json", tmp_path / "hal.json", tmp_path / "ivy.json"
     for cfg, name in ((dora, "Dora"), (hal, "Hal"), (ivy, "Ivy")):
         cli(served, cfg, "login", "--name", name)
-    t = cli_json(
-        served,
-        dora,
-        "tournament",
-        "create",
-        "--name",
-        "Club night",
-        "--rounds",
-        "3",
-        "--method",
-        "round-robin",
-    )
-    tid = t["tournament_id"]
+    create = ["tournament", "create", "--name", "Club night", "--rounds", "7", "--method", "round-robin"]
+    tid = cli_json(served, dora, *create)["tournament_id"]
+    config_of = {}
     for cfg in (hal, ivy):
-        assert cli_json(served, cfg, "tournament", "join", tid)["division"] == "Open"
-    for _ in range(2):
+        e = cli_json(served, cfg, "tournament", "join", tid)
+        assert e["division"] == "Open"
+        config_of[e["entrant_id"]] = cfg
+    for _ in range(6):
         cli(served, dora, "tournament", "bot", tid, "--level", "1")
     refused = cli(served, hal, "tournament", "start", tid, check=False)
     assert refused.returncode == 1 and "director" in (refused.stdout + refused.stderr)
@@ -43,48 +39,61 @@ def test_a_round_robin_of_two_humans_and_two_bots_is_run_from_the_cli(served: Se
     left = cli(served, ivy, "tournament", "leave", tid, check=False)
     assert left.returncode == 1  # registration is over
 
-    humans = {
-        e["entrant_id"]
-        for e in cli_json(served, dora, "tournament", "show", tid)["entrants"]
-        if not e["player"].get("bot")
-    }
-    entered: set[tuple[int, int]] = set()
-    deadline = time.monotonic() + 240
+    resigned: set[str] = set()
+    deadline = time.monotonic() + 600
     while True:
-        st = cli_json(served, dora, "tournament", "show", tid)
+        st = cli_json(served, hal, "tournament", "show", tid)
         if st["tournament"]["status"] == "TOURNAMENT_STATUS_FINISHED":
             break
         assert time.monotonic() < deadline, st
         for g in st.get("games", []):
-            key = (g["round"], g.get("pairing", 0))
-            sides = {g["first_entrant_id"], g.get("second_entrant_id", "")}
-            if key in entered or not sides & humans or g.get("status") != "TOURNAMENT_GAME_STATUS_PLAYING":
-                continue
-            cli(
-                served,
-                dora,
-                "tournament",
-                "result",
-                tid,
-                "--round",
-                str(g["round"]),
-                "--pairing",
-                str(g.get("pairing", 0)),
-                "--score",
-                "400-300",
-                "--reason",
-                "scoresheet",
+            human = next(
+                (e for e in (g["first_entrant_id"], g.get("second_entrant_id")) if e in config_of), None
             )
-            entered.add(key)
+            if (
+                human is None
+                or g.get("status") != "TOURNAMENT_GAME_STATUS_PLAYING"
+                or g["match_id"] in resigned
+            ):
+                continue
+            cli(served, config_of[human], "resign", g["match_id"])
+            resigned.add(g["match_id"])
         time.sleep(0.5)
-    assert len(entered) == 5  # every game but bot v bot involves a human
+    assert len(resigned) == 13  # each human's seven games, one of them against the other
     games = st["games"]
-    assert len(games) == 6 and all(g["status"] == "TOURNAMENT_GAME_STATUS_DONE" for g in games)
-    assert sorted(e["action"] for e in st["log"]).count("set_result") == 5
+    assert len(games) == 28 and all(g["status"] == "TOURNAMENT_GAME_STATUS_DONE" for g in games)
+    pairs = {frozenset((g["first_entrant_id"], g["second_entrant_id"])) for g in games}
+    assert len(pairs) == 28  # everyone met everyone once
+    lines = {s["entrant_id"]: s for s in st["standings"][0]["standings"]}
+    assert sum(lines[e].get("losses", 0) for e in config_of) == 13
+    assert sum(lines[e].get("wins", 0) for e in config_of) == 1  # the one who did not resign first
+    for cfg in (hal, ivy):  # every tournament game is in the player's record
+        (rec,) = cli_json(served, cfg, "record", "--ruleset", "classic")["records"]
+        assert rec["games"] == 7
+    # a director corrects a bot game's result; the log keeps the reason
+    bot_game = next(g for g in games if not {g["first_entrant_id"], g["second_entrant_id"]} & set(config_of))
+    cli(
+        served,
+        dora,
+        "tournament",
+        "result",
+        tid,
+        "--round",
+        str(bot_game["round"]),
+        "--pairing",
+        str(bot_game.get("pairing", 0)),
+        "--score",
+        "400-300",
+        "--reason",
+        "scoresheet",
+    )
+    st = cli_json(served, hal, "tournament", "show", tid)
+    last = st["log"][-1]
+    assert last["action"] == "set_result" and last["detail"].endswith("scoresheet")
     standings = cli(served, hal, "tournament", "standings", tid).stdout.splitlines()
-    assert len(standings) == 4 and standings[0].startswith("#1 ")
+    assert len(standings) == 8 and standings[0].startswith("#1 ")
     csv = cli(served, hal, "tournament", "export", tid).stdout.splitlines()
-    assert csv[0].startswith("division,rank,entrant_id,name,wins") and len(csv) == 5
+    assert csv[0].startswith("division,rank,entrant_id,name,wins") and len(csv) == 9
     watched = cli(served, ivy, "tournament", "watch", tid, "--json").stdout.splitlines()
     assert json.loads(watched[-1])["state"]["tournament"]["status"] == "TOURNAMENT_STATUS_FINISHED"
 
