@@ -6,10 +6,13 @@ from __future__ import annotations
 import time
 
 import grpc
+import pytest
 from google.protobuf import duration_pb2, timestamp_pb2
 from lobby_harness import LobbyEnv
 from tournament_harness import create, guest, refused, state, stub
 
+from wordarena.services.common.errors import detail
+from wordarena.v1 import errors_pb2
 from wordarena.v1 import tournament_pb2 as tp
 
 
@@ -32,8 +35,10 @@ async def test_players_go_to_the_division_whose_band_holds_their_rating_and_a_fu
     _, bmd = await guest(env, "Bert")
     await ts.Register(tp.RegisterRequest(tournament_id=tid), metadata=bmd)
     _, cmd = await guest(env, "Cleo")
-    code, details = await refused(ts.Register(tp.RegisterRequest(tournament_id=tid), metadata=cmd))
-    assert code == grpc.StatusCode.FAILED_PRECONDITION and "full" in details
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await ts.Register(tp.RegisterRequest(tournament_id=tid), metadata=cmd)
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "full" in (err.value.details() or "")
+    assert "full" in detail(err.value, errors_pb2.LobbyViolation).message
     # Novice has nobody: the tournament cannot start
     code, details = await refused(
         ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=dmd)
