@@ -305,3 +305,65 @@ async def test_unknown_players_entrants_and_games_are_not_found_and_pairing_need
     ).tournaments
     first_division = await ts.GetStandings(tp.GetStandingsRequest(tournament_id=tid), metadata=pmd)
     assert first_division.standings.division == "Open" and len(first_division.standings.standings) == 3
+
+
+async def test_each_division_is_paired_and_moves_on_by_itself(env: LobbyEnv, match_server: Any) -> None:
+    ts = stub(env)
+    _, dmd = await guest(env, "Dora")
+    tid = await create(env, dmd, rounds=2, divisions=[tp.Division(name="A"), tp.Division(name="B")])
+    for division, n in (("A", 2), ("B", 3)):
+        for _ in range(n):
+            e = await ts.AddEntrant(
+                tp.AddEntrantRequest(tournament_id=tid, bot_level=1, division=division), metadata=dmd
+            )
+            assert e.entrant.division == division
+    await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=dmd)
+    games = await eventually(lambda: playing(env, tid, dmd, 1, 2))
+    assert sorted(g.division for g in games) == ["A", "B"]
+    st = await state(env, tid, dmd)
+    assert [(g.division, bool(g.second_entrant_id)) for g in st.games] == [
+        ("A", True),
+        ("B", True),
+        ("B", False),
+    ]
+    created = {m.match_id: m for m in match_server.created}
+    await report(env, created[next(g.match_id for g in games if g.division == "A")], (400, 300))
+    st = await state(env, tid, dmd)
+    assert dict(st.tournament.rounds_paired) == {"A": 2, "B": 1}  # A goes on while B still plays
+    b = await ts.GetStandings(tp.GetStandingsRequest(tournament_id=tid, division="B"), metadata=dmd)
+    assert [s.byes for s in b.standings.standings].count(1) == 1 and len(b.standings.standings) == 3
+
+
+async def test_a_best_of_three_final_stops_after_two_wins_and_the_tournament_ends(
+    env: LobbyEnv, match_server: Any
+) -> None:
+    ts = stub(env)
+    _, dmd = await guest(env, "Dora")
+    tid = await create(env, dmd, rounds=3, games_per_pairing=3, round_methods=[M.PAIRING_METHOD_ELIMINATION])
+    ids = []
+    for _ in range(2):
+        ids.append(
+            (
+                await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=dmd)
+            ).entrant.entrant_id
+        )
+    await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=dmd)
+    (g0,) = await eventually(lambda: playing(env, tid, dmd, 1, 1))
+    created = {m.match_id: m for m in match_server.created}
+    await report(env, created[g0.match_id], (400, 300))  # the first mover wins game 1
+    winner = g0.first_entrant_id
+    g1 = await eventually(lambda: _game_playing(env, tid, dmd, 1))
+    assert (g1.first_entrant_id, g1.second_entrant_id) == (g0.second_entrant_id, g0.first_entrant_id)
+    created = {m.match_id: m for m in match_server.created}
+    await report(env, created[g1.match_id], (300, 420))  # and game 2, moving second
+    st = await state(env, tid, dmd)
+    assert st.tournament.status == tp.TOURNAMENT_STATUS_FINISHED and len(st.games) == 2  # no game 3
+    (div,) = st.standings
+    assert div.standings[0].entrant_id == winner and div.standings[0].wins == 2
+
+
+async def _game_playing(env: LobbyEnv, tid: str, md: Any, game: int) -> Any:
+    st = await state(env, tid, md)
+    return next(
+        (g for g in st.games if g.game == game and g.status == tp.TOURNAMENT_GAME_STATUS_PLAYING), None
+    )
