@@ -47,8 +47,10 @@ def main() -> None:
     """Prints one line per field size."""
     for n, rounds in ((8, 7), (12, 11), (16, 5), (64, 8), (255, 10), (256, 12)):
         times, repeats = run(n, rounds)
-        print(f"swiss {n:3d} entrants x {rounds:2d} rounds: median {statistics.median(times) * 1e3:7.2f} ms, "
-              f"worst {max(times) * 1e3:7.2f} ms per round, repeated pairs {repeats}")
+        print(
+            f"swiss {n:3d} entrants x {rounds:2d} rounds: median {statistics.median(times) * 1e3:7.2f} ms, "
+            f"worst {max(times) * 1e3:7.2f} ms per round, repeated pairs {repeats}"
+        )
 
 
 if __name__ == "__main__":

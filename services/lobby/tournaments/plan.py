@@ -66,8 +66,10 @@ def pairing_winner(games: Sequence[Game], seeds: dict[str, float]) -> str:
 
 def _decided(cfg: TournamentConfig, method: Method, games: Sequence[Game]) -> bool:
     """True when a pairing needs no more games."""
-    if games[0].bye or any(g.status != GameStatus.DONE for g in games):
-        return games[0].bye
+    if games[0].bye:
+        return True
+    if any(g.status != GameStatus.DONE for g in games):
+        return False
     if len(games) >= cfg.games_per_pairing:
         return True
     if method != Method.ELIMINATION:

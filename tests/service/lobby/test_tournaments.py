@@ -101,9 +101,7 @@ async def test_bad_settings_and_non_directors_are_refused_naming_the_field(env: 
     ]  # fmt: skip
     for settings, field in bad:
         assert (
-            await bad_field(
-                ts.CreateTournament(tp.CreateTournamentRequest(settings=settings), metadata=md)
-            )
+            await bad_field(ts.CreateTournament(tp.CreateTournamentRequest(settings=settings), metadata=md))
             == field
         )
     assert not (await ts.ListTournaments(tp.ListTournamentsRequest(), metadata=md)).tournaments
