@@ -5,7 +5,6 @@ Every change of a tournament runs in a transaction that first locks its row
 
 from __future__ import annotations
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from wordarena.services.lobby.models import (
@@ -176,22 +175,15 @@ def save_game(s: Session, tournament_id: str, g: Game, now: float) -> None:
 
 
 def add_round(s: Session, tournament_id: str, division: str, round_no: int, method: str, now: float) -> bool:
-    """Records that a division's round is paired; False when it was already (by anyone)."""
+    """Records that a division's round is paired, in the caller's transaction (which holds the
+    tournament's lock: ``lock_tournament``); False when it was already. No savepoint: on SQLite,
+    releasing one commits at once, and a lobby killed then would leave a round without games."""
     if s.get(TournamentRoundRow, (tournament_id, division, round_no)) is not None:
         return False
-    try:
-        with s.begin_nested():
-            s.add(
-                TournamentRoundRow(
-                    tournament_id=tournament_id,
-                    division=division,
-                    round=round_no,
-                    method=method,
-                    paired_at=now,
-                )
-            )
-    except IntegrityError:
-        return False
+    row = TournamentRoundRow(
+        tournament_id=tournament_id, division=division, round=round_no, method=method, paired_at=now
+    )
+    s.add(row)
     return True
 
 

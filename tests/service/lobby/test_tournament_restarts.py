@@ -106,7 +106,7 @@ async def test_killing_the_lobby_mid_tournament_loses_nothing_and_pairs_nothing_
                 continue
             if st.tournament.status == tp.TOURNAMENT_STATUS_FINISHED:
                 break
-            if kills < 3:  # kill it while games are played, reported and paired; start it again
+            if kills < 4:  # kill it while games are played, reported and paired; start it again
                 await asyncio.sleep(0.7 + 0.4 * kills)
                 os.kill(proc.pid, signal.SIGKILL)
                 proc.wait()
