@@ -40,6 +40,7 @@ from wordarena.v1 import (
     lobby_pb2_grpc,
     match_pb2,
     match_pb2_grpc,
+    tournament_pb2_grpc,
 )
 
 __all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_UNREACHABLE", "EXIT_USAGE", "Client", "ClientError",
@@ -123,11 +124,19 @@ class Client:
         """The lobby stub."""
         return lobby_pb2_grpc.LobbyServiceStub(self.channel(self.lobby_address))
 
+    @property
+    def tournaments(self) -> tournament_pb2_grpc.TournamentServiceStub:
+        """The lobby's tournament stub."""
+        return tournament_pb2_grpc.TournamentServiceStub(self.channel(self.lobby_address))
+
     def _call(self, method: Callable[..., Any], request: Message, *, timeout: float | None = None) -> Any:
         try:
             return method(request, metadata=self.metadata(), timeout=timeout or self.timeout)
         except grpc.RpcError as err:
             raise explain_rpc_error(err) from err
+
+    #: One call with the player's token; failures become a ``ClientError`` in plain words.
+    call = _call
 
     # -- identity -----------------------------------------------------------------------------
 

@@ -35,12 +35,12 @@ from wordarena.services.common.config import Settings, add_flag, build_parser, s
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
 from wordarena.services.lobby import devtoken, store
-from wordarena.services.lobby.api import LobbyServicer, RegistryServicer
+from wordarena.services.lobby.api import LobbyServicer, RegistryServicer, TournamentServicer
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.lobby.passwords import FailureThrottle
 from wordarena.services.lobby.settings import TICKET_RETENTION_S
-from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc
+from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc, tournament_pb2_grpc
 
 __all__ = ["build_lobby", "main", "serve"]
 
@@ -113,6 +113,8 @@ async def build_lobby(
     server = GrpcServer(settings)
     server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, LobbyServicer(lobby, authn),
                "wordarena.v1.LobbyService")
+    server.add(tournament_pb2_grpc.add_TournamentServiceServicer_to_server, TournamentServicer(lobby, authn),
+               "wordarena.v1.TournamentService")
     server.add(
         control_pb2_grpc.add_MatchRegistryServiceServicer_to_server,
         RegistryServicer(lobby, authn),

@@ -71,3 +71,8 @@ class LobbyOptions:
     #: How long this lobby trusts that a guest token's player is still a guest (another lobby's
     #: ClaimAccount is seen within this; this lobby's own at once).
     guest_check_s: float = 2.0
+    #: Running tournaments are checked this often (pair what is due, create pending matches):
+    #: what a lobby that died mid-round left undone is picked up by the next check.
+    tournament_tick_s: float = 2.0
+    #: A tournament watcher re-reads the tournament this often (changes made by other lobbies).
+    tournament_poll_s: float = 1.0
