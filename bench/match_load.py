@@ -4,6 +4,7 @@
     .venv/bin/python bench/match_load.py --matches 50 --think 0   # closed loop: capacity
     .venv/bin/python bench/match_load.py --postgres               # + PostgreSQL (127.0.0.1:5432)
     .venv/bin/python bench/match_load.py --profile /tmp/match.raw # + py-spy of the server
+    .venv/bin/python bench/match_load.py --matches 100 --think 0 --procs 2 --servers 2  # 2 servers
 
 The match server (``python -m wordarena.services.match.main``) runs in its own process on a fresh SQLite
 file (``--postgres``: also on a fresh PostgreSQL database, URL from WORDARENA_TEST_POSTGRES_URL,
@@ -373,12 +374,16 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
     from wordarena.services.common import auth
 
     auth.load_token_keys(data_dir)  # the key pair, before the server and clients read it
-    proc, port, metrics_port = start_server(url, data_dir, args.server_arg or [])
+    # --servers N: N match servers (on SQLite each its own file); client process i drives server
+    # i mod N. CPU and memory are summed over the servers.
+    servers = [start_server(url.replace("bench.db", f"bench-{n}.db") if n else url, data_dir,
+                            args.server_arg or []) for n in range(args.servers)]
+    proc, _, metrics_port = servers[0]
     hist0: dict[str, dict[float, float]] = {}
     profiler = None
     try:
         time.sleep(0.5)
-        rss0 = rss_kb(proc.pid)
+        rss0 = sum(rss_kb(srv[0].pid) for srv in servers)
         ramp = min(max(args.matches / 100.0, 1.0), 10.0)
         ramp_deadline = time.time() + ramp
         ctx = mp.get_context("spawn")
@@ -386,7 +391,8 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
         for i in range(args.procs):
             slots = list(range(i, args.matches, args.procs))
             rx, tx = ctx.Pipe(duplex=False)
-            p = ctx.Process(target=_client_proc, args=((port, str(data_dir), slots, scripts, args.think,
+            p = ctx.Process(target=_client_proc, args=((servers[i % len(servers)][1], str(data_dir), slots,
+                                                        scripts, args.think,
                                                         args.duration, ramp_deadline, args.channels,
                                                         f"c{i}"), tx))
             p.start()
@@ -411,20 +417,22 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
                     waiting.remove(rx)
                 elif rx in waiting and not p.is_alive() and not rx.poll(0):
                     raise RuntimeError(f"a client process died (exit code {p.exitcode})")
-            peak_active = max(peak_active, rss_kb(proc.pid))
-            samples.append((time.time(), cpu_s(proc.pid)))
+            peak_active = max(peak_active, sum(rss_kb(srv[0].pid) for srv in servers))
+            samples.append((time.time(), sum(cpu_s(srv[0].pid) for srv in servers)))
         hist1 = scrape(metrics_port)
         for p in procs:
             p.join()
-        peak = rss_kb(proc.pid, "VmHWM")
+        peak = sum(rss_kb(srv[0].pid, "VmHWM") for srv in servers)
     finally:
         if profiler is not None:
             profiler.wait(timeout=60)
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for srv in servers:
+            srv[0].send_signal(signal.SIGTERM)
+        for srv in servers:
+            try:
+                srv[0].wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                srv[0].kill()
         shutil.rmtree(data_dir, ignore_errors=True)
     lat = [x for r in results for x in r["latencies"]]
     dlv = [x for r in results for x in r["delivery"]]
@@ -449,6 +457,9 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0,
                     help="mean think time before each turn, seconds (default 1; 0 = closed loop)")
     ap.add_argument("--procs", type=int, default=1, help="client processes (default 1)")
+    ap.add_argument("--servers", type=int, default=1,
+                    help="match servers (default 1; needs --procs >= --servers: client process i "
+                         "drives server i mod N; histograms are the first server's)")
     ap.add_argument("--channels", type=int, default=8, help="gRPC connections per client process")
     ap.add_argument("--scripts", type=int, default=40, help="distinct precomputed games (default 40)")
     ap.add_argument("--no-cache", action="store_true", help="recompute the game scripts")
@@ -476,13 +487,15 @@ def main() -> None:
                 url = url.format(dir=d)
             r = run(name, url, args, scripts)
             print(f"{name:10s} matches={args.matches} think={args.think}s procs={args.procs} "
+                  f"servers={args.servers} "
                   f"window={args.duration:.0f}s turns={r['turns']} games_started={r['matches']}\n"
                   f"  turns/s={r['turns_per_s']:.0f}  SubmitTurn p50={r['p50']:.1f}ms p99={r['p99']:.1f}ms  "
                   f"stream delivery p50={r['d50']:.1f}ms p99={r['d99']:.1f}ms\n"
                   f"  server peak RSS={r['peak_mb']:.0f}MB (idle {r['base_mb']:.0f}MB, "
                   f"{r['per_match_kb']:.0f}KB per active match)  "
                   f"refused={r['refused']} stale={r['stale']} cutoffs={r['cutoffs']} errors={r['errors']}\n"
-                  f"  CPU (cores): server={r['server_cpu']:.2f} client={r['client_cpu']:.2f}\n"
+                  f"  CPU (cores): server={r['server_cpu']:.2f} client={r['client_cpu']:.2f}  "
+                  f"server CPU per turn={1000 * r['server_cpu'] / max(r['turns_per_s'], 1e-9):.2f}ms\n"
                   f"  server-side histograms (bucket bounds, ms) p50/p99: " + "  ".join(
                       f"{k}={a:g}/{b:g}" for k, (a, b) in r["server_side"].items()),
                   flush=True)

@@ -40,6 +40,7 @@ from wordarena.v1 import (
     lobby_pb2_grpc,
     match_pb2,
     match_pb2_grpc,
+    tournament_pb2_grpc,
 )
 
 __all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_UNREACHABLE", "EXIT_USAGE", "Client", "ClientError",
@@ -123,11 +124,19 @@ class Client:
         """The lobby stub."""
         return lobby_pb2_grpc.LobbyServiceStub(self.channel(self.lobby_address))
 
+    @property
+    def tournaments(self) -> tournament_pb2_grpc.TournamentServiceStub:
+        """The lobby's tournament stub."""
+        return tournament_pb2_grpc.TournamentServiceStub(self.channel(self.lobby_address))
+
     def _call(self, method: Callable[..., Any], request: Message, *, timeout: float | None = None) -> Any:
         try:
             return method(request, metadata=self.metadata(), timeout=timeout or self.timeout)
         except grpc.RpcError as err:
             raise explain_rpc_error(err) from err
+
+    #: One call with the player's token; failures become a ``ClientError`` in plain words.
+    call = _call
 
     # -- identity -----------------------------------------------------------------------------
 
@@ -239,10 +248,12 @@ class Client:
             req.seat = seat
         return self._call(self.lobby.SitBot, req).table
 
-    def start_table(self, table_id: str) -> lobby_pb2.StartTableResponse:
-        """StartTable."""
+    def start_table(self, table_id: str, *, request_id: str | None = None,
+                    timeout: float | None = None) -> lobby_pb2.StartTableResponse:
+        """StartTable (a retry passes the first try's ``request_id``; the lobby allocates the match
+        within the call, so a caller with a short default timeout may give it a longer one)."""
         return self._call(self.lobby.StartTable, lobby_pb2.StartTableRequest(
-            table_id=table_id, request_id=new_request_id()))
+            table_id=table_id, request_id=request_id or new_request_id()), timeout=timeout)
 
     def wait_for_match(self, table_id: str, timeout: float = 60.0,
                        on_wait: Callable[[lobby_pb2.Table], None] | None = None) -> lobby_pb2.MatchAssignment:
@@ -291,10 +302,10 @@ class Client:
         return self._call(self.lobby.GetLeaderboard, lobby_pb2.GetLeaderboardRequest(
             ruleset_id=ruleset_id, period=period, page_size=page_size))  # type: ignore[arg-type]
 
-    def my_matches(self, state: int = 0) -> list[lobby_pb2.MatchSummary]:
+    def my_matches(self, state: int = 0, page_size: int = 0) -> list[lobby_pb2.MatchSummary]:
         """ListMyMatches (first page)."""
-        return list(self._call(self.lobby.ListMyMatches,
-                               lobby_pb2.ListMyMatchesRequest(state=state)).matches)  # type: ignore[arg-type]
+        return list(self._call(self.lobby.ListMyMatches, lobby_pb2.ListMyMatchesRequest(
+            state=state, page_size=page_size)).matches)  # type: ignore[arg-type]
 
     def locate(self, match_id: str) -> str:
         """LocateMatch → the match server's address (remembered)."""

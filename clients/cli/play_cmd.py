@@ -13,6 +13,7 @@ from wordarena.clients.cli.common import add_common, run
 from wordarena.clients.cli.safe import safe_text
 from wordarena.clients.cli.screen import GameScreen
 from wordarena.clients.cli.table_cmd import add_settings, settings_from_args, table_text
+from wordarena.clients.cli.tournament_cmd import my_game
 from wordarena.v1 import common_pb2, lobby_pb2
 
 
@@ -22,7 +23,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "play", help="play a game in the terminal (against a bot, at a table, or quick match)",
         description="Signs in as a guest (remembered in the config file), then: --bot LEVEL plays a "
         "bot at once; --create opens a table and waits for players; --join ID sits at a table; "
-        "--quick queues for a quick match; --match ID goes back to a running match; with none of "
+        "--quick queues for a quick match; --match ID goes back to a running match; --tournament ID "
+        "plays your current game of a tournament; with none of "
         "these, a menu lists the open tables. Type `help` on the game screen for the commands.")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--bot", type=int, metavar="LEVEL", help="play a bot of this level (1..5)")
@@ -30,6 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--join", metavar="TABLE", help="join this table")
     mode.add_argument("--quick", action="store_true", help="quick match")
     mode.add_argument("--match", metavar="MATCH", help="resume this match")
+    mode.add_argument("--tournament", metavar="ID", help="play your current game of this tournament "
+                      "(waits until it is paired)")
     p.add_argument("--name", help="guest display name (default: remembered, or a random one)")
     p.add_argument("--bot-after", type=float, default=30.0, metavar="SECONDS",
                    help="quick match: fill with bots after this wait (default 30)")
@@ -119,6 +123,11 @@ def _play(args: argparse.Namespace, client: Client) -> int:
     say(f"Signed in as {prof.display_name} at {client.lobby_address}")
     if args.match:
         match_id = args.match
+    elif args.tournament:
+        say(f"Waiting for your game in tournament {args.tournament}…")
+        assignment = my_game(client, args.tournament)
+        client.remember_match(assignment)
+        match_id = assignment.match_id
     elif args.bot is not None:
         if not 1 <= args.bot <= 5:
             raise ClientError("--bot LEVEL must be 1..5", EXIT_USAGE)

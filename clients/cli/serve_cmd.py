@@ -41,7 +41,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--lobby-listen", default=os.environ.get("WORDARENA_LOBBY") or "127.0.0.1:50051",
                    metavar="HOST:PORT", help="lobby address (default 127.0.0.1:50051, env WORDARENA_LOBBY)")
     p.add_argument("--match-listen", default="127.0.0.1:50052", metavar="HOST:PORT",
-                   help="match server address (default 127.0.0.1:50052)")
+                   help="match server address (default 127.0.0.1:50052); with --match-servers N, the "
+                        "next servers take the next ports")
+    p.add_argument("--match-servers", type=int, default=1, metavar="N",
+                   help="match servers to run (default 1): on SQLite each has its own file "
+                        "(match.db, match-2.db, …); with --database-url they share the database")
     p.add_argument("--data-dir", default=os.environ.get("WORDARENA_DATA_DIR"),
                    help="where the SQLite files and keys live, private to you (mode 0700; env "
                         "WORDARENA_DATA_DIR; default ~/.local/share/wordarena)")
@@ -89,6 +93,27 @@ def wait_ready(address: str, timeout: float, proc: subprocess.Popen | None = Non
     return False
 
 
+def wait_serving(address: str, timeout: float, proc: subprocess.Popen | None = None) -> bool:
+    """Wait until the server at ``address`` says SERVING on the standard health service (False
+    if ``proc`` died or time ran out)."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(_client_address(address)) as ch:
+        stub = health_pb2_grpc.HealthStub(ch)
+        while time.monotonic() < deadline:
+            if proc is not None and proc.poll() is not None:
+                return False
+            try:
+                answer = stub.Check(health_pb2.HealthCheckRequest(), timeout=1)
+                if answer.status == health_pb2.HealthCheckResponse.SERVING:
+                    return True
+            except grpc.RpcError:
+                pass
+            time.sleep(0.2)
+    return False
+
+
 def _start(service: str, flags: list[str], env: dict[str, str], log: IO[str] | None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", _LAUNCH.format(service), *flags], env=env,
                             stdout=log, stderr=subprocess.STDOUT if log else None,
@@ -133,8 +158,11 @@ def _serve(args: argparse.Namespace) -> int:
     os.umask(0o077)
     data_dir.mkdir(parents=True, exist_ok=True)
     data_dir.chmod(0o700)
+    if args.match_servers < 1:
+        print("wordarena serve: --match-servers must be at least 1", file=sys.stderr)
+        return 2
     lobby_addr = resolve(args.lobby_listen)
-    match_addr = resolve(args.match_listen)
+    match_addrs = match_addresses(args.match_listen, args.match_servers)
     token = secrets.token_urlsafe(32)
     env = dict(os.environ)
     env.pop("WORDARENA_LISTEN", None)
@@ -162,24 +190,24 @@ def _serve(args: argparse.Namespace) -> int:
         if not wait_ready(lobby_addr, args.ready_timeout, procs["lobby"]):
             print(f"serve: the lobby did not start (see {log_path or 'the output above'})", file=sys.stderr)
             return 3
-        # A stable server id: a restarted match server is the same owner, so it takes its
-        # matches back at once instead of clients being sent away until the lease runs out.
-        match_flags = [*common, "--listen", match_addr, "--advertise-address", _client_address(match_addr),
-                       "--server-id", f"serve-{socket.gethostname()}-{match_addr.rsplit(':', 1)[1]}",
-                       "--bot-delay", str(args.bot_delay), "--lobby", _client_address(lobby_addr)]
-        procs["match"] = _start("match", match_flags, env, log)
-        if not wait_ready(match_addr, args.ready_timeout, procs["match"]):
-            print(f"serve: the match server did not start (see {log_path or 'the output above'})",
-                  file=sys.stderr)
-            return 3
+        flags = {"lobby": lobby_flags}
+        for n, match_addr in enumerate(match_addrs, start=1):
+            name = "match" if n == 1 else f"match-{n}"
+            flags[name] = _match_flags(args, common, match_addr, lobby_addr, data_dir, n)
+            procs[name] = _start("match", flags[name], env, log)
+            # SERVING once it has tried to register with the lobby (and recovered its matches).
+            if not wait_serving(match_addr, args.ready_timeout, procs[name]):
+                where = log_path or "the output above"
+                print(f"serve: the match server {match_addr} did not start (see {where})", file=sys.stderr)
+                return 3
         _wait_for_capacity(_client_address(lobby_addr))
         print(f"lobby  {_client_address(lobby_addr)}", flush=True)
-        print(f"match  {_client_address(match_addr)}", flush=True)
+        for match_addr in match_addrs:
+            print(f"match  {_client_address(match_addr)}", flush=True)
         print(f"data   {data_dir}" + (f"   logs {log_path}" if log_path else ""), flush=True)
         print(f"READY  play with: wordarena play --lobby {_client_address(lobby_addr)}   "
               "(Ctrl-C stops the servers)", flush=True)
-        flags = {"lobby": lobby_flags, "match": match_flags}
-        _supervise(procs, lambda name: _start(name, flags[name], env, log), stopping)
+        _supervise(procs, lambda name: _start(name.partition("-")[0], flags[name], env, log), stopping)
         print("serve: stopping…", flush=True)
         return 0
     finally:
@@ -188,6 +216,29 @@ def _serve(args: argparse.Namespace) -> int:
             signal.signal(s, h)
         if log:
             log.close()
+
+
+def match_addresses(listen: str, n: int) -> list[str]:
+    """The listen addresses of ``n`` match servers: ``listen`` (port 0: a free port) and, after it,
+    the next ports (or more free ports)."""
+    first = resolve(listen)
+    host, _, port = first.rpartition(":")
+    fixed = listen.rpartition(":")[2] not in ("", "0")
+    return [first, *(f"{host}:{int(port) + i}" if fixed else resolve(f"{host}:0") for i in range(1, n))]
+
+
+def _match_flags(args: argparse.Namespace, common: list[str], listen: str, lobby: str, data_dir: Path,
+                 n: int) -> list[str]:
+    """The flags of the ``n``-th match server. A stable server id (``serve-HOST-PORT``): a restarted
+    server is the same owner, so it takes its matches back at once instead of clients being sent
+    away until the lease runs out. On SQLite each server has its own file (the first the default
+    ``match.db``); with ``--database-url`` they share it (and take over each other's matches)."""
+    flags = [*common, "--listen", listen, "--advertise-address", _client_address(listen),
+             "--server-id", f"serve-{socket.gethostname()}-{listen.rsplit(':', 1)[1]}",
+             "--bot-delay", str(args.bot_delay), "--lobby", _client_address(lobby)]
+    if n > 1 and not args.database_url:
+        flags += ["--database-url", f"sqlite:///{data_dir / f'match-{n}.db'}"]
+    return flags
 
 
 def _supervise(procs: dict[str, subprocess.Popen], start: Callable[[str], subprocess.Popen],

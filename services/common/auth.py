@@ -230,11 +230,13 @@ class TokenKeys:
         display_name: str,
         ttl: timedelta | float,
         kind: TokenKind = "player",
+        *,
+        guest: bool = False,
     ) -> str:
         """Issues a token with the signing key (ValueError if there is none)."""
         if self.signing_key is None:
             raise ValueError(f"no token signing key configured (set {ENV_PRIVATE_KEY})")
-        return issue_token(self.signing_key, player_id, display_name, ttl, kind=kind)
+        return issue_token(self.signing_key, player_id, display_name, ttl, kind=kind, guest=guest)
 
     def verify(self, token: str, *, kind: TokenKind | None = None) -> Claims:
         """Verifies a token against the key ring (see :func:`verify_token`)."""

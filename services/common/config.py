@@ -17,8 +17,19 @@ Common settings
 ``--token-private-key`` / ``WORDARENA_TOKEN_PRIVATE_KEY`` Ed25519 private key (PEM or path) that signs
                                                       them (lobby; wordarena-lobby dev-token).
 ``--service-token`` / ``WORDARENA_SERVICE_TOKEN``     shared secret for internal services (MatchControl).
+``--service-token-file`` / ``WORDARENA_SERVICE_TOKEN_FILE``  the same, read from a file (one line; a
+                                                      trailing newline is dropped): keeps it off ``ps``.
+``--database-password-file`` / ``WORDARENA_DATABASE_PASSWORD_FILE``  the database password, read from
+                                                      a file and put into the URL (which then need
+                                                      not hold it).
 ``--max-message-bytes`` / ``WORDARENA_MAX_MESSAGE_BYTES`` gRPC message size limit (default 1 MiB,
                                                       as common.proto says).
+``--max-connections`` / ``WORDARENA_MAX_CONNECTIONS``  connections accepted at once (default 10000).
+``--max-streams-per-connection`` / ``WORDARENA_MAX_STREAMS_PER_CONNECTION``  calls, streams
+                                                      included, open at once on one connection
+                                                      (default 100).
+``--max-connection-idle`` / ``WORDARENA_MAX_CONNECTION_IDLE``  seconds a connection with no call
+                                                      open is kept (default 900); clients reconnect.
 ``--shutdown-grace`` / ``WORDARENA_SHUTDOWN_GRACE``   seconds to drain on SIGTERM (default 10).
 ``--server-id`` / ``WORDARENA_SERVER_ID``             stable instance id (default: hostname-pid); every
                                                       log line carries it.
@@ -75,6 +86,9 @@ class Settings:
     token_private_key: str = ""
     service_token: str = ""
     max_message_bytes: int = 1024 * 1024
+    max_connections: int = 10_000
+    max_streams_per_connection: int = 100
+    max_connection_idle: float = 900.0
     shutdown_grace: float = 10.0
     advertise_address: str = ""
     server_id: str = ""
@@ -134,8 +148,17 @@ def build_parser(service: str, description: str = "") -> argparse.ArgumentParser
     add_flag(p, "--token-public-key", default="", help="Ed25519 public key (PEM or path)")
     add_flag(p, "--token-private-key", default="", help="Ed25519 private key (PEM or path)")
     add_flag(p, "--service-token", default="", help="shared secret of internal services")
+    add_flag(p, "--service-token-file", default="", help="file holding the shared secret (not on ps)")
+    add_flag(p, "--database-password-file", default="",
+             help="file holding the database password (put into --database-url)")
     add_flag(p, "--max-message-bytes", default=1024 * 1024, type=int,
              help="gRPC max send/receive message size")
+    add_flag(p, "--max-connections", default=10_000, type=int,
+             help="connections the server accepts at once (more wait in the kernel's backlog)")
+    add_flag(p, "--max-streams-per-connection", default=100, type=int,
+             help="calls (streams included) one connection may have open at once")
+    add_flag(p, "--max-connection-idle", default=900.0, type=float,
+             help="seconds a connection with no call open is kept before the server closes it")
     add_flag(p, "--shutdown-grace", default=10.0, type=float, help="seconds to drain on SIGTERM")
     add_flag(p, "--server-id", default="", help="stable instance id (in every log line)")
     add_flag(p, "--require-keys", default=False, type=env_bool, nargs="?", const=True,
@@ -150,9 +173,41 @@ def build_parser(service: str, description: str = "") -> argparse.ArgumentParser
 _COMMON = {f.name for f in Settings.__dataclass_fields__.values()} - {"service", "extra"}
 
 
+def read_secret(path: str, what: str) -> str:
+    """A secret held in a file: its text without the trailing newline (SystemExit 2 naming
+    ``what`` when the file cannot be read or is empty)."""
+    try:
+        text = Path(path).expanduser().read_text(encoding="utf-8").rstrip("\r\n")
+    except OSError as exc:
+        raise SystemExit(f"{what}: cannot read {path}: {exc.strerror}") from exc
+    if not text:
+        raise SystemExit(f"{what}: {path} is empty")
+    return text
+
+
+def _apply_secret_files(values: dict[str, Any]) -> None:
+    """Reads ``--service-token-file`` and ``--database-password-file`` into the settings."""
+    token_file = values.pop("service_token_file", "")
+    if token_file:
+        if values.get("service_token"):
+            raise SystemExit("--service-token and --service-token-file: give one of them")
+        values["service_token"] = read_secret(token_file, "--service-token-file")
+    password_file = values.pop("database_password_file", "")
+    if password_file:
+        from sqlalchemy.engine import make_url  # servers only: clients never read these settings
+
+        if not values.get("database_url"):
+            raise SystemExit("--database-password-file needs --database-url (PostgreSQL)")
+        password = read_secret(password_file, "--database-password-file")
+        url = make_url(values["database_url"]).set(password=password)
+        values["database_url"] = url.render_as_string(hide_password=False)
+
+
 def settings_from_args(service: str, args: argparse.Namespace) -> Settings:
-    """Split parsed arguments into common ``Settings`` fields and ``extra``."""
-    values = vars(args)
+    """Split parsed arguments into common ``Settings`` fields and ``extra`` (secrets given as
+    files read in)."""
+    values = dict(vars(args))
+    _apply_secret_files(values)
     common = {k: v for k, v in values.items() if k in _COMMON}
     extra = {k: v for k, v in values.items() if k not in _COMMON}
     common["data_dir"] = Path(common.get("data_dir") or default_data_dir())

@@ -40,8 +40,12 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def make_engine(url: str, *, pool_size: int = 8, echo: bool = False) -> Engine:
-    """An engine for ``url`` configured as described in the module doc."""
+def make_engine(url: str, *, pool_size: int = 8, echo: bool = False,
+                idle_in_transaction_s: float | None = None) -> Engine:
+    """An engine for ``url`` configured as described in the module doc. On PostgreSQL,
+    ``idle_in_transaction_s`` sets ``idle_in_transaction_session_timeout`` on every connection: a
+    transaction left open that long by a frozen process is ended by the database, and its row
+    locks released."""
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
         if u.database and u.database != ":memory:":
@@ -63,8 +67,12 @@ def make_engine(url: str, *, pool_size: int = 8, echo: bool = False) -> Engine:
         return engine
     if u.get_backend_name() == "postgresql" and u.drivername == "postgresql":
         url = str(u.set(drivername="postgresql+psycopg"))
+    connect_args: dict[str, Any] = {}
+    if idle_in_transaction_s:
+        ms = max(int(idle_in_transaction_s * 1000), 1)
+        connect_args["options"] = f"-c idle_in_transaction_session_timeout={ms}"
     return create_engine(url, echo=echo, pool_size=pool_size, max_overflow=pool_size,
-                         pool_pre_ping=True)
+                         pool_pre_ping=True, connect_args=connect_args)
 
 
 @contextlib.contextmanager
@@ -104,11 +112,12 @@ class Database:
     """An engine plus worker threads: ``await db.run(fn, *args)`` calls ``fn(session, *args)`` in a
     transaction off the event loop and returns its result."""
 
-    def __init__(self, url: str, *, workers: int | None = None) -> None:
+    def __init__(self, url: str, *, workers: int | None = None,
+                 idle_in_transaction_s: float | None = None) -> None:
         self.url = url
         self.sqlite = is_sqlite(url)
         n = 1 if self.sqlite else (workers or 8)
-        self.engine = make_engine(url, pool_size=n)
+        self.engine = make_engine(url, pool_size=n, idle_in_transaction_s=idle_in_transaction_s)
         self._executor = ThreadPoolExecutor(max_workers=n, thread_name_prefix="db")
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:

@@ -161,7 +161,7 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
                     GRPC_RECEIVED.labels(*labels).inc()
                 exc: BaseException | None = None
                 try:
-                    result = behavior(request, context)
+                    result = behavior(request, _CountingContext(context, labels))
                     if hasattr(result, "__aiter__"):
                         # Closed at once when the call ends early, so the handler's own clean-up
                         # (``finally``) runs now, not whenever the garbage collector gets to it.
@@ -180,6 +180,22 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
             wrapped = stream_response
         return factory(wrapped, request_deserializer=handler.request_deserializer,
                        response_serializer=handler.response_serializer)
+
+
+class _CountingContext:
+    """A streaming call's context whose ``write`` counts the message sent, as a yielded one is
+    (handlers that write with ``context.write``); everything else is the call's own context."""
+
+    def __init__(self, context: Any, labels: tuple[str, str, str]) -> None:
+        self._context = context
+        self._labels = labels
+
+    async def write(self, message: Any) -> None:
+        await self._context.write(message)
+        GRPC_SENT.labels(*self._labels).inc()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
 
 
 def start_metrics_server(host_port: str, registry: CollectorRegistry = REGISTRY) -> tuple[Any, int]:

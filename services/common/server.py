@@ -68,6 +68,10 @@ class GrpcServer:
                 ("grpc.so_reuseport", 0),
                 ("grpc.keepalive_time_ms", 60_000),
                 ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+                # connection limits (docs/operations.md, "Security model")
+                ("grpc.max_allowed_incoming_connections", settings.max_connections),
+                ("grpc.max_concurrent_streams", settings.max_streams_per_connection),
+                ("grpc.max_connection_idle_ms", int(settings.max_connection_idle * 1000)),
             ],
         )
         self.health = health.aio.HealthServicer()

@@ -9,7 +9,9 @@ A token is a compact JWT (RFC 7519) signed with EdDSA over Ed25519 (RFC 8037). I
 ``name``  the display name,
 ``kind``  ``"player"`` or ``"service"`` (service tokens authenticate lobby <-> match-server calls),
 ``iss``   ``"wordarena"``, ``aud`` ``"wordarena"``,
-``iat`` / ``nbf`` / ``exp``  seconds since the epoch, ``jti`` a random token id.
+``iat`` / ``nbf`` / ``exp``  seconds since the epoch, ``jti`` a random token id,
+``guest`` ``true`` in a guest's token (absent otherwise): the lobby refuses a guest token of a
+          player who has since claimed the account.
 
 Only the lobby holds the private key. Match servers hold the public key(s) and verify tokens
 without calling the lobby.
@@ -74,6 +76,9 @@ class Claims:
     expires_at: float
     token_id: str
     key_id: str
+    #: A guest's token (claim ``guest``): the lobby refuses it once the guest has claimed an
+    #: account (``Accounts.authorize``).
+    guest: bool = False
 
     @property
     def is_service(self) -> bool:
@@ -122,8 +127,10 @@ def issue_token(
     kind: TokenKind = "player",
     *,
     now: float | None = None,
+    guest: bool = False,
 ) -> str:
-    """Signs a token for ``player_id`` valid for ``ttl`` (a timedelta or seconds)."""
+    """Signs a token for ``player_id`` valid for ``ttl`` (a timedelta or seconds); ``guest``
+    marks a guest's token (claim ``guest: true``)."""
     if kind not in _KINDS:
         raise ValueError(f"kind must be 'player' or 'service', not {kind!r}")
     if not player_id:
@@ -143,6 +150,8 @@ def issue_token(
         "exp": int(issued + seconds),
         "jti": base64.urlsafe_b64encode(secrets.token_bytes(12)).decode().rstrip("="),
     }
+    if guest:
+        payload["guest"] = True
     return jwt.encode(payload, private_key, algorithm=ALGORITHM, headers={"kid": key_id(private_key)})
 
 
@@ -227,4 +236,5 @@ def verify_token(
         expires_at=float(exp),  # type: ignore[arg-type]
         token_id=str(payload.get("jti", "")),
         key_id=kid,
+        guest=payload.get("guest") is True,
     )

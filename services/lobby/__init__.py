@@ -3,8 +3,8 @@
 Layers, outside in (only ``api`` and ``match_control`` know gRPC; only ``store`` holds SQL):
 
 * ``main``          ``wordarena-lobby``: builds and runs the server; ``dev-token`` (``devtoken``)
-* ``api``           the servicers (LobbyService, MatchRegistryService): authenticate, read the
-                    request, one call into the parts below, build the answer; the one mapping of
+* ``api``           the servicers (LobbyService, TournamentService, MatchRegistryService): read the
+                    caller and request, one call into the parts below, build the answer; the one mapping of
                     ``LobbyError`` to a gRPC status
 * ``convert``       contract messages ⇄ the lobby's plain objects
 * ``app``           ``Lobby``: the parts put together, life cycle, background loop, housekeeping
@@ -16,8 +16,12 @@ Layers, outside in (only ``api`` and ``match_control`` know gRPC; only ``store``
 * ``quickmatch``    the quick-match queue and its matchmaking steps
 * ``standings``     results, records, leaderboards, a player's matches
 * ``registry``      registered match servers and their gauges
+* ``tournament_ops`` tournaments: create, read, watch, register, check in
+* ``tournament_director`` the directors' actions (start, pause, pair by hand, results, forfeits…)
+* ``tournament_runner`` pairing what is due, creating the games' matches, recording their results
 * ``store``         every SQL statement (a package: one module per kind of row)
 * pure rules: ``tables`` (a table's life), ``matchmaking`` (grouping tickets), ``records``
-  (outcomes and records), ``glicko2``, ``names``, ``passwords``, ``settings``
+  (outcomes and records), ``glicko2``, ``names``, ``passwords``, ``settings``, ``tournaments``
+  (a package: pairing methods, standings, what a division does next; see docs/tournaments.md)
 * ``errors`` (``LobbyError``, ``Status``), ``options`` (``LobbyOptions``), ``metrics``, ``models``
 """

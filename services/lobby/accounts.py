@@ -1,11 +1,18 @@
 """Accounts: guests who play at once, claimed accounts with a password, sign-in (throttled across
 every lobby), the tokens the lobby signs for them, and who is online.
 
-Sign-in throttle: failed sign-ins are rows per name (``lobby_sign_in_failures``). Every sign-in
-counts itself as a failure before its password is checked, in a transaction of its own with the
-row locked (``store.count_sign_in_attempt``; refused there once locked out), and a success then
-clears the row. So the limit (``passwords.FailureThrottle``) holds across all lobbies, for
-attempts at once too, and survives restarts.
+Sign-in throttle: failed sign-ins are rows per (name, client address) (``lobby_sign_in_failures``):
+an attacker failing from one address slows down only that address, never the owner signing in
+from theirs. Every sign-in counts itself as a failure before its password is checked, in a
+transaction of its own with the row locked (``store.count_sign_in_attempt``; refused there while
+its backoff lasts), and a success then clears the row. So the limit (``passwords.FailureThrottle``)
+holds across all lobbies, for attempts at once too, and survives restarts.
+
+Failed sign-ins are also limited per client address over all names (password spraying: a token
+bucket in each lobby's memory, ``address_failure_rate`` after ``address_failure_burst``).
+Guest sign-ins are limited per client address (a token bucket in each lobby's memory:
+``guest_sign_in_rate`` after ``guest_sign_in_burst``). A guest's token carries ``guest: true``;
+once the guest has claimed the account, such tokens are refused (``authorize``).
 """
 
 from __future__ import annotations
@@ -19,13 +26,14 @@ from sqlmodel import Session
 
 from wordarena.services.common import auth, logs
 from wordarena.services.common.db import Database
+from wordarena.services.common.ratelimit import Buckets, TokenBucket
 from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.services.lobby.metrics import PLAYERS_ONLINE
 from wordarena.services.lobby.models import PlayerRow
 from wordarena.services.lobby.names import name_skeleton, validate_display_name
 from wordarena.services.lobby.options import ONLINE_WINDOW_S, LobbyOptions
-from wordarena.services.lobby.passwords import FailureThrottle, Passwords, validate_password
+from wordarena.services.lobby.passwords import Passwords, validate_password
 
 __all__ = ["Accounts", "SignedIn"]
 
@@ -54,7 +62,16 @@ class Accounts:
         self.opt = options
         self.passwords = Passwords(options.password_time_cost, options.password_memory_kib)
         #: The sign-in failure policy; the failures themselves are rows shared by every lobby.
-        self.throttle = FailureThrottle()
+        self.throttle = options.sign_in_throttle
+        #: SignInGuest's buckets per client address.
+        self.guest_buckets = Buckets(TokenBucket(options.guest_sign_in_rate, options.guest_sign_in_burst))
+        #: Failed SignIns per client address, whatever the name (password spraying).
+        self.address_failures = Buckets(
+            TokenBucket(options.address_failure_rate, options.address_failure_burst)
+        )
+        #: Guest players confirmed still guests (monotonic time of the check), and claimed ones.
+        self._guests: dict[str, float] = {}
+        self._claimed: set[str] = set()
         #: Last time each player was seen by this lobby (``wordarena_players_online``).
         self.online: dict[str, float] = {}
         PLAYERS_ONLINE.set_function(self.online_count)
@@ -71,12 +88,44 @@ class Accounts:
         return len(self.online)
 
     def _signed_in(self, player: PlayerRow) -> SignedIn:
-        tok = self.keys.issue(player.id, player.display_name, self.opt.token_ttl_s)
+        tok = self.keys.issue(player.id, player.display_name, self.opt.token_ttl_s, guest=player.guest)
         return SignedIn(player, tok, time.time() + self.opt.token_ttl_s)
 
-    async def sign_in_guest(self, display_name: str) -> SignedIn:
+    async def authorize(self, claims: auth.Claims) -> None:
+        """Refuses (UNAUTHENTICATED) a guest's token once that guest has claimed the account:
+        the old token must not keep acting for an account with a password. A player seen to be a
+        guest is trusted to stay one for ``guest_check_s`` (a claim through another lobby shows
+        within that; one through this lobby at once)."""
+        if not claims.guest:
+            return
+        pid = claims.player_id
+        now = time.monotonic()
+        if pid not in self._claimed and now - self._guests.get(pid, -1e18) >= self.opt.guest_check_s:
+            p = await self.db.run(store.get_player, pid)
+            if p is not None and not p.guest:
+                self._claimed.add(pid)
+            else:
+                if len(self._guests) > 100_000:
+                    self._guests.clear()
+                self._guests[pid] = now
+        if pid in self._claimed:
+            raise LobbyError(
+                Status.UNAUTHENTICATED,
+                "this guest token was revoked: the account has been claimed; sign in with its password",
+            )
+
+    async def sign_in_guest(self, display_name: str, client: str) -> SignedIn:
         """A new guest with this display name (NAME_TAKEN while an account or a live guest
-        holds a name that looks the same)."""
+        holds a name that looks the same); RESOURCE_EXHAUSTED when ``client`` (its address) has
+        signed in too many guests lately."""
+        wait = self.guest_buckets.take(client, time.monotonic())
+        if wait is not None:
+            raise LobbyError(
+                Status.RESOURCE_EXHAUSTED,
+                f"too many guest sign-ins from your address: at most {self.opt.guest_sign_in_rate:g} "
+                f"a second after {self.opt.guest_sign_in_burst}; retry in {wait:.1f}s",
+                retry_after_s=wait,
+            )
         name = validate_display_name(display_name)
         key = name_skeleton(name)
         now = time.time()
@@ -117,14 +166,21 @@ class Accounts:
             p.guest, p.password_hash, p.last_seen = False, hashed, now
             return store.save_player(s, p)
 
-        return self._signed_in(await self.db.run(work))
+        claimed = await self.db.run(work)
+        self._claimed.add(player_id)
+        return self._signed_in(claimed)
 
-    async def sign_in(self, name: str, password: str) -> SignedIn:
+    async def sign_in(self, name: str, password: str, client: str) -> SignedIn:
         """Signs a claimed account in (UNAUTHENTICATED for a wrong name or password,
-        RESOURCE_EXHAUSTED once the name is throttled)."""
+        RESOURCE_EXHAUSTED while the name is throttled for ``client``, the caller's address)."""
         if len(name) > 64 or len(password) > 256:
             raise LobbyError(Status.UNAUTHENTICATED, "wrong name or password")
-        key = name_skeleton(name)
+        spray = self.address_failures.wait(client, time.monotonic())
+        if spray is not None:
+            raise LobbyError(Status.RESOURCE_EXHAUSTED, "too many failed sign-ins from your address",
+                             retry_after_s=spray)
+        account = name_skeleton(name)
+        key = f"{account}\x00{client}"
 
         def begin(s: Session) -> tuple[float | None, PlayerRow | None]:
             # Counted (as a failure) before the password is checked, and committed: attempts at
@@ -133,7 +189,7 @@ class Accounts:
             wait = store.count_sign_in_attempt(s, key, time.time(), self.throttle)
             if wait is not None:
                 return wait, None
-            return None, store.claimed_player(s, key)
+            return None, store.claimed_player(s, account)
 
         wait, p = await self.db.run(begin)
         if wait is not None:
@@ -141,6 +197,7 @@ class Accounts:
         # Argon2 (slow): outside the transaction, no row lock held.
         ok = await asyncio.to_thread(self.passwords.verify, p.password_hash if p else None, password)
         if not ok or p is None:
+            self.address_failures.take(client, time.monotonic())
             raise LobbyError(Status.UNAUTHENTICATED, "wrong name or password")
         # a success forgets the failures, this attempt's with them
         await self.db.run(store.clear_sign_in_failures, key)

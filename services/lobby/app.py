@@ -5,7 +5,8 @@ database behave as one lobby (each part's module says how). SQLite (one process)
 its one writer thread serialises the transactions and there is no listener.
 
 The background loop (every ``matchmaking_tick_s``) runs a matchmaking step (without waiting for
-its allocations: ``QuickMatch.run``), expires tables, and, each at its own interval, housekeeping,
+its allocations: ``QuickMatch.run``), expires tables, and, each at its own interval, the
+tournaments' step (``TournamentRunner.tick``: pair what is due, create pending matches), housekeeping,
 the table resync (PostgreSQL), the match-server gauges and the WatchTables heartbeats.
 Housekeeping (every lobby, every ``housekeeping_s``): closed tickets older than
 ``ticket_retention_s`` are deleted (``store.delete_old_tickets``; concurrent lobbies delete
@@ -38,6 +39,9 @@ from wordarena.services.lobby.standings import Standings
 from wordarena.services.lobby.table_cache import TableCache
 from wordarena.services.lobby.table_ops import Tables
 from wordarena.services.lobby.tables import Table
+from wordarena.services.lobby.tournament_director import Directors
+from wordarena.services.lobby.tournament_ops import Tournaments
+from wordarena.services.lobby.tournament_runner import TournamentRunner
 
 __all__ = ["Lobby"]
 
@@ -58,6 +62,11 @@ class Lobby:
         self.table_ops = Tables(db, self.opt, self.cache, self.accounts, self.allocator)
         self.registry = Registry(db, self.opt, self.table_ops)
         self.standings = Standings(db)
+        self.runner = TournamentRunner(db, self.allocator)
+        self.standings.on_result = self.runner.record_result
+        self.standings.after_result = self.runner.after_result
+        self.tournaments = Tournaments(db, self.opt, self.accounts, self.runner)
+        self.directors = Directors(self.tournaments)
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -88,6 +97,7 @@ class Lobby:
     async def stop(self) -> None:
         """Ends streams and background work, closes channels."""
         await cancel_and_wait(self._tasks)
+        await self.runner.stop()
         await self.quickmatch.stop()
         self.cache.close_watchers()
         await self.allocator.stop()
@@ -137,12 +147,15 @@ class Lobby:
 
     async def _background(self) -> None:
         last_heartbeat = time.monotonic()
-        last_gauges = last_resync = last_housekeeping = 0.0
+        last_gauges = last_resync = last_housekeeping = last_tournaments = 0.0
         while True:
             await asyncio.sleep(self.opt.matchmaking_tick_s)
             try:
                 await self.quickmatch.run(wait=False)
                 await self.table_ops.expire()
+                if time.monotonic() - last_tournaments >= self.opt.tournament_tick_s:
+                    last_tournaments = time.monotonic()
+                    await self.runner.tick()
                 if time.monotonic() - last_housekeeping >= self.opt.housekeeping_s:
                     last_housekeeping = time.monotonic()
                     await self.housekeep()

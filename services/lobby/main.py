@@ -5,11 +5,16 @@ the common ``--listen``, ``--metrics-listen``, ``--database-url``, ``--data-dir`
 ``--log-level``, ``--token-private-key``, ``--token-public-key``, ``--service-token``,
 ``--max-message-bytes``, ``--shutdown-grace``; and the lobby's own ``--token-ttl`` (seconds, default
 30 days), ``--server-ttl`` (seconds without heartbeat before a match server gets no new matches,
-default 15) and ``--ticket-retention`` (seconds a closed quick-match ticket is kept before
-housekeeping deletes it, default 24 hours; 0 keeps them). Without keys, a development key pair is
-generated in the data dir, unless ``--require-keys`` / ``WORDARENA_REQUIRE_KEYS`` is set
-(production): then the lobby refuses to start without ``--token-private-key``. ``--no-migrate``
-skips the start-up migrations;
+default 15), ``--ticket-retention`` (seconds a closed quick-match ticket is kept before
+housekeeping deletes it, default 24 hours; 0 keeps them), ``--guest-sign-in-rate`` /
+``--guest-sign-in-burst`` (SignInGuest per client address: default 0.2 a second after 20) and
+``--sign-in-free-failures`` / ``--sign-in-max-wait`` (SignIn per name and client address: 5 failed
+passwords free, then waits of 1, 2, 4 ... seconds up to 300; failures forgotten after an hour),
+``--sign-in-address-burst`` / ``--sign-in-address-rate`` (failed SignIns per client address over
+all names: 30, then one per 10 s).
+Without keys, a development key pair is generated in the data dir, unless ``--require-keys`` /
+``WORDARENA_REQUIRE_KEYS`` is set (production): then the lobby refuses to start without
+``--token-private-key``. ``--no-migrate`` skips the start-up migrations;
 ``--migrate-only`` runs them and exits (the Kubernetes init container). ``--server-id`` names this
 lobby instance in every log line; the lobby takes no ``--advertise-address`` (nothing points
 clients at one lobby instance: they use the lobby's Service address).
@@ -30,11 +35,12 @@ from wordarena.services.common.config import Settings, add_flag, build_parser, s
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
 from wordarena.services.lobby import devtoken, store
-from wordarena.services.lobby.api import LobbyServicer, RegistryServicer
+from wordarena.services.lobby.api import LobbyServicer, RegistryServicer, TournamentServicer
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.options import LobbyOptions
+from wordarena.services.lobby.passwords import FailureThrottle
 from wordarena.services.lobby.settings import TICKET_RETENTION_S
-from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc
+from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc, tournament_pb2_grpc
 
 __all__ = ["build_lobby", "main", "serve"]
 
@@ -48,7 +54,38 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
     add_flag(p, "--server-ttl", default=15.0, type=float, help="match server heartbeat timeout, seconds")
     add_flag(p, "--ticket-retention", default=TICKET_RETENTION_S, type=float,
              help="seconds a closed quick-match ticket is kept before it is deleted (0 = forever)")
+    d = LobbyOptions()
+    add_flag(p, "--guest-sign-in-rate", default=d.guest_sign_in_rate, type=float,
+             help="guest sign-ins a second per client address, after the burst")
+    add_flag(p, "--guest-sign-in-burst", default=d.guest_sign_in_burst, type=int,
+             help="guest sign-ins a client address may make at once")
+    add_flag(p, "--sign-in-free-failures", default=d.sign_in_throttle.limit, type=int,
+             help="failed sign-ins per (name, client address) before the backoff starts")
+    add_flag(p, "--sign-in-max-wait", default=d.sign_in_throttle.max_s, type=float,
+             help="longest backoff wait between failed sign-ins, seconds")
+    add_flag(p, "--sign-in-address-burst", default=d.address_failure_burst, type=int,
+             help="failed sign-ins a client address may make over all names before it is slowed")
+    add_flag(p, "--sign-in-address-rate", default=d.address_failure_rate, type=float,
+             help="failed sign-ins a second per client address after that burst")
     return settings_from_args("lobby", p.parse_args(argv))
+
+
+def options_from_settings(settings: Settings) -> LobbyOptions:
+    """The lobby's tunables from its flags (defaults for the ones not given)."""
+    x, d = settings.extra, LobbyOptions()
+    return LobbyOptions(
+        token_ttl_s=float(x.get("token_ttl", d.token_ttl_s)),
+        server_ttl_s=float(x.get("server_ttl", d.server_ttl_s)),
+        ticket_retention_s=float(x.get("ticket_retention", TICKET_RETENTION_S)),
+        guest_sign_in_rate=float(x.get("guest_sign_in_rate", d.guest_sign_in_rate)),
+        guest_sign_in_burst=int(x.get("guest_sign_in_burst", d.guest_sign_in_burst)),
+        address_failure_burst=int(x.get("sign_in_address_burst", d.address_failure_burst)),
+        address_failure_rate=float(x.get("sign_in_address_rate", d.address_failure_rate)),
+        sign_in_throttle=FailureThrottle(
+            limit=int(x.get("sign_in_free_failures", d.sign_in_throttle.limit)),
+            max_s=float(x.get("sign_in_max_wait", d.sign_in_throttle.max_s)),
+        ),
+    )
 
 
 async def build_lobby(
@@ -68,11 +105,7 @@ async def build_lobby(
         log.info("migrations skipped (--no-migrate)")
     else:
         await asyncio.to_thread(store.migrate, db)
-    opt = options or LobbyOptions(
-        token_ttl_s=float(settings.extra.get("token_ttl", 30 * 24 * 3600.0)),
-        server_ttl_s=float(settings.extra.get("server_ttl", 15.0)),
-        ticket_retention_s=float(settings.extra.get("ticket_retention", TICKET_RETENTION_S)),
-    )
+    opt = options or options_from_settings(settings)
     if settings.service_token:
         opt.service_secret = settings.service_token
     lobby = Lobby(db, keys, opt)
@@ -80,6 +113,8 @@ async def build_lobby(
     server = GrpcServer(settings)
     server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, LobbyServicer(lobby, authn),
                "wordarena.v1.LobbyService")
+    server.add(tournament_pb2_grpc.add_TournamentServiceServicer_to_server, TournamentServicer(lobby, authn),
+               "wordarena.v1.TournamentService")
     server.add(
         control_pb2_grpc.add_MatchRegistryServiceServicer_to_server,
         RegistryServicer(lobby, authn),

@@ -14,6 +14,11 @@ __all__ = [
     "SignInFailureRow",
     "TableRow",
     "TicketRow",
+    "TournamentEntrantRow",
+    "TournamentGameRow",
+    "TournamentLogRow",
+    "TournamentRoundRow",
+    "TournamentRow",
 ]
 
 
@@ -172,3 +177,82 @@ class SignInFailureRow(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=64)
     failures: str = "[]"
     expires_at: float = Field(index=True)
+
+
+class TournamentRow(SQLModel, table=True):
+    """A tournament; ``data`` is the JSON form of its settings (divisions included) and
+    directors; ``version`` grows with every change of the tournament or its entrants and games."""
+
+    __tablename__ = "lobby_tournaments"
+
+    id: str = Field(primary_key=True, max_length=64)
+    status: str = Field(index=True, max_length=16)
+    data: str
+    created_at: float = Field(index=True)
+    updated_at: float
+    version: int = 0
+
+
+class TournamentEntrantRow(SQLModel, table=True):
+    """An entrant of a tournament (a player, or a bot: ``bot_level`` > 0)."""
+
+    __tablename__ = "lobby_tournament_entrants"
+
+    tournament_id: str = Field(primary_key=True, max_length=64)
+    entrant_id: str = Field(primary_key=True, max_length=64)
+    player_id: str = Field(index=True, max_length=64)
+    display_name: str = Field(default="", max_length=64)
+    bot_level: int = 0
+    guest: bool = False
+    division: str = Field(max_length=32)
+    seed_rating: float = 1500.0
+    checked_in: bool = False
+    withdrawn: bool = False
+    registered_at: float = 0.0
+
+
+class TournamentRoundRow(SQLModel, table=True):
+    """A paired round of a division: its primary key makes pairing a round happen once."""
+
+    __tablename__ = "lobby_tournament_rounds"
+
+    tournament_id: str = Field(primary_key=True, max_length=64)
+    division: str = Field(primary_key=True, max_length=32)
+    round: int = Field(primary_key=True)
+    method: str = Field(max_length=32)
+    paired_at: float
+
+
+class TournamentGameRow(SQLModel, table=True):
+    """A game of a pairing and its result (``match_id`` once its match is created)."""
+
+    __tablename__ = "lobby_tournament_games"
+
+    tournament_id: str = Field(primary_key=True, max_length=64)
+    division: str = Field(primary_key=True, max_length=32)
+    round: int = Field(primary_key=True)
+    pairing: int = Field(primary_key=True)
+    game: int = Field(primary_key=True)
+    first_id: str = Field(max_length=64)
+    second_id: str | None = Field(default=None, max_length=64)
+    status: str = Field(index=True, max_length=16)
+    match_id: str = Field(default="", index=True, max_length=64)
+    address: str = Field(default="", max_length=256)
+    first_score: int = 0
+    second_score: int = 0
+    first_result: str | None = Field(default=None, max_length=8)
+    forfeit: bool = False
+    updated_at: float = 0.0
+
+
+class TournamentLogRow(SQLModel, table=True):
+    """A director's action on a tournament."""
+
+    __tablename__ = "lobby_tournament_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: str = Field(index=True, max_length=64)
+    at: float
+    director_id: str = Field(max_length=64)
+    action: str = Field(max_length=32)
+    detail: str = ""

@@ -4,11 +4,13 @@ A display name is 3..24 characters of letters (any script), digits, space, ``_``
 ``.``, starting and ending with a letter or digit, without two separators in a row. Names are
 stored NFC-normalised as typed.
 
-Two names collide when their *skeletons* are equal. The skeleton is case-, accent-, separator-
-and confusable-insensitive: NFKD, combining marks dropped, casefolded, common look-alikes mapped to
-one letter (Cyrillic/Greek homoglyphs, ``0``→``o``, ``1``/``l``/``|``→``i``, ``5``→``s``,
-``rn``→``m``, ``vv``→``w``...), separators removed. So "Alice", "ALICE", "A.lice", "Al1ce" and
-"Аlice" (Cyrillic А) are one name. A few names are reserved (``admin``, ``lobby``, ``bot``...).
+Two names collide when their *skeletons* are equal (:func:`name_skeleton`): Unicode TR39's
+confusable skeleton (Unicode's ``confusables.txt``: :mod:`.confusables`), made case-, accent- and
+separator-insensitive as well: NFKD, invisible characters and separators removed, then rounds of
+TR39 mapping, combining marks dropped and casefolding, plus a few look-alikes TR39 keeps apart
+(``l``→``i``, ``3``→``e``, ``5``→``s``, ``vv``→``w``...). So "Alice", "ALICE", "A.lice", "Al1ce",
+"Аlice" (Cyrillic А), "Ꭺlice" (Cherokee Ꭺ) and "Alice" plus a variation selector are one name.
+A few names are reserved (``admin``, ``lobby``, ``bot``...).
 """
 
 from __future__ import annotations
@@ -17,21 +19,29 @@ import itertools
 import unicodedata
 
 from wordarena.services.common.text import invisible
+from wordarena.services.lobby import confusables
 from wordarena.services.lobby.errors import LobbyError, Status
 
-__all__ = ["NAME_MAX", "NAME_MIN", "RESERVED_SKELETONS", "name_skeleton", "validate_display_name"]
+__all__ = [
+    "NAME_KEY_MAX",
+    "NAME_MAX",
+    "NAME_MIN",
+    "RESERVED_SKELETONS",
+    "name_skeleton",
+    "validate_display_name",
+]
 
 NAME_MIN = 3
 NAME_MAX = 24
+#: The longest skeleton a name may have (the ``name_key`` column's width): some letters stand for
+#: a whole sequence once decomposed (ligatures).
+NAME_KEY_MAX = 96
 _SEPARATORS = frozenset(" _-.")
 
-# Look-alikes, after casefolding and accent stripping. Values are the canonical letter.
-_CONFUSABLES: dict[str, str] = {
-    # digits and symbols
-    "0": "o",
-    "1": "i",
+#: Look-alikes beyond TR39 (which keeps ``l``/``i``, digits and letters, and ``ß`` apart), after
+#: its mapping and casefolding: ``l``→``i``, digits and symbols read as letters (``Al1ce``, ``ADM1N``).
+_BEYOND_TR39: dict[str, str] = {
     "l": "i",
-    "|": "i",
     "!": "i",
     "3": "e",
     "4": "a",
@@ -41,71 +51,36 @@ _CONFUSABLES: dict[str, str] = {
     "9": "g",
     "$": "s",
     "@": "a",
-    "ı": "i",
-    "ł": "i",
+    "ß": "ss",
     "ø": "o",
     "đ": "d",
     "ð": "d",
-    "ß": "ss",
-    "æ": "ae",
-    "œ": "oe",
     "þ": "p",
-    # Cyrillic
-    "а": "a",
-    "в": "b",
-    "е": "e",
-    "ё": "e",
-    "к": "k",
-    "м": "m",
-    "н": "h",
-    "о": "o",
-    "р": "p",
-    "с": "c",
-    "т": "t",
-    "у": "y",
-    "х": "x",
-    "і": "i",
-    "ј": "j",
-    "ѕ": "s",
-    "ԁ": "d",
-    "ɡ": "g",
-    "ԛ": "q",
-    "ԝ": "w",
-    "һ": "h",
-    "ӏ": "i",
-    "ь": "b",
-    # Greek
-    "α": "a",
-    "β": "b",
-    "ε": "e",
-    "η": "n",
-    "ι": "i",
-    "κ": "k",
-    "μ": "u",
-    "ν": "v",
-    "ο": "o",
-    "ρ": "p",
-    "τ": "t",
-    "υ": "u",
-    "χ": "x",
-    "ω": "w",
-    "γ": "y",
-    "ς": "s",
-    "σ": "o",
 }
-_MULTI = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+_MULTI = (("vv", "w"), ("cl", "d"))
+#: Rounds of TR39 mapping and casefolding until the text is stable (casefolding can make a letter
+#: that has a prototype of its own: ``I`` → ``i``; two rounds suffice in practice).
+_ROUNDS = 4
+
+
+def _fold_round(text: str) -> str:
+    """One round: TR39 skeleton, combining marks dropped, casefolded, the extra look-alikes."""
+    folded = "".join(ch for ch in confusables.skeleton(text) if not unicodedata.combining(ch)).casefold()
+    return "".join(_BEYOND_TR39.get(ch, ch) for ch in folded)
 
 
 def name_skeleton(name: str) -> str:
     """The comparison key of a name: equal skeletons mean the names impersonate each other."""
     text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch) and not invisible(ch)).casefold()
-    mapped = "".join(_CONFUSABLES.get(ch, ch) for ch in text if ch not in _SEPARATORS)
+    text = "".join(ch for ch in text if not invisible(ch) and ch not in _SEPARATORS)
+    for _ in range(_ROUNDS):
+        folded = _fold_round(text)
+        if folded == text:
+            break
+        text = folded
     for a, b in _MULTI:
-        mapped = mapped.replace(a, b)
-    # Second pass: the multi-letter rules may create new single look-alikes (none now), and
-    # repeated runs ("aalice") are kept: they are visibly different.
-    return "".join(_CONFUSABLES.get(ch, ch) for ch in mapped)
+        text = text.replace(a, b)
+    return text
 
 
 _RESERVED = {
@@ -149,8 +124,9 @@ def validate_display_name(raw: str, field: str = "display_name") -> str:
         )
     bad = sorted({ch for ch in name if not _allowed_char(ch)})
     if bad:
-        shown = ", ".join(repr(c) if c.isprintable() and not invisible(c) else f"U+{ord(c):04X}"
-                          for c in bad[:5])
+        shown = ", ".join(
+            repr(c) if c.isprintable() and not invisible(c) else f"U+{ord(c):04X}" for c in bad[:5]
+        )
         raise LobbyError.invalid(
             f"display name may hold letters, digits, space, '_', '-' and '.' only (not {shown})",
             field,
@@ -163,6 +139,10 @@ def validate_display_name(raw: str, field: str = "display_name") -> str:
     if any(a in _SEPARATORS and b in _SEPARATORS for a, b in itertools.pairwise(name)):
         raise LobbyError.invalid("display name may not have two separators in a row", field, "NAME_INVALID")
     skeleton = name_skeleton(name)
+    if len(skeleton) > NAME_KEY_MAX:
+        raise LobbyError.invalid(
+            "display name is too long once its ligatures are spelled out", field, "NAME_INVALID"
+        )
     if len(skeleton) < 2:
         raise LobbyError.invalid("display name needs at least two letters or digits", field, "NAME_INVALID")
     if skeleton in RESERVED_SKELETONS:

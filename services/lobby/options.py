@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from wordarena.services.lobby.passwords import FailureThrottle
 from wordarena.services.lobby.settings import HOUSEKEEPING_INTERVAL_S, TICKET_RETENTION_S
 
 __all__ = ["ABORT_RETRY_DELAYS_S", "ONLINE_WINDOW_S", "REQUEST_LEASE_S", "REQUEST_WAIT_S", "LobbyOptions"]
@@ -56,3 +57,22 @@ class LobbyOptions:
     housekeeping_s: float = HOUSEKEEPING_INTERVAL_S
     #: AbortMatch of a withdrawn allocation: waits before each retry (then it is given up).
     abort_retry_delays_s: tuple[float, ...] = ABORT_RETRY_DELAYS_S
+    #: SignInGuest per client address (``--guest-sign-in-rate`` / ``--guest-sign-in-burst``):
+    #: this many a second after a burst; over it RESOURCE_EXHAUSTED with RetryInfo.
+    guest_sign_in_rate: float = 0.2
+    guest_sign_in_burst: int = 20
+    #: SignIn's failed-password throttle per (name, client address): free failures, then
+    #: exponential backoff (``--sign-in-free-failures`` / ``--sign-in-max-wait``).
+    sign_in_throttle: FailureThrottle = field(default_factory=FailureThrottle)
+    #: Failed SignIns per client address over all names (password spraying), in each lobby's
+    #: memory: this many a second after a burst; then SignIn from that address is refused.
+    address_failure_rate: float = 0.1
+    address_failure_burst: int = 30
+    #: How long this lobby trusts that a guest token's player is still a guest (another lobby's
+    #: ClaimAccount is seen within this; this lobby's own at once).
+    guest_check_s: float = 2.0
+    #: Running tournaments are checked this often (pair what is due, create pending matches):
+    #: what a lobby that died mid-round left undone is picked up by the next check.
+    tournament_tick_s: float = 2.0
+    #: A tournament watcher re-reads the tournament this often (changes made by other lobbies).
+    tournament_poll_s: float = 1.0

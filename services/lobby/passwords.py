@@ -55,32 +55,51 @@ class Passwords:
 
 @dataclass(frozen=True)
 class FailureThrottle:
-    """The sign-in throttle's policy: after ``limit`` failed sign-ins with one key (a name's
-    skeleton) within a sliding ``window_s``, further attempts are refused until the oldest of
-    them leaves the window; a success forgets them.
+    """The sign-in throttle's policy, per key (a name's skeleton *and* the client's address: see
+    ``Accounts.sign_in``): ``limit`` failed sign-ins are free; after them each attempt waits for
+    ``base_s`` seconds after the latest failure, doubling with each further failure up to
+    ``max_s`` (exponential backoff). Failures are forgotten once ``window_s`` has passed since
+    them, and all of them after a success.
 
     An attempt is counted as a failure *before* its password is checked (``attempt``), and a
-    success then forgets the failures: so at most ``limit`` passwords are checked per key and
-    window, however many attempts arrive at once (a check in flight already counts).
+    success then forgets the failures: so the waits hold however many attempts arrive at once (a
+    check in flight already counts).
 
     Stateless: the caller keeps each key's failure times (the lobby keeps them in its database,
-    shared by every lobby: ``store.count_sign_in_attempt``). Only the newest ``limit`` failures
-    within the window matter, so that is all ``fail`` keeps."""
+    shared by every lobby: ``store.count_sign_in_attempt``). Only the newest ``keep`` failures
+    within the window matter (enough to reach ``max_s``), so that is all ``fail`` keeps."""
 
     limit: int = 5
-    window_s: float = 300.0
+    window_s: float = 3600.0
+    base_s: float = 1.0
+    max_s: float = 300.0
+
+    @property
+    def keep(self) -> int:
+        """How many failures are kept: ``limit`` plus the doublings from ``base_s`` to ``max_s``."""
+        doublings = 0
+        while self.base_s * 2**doublings < self.max_s:
+            doublings += 1
+        return self.limit + doublings + 1
 
     def recent(self, times: Iterable[float], now: float) -> list[float]:
-        """The failures still in the window, the newest ``limit`` of them, oldest first."""
+        """The failures still in the window, the newest ``keep`` of them, oldest first."""
         kept = sorted(t for t in times if now - t < self.window_s)
-        return kept[-self.limit :]
+        return kept[-self.keep :]
+
+    def wait_after(self, failures: int) -> float:
+        """The wait after the latest of ``failures`` failures (0 while they are free)."""
+        if failures < self.limit:
+            return 0.0
+        return min(self.max_s, self.base_s * 2 ** (failures - self.limit))
 
     def retry_after(self, times: Iterable[float], now: float) -> float | None:
         """Seconds to wait before another attempt, or None when attempts are allowed."""
         recent = self.recent(times, now)
         if len(recent) < self.limit:
             return None
-        return max(0.0, self.window_s - (now - recent[0]))
+        wait = recent[-1] + self.wait_after(len(recent)) - now
+        return wait if wait > 0 else None
 
     def attempt(self, times: Iterable[float], now: float) -> tuple[float | None, list[float] | None]:
         """An attempt at ``now``, before its password is checked: ``(wait, None)`` when it is

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -24,7 +25,7 @@ from wordarena.services.lobby.records import (
     decide_outcomes,
 )
 
-__all__ = ["MatchReport", "Period", "Standing", "Standings", "period_start", "rank"]
+__all__ = ["MatchReport", "Period", "ResultHook", "Standing", "Standings", "period_start", "rank"]
 
 log = logs.get_logger("wordarena.lobby")
 
@@ -97,11 +98,20 @@ def rank(entries: list[tuple[PlayerRow, PlayerRecord]]) -> list[Standing]:
     return out
 
 
+#: ``hook(session, report, outcomes)``: runs in the transaction that first records a result;
+#: returns a key for ``after_result`` (e.g. the tournament the match belongs to), or None.
+ResultHook = Callable[[Session, "MatchReport", Sequence[Outcome]], str | None]
+
+
 class Standings:
-    """Results, records, leaderboards and match lists."""
+    """Results, records, leaderboards and match lists. ``on_result`` (a ``ResultHook``) sees a
+    result in the transaction that records it first; ``after_result`` is then awaited with what
+    the hook returned (tournaments)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.on_result: ResultHook | None = None
+        self.after_result: Callable[[str], Awaitable[None]] | None = None
 
     async def locate(self, match_id: str, player_id: str) -> tuple[MatchRow, int | None]:
         """Where a match is played now, and the player's seat in it."""
@@ -146,14 +156,14 @@ class Standings:
             if why:
                 raise LobbyError.invalid(f"inconsistent result: {why}", "seats")
 
-        def work(s: Session) -> bool:
+        def work(s: Session) -> tuple[bool, str | None]:
             m = store.get_match(s, r.match_id)
             if m is not None and m.result_hash is not None:
                 if m.result_hash != r.digest:
                     raise LobbyError.precondition(
                         "", "a different result was already recorded for this match"
                     )
-                return True
+                return True, None
             if m is None:
                 m = MatchRow(
                     id=r.match_id,
@@ -191,9 +201,11 @@ class Standings:
                 before = store.records_of(s, humans, r.ruleset_id)
                 for pid, rec in apply_result(before, r.seats, outcomes).items():
                     store.save_record(s, pid, r.ruleset_id, rec, r.end)
-            return False
+            return False, self.on_result(s, r, outcomes) if self.on_result else None
 
-        already = await self.db.run(work)
+        already, touched = await self.db.run(work)
         if not already:
             log.info("result recorded", match_id=r.match_id, outcomes=[o.value for o in outcomes])
+        if touched is not None and self.after_result is not None:
+            await self.after_result(touched)
         return bool(already)

@@ -26,6 +26,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.rpc import error_details_pb2
 
 from wordarena.services.common.errors import ServiceError
+from wordarena.services.common.ratelimit import TokenBucket
 from wordarena.services.match import views
 from wordarena.services.match.runtime import Runtime
 from wordarena.services.match.store import StoredEvent
@@ -69,17 +70,15 @@ def admit(rt: Runtime, seat: int | None, player_id: str, limits: ChatLimits, now
         raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                            f"you have posted the {limits.per_match} chat messages a player may post "
                            "in a match", quota)
-    tokens, last = rt.chat_buckets.get(player_id, (float(limits.burst), now))
-    tokens = min(float(limits.burst), tokens + (now - last) * limits.rate)
-    if tokens < 1.0:
-        wait = (1.0 - tokens) / limits.rate if limits.rate > 0 else 3600.0
+    state, wait = TokenBucket(limits.rate, limits.burst).take(rt.chat_buckets.get(player_id), now)
+    if wait is not None:
         delay = Duration()
         delay.FromNanoseconds(int(wait * 1e9) + 1)
         raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                            f"too many chat messages: at most {limits.rate:g} a second after "
                            f"{limits.burst}; retry in {wait:.2f}s",
                            error_details_pb2.RetryInfo(retry_delay=delay))
-    rt.chat_buckets[player_id] = [tokens - 1.0, now]
+    rt.chat_buckets[player_id] = state
 
 
 def _inactive(rt: Runtime, viewer: int | None) -> bool:

@@ -142,3 +142,19 @@ async def moved(holder: Holder, rt: Runtime) -> ServiceError:
                         e.MatchMoved(match_id=rt.match_id,
                                      new_address=await owner_address(holder.store, holder.owner,
                                                                      rt.match_id)))
+
+
+async def uncertain(holder: Holder, rt: Runtime, error: BaseException) -> ServiceError:
+    """A commit failed in the database (e.g. the connection was lost while this server was frozen
+    or cut off): whether it was stored is unknown, so forget the match here (it is reloaded from
+    the log on its next use, here or wherever it is owned now) and tell the caller to retry with
+    the same request id (UNAVAILABLE with ``MatchMoved``)."""
+    log.warning("commit failed in the database; match reloaded on next use", match_id=rt.match_id,
+                error=repr(error.__cause__ or error))
+    holder.lost(rt)
+    return ServiceError(grpc.StatusCode.UNAVAILABLE,
+                        f"match {rt.match_id!r}: the turn may not have been stored; "
+                        "retry with the same request_id",
+                        e.MatchMoved(match_id=rt.match_id,
+                                     new_address=await owner_address(holder.store, holder.owner,
+                                                                     rt.match_id)))

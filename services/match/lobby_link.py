@@ -46,6 +46,8 @@ log = logs.get_logger(__name__)
 
 PERMANENT = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION)
 SWEEP_WINDOW_S = 2 * 86400.0
+#: How often a running server also sweeps (see ``_sweep_if_due``).
+SWEEP_EVERY_S = 60.0
 VERSION = "wordarena-match/1"
 
 
@@ -54,7 +56,7 @@ class LobbyLink:
 
     def __init__(self, lobby: str, manager: Any, outbox: ResultOutbox, *, service_token: str = "",
                  keys: auth.TokenKeys | None = None, retry_base: float = 1.0, retry_max: float = 300.0,
-                 rpc_timeout: float = 10.0) -> None:
+                 rpc_timeout: float = 10.0, sweep_every: float = SWEEP_EVERY_S) -> None:
         self.lobby = lobby
         self.manager = manager
         self.outbox = outbox
@@ -63,6 +65,8 @@ class LobbyLink:
         self.retry_base = retry_base
         self.retry_max = retry_max
         self.rpc_timeout = rpc_timeout
+        self.sweep_every = sweep_every
+        self._swept_at = time.monotonic()
         self.heartbeat_interval = 5.0
         self.registered = asyncio.Event()
         self._wake = asyncio.Event()
@@ -184,8 +188,9 @@ class LobbyLink:
     async def _enqueue(self, report: ctl.ReportResultRequest) -> None:
         try:
             await self.outbox.enqueue(report)
-        except Exception as exc:  # the start-up sweep queues it again
-            log.error("result not stored in the outbox", match_id=report.match_id, error=repr(exc))
+        except Exception as exc:  # e.g. a connection the database ended while this server was frozen
+            log.warning("result not stored in the outbox yet; the next sweep queues it",
+                        match_id=report.match_id, error=repr(exc))
             return
         self._wake.set()
 
@@ -262,11 +267,25 @@ class LobbyLink:
             acked += 1
         return acked
 
+    async def _sweep_if_due(self) -> None:
+        """Every ``sweep_every`` seconds, queue the results of finished matches that have none (the
+        start-up sweep, again): a server that died between a match's final commit and its outbox
+        write, and never came back, leaves such a match, and no server takes a finished match
+        over. Queueing is idempotent (one outbox row per match), so a sweep racing the owner's
+        own queueing is harmless."""
+        if time.monotonic() - self._swept_at < self.sweep_every:
+            return
+        self._swept_at = time.monotonic()
+        added = await self.outbox.sweep(self.manager.server_id, time.time() - SWEEP_WINDOW_S)
+        if added:
+            log.warning("queued results of finished matches nobody had reported", count=added)
+
     async def _report_loop(self) -> None:
         while True:
             self._wake.clear()
             pending = 1
             try:
+                await self._sweep_if_due()
                 await self.deliver_locations()
                 await self.deliver_due()
                 results_pending = await self.outbox.pending()
@@ -274,8 +293,8 @@ class LobbyLink:
                 pending = results_pending + len(self.locations)
             except Exception as exc:  # database hiccup: try again shortly
                 log.warning("result delivery step failed", error=repr(exc))
-            # Poll while reports wait for a retry; otherwise sleep until a match ends.
-            idle = min(self.retry_base, 1.0) if pending else 30.0
+            # Poll while reports wait for a retry; otherwise sleep until a match ends (or the next sweep).
+            idle = min(self.retry_base, 1.0) if pending else min(30.0, self.sweep_every)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=idle)
 

@@ -15,6 +15,9 @@ common ones — listen, metrics, database, keys, logging):
 ``--chat-burst`` / ``WORDARENA_CHAT_BURST``             chat messages a player may send at once (default 5)
 ``--chat-per-match`` / ``WORDARENA_CHAT_PER_MATCH``     chat messages a player may post in one match
                                                         (default 500)
+``--orphan-timeout`` / ``WORDARENA_ORPHAN_TIMEOUT``     seconds after which a match no player has
+                                                        come to is aborted (default 600; 0 = never;
+                                                        see ``services.match.orphans``)
 ``--lobby`` / ``WORDARENA_LOBBY``                       host:port of the lobby's MatchRegistryService;
                                                         when set, the server registers, heartbeats
                                                         (address, capacity, load), reports every
@@ -56,7 +59,7 @@ from wordarena.services.match.lobby_link import LobbyLink
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.results import ResultOutbox
 from wordarena.services.match.service import ControlServicer, MatchServicer
-from wordarena.services.match.store import MatchStore
+from wordarena.services.match.store import MatchStore, open_database
 from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 
 log = logs.get_logger(__name__)
@@ -74,6 +77,8 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--chat-rate", default=1.0, type=float, help="chat messages a second per player")
     add_flag(p, "--chat-burst", default=5, type=int, help="chat messages a player may send at once")
     add_flag(p, "--chat-per-match", default=500, type=int, help="chat messages a player may post in a match")
+    add_flag(p, "--orphan-timeout", default=600.0, type=float,
+             help="seconds before a match no player has come to is aborted (0 = never)")
     add_flag(p, "--lobby", default="", help="lobby host:port to register with and report results to")
     add_flag(p, "--advertise-address", default="", help="host:port clients should use (default: listen)")
     return p
@@ -117,12 +122,14 @@ async def start(settings: Settings) -> MatchServer:
         "chat_rate": 1.0,
         "chat_burst": 5,
         "chat_per_match": 500,
+        "orphan_timeout": 600.0,
         "lobby": "",
         "report_retry_base": 1.0,
         "report_retry_max": 300.0,
+        "result_sweep_seconds": 60.0,
     } | settings.extra
     keys = load_keys(settings, lobby=str(extra["lobby"]))
-    db = Database(settings.database_url)
+    db = open_database(settings.database_url, float(extra["lease_seconds"]))
     store = MatchStore(db)
     if settings.no_migrate:
         log.info("migrations skipped (--no-migrate)")
@@ -141,13 +148,15 @@ async def start(settings: Settings) -> MatchServer:
         engine_workers=int(extra["engine_workers"]),
         chat_limits=ChatLimits(rate=float(extra["chat_rate"]), burst=int(extra["chat_burst"]),
                                per_match=int(extra["chat_per_match"])),
+        orphan_timeout=float(extra["orphan_timeout"]),
     )
     outbox = ResultOutbox(db, store)
     link: LobbyLink | None = None
     if extra["lobby"]:
         link = LobbyLink(str(extra["lobby"]), manager, outbox, service_token=settings.service_token,
                          keys=keys, retry_base=float(extra["report_retry_base"]),
-                         retry_max=float(extra["report_retry_max"]))
+                         retry_max=float(extra["report_retry_max"]),
+                         sweep_every=float(extra["result_sweep_seconds"]))
     authn = BearerAuth(keys, settings.service_token)
 
     async def drain(release: bool) -> int:

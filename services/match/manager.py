@@ -65,13 +65,14 @@ from wordarena.services.match import (
     leases,
     metrics,
     moves,
+    orphans,
     streams,
     views,
     wallclock,
 )
 from wordarena.services.match.models import MatchRow, RequestRow
 from wordarena.services.match.runtime import Runtime
-from wordarena.services.match.store import ConflictError, MatchStore, StoredEvent
+from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent
 from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import errors_pb2 as e
 
@@ -112,7 +113,8 @@ class MatchManager:
     def __init__(self, store: MatchStore, *, server_id: str, address: str, lease_seconds: float = 30.0,
                  capacity: int = 5000, stream_queue: int = 256, heartbeat_seconds: float = 15.0,
                  lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0,
-                 engine_workers: int = 2, chat_limits: chat.ChatLimits | None = None) -> None:
+                 engine_workers: int = 2, chat_limits: chat.ChatLimits | None = None,
+                 orphan_timeout: float = 600.0) -> None:
         self.store = store
         self.server_id = server_id
         self.address = address
@@ -124,6 +126,7 @@ class MatchManager:
         self.lexicon_for = lexicon_for
         self.bot_delay = bot_delay
         self.chat_limits = chat_limits or chat.ChatLimits()
+        self.orphan_timeout = orphan_timeout  # ``orphans``: 0 never aborts one
         self.matches: dict[str, Runtime] = {}
         self.draining = False
         self.closing = False
@@ -133,6 +136,7 @@ class MatchManager:
         #: The lease renewal and take-over scan tasks (``start``).
         self.renewer: asyncio.Task[None] | None = None
         self.scanner: asyncio.Task[None] | None = None
+        self.orphan_sweeper: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._engine_pool = ThreadPoolExecutor(max_workers=max(1, engine_workers),
                                                thread_name_prefix="engine")
@@ -145,6 +149,7 @@ class MatchManager:
         await leases.recover(self)
         self.renewer = asyncio.create_task(leases.renew_loop(self))
         self.scanner = asyncio.create_task(leases.takeover_loop(self))
+        self.orphan_sweeper = orphans.start(self)
 
     async def take_over_expired(self) -> int:
         """Take over the running matches whose lease lapsed or was released (up to capacity).
@@ -154,7 +159,7 @@ class MatchManager:
     async def close(self, release: bool = False) -> None:
         """Stop timers and bots, end streams (UNAVAILABLE), optionally release the leases."""
         self.closing = True
-        for task in (self.renewer, self.scanner):
+        for task in (self.renewer, self.scanner, self.orphan_sweeper):
             if task is not None:
                 task.cancel()
         for rt in self.matches.values():
@@ -278,6 +283,7 @@ class MatchManager:
                                    e.MatchMoved(match_id=match_id,
                                                 new_address=leases.address_of(fresh.owner if fresh else "")))
             rt = await eventlog.rebuild(self.store, match_id, self.lexicon_for)
+            rt.player_seen = time.time()  # an orphan's wait starts again at its take-over
             self.matches[match_id] = rt
             metrics.MATCHES_ACTIVE.set(self.active_matches)
             if not rt.state.over:
@@ -363,6 +369,8 @@ class MatchManager:
                                   finished_at=now if over else None)
         except ConflictError as exc:
             raise await leases.moved(self, rt) from exc
+        except StorageError as exc:
+            raise await leases.uncertain(self, rt, exc) from exc
         # Durable: install the new state and tell everyone.
         if action is not None:
             rt.state = new_state

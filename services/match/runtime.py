@@ -90,7 +90,10 @@ class Runtime:
     timer: asyncio.Task[None] | None = None
     bot_task: asyncio.Task[None] | None = None
     #: SendChat's token buckets by player id: [tokens, monotonic time of the last refill].
-    chat_buckets: dict[str, list[float]] = field(default_factory=dict)
+    chat_buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: When a seated player last called about the match (or it was taken over here): epoch
+    #: seconds, 0 = never (``orphans``).
+    player_seen: float = 0.0
 
     @property
     def seq(self) -> int:

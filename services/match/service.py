@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
@@ -39,6 +39,7 @@ from wordarena.services.match import (
 )
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.manager import MatchManager
+from wordarena.services.match.orphans import note_call
 from wordarena.services.match.runtime import Runtime, SeatInfo
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -63,7 +64,9 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
     async def _match(self, request: Any, context: grpc.aio.ServicerContext) -> tuple[Runtime, auth.Claims]:
         claims = self.authn.claims(context)
-        return await self.manager.get(request.match_id), claims
+        rt = await self.manager.get(request.match_id)
+        note_call(rt, claims.player_id, time.time())
+        return rt, claims
 
     @staticmethod
     def _viewer(
@@ -114,9 +117,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         return m.GetMatchResponse(match=projection.match_view(rt, viewer, controlled))
 
     @rpc
-    async def StreamMatch(
-        self, request: m.StreamMatchRequest, context: Any
-    ) -> AsyncIterator[m.StreamMatchResponse]:
+    async def StreamMatch(self, request: m.StreamMatchRequest, context: Any) -> None:
         rt, claims = await self._match(request, context)
         viewer, _ = self._viewer(rt, claims, self._seat_arg(request), spectate=True)
         if not 0 <= request.after_seq <= rt.seq:
@@ -125,17 +126,29 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                                          self.manager.stream_queue)
         last = request.after_seq
         err: ServiceError | None = None
+
+        async def send(ev: StoredEvent | c.Event) -> bool:
+            """Writes one event; False when the reader is to be cut off."""
+            nonlocal last
+            msg = ev if isinstance(ev, c.Event) else projection.project(rt, ev, viewer)
+            taken = await streams.deliver(context, sub, m.StreamMatchResponse(event=msg))
+            if not isinstance(ev, c.Event):
+                last = ev.seq  # a held write still goes out before the status
+            return taken
+
         try:
             for ev in backlog:
                 if not chat.shown_to(rt, ev, viewer):
                     continue
-                yield m.StreamMatchResponse(event=projection.project(rt, ev, viewer))
-                last = ev.seq
+                if not await send(ev):
+                    break
                 if ev.kind == "game-over":
                     return
             while True:
                 if sub.overflowed:
                     metrics.STREAM_CUTOFFS.inc()
+                    if not await streams.cut_off(rt.subscribers, sub):
+                        return  # the client went away meanwhile: nobody to tell
                     err = ServiceError(
                         grpc.StatusCode.RESOURCE_EXHAUSTED,
                         f"stream cut off: reading too slowly; resume with after_seq={last}",
@@ -143,10 +156,10 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     )
                     break
                 try:
-                    item = await asyncio.wait_for(sub.queue.get(), self.manager.heartbeat_seconds)
+                    item = await streams.next_item(sub, self.manager.heartbeat_seconds)
                 except TimeoutError:
                     hb = c.Event(seq=rt.seq, time=views.timestamp(time.time()), heartbeat=c.Heartbeat())
-                    yield m.StreamMatchResponse(event=hb)
+                    await send(hb)
                     continue
                 if item is None:
                     if sub.overflowed:
@@ -159,8 +172,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     break
                 if item.seq <= last or not chat.shown_to(rt, item, viewer):
                     continue
-                yield m.StreamMatchResponse(event=projection.project(rt, item, viewer))
-                last = item.seq
+                await send(item)
                 if item.kind == "game-over":
                     return
         finally:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, or_, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
 from wordarena.services.common.db import Database, run_migrations
@@ -50,8 +50,26 @@ class StoredEvent:
         return cls(row.seq, row.time, row.kind, json.loads(row.payload))
 
 
+def open_database(url: str, lease_seconds: float) -> Database:
+    """The match server's database. A transaction a frozen server (SIGSTOP, a stalled VM, a cut
+    link) left open would keep its matches' rows locked, and so keep every other server from
+    taking them over, until it came back; on PostgreSQL the database ends a transaction idle for
+    a third of a lease, so the rows are free by the time the frozen server's leases lapse."""
+    return Database(url, idle_in_transaction_s=max(lease_seconds / 3, 0.5))
+
+
+def _outcome_retrieved(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class ConflictError(Exception):
     """The match moved on under us (another writer or owner): reload it."""
+
+
+class StorageError(Exception):
+    """The database failed an append (a lost connection, a transaction it ended): the events may
+    or may not be stored, so the caller's copy of the match cannot be trusted."""
 
 
 @dataclass(slots=True)
@@ -163,12 +181,19 @@ class MatchStore:
         req = None if request is None else {k: getattr(request, k) for k in _REQUEST_COLUMNS}
         loop = asyncio.get_running_loop()
         item = _Append(match_id, owner, expected_last_seq, values, list(events), req, loop.create_future())
+        # A caller cancelled before the commit (a deadline, a lost match's bot) no longer awaits
+        # the outcome; it is still the commit's outcome, so it is marked retrieved, never logged
+        # by asyncio as an error.
+        item.future.add_done_callback(_outcome_retrieved)
         self._pending.append(item)
         if not self._writing:
             self._writing = True
             self._writer = loop.create_task(self._write_groups())
         # The write goes on even if this caller is cancelled; its outcome is the commit's.
-        await asyncio.shield(item.future)
+        try:
+            await asyncio.shield(item.future)
+        except DBAPIError as exc:
+            raise StorageError(match_id) from exc
 
     async def _write_groups(self) -> None:
         try:

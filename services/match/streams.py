@@ -5,13 +5,25 @@ stream's viewer.
 A subscriber too slow to keep up overflows its queue; the servicer then cuts the stream off with
 RESOURCE_EXHAUSTED and the client resumes from its last seq. ``close`` ends a stream on purpose
 (the match moved, was aborted, or the server shuts down).
+
+A client that stops reading does not stop the server: its connection's flow-control window and
+socket buffers take what they can (from about 64 KiB to a few MiB), then gRPC holds the next write
+back and the stream's events queue here; once ``size`` of them wait, the stream is cut off at
+once, while the write is still held (``deliver`` returns False, ``cut_off``): its subscription and
+queued events are dropped, and all that remains of it is the handler waiting for that one held
+write; the status follows it, so the client reads what was sent, then RESOURCE_EXHAUSTED (two
+sends at once on one call are not allowed). Nothing else waits for that client: publishing never
+blocks.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+import grpc
 
 from wordarena.services.match import metrics
 from wordarena.services.match.store import StoredEvent
@@ -24,6 +36,10 @@ class Subscriber:
         self.viewer = viewer
         self.queue: asyncio.Queue[StoredEvent | None] = asyncio.Queue(maxsize=size)
         self.overflowed = False
+        #: Set with ``overflowed``: wakes a ``deliver`` held back by a client that does not read.
+        self.overflow = asyncio.Event()
+        #: The write gRPC still held when the subscriber overflowed (``deliver``).
+        self.held: asyncio.Future[None] | None = None
         self.closed_reason: str | None = None
         #: The status the stream ends with when closed (None: UNAVAILABLE + MatchMoved).
         self.closed_error: Any = None
@@ -35,7 +51,11 @@ class Subscriber:
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:
-            self.overflowed = True
+            self._overflow()
+
+    def _overflow(self) -> None:
+        self.overflowed = True
+        self.overflow.set()
 
     def close(self, reason: str, error: Any = None) -> None:
         """End the stream (drain / lost ownership: UNAVAILABLE; or ``error``, a ``ServiceError``,
@@ -45,7 +65,53 @@ class Subscriber:
         try:
             self.queue.put_nowait(None)
         except asyncio.QueueFull:
-            self.overflowed = True
+            self._overflow()
+
+
+async def deliver(context: grpc.aio.ServicerContext, sub: Subscriber, message: Any) -> bool:
+    """Writes ``message`` to the stream: True once gRPC has taken it, False when the subscriber
+    overflowed while gRPC held the write back (the client stopped reading; the stream is to be
+    cut off now). A write left held is sent, in order, before the stream's status if the client
+    ever reads again."""
+    write = asyncio.ensure_future(context.write(message))
+    if not write.done():
+        overflow = asyncio.ensure_future(sub.overflow.wait())
+        try:
+            await asyncio.wait({write, overflow}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            write.cancel()
+            raise
+        finally:
+            overflow.cancel()
+        if not write.done():
+            sub.held = write
+            return False
+    write.result()
+    return True
+
+
+async def cut_off(subscribers: set[Subscriber], sub: Subscriber) -> bool:
+    """Ends an overflowed subscription now (its queued events dropped), then waits for the write
+    gRPC still holds, if any: it goes out when the client reads again, or fails with the call.
+    Returns whether the client is still there to be told (False: the call is gone)."""
+    unsubscribe(subscribers, sub)
+    while not sub.queue.empty():
+        sub.queue.get_nowait()
+    if sub.held is None:
+        return True
+    with contextlib.suppress(Exception):
+        await sub.held
+    return not sub.held.cancelled() and sub.held.exception() is None
+
+
+async def next_item(sub: Subscriber, timeout: float) -> StoredEvent | None:
+    """The subscriber's next queued item, waiting up to ``timeout`` seconds (``TimeoutError``:
+    time for a heartbeat). A queued item is taken at once; waiting uses ``asyncio.timeout``
+    rather than ``wait_for``, which would run every ``get`` as a task of its own."""
+    if not sub.queue.empty():
+        return sub.queue.get_nowait()
+    async with asyncio.timeout(timeout):
+        return await sub.queue.get()
 
 
 def subscribe(subscribers: set[Subscriber], events: Sequence[StoredEvent], viewer: int | None,

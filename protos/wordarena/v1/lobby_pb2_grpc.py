@@ -159,7 +159,10 @@ class LobbyServiceServicer:
     def SignInGuest(self, request, context):
         """Signs in as a new guest at once, no sign-up. No token needed.
         Errors: INVALID_ARGUMENT (NAME_INVALID: 3..24 characters of letters, digits, space, "_", "-",
-        "."); ALREADY_EXISTS (NAME_TAKEN: a live player or an account has that name).
+        "."); ALREADY_EXISTS (NAME_TAKEN: a live player or an account has a name that looks the
+        same: Unicode TR39 confusables, case, accents, separators and invisible characters aside);
+        RESOURCE_EXHAUSTED too many guest sign-ins from the caller's address (google.rpc.RetryInfo
+        says when to retry; by default 20 at once, then one per 5 s).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -167,7 +170,8 @@ class LobbyServiceServicer:
 
     def ClaimAccount(self, request, context):
         """Turns the caller's guest identity into an account with a name and password, keeping the
-        player id and record. Returns a fresh token.
+        player id and record. Returns a fresh token; the guest's earlier tokens are revoked (the
+        lobby answers them UNAUTHENTICATED from then on).
         Errors: ALREADY_EXISTS (NAME_TAKEN); FAILED_PRECONDITION (ALREADY_CLAIMED); INVALID_ARGUMENT
         (NAME_INVALID, PASSWORD_TOO_WEAK: fewer than 8 characters, or over 128).
         """
@@ -178,7 +182,10 @@ class LobbyServiceServicer:
     def SignIn(self, request, context):
         """Signs in to a claimed account (e.g. from another device). No token needed.
         Errors: UNAUTHENTICATED wrong name or password (which one is not revealed);
-        RESOURCE_EXHAUSTED too many failed attempts (google.rpc.RetryInfo says when to retry).
+        RESOURCE_EXHAUSTED too many failed attempts for this name from the caller's address
+        (google.rpc.RetryInfo says when to retry; 5 failures are free, then the waits double from
+        1 s up to 5 minutes), or for any name once the caller's address has failed 30 times (then
+        one more failure per 10 s). Failures from other addresses never hold the caller back.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

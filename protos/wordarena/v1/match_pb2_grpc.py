@@ -130,7 +130,9 @@ class MatchServiceServicer:
         stream ends after GameOver has been sent (OK). Reconnect with the last seq received: nothing
         is missed and nothing is sent twice.
         Errors: as GetMatch; INVALID_ARGUMENT negative after_seq or after_seq beyond the latest seq;
-        RESOURCE_EXHAUSTED with StreamCutOff when the client reads too slowly (reconnect from
+        RESOURCE_EXHAUSTED with StreamCutOff when the client reads too slowly: once its connection's
+        buffers are full and 256 more events wait for it (the server's --stream-queue), the stream is
+        ended at once, the status following what was already sent (reconnect from
         last_delivered_seq); UNAVAILABLE (+ MatchMoved) when the server drains or loses the match;
         FAILED_PRECONDITION with RuleViolation MATCH_ABORTED when the service aborts the match.
         """

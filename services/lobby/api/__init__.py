@@ -3,6 +3,8 @@ the match servers, ``services.lobby.match_control``).
 
 * ``lobby``     ``LobbyServicer``: LobbyService, for clients
 * ``registry``  ``RegistryServicer``: MatchRegistryService, for match servers
+* ``tournament`` ``TournamentServicer``: TournamentService, for clients (``tournament_convert``:
+  its messages)
 * ``errors``    the one mapping of ``LobbyError`` to a gRPC status (``rpc``)
 * ``requests``  reading requests: ids, pages, idempotent replay
 """
@@ -11,5 +13,6 @@ from __future__ import annotations
 
 from wordarena.services.lobby.api.lobby import LobbyServicer
 from wordarena.services.lobby.api.registry import RegistryServicer
+from wordarena.services.lobby.api.tournament import TournamentServicer
 
-__all__ = ["LobbyServicer", "RegistryServicer"]
+__all__ = ["LobbyServicer", "RegistryServicer", "TournamentServicer"]

@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 
 from wordarena.services.common.authn import BearerAuth
+from wordarena.services.common.ratelimit import client_address
 from wordarena.services.lobby import convert
 from wordarena.services.lobby.api.errors import rpc
 from wordarena.services.lobby.api.requests import Page, Replay, check_id
@@ -54,15 +55,17 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         self.authn = authn
         self.replay = Replay(lobby.db)
 
-    def _player(self, context: grpc.aio.ServicerContext) -> str:
-        """The calling player's id (a player token: service tokens cannot act as players)."""
+    async def _player(self, context: grpc.aio.ServicerContext) -> str:
+        """The calling player's id (a player token: service tokens cannot act as players; a
+        guest's token of a claimed account is revoked)."""
         claims = self.authn.player(context)
+        await self.lobby.accounts.authorize(claims)
         self.lobby.accounts.seen(claims.player_id)
         return claims.player_id
 
-    def _at_table(self, request: Any, context: grpc.aio.ServicerContext) -> str:
+    async def _at_table(self, request: Any, context: grpc.aio.ServicerContext) -> str:
         """The calling player's id, for a request naming a table."""
-        pid = self._player(context)
+        pid = await self._player(context)
         check_id(request.table_id, "table", "table_id")
         return pid
 
@@ -76,14 +79,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def SignInGuest(self, request: lobby_pb2.SignInGuestRequest, context: Any) -> Any:
-        s = await self.lobby.accounts.sign_in_guest(request.display_name)
+        s = await self.lobby.accounts.sign_in_guest(request.display_name, client_address(context.peer()))
         return lobby_pb2.SignInGuestResponse(
             player=convert.account_pb(s.player), token=convert.auth_token_pb(s.token, s.expires_at)
         )
 
     @rpc
     async def ClaimAccount(self, request: lobby_pb2.ClaimAccountRequest, context: Any) -> Any:
-        pid = self._player(context)
+        pid = await self._player(context)
         s = await self.lobby.accounts.claim(pid, request.name, request.password)
         return lobby_pb2.ClaimAccountResponse(
             player=convert.account_pb(s.player), token=convert.auth_token_pb(s.token, s.expires_at)
@@ -91,26 +94,26 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def SignIn(self, request: lobby_pb2.SignInRequest, context: Any) -> lobby_pb2.SignInResponse:
-        s = await self.lobby.accounts.sign_in(request.name, request.password)
+        s = await self.lobby.accounts.sign_in(request.name, request.password, client_address(context.peer()))
         return lobby_pb2.SignInResponse(
             player=convert.account_pb(s.player), token=convert.auth_token_pb(s.token, s.expires_at)
         )
 
     @rpc
     async def RefreshToken(self, request: Any, context: Any) -> lobby_pb2.RefreshTokenResponse:
-        s = await self.lobby.accounts.refresh(self._player(context))
+        s = await self.lobby.accounts.refresh(await self._player(context))
         return lobby_pb2.RefreshTokenResponse(token=convert.auth_token_pb(s.token, s.expires_at))
 
     @rpc
     async def GetMe(self, request: Any, context: Any) -> lobby_pb2.GetMeResponse:
-        p = await self.lobby.accounts.player(self._player(context))
+        p = await self.lobby.accounts.player(await self._player(context))
         return lobby_pb2.GetMeResponse(player=convert.account_pb(p), create_time=convert.ts(p.created_at))
 
     # -- tables -----------------------------------------------------------------------------------
 
     @rpc
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> Any:
-        pid = self._player(context)
+        pid = await self._player(context)
         if not request.HasField("settings"):
             raise LobbyError.settings("settings are required", "settings")
         cfg = convert.config_from_pb(request.settings)
@@ -123,7 +126,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def GetTable(self, request: lobby_pb2.GetTableRequest, context: Any) -> lobby_pb2.GetTableResponse:
-        pid = self._at_table(request, context)
+        pid = await self._at_table(request, context)
         t = await self.lobby.table_ops.visible(request.table_id, pid, request.invite_code)
         return lobby_pb2.GetTableResponse(table=convert.table_pb(t, pid))
 
@@ -131,7 +134,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def ListTables(
         self, request: lobby_pb2.ListTablesRequest, context: Any
     ) -> lobby_pb2.ListTablesResponse:
-        pid = self._player(context)
+        pid = await self._player(context)
         query = convert.table_query(request.filter)
         page = Page(
             request.page_size,
@@ -149,7 +152,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def WatchTables(self, request: lobby_pb2.WatchTablesRequest, context: Any) -> AsyncIterator[Any]:
-        pid = self._player(context)
+        pid = await self._player(context)
         query = convert.table_query(request.filter)
         cache = self.lobby.cache
         w, initial = cache.watch(query, pid)
@@ -176,7 +179,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def JoinTable(
         self, request: lobby_pb2.JoinTableRequest, context: Any
     ) -> lobby_pb2.JoinTableResponse:
-        pid = self._at_table(request, context)
+        pid = await self._at_table(request, context)
 
         async def make() -> lobby_pb2.JoinTableResponse:
             t, i = await self.lobby.table_ops.join(request.table_id, pid, _seat(request), request.invite_code)
@@ -188,13 +191,13 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def LeaveTable(
         self, request: lobby_pb2.LeaveTableRequest, context: Any
     ) -> lobby_pb2.LeaveTableResponse:
-        pid = self._at_table(request, context)
+        pid = await self._at_table(request, context)
         t = await self.lobby.table_ops.leave(request.table_id, pid)
         return lobby_pb2.LeaveTableResponse(table=convert.table_pb(t, pid))
 
     @rpc
     async def SitBot(self, request: lobby_pb2.SitBotRequest, context: Any) -> lobby_pb2.SitBotResponse:
-        pid = self._at_table(request, context)
+        pid = await self._at_table(request, context)
 
         async def make() -> lobby_pb2.SitBotResponse:
             t = await self.lobby.table_ops.sit_bot(
@@ -208,7 +211,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def StartTable(
         self, request: lobby_pb2.StartTableRequest, context: Any
     ) -> lobby_pb2.StartTableResponse:
-        pid = self._at_table(request, context)
+        pid = await self._at_table(request, context)
         t0 = await self.lobby.cache.get(request.table_id)
 
         async def make() -> lobby_pb2.StartTableResponse:
@@ -228,7 +231,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def QuickMatch(
         self, request: lobby_pb2.QuickMatchRequest, context: Any
     ) -> lobby_pb2.QuickMatchResponse:
-        pid = self._player(context)
+        pid = await self._player(context)
         c = request.criteria
         if not c.HasField("ruleset"):
             raise LobbyError.invalid("criteria.ruleset is required", "criteria.ruleset")
@@ -255,14 +258,14 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def GetQuickMatchTicket(self, request: Any, context: Any) -> lobby_pb2.GetQuickMatchTicketResponse:
-        pid = self._player(context)
+        pid = await self._player(context)
         check_id(request.ticket_id, "ticket", "ticket_id")
         t, waiting = await self.lobby.quickmatch.get(request.ticket_id, pid)
         return lobby_pb2.GetQuickMatchTicketResponse(ticket=convert.ticket_pb(t, waiting))
 
     @rpc
     async def WatchQuickMatchTicket(self, request: Any, context: Any) -> AsyncIterator[Any]:
-        pid = self._player(context)
+        pid = await self._player(context)
         check_id(request.ticket_id, "ticket", "ticket_id")
         async for t, waiting in self.lobby.quickmatch.watch(request.ticket_id, pid):
             yield lobby_pb2.WatchQuickMatchTicketResponse(ticket=convert.ticket_pb(t, waiting))
@@ -271,7 +274,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
     async def CancelQuickMatchTicket(
         self, request: Any, context: Any
     ) -> lobby_pb2.CancelQuickMatchTicketResponse:
-        pid = self._player(context)
+        pid = await self._player(context)
         check_id(request.ticket_id, "ticket", "ticket_id")
         t = await self.lobby.quickmatch.cancel(request.ticket_id, pid)
         return lobby_pb2.CancelQuickMatchTicketResponse(ticket=convert.ticket_pb(t))
@@ -280,7 +283,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def LocateMatch(self, request: lobby_pb2.LocateMatchRequest, context: Any) -> Any:
-        pid = self._player(context)
+        pid = await self._player(context)
         check_id(request.match_id, "match", "match_id")
         m, seat = await self.lobby.standings.locate(request.match_id, pid)
         return lobby_pb2.LocateMatchResponse(
@@ -289,7 +292,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def GetPlayerRecord(self, request: lobby_pb2.GetPlayerRecordRequest, context: Any) -> Any:
-        me = self._player(context)
+        me = await self._player(context)
         pid = request.player_id or me
         check_id(pid, "player", "player_id")
         if request.ruleset_id:
@@ -301,7 +304,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def GetLeaderboard(self, request: lobby_pb2.GetLeaderboardRequest, context: Any) -> Any:
-        pid = self._player(context)
+        pid = await self._player(context)
         if request.ruleset_id not in catalog():
             raise LobbyError.invalid("unknown ruleset", "ruleset_id")
         period = request.period or lobby_pb2.LEADERBOARD_PERIOD_ALL_TIME
@@ -323,7 +326,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
     @rpc
     async def ListMyMatches(self, request: lobby_pb2.ListMyMatchesRequest, context: Any) -> Any:
-        pid = self._player(context)
+        pid = await self._player(context)
         if request.state not in MATCH_STATES:
             raise LobbyError.invalid("unknown state", "state")
         page = Page(request.page_size, request.page_token, 20, 100, request.state)

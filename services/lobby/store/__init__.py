@@ -13,6 +13,7 @@ in one transaction where a change must be atomic. The names below are the store'
 * ``records``   records and leaderboards
 * ``servers``   the match-server registry
 * ``requests``  first answers of idempotent requests
+* ``tournaments`` tournaments, entrants, paired rounds, games and results, director log
 """
 
 from __future__ import annotations
@@ -91,6 +92,23 @@ from wordarena.services.lobby.store.tickets import (
     ticket_from_row,
     waiting_ticket,
 )
+from wordarena.services.lobby.store.tournaments import (
+    add_entrant,
+    add_round,
+    add_tournament,
+    game_by_match,
+    get_game,
+    get_tournament,
+    list_tournaments,
+    live_tournaments,
+    lock_tournament,
+    log_action,
+    save_game,
+    save_tournament,
+    tournament_entrants,
+    tournament_games,
+    tournament_log,
+)
 
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 VERSION_TABLE = "alembic_version_lobby"
@@ -110,8 +128,11 @@ __all__ = [
     "TICKETS_CHANNEL",
     "VERSION_TABLE",
     "Stored",
+    "add_entrant",
+    "add_round",
     "add_sign_in_failure",
     "add_ticket",
+    "add_tournament",
     "cancel_ticket",
     "claim_groups",
     "claim_request",
@@ -124,19 +145,26 @@ __all__ = [
     "delete_unlocked",
     "drop_request",
     "finish_group",
+    "game_by_match",
+    "get_game",
     "get_match",
     "get_player",
     "get_request",
     "get_tables",
     "get_ticket",
+    "get_tournament",
     "healthy_servers",
     "heartbeat_server",
     "hold_group",
     "is_pending",
     "leaderboard",
+    "list_tournaments",
+    "live_tournaments",
     "load_tables",
     "locate_match",
     "lock_table",
+    "lock_tournament",
+    "log_action",
     "match_seats",
     "migrate",
     "move_match",
@@ -152,10 +180,12 @@ __all__ = [
     "register_server",
     "renew_request",
     "requeue_group",
+    "save_game",
     "save_player",
     "save_record",
     "save_row",
     "save_table",
+    "save_tournament",
     "servers_seen_since",
     "sign_in_failures",
     "stale_starting",
@@ -164,5 +194,8 @@ __all__ = [
     "take_over_request",
     "ticket_from_row",
     "touch_player",
+    "tournament_entrants",
+    "tournament_games",
+    "tournament_log",
     "waiting_ticket",
 ]

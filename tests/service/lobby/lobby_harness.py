@@ -92,10 +92,16 @@ class LobbyEnv:
     db: object
 
 
-async def start_lobby(database_url: str, data_dir: Path, **options_: Any) -> LobbyEnv:
-    """Starts a lobby on an ephemeral loopback port (``options_``: ``LobbyOptions`` overrides)."""
-    settings = Settings(service="lobby", listen="127.0.0.1:0", database_url=database_url, data_dir=data_dir)
-    options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05)
+async def start_lobby(
+    database_url: str, data_dir: Path, listen: str = "127.0.0.1:0", **options_: Any
+) -> LobbyEnv:
+    """Starts a lobby on an ephemeral loopback port (``options_``: ``LobbyOptions`` overrides;
+    ``listen="[::]:0"`` takes IPv4 and IPv6 clients: two client addresses on one machine)."""
+    settings = Settings(service="lobby", listen=listen, database_url=database_url, data_dir=data_dir)
+    # Tests sign many guests in from one address: the guest throttle is opened wide unless a
+    # test sets it (test_lobby_sign_in_abuse).
+    options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05,
+                           guest_sign_in_burst=100_000, address_failure_burst=100_000)
     for k, v in options_.items():
         setattr(options, k, v)
     server, lobby, db = await build_lobby(settings, options)

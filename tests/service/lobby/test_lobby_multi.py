@@ -27,6 +27,7 @@ from lobby_harness import (
 )
 from sqlmodel import select
 
+from wordarena.services.lobby.passwords import FailureThrottle
 from wordarena.v1 import common_pb2, lobby_pb2
 
 pytestmark = pytest.mark.postgres
@@ -347,12 +348,14 @@ async def _wrong(env: LobbyEnv, name: str) -> grpc.StatusCode:
 
 async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(
         tmp_path: Path, postgres_database: str) -> None:
-    """Failed sign-ins on lobby A and lobby B add up to one lockout (5 within 5 minutes), which
-    holds on both and after A restarts; once the window has passed, the right password works on
-    either lobby."""
+    """Failed sign-ins (from one address) on lobby A and lobby B add up: after 5 the backoff
+    holds on both and after A restarts; once it has passed, the right password works on either
+    lobby."""
     url = postgres_database
-    a = await start_lobby(url, tmp_path)
-    b = await start_lobby(url, tmp_path)
+    # a backoff of five minutes from the first wait on (a restart must not outlast it)
+    slow = FailureThrottle(base_s=300.0, max_s=300.0)
+    a = await start_lobby(url, tmp_path, sign_in_throttle=slow)
+    b = await start_lobby(url, tmp_path, sign_in_throttle=slow)
     try:
         _, meta = await guest(a)
         claimed = await a.stub.ClaimAccount(
@@ -373,7 +376,7 @@ async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(
             assert ei.value.details() == "too many failed sign-ins"
         # a restart of A (same database) forgets nothing
         await stop_lobby(a)
-        a = await start_lobby(url, tmp_path)
+        a = await start_lobby(url, tmp_path, sign_in_throttle=slow)
         assert await _wrong(a, "Mallory") == grpc.StatusCode.RESOURCE_EXHAUSTED
         with pytest.raises(grpc.aio.AioRpcError) as ei:
             await a.stub.SignIn(right)

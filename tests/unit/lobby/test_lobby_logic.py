@@ -87,39 +87,48 @@ def test_passwords_hash_and_verify() -> None:
 
 
 def test_throttle() -> None:
-    th = FailureThrottle(limit=3, window_s=10)
+    th = FailureThrottle(limit=3, window_s=100, base_s=1, max_s=4)
     times: list[float] = []
-    for i in range(3):
+    for i in range(3):  # free
         assert th.retry_after(times, now=float(i)) is None
         times = th.fail(times, now=float(i))
-    assert th.retry_after(times, now=3.0) == pytest.approx(7.0)
-    assert th.retry_after(times, now=10.5) is None
+    # then 1, 2, 4, 4 s after the latest failure (doubling, capped at max_s)
+    waits = []
+    for _ in range(4):
+        now = times[-1]
+        wait = th.retry_after(times, now=now)
+        assert wait is not None
+        waits.append(wait)
+        times = th.fail(times, now=now + wait)
+    assert waits == pytest.approx([1.0, 2.0, 4.0, 4.0])
+    # the window forgets them all
+    assert th.retry_after(times, now=times[-1] + 100) is None
     # a success forgets the failures: the caller drops them
     assert th.retry_after([], now=3.0) is None
 
 
 def test_throttle_counts_an_attempt_before_its_check() -> None:
-    th = FailureThrottle(limit=3, window_s=10)
+    th = FailureThrottle(limit=3, window_s=10, base_s=2, max_s=8)
     times: list[float] = []
     for i in range(3):  # admitted, each counted as a failure in advance
         wait, kept = th.attempt(times, now=float(i))
         assert wait is None and kept == [*times, float(i)]
         times = kept
-    # the fourth is refused, and a refusal is not recorded (it does not extend the lockout)
-    assert th.attempt(times, now=3.0) == (pytest.approx(7.0), None)
-    assert th.attempt(times, now=9.5) == (pytest.approx(0.5), None)
-    # once the oldest has left the window, one more is admitted
-    assert th.attempt(times, now=10.0) == (None, [1.0, 2.0, 10.0])
+    # the fourth is refused until 2 s after the third, and a refusal is not recorded
+    assert th.attempt(times, now=3.0) == (pytest.approx(1.0), None)
+    assert th.attempt(times, now=3.5) == (pytest.approx(0.5), None)
+    assert th.attempt(times, now=4.0) == (None, [0.0, 1.0, 2.0, 4.0])
 
 
 def test_throttle_keeps_only_what_the_policy_needs() -> None:
-    th = FailureThrottle(limit=3, window_s=10)
+    th = FailureThrottle(limit=3, window_s=10, base_s=1, max_s=4)
+    assert th.keep == 6  # three free, then waits of 1, 2 and 4 s
     times: list[float] = []
-    for t in (0.0, 1.0, 2.0, 3.0, 4.0):  # five failures (the caller refused none here)
-        times = th.fail(times, now=t)
-    assert times == [2.0, 3.0, 4.0]  # the newest ``limit``, oldest first
-    assert th.retry_after(times, now=4.0) == pytest.approx(8.0)  # until 2.0 leaves the window
-    assert th.expires_at(times) == 14.0
+    for t in range(8):  # eight failures (the caller refused none here)
+        times = th.fail(times, now=float(t))
+    assert times == [2.0, 3.0, 4.0, 5.0, 6.0, 7.0]  # the newest ``keep``, oldest first
+    assert th.retry_after(times, now=7.0) == pytest.approx(4.0)
+    assert th.expires_at(times) == 17.0
     # older failures leave the window one by one; out-of-order times (clock skew) are sorted
     assert th.fail([9.0, 3.0], now=12.5) == [3.0, 9.0, 12.5]
     assert th.recent([1.0, 2.0, 9.0], now=11.5) == [2.0, 9.0]

@@ -11,7 +11,8 @@ from wordarena.services.lobby.models import SignInFailureRow
 from wordarena.services.lobby.passwords import FailureThrottle
 
 T0 = 1_000_000.0
-POLICY = FailureThrottle(limit=3, window_s=10.0)
+#: Three free failures, then a wait of 8 s after the latest (no doubling: base = max).
+POLICY = FailureThrottle(limit=3, window_s=10.0, base_s=8.0, max_s=8.0)
 
 
 def rows(db: Database) -> list[SignInFailureRow]:
@@ -24,7 +25,7 @@ def test_failures_add_up_to_the_lockout_and_a_success_forgets_them(db: Database)
     assert db.run_sync(store.add_sign_in_failure, "alice", T0 + 1, POLICY) is None
     assert db.run_sync(store.add_sign_in_failure, "bob", T0 + 1, POLICY) is None  # another key
     wait = db.run_sync(store.add_sign_in_failure, "alice", T0 + 2, POLICY)
-    assert wait == pytest.approx(8.0)  # locked out until the first failure leaves the window
+    assert wait == pytest.approx(8.0)  # held back for the backoff after the latest failure
     failures = db.run_sync(store.sign_in_failures, "alice")
     assert failures == [T0, T0 + 1, T0 + 2]
     assert POLICY.retry_after(failures, T0 + 9.5) == pytest.approx(0.5)
@@ -62,10 +63,12 @@ def test_attempts_are_counted_before_the_check_and_refused_at_the_limit(db: Data
     assert db.run_sync(store.sign_in_failures, "dave") == [T0 + 11]
 
 
-def test_never_more_than_the_limit_is_kept(db: Database) -> None:
+def test_never_more_than_the_policy_keeps_is_stored(db: Database) -> None:
     for i in range(10):
         db.run_sync(store.add_sign_in_failure, "carol", T0 + i * 0.1, POLICY)
-    assert db.run_sync(store.sign_in_failures, "carol") == pytest.approx([T0 + 0.7, T0 + 0.8, T0 + 0.9])
+    assert POLICY.keep == 4
+    newest = [T0 + 0.6, T0 + 0.7, T0 + 0.8, T0 + 0.9]
+    assert db.run_sync(store.sign_in_failures, "carol") == pytest.approx(newest)
 
 
 def test_housekeeping_deletes_expired_rows_only(db: Database) -> None:

@@ -17,9 +17,11 @@ from wordarena.v1 import (
     lobby_pb2_grpc,
     match_pb2,
     match_pb2_grpc,
+    tournament_pb2,
+    tournament_pb2_grpc,
 )
 
-MODULES = ["common", "errors", "match", "lobby", "control"]
+MODULES = ["common", "errors", "match", "lobby", "control", "tournament"]
 
 # RPC name -> (client streaming, server streaming) for every service of the contract.
 EXPECTED_RPCS: dict[tuple[str, str], dict[str, tuple[bool, bool]]] = {
@@ -63,6 +65,27 @@ EXPECTED_RPCS: dict[tuple[str, str], dict[str, tuple[bool, bool]]] = {
         "ListMyMatches": (False, False),
         "ListRulesets": (False, False),
         "DescribeRuleset": (False, False),
+    },
+    ("tournament", "TournamentService"): {
+        "CreateTournament": (False, False),
+        "GetTournament": (False, False),
+        "ListTournaments": (False, False),
+        "WatchTournament": (False, True),
+        "GetStandings": (False, False),
+        "ExportStandings": (False, False),
+        "Register": (False, False),
+        "Unregister": (False, False),
+        "CheckIn": (False, False),
+        "AddDirector": (False, False),
+        "StartTournament": (False, False),
+        "PauseTournament": (False, False),
+        "ResumeTournament": (False, False),
+        "EndTournament": (False, False),
+        "PairRound": (False, False),
+        "SetResult": (False, False),
+        "AwardForfeit": (False, False),
+        "AddEntrant": (False, False),
+        "RemoveEntrant": (False, False),
     },
     ("control", "MatchControlService"): {
         "CreateMatch": (False, False),
@@ -302,6 +325,7 @@ def test_grpc_stubs_have_one_callable_per_rpc_of_their_service() -> None:
             (lobby_pb2, lobby_pb2_grpc, "LobbyService"),
             (control_pb2, control_pb2_grpc, "MatchControlService"),
             (control_pb2, control_pb2_grpc, "MatchRegistryService"),
+            (tournament_pb2, tournament_pb2_grpc, "TournamentService"),
         ):
             methods = pb2.DESCRIPTOR.services_by_name[service].methods_by_name
             assert methods, service

@@ -4,6 +4,7 @@ for its own commit, and a refused append never sinks the others of its group."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import time
 from pathlib import Path
@@ -108,3 +109,25 @@ def test_verified_tokens_are_remembered_until_they_expire(tmp_path: Path,
     monkeypatch.setattr(auth.time, "time", lambda: later)
     keys.verify(token)  # past its expiry by the server's clock: verified again (jwt's clock says ok)
     assert calls == [1]
+
+
+async def test_a_refused_append_whose_caller_was_cancelled_logs_no_error(store: MatchStore) -> None:
+    # The server lost the match (a pause, a partition) and the caller of its next append (a bot's
+    # move, a SubmitTurn past its deadline) is cancelled before the commit: the append is still
+    # written and refused, and that refusal is the commit's outcome, not an asyncio error
+    # ("Future exception was never retrieved") in the server's log.
+    loop = asyncio.get_running_loop()
+    seen: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _loop, context: seen.append(context))
+
+    async def give_up() -> None:
+        caller = asyncio.ensure_future(store.append("c", "other|x", 1, [_ev(2)]))  # not the owner
+        await asyncio.sleep(0)
+        caller.cancel()
+        await asyncio.gather(caller, return_exceptions=True)
+
+    await give_up()
+    await store.append("a", OWNER, 1, [_ev(2)])  # queued behind the refused one
+    gc.collect()
+    await asyncio.sleep(0)
+    assert [c.get("message") for c in seen] == []
