@@ -72,7 +72,8 @@ class WarOfWordsHooks:
         links = portal_links(state)
         geometry = check_placement(ruleset, state.cells, letters, seat, links) if letters else None
         specs = tuple(_check_action(state, p) for p in tiles)
-        checked_moves = tuple(_check_moves(state, seat, moves))
+        placed = {layout.index(p.row, p.col) for p in tiles}
+        checked_moves = tuple(_check_moves(state, seat, moves, placed))
         return CheckedPlacement(ruleset, geometry, ActionPlay(tiles, specs, checked_moves))
 
     def apply_play(self, state: GameState, action: Play, verdict: PlayVerdict) -> tuple[GameState, Events]:
@@ -194,13 +195,16 @@ def _check_action(state: GameState, p: Placement) -> ActionSpec:
     return spec
 
 
-def _check_moves(state: GameState, seat: int, moves: Sequence[Move]) -> list[tuple[int, int]]:
+def _check_moves(state: GameState, seat: int, moves: Sequence[Move],
+                 placed: set[int]) -> list[tuple[int, int]]:
     """The moves of a play as (from, to) square indexes, each of the player's own Rain or
-    Whirlwind, to a square of the board holding no other action tile."""
+    Whirlwind, to a square of the board holding no other action tile, on the board or put down
+    by this play (``placed``)."""
     layout = state.ruleset.board
     arena = Arena(state)
     out: list[tuple[int, int]] = []
     moved: set[int] = set()
+    taken = set(placed)  # action tiles put down by this play and moved effects' new squares
     for m in moves:
         if not (layout.in_bounds(m.from_row, m.from_col) and layout.in_bounds(m.to_row, m.to_col)):
             raise RuleError(Rule.OFF_BOARD, "a move must stay on the board")
@@ -209,9 +213,10 @@ def _check_moves(state: GameState, seat: int, moves: Sequence[Move]) -> list[tup
         if marker is None or marker.owner != seat or src in moved:
             raise RuleError(Rule.NOT_ALLOWED,
                             f"there is no Rain or Whirlwind of yours to move at {arena.name(src)}")
-        if arena.marker_at(dst) is not None and dst != src:
+        if (arena.marker_at(dst) is not None and dst != src) or dst in taken:
             raise RuleError(Rule.SQUARE_OCCUPIED, f"{arena.name(dst)} already holds an action tile")
         moved.add(src)
+        taken.add(dst)
         out.append((src, dst))
     return out
 

@@ -13,6 +13,7 @@ from typing import Any
 from wordarena.engine.analysis import hindsight, word_strength
 from wordarena.engine.families import replay
 from wordarena.engine.game import GameState, Play
+from wordarena.engine.game.actions import Move as EffectShift
 from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.game.play import PlayVerdict, evaluate_play
@@ -127,11 +128,13 @@ def _verdict_violation(verdict: PlayVerdict) -> e.RuleViolation | None:
     return None if exc is None else views.rule_violation(exc.code, str(exc), exc.words)
 
 
-def preview_response(state: GameState, seat: int, placements: Sequence[Placement]) -> m.PreviewPlayResponse:
-    """PreviewPlay: the engine's verdict on a tentative play of ``seat`` (the one evaluator
-    ``apply`` uses, so the rule and the score are what submitting the play would give), with the
-    breakdown whenever the placement and the rack allow the play."""
-    verdict = evaluate_play(state, placements, seat)
+def preview_response(state: GameState, seat: int, placements: Sequence[Placement],
+                     shifts: Sequence[EffectShift] = ()) -> m.PreviewPlayResponse:
+    """PreviewPlay: the engine's verdict on a tentative play of ``seat`` with the Rain /
+    Whirlwind moves ``shifts`` (the one evaluator ``apply`` uses, so the rule and the score are
+    what submitting the play would give), with the breakdown whenever the placement and the rack
+    allow the play."""
+    verdict = evaluate_play(state, placements, seat, shifts)
     out = m.PreviewPlayResponse(legal=verdict.legal)
     breakdown = _verdict_breakdown(verdict)
     if breakdown is not None:
