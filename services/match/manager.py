@@ -217,7 +217,8 @@ class MatchManager:
         # A lexicon not loaded yet may be compiled from a system word list (seconds): off the loop.
         lexicon = await asyncio.to_thread(self.lexicon_for, ruleset.lexicon)
         try:
-            state, events = start_game(ruleset, len(seats), seed, lexicon, True, word_check)
+            state, events = start_game(ruleset, len(seats), seed, lexicon, True, word_check,
+                                       pass_and_play=options.pass_and_play)
         except InputError as exc:
             raise invalid_argument("seats", str(exc)) from exc
         now = time.time()
