@@ -48,6 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--database-url", default="",
                    help="a database URL for both services instead of SQLite files (e.g. PostgreSQL)")
     p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits before moving")
+    p.add_argument("--deal-seed", type=int, default=0, help=argparse.SUPPRESS)  # tests: known deals
     p.add_argument("--log-level", default="warning", help="servers' log level (default warning)")
     p.add_argument("--log-file", default=None,
                    help="servers' logs (default <data-dir>/serve.log; '-' = this terminal)")
@@ -167,6 +168,8 @@ def _serve(args: argparse.Namespace) -> int:
         match_flags = [*common, "--listen", match_addr, "--advertise-address", _client_address(match_addr),
                        "--server-id", f"serve-{socket.gethostname()}-{match_addr.rsplit(':', 1)[1]}",
                        "--bot-delay", str(args.bot_delay), "--lobby", _client_address(lobby_addr)]
+        if args.deal_seed:
+            match_flags += ["--deal-seed", str(args.deal_seed)]
         procs["match"] = _start("match", match_flags, env, log)
         if not wait_ready(match_addr, args.ready_timeout, procs["match"]):
             print(f"serve: the match server did not start (see {log_path or 'the output above'})",
