@@ -280,3 +280,8 @@ def test_a_pass_and_play_war_of_words_game_uses_every_action_tile_kind(served_de
     assert put == every, sorted(every - put)
     moved = {mv["effect_id"].split("@")[0] for play in plays for mv in play.get("effect_moves", [])}
     assert moved == {"rain", "whirlwind"}
+    # The CLI's move log writes the moves as they are typed (C3>E5).
+    text = cli(served, config, "stream", match_id, "--after", "0", "--idle", "3").stdout
+    typed_moves = [line.split(" + ")[-1] for line, shifted in zip(script.lines, script.moved, strict=True)
+                   if shifted]
+    assert all(f" + {move} for " in text for move in typed_moves), (typed_moves, text[-2000:])
