@@ -215,7 +215,7 @@ def _check_moves(state: GameState, seat: int, moves: Sequence[Move],
         src, dst = layout.index(m.from_row, m.from_col), layout.index(m.to_row, m.to_col)
         marker = arena.marker_at(src, ("rain", "whirlwind"))
         if marker is None or marker.owner != seat or src in moved:
-            raise RuleError(Rule.NOT_ALLOWED,
+            raise RuleError(Rule.EFFECT_NOT_MOVABLE,
                             f"there is no Rain or Whirlwind of yours to move at {arena.name(src)}")
         if (arena.marker_at(dst) is not None and dst != src) or dst in taken:
             raise RuleError(Rule.SQUARE_OCCUPIED, f"{arena.name(dst)} already holds an action tile")

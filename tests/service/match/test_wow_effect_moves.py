@@ -80,7 +80,7 @@ async def test_a_player_moves_their_rain_with_a_play_but_never_alone(harness: Ha
     bob_tile = next(t for t in _rack_tokens(view) if t in SIMPLE)
     err = await _refused(bob.submit(mid, _play([_action(12, 12, bob_tile)], [to_d5]), view.last_seq))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert violation_of(err).code == e.RULE_CODE_NOT_ALLOWED  # type: ignore[union-attr]
+    assert violation_of(err).code == e.RULE_CODE_EFFECT_NOT_MOVABLE  # type: ignore[union-attr]
     assert "Rain or Whirlwind of yours" in err.details()
     await bob.submit(mid, pass_move(), view.last_seq)
 
