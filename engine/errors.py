@@ -37,6 +37,7 @@ class Rule(StrEnum):
     PENDING_DECISION = "pending-decision"
     NOTHING_PENDING = "nothing-pending"
     NOT_ALLOWED = "not-allowed"
+    EFFECT_NOT_MOVABLE = "effect-not-movable"  # warofwords: not the player's own Rain / Whirlwind
 
 
 class EngineError(Exception):

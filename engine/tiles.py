@@ -69,6 +69,9 @@ class TileSet:
     values: Mapping[str, int]
     letters: tuple[str, ...] = field(default=())
     derivation: str = ""
+    #: Counts that were different under an older rules version (``engine.game.state.RULES``):
+    #: version -> {token: count}, for replaying games played under it.
+    earlier: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.letters:
@@ -83,12 +86,17 @@ class TileSet:
             assert isinstance(tiles, Mapping)
             counts = {str(t): int(cv[0]) for t, cv in tiles.items()}
             values = {str(t): int(cv[1]) for t, cv in tiles.items()}
+            earlier_data = data.get("earlier_rules", {})
+            assert isinstance(earlier_data, Mapping)
+            earlier = {int(v): {str(t): int(n) for t, n in changed.items()}
+                       for v, changed in earlier_data.items()}
             return cls(
                 id=str(data["id"]),
                 language=str(data["language"]),
                 counts=counts,
                 values=values,
                 derivation=str(data.get("derivation", "")),
+                earlier=earlier,
             )
         except (KeyError, TypeError, ValueError, AssertionError, IndexError) as exc:
             raise InputError(f"malformed tile set: {exc!r}", str(data.get("id", "?"))) from exc
@@ -105,9 +113,14 @@ class TileSet:
         """True if ``letter`` exists in this set (a blank may only stand for such a letter)."""
         return letter in self.values and letter not in (BLANK, WILDCARD)
 
-    def initial_bag(self) -> tuple[str, ...]:
-        """Every tile of the set, in a fixed order (shuffling is the game's job)."""
-        return tuple(t for t, n in sorted(self.counts.items()) for _ in range(n))
+    def initial_bag(self, rules: int | None = None) -> tuple[str, ...]:
+        """Every tile of the set, in a fixed order (shuffling is the game's job); under an older
+        ``rules`` version, with the counts of that version (``earlier``)."""
+        counts = dict(self.counts)
+        for version in sorted(self.earlier, reverse=True):
+            if rules is not None and rules <= version:
+                counts.update(self.earlier[version])
+        return tuple(t for t, n in sorted(counts.items()) for _ in range(n))
 
     def check_tokens(self, tokens: Iterable[str], where: str = "rack") -> None:
         """Raise ``InputError`` if a token is unknown or appears more often than the set has."""

@@ -386,9 +386,12 @@ class Client:
         return self.match_call(match_id, "DecidePending", req)
 
     def preview(self, match_id: str, placements: list[common_pb2.Placement],
-                seat: int | None = None) -> match_pb2.PreviewPlayResponse:
-        """PreviewPlay (``seat``: whose rack, pass-and-play)."""
-        req = match_pb2.PreviewPlayRequest(match_id=match_id, placements=placements)
+                seat: int | None = None,
+                effect_moves: list[common_pb2.EffectMove] | None = None) -> match_pb2.PreviewPlayResponse:
+        """PreviewPlay (``seat``: whose rack, pass-and-play; ``effect_moves``: War of Words
+        moves of a Rain / Whirlwind)."""
+        req = match_pb2.PreviewPlayRequest(match_id=match_id, placements=placements,
+                                           effect_moves=effect_moves or [])
         if seat is not None:
             req.seat = seat
         return self.match_call(match_id, "PreviewPlay", req)

@@ -191,19 +191,19 @@ def _bag(args: argparse.Namespace, client: Client) -> int:
     return 0
 
 
-def _placements(client: Client, match_id: str,
-                words: list[str]) -> tuple[list[common_pb2.Placement], set[tuple[int, int]]]:
-    view = client.get_match(match_id)
-    placed = moves.play_placements(view.board, " ".join(words))
-    return placed, render.blank_squares(placed, view.board)
-
-
 def _ask(args: argparse.Namespace, client: Client, call: Callable[..., Any],
          describe: Callable[[Any, set[tuple[int, int]]], str], verdict: str) -> int:
     """PreviewPlay or WordStrength for the play typed; exit 1 when the answer is no."""
-    placed, blanks = _placements(client, args.match_id, args.play)
-    resp = call(args.match_id, placed)
-    emit(args, to_dict(resp), describe(resp, blanks))
+    view = client.get_match(args.match_id)
+    text = " ".join(args.play)
+    if call == client.preview:  # a preview takes the moves of a Rain / Whirlwind too
+        play = moves.play_move(view.board, text)
+        placed = list(play.placements)
+        resp = client.preview(args.match_id, placed, effect_moves=list(play.effect_moves))
+    else:
+        placed = moves.play_placements(view.board, text)
+        resp = call(args.match_id, placed)
+    emit(args, to_dict(resp), describe(resp, render.blank_squares(placed, view.board)))
     return 0 if getattr(resp, verdict) else EXIT_REFUSED
 
 

@@ -4,10 +4,11 @@
 that letter; ``.`` (or the letter already there) is a tile on the board the play passes through.
 War of Words action tiles are a square and a rack token: ``H8 @bomb``, ``K3 @3W``,
 ``H8 @blaster:right``; parts of one play are joined with ``+`` (``8H WORD + K10 @bomb``,
-``E5 @portal + K11 @portal``). ``pass``, ``swap ABC @bomb`` (``?`` for a blank, ``*`` a
-wildcard; also ``exchange``), ``resign``. The geometry is the engine's own notation parser
-(:func:`engine.notation.placements_from_word`, :func:`engine.notation.placement_from_action`),
-run on the board the server showed us.
+``E5 @portal + K11 @portal``); ``C3>E5`` moves your Rain or Whirlwind from C3 to E5 as part
+of a play (``8H WORD + C3>E5``; a move alone is not a turn). ``pass``, ``swap ABC @bomb``
+(``?`` for a blank, ``*`` a wildcard; also ``exchange``), ``resign``. The geometry is the
+engine's own notation parser (:func:`engine.notation.placements_from_word`,
+:func:`engine.notation.placement_from_action`), run on the board the server showed us.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 
 from wordarena.clients.cli import actions
 from wordarena.clients.cli.client import EXIT_USAGE, ClientError
+from wordarena.engine.board import parse_position
 from wordarena.engine.errors import InputError
 from wordarena.engine.notation import placement_from_action, placements_from_word
 from wordarena.engine.placement import Placement as EnginePlacement
@@ -49,8 +51,10 @@ def _cells(board: common_pb2.BoardView) -> tuple[EngineTile | None, ...]:
     return tuple(cells)
 
 
-PLAY_EXAMPLES = "8H WORD (across), H8 WORD (down), H8 @bomb, 8H WORD + K10 @bomb"
+PLAY_EXAMPLES = ("8H WORD (across), H8 WORD (down), H8 @bomb, 8H WORD + K10 @bomb, "
+                 "8H WORD + C3>E5 (moves your Rain or Whirlwind from C3 to E5)")
 _PARTS = re.compile(r"\s*[+,]\s*")
+_SHIFT = re.compile(r"^(\w+)\s*>\s*(\w+)$")
 
 
 def _placement_pb(p: EnginePlacement) -> common_pb2.Placement:
@@ -85,10 +89,15 @@ def placements(board: common_pb2.BoardView, position: str, word: str) -> list[co
 
 
 def split_play(text: str) -> list[tuple[str, str]]:
-    """``"8H WORD + K10 @bomb"`` → [("8H", "WORD"), ("K10", "@bomb")]; raises ClientError when a
-    part is not a position and a word (or a square and an action tile)."""
+    """``"8H WORD + K10 @bomb + C3>E5"`` → [("8H", "WORD"), ("K10", "@bomb"), ("C3", ">E5")];
+    raises ClientError when a part is not a position and a word (or a square and an action tile,
+    or a move ``FROM>TO``)."""
     parts = []
     for part in _PARTS.split(text.strip()):
+        shift = _SHIFT.match(part)
+        if shift:
+            parts.append((shift.group(1), ">" + shift.group(2)))
+            continue
         words = part.split()
         if len(words) != 2:
             raise ClientError(f"Cannot read {part or text!r}: write a play as {PLAY_EXAMPLES}",
@@ -97,12 +106,42 @@ def split_play(text: str) -> list[tuple[str, str]]:
     return parts
 
 
-def play_placements(board: common_pb2.BoardView, text: str) -> list[common_pb2.Placement]:
-    """Every placement of a play written in notation, parts joined with ``+``."""
-    out: list[common_pb2.Placement] = []
+def effect_move(board: common_pb2.BoardView, origin: str, target: str) -> common_pb2.EffectMove:
+    """``C3>E5``: the move of the Rain or Whirlwind the board shows on ``origin`` to
+    ``target`` (raises ClientError when none lies there)."""
+    layout = _ViewLayout(board.rows or 15, board.cols or 15)
+    try:
+        row, col, _ = parse_position(origin, layout.rows, layout.cols)
+        to_row, to_col, _ = parse_position(target, layout.rows, layout.cols)
+    except InputError as exc:
+        raise ClientError(f"Cannot read the move {origin}>{target}: {exc}", EXIT_USAGE) from exc
+    for eff in board.effects:
+        if eff.movable and (eff.origin.row, eff.origin.col) == (row, col):
+            return common_pb2.EffectMove(effect_id=eff.effect_id,
+                                         to=common_pb2.Square(row=to_row, col=to_col))
+    raise ClientError(f"There is no Rain or Whirlwind on {origin.upper()} to move", EXIT_USAGE)
+
+
+def play_move(board: common_pb2.BoardView, text: str) -> common_pb2.PlayMove:
+    """A play written in notation, parts joined with ``+``: its placements and its moves of a
+    Rain or Whirlwind (``C3>E5``)."""
+    out = common_pb2.PlayMove()
     for position, word in split_play(text):
-        out.extend(placements(board, position, word))
+        if word.startswith(">"):
+            out.effect_moves.append(effect_move(board, position, word[1:]))
+        else:
+            out.placements.extend(placements(board, position, word))
     return out
+
+
+def play_placements(board: common_pb2.BoardView, text: str) -> list[common_pb2.Placement]:
+    """Every placement of a play written in notation, parts joined with ``+`` (a play that moves
+    a Rain or Whirlwind is refused: Word Strength ranks tiles only)."""
+    play = play_move(board, text)
+    if play.effect_moves:
+        raise ClientError("Word Strength ranks the tiles of a play: leave out the move of your "
+                          "Rain or Whirlwind", EXIT_USAGE)
+    return list(play.placements)
 
 
 def exchange_tiles(letters: str) -> list[common_pb2.Tile]:
@@ -143,4 +182,4 @@ def parse_move(board: common_pb2.BoardView, text: str) -> common_pb2.Move:
         return common_pb2.Move(exchange=common_pb2.ExchangeMove(tiles=exchange_tiles(rest)))
     if verb == "resign" and not rest.strip():
         return common_pb2.Move(resign=common_pb2.ResignMove())
-    return common_pb2.Move(play=common_pb2.PlayMove(placements=play_placements(board, text)))
+    return common_pb2.Move(play=play_move(board, text))

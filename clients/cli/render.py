@@ -321,6 +321,9 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     if kind == "turn_played":
         e = event.turn_played
         notation = play_text(e.notation, e.placements)
+        # Rain / Whirlwind moves as typed: C3>E5 (the effect id names the square it left).
+        for mv in e.effect_moves:
+            notation += f" + {safe_text(mv.effect_id.partition('@')[2])}>{square_name(mv.to.row, mv.to.col)}"
         bingo = " (bingo!)" if e.breakdown.bingo_bonus else ""
         return f"{who(e.seat)}: {notation} for {e.points}{bingo}"
     if kind == "turn_passed":

@@ -44,6 +44,7 @@ HELP = """Commands:
   H8 @bomb       War of Words: put an action tile on H8 (rack tokens: @bomb, @3W, @portal …)
   H8 @blaster:right   a Blaster fires up, down, left or right
   8H WORD + K10 @bomb   several parts in one play, joined with + (E5 @portal + K11 @portal)
+  8H WORD + C3>E5       also move your Rain or Whirlwind from C3 to E5 (never alone)
   pass           pass the turn            swap ABC @bomb   exchange tiles ('?' = blank)
   resign         resign the match         accept / check   Word Tiles: decide a pending play
   preview PLAY   score a play first       strength PLAY    how good is this play?
@@ -288,8 +289,10 @@ class GameScreen:
                 resp = self.client.kick(self.match_id, seat_of(self.view, rest))
                 self._after(resp.events)
             elif verb == "preview":
-                placed = moves.play_placements(self.view.board, rest)
-                resp = self.client.preview(self.match_id, placed, self._seat())
+                play = moves.play_move(self.view.board, rest)
+                placed = list(play.placements)
+                resp = self.client.preview(self.match_id, placed, self._seat(),
+                                           list(play.effect_moves))
                 self.info.extend(preview_text(resp, render.blank_squares(placed, self.view.board))
                                  .replace("Legal: ", "Preview: ", 1).splitlines())
             elif verb == "strength":

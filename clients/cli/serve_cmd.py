@@ -52,6 +52,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--database-url", default="",
                    help="a database URL for both services instead of SQLite files (e.g. PostgreSQL)")
     p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits before moving")
+    p.add_argument("--deal-seed", type=int, default=0, help=argparse.SUPPRESS)  # tests: known deals
     p.add_argument("--log-level", default="warning", help="servers' log level (default warning)")
     p.add_argument("--log-file", default=None,
                    help="servers' logs (default <data-dir>/serve.log; '-' = this terminal)")
@@ -238,6 +239,8 @@ def _match_flags(args: argparse.Namespace, common: list[str], listen: str, lobby
              "--bot-delay", str(args.bot_delay), "--lobby", _client_address(lobby)]
     if n > 1 and not args.database_url:
         flags += ["--database-url", f"sqlite:///{data_dir / f'match-{n}.db'}"]
+    if args.deal_seed:
+        flags += ["--deal-seed", str(args.deal_seed)]
     return flags
 
 

@@ -78,7 +78,10 @@ def _adjustments(state: GameState, reason: str, out_seat: int | None) -> tuple[i
         else:  # DOUBLE
             adj[out_seat] = 2 * others
         return tuple(adj)
-    for i in active:
+    # War of Words (DEDUCT): "any letters remaining in each player's rack will be deducted",
+    # inactive players' too (since rules version 2).
+    everyone = state.ruleset.out_rule is OutRule.DEDUCT and state.rules >= 2
+    for i in range(state.players) if everyone else active:
         adj[i] = -state.rack_value(i)
     return tuple(adj)
 

@@ -29,7 +29,9 @@ def replay(
     check = bool(head.get("check_words", True))
     word_check = WordCheck(head["word_check"]) if "word_check" in head else None
     state, produced = start_game(ruleset, int(head["players"]), int(head["seed"]),
-                                 lexicon_for(ruleset.lexicon) if check else None, check, word_check)
+                                 lexicon_for(ruleset.lexicon) if check else None, check, word_check,
+                                 rules=int(head.get("rules", 1)),
+                                 pass_and_play=bool(head.get("pass_and_play", False)))
     position = len(produced)
     for at, event in enumerate(events[1:], start=1):
         if "action" not in event.data:

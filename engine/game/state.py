@@ -51,6 +51,13 @@ class GameResult:
     overtime_penalties: tuple[int, ...] = ()  # scrabble: points lost for time over (<= 0 each)
 
 
+#: The engine's rules version, recorded in every new game's ``game-started`` event so that a
+#: replay plays a game by the rules it was played under (logs without one are version 1).
+#: Version 2 (War of Words): Quicksand re-scores the words as played, the supply holds 9
+#: Lightning tiles, inactive players' letters are deducted at the end.
+RULES = 2
+
+
 @dataclass(frozen=True)
 class GameState:
     """Everything about a match at one moment. Never mutated: ``apply`` returns a new one."""
@@ -78,6 +85,8 @@ class GameState:
     overtime: tuple[float, ...] = ()  # seconds each seat's game clock has run past zero (scrabble)
     result: GameResult | None = None
     lexicon: Lexicon | None = field(default=None, compare=False, repr=False)
+    rules: int = RULES  # the rules version the game is played under (``RULES``)
+    pass_and_play: bool = False  # one device plays every seat: a resignation ends the game
 
     @property
     def over(self) -> bool:

@@ -30,7 +30,7 @@ from wordarena.engine.game.endgame import after_turn, end_by_departure
 from wordarena.engine.game.events import Event
 from wordarena.engine.game.play import commit_play, evaluate_play, replace_at
 from wordarena.engine.game.rng import rng_for
-from wordarena.engine.game.state import GameState, Lexicon, PendingPlay, Seat, initial_cells
+from wordarena.engine.game.state import RULES, GameState, Lexicon, PendingPlay, Seat, initial_cells
 from wordarena.engine.placement import check_tokens_on_rack, word_text
 from wordarena.engine.rulesets.model import Ruleset, WordCheck
 from wordarena.engine.tiles import is_action, is_letter_token, remove_tokens
@@ -46,11 +46,17 @@ def start_game(
     lexicon: Lexicon | None = None,
     check_words: bool = True,
     word_check: WordCheck | None = None,
+    *,
+    rules: int = RULES,
+    pass_and_play: bool = False,
 ) -> tuple[GameState, Events]:
     """A new match: the bag shuffled from ``seed``, racks dealt in seat order, seat 0 to move.
 
     ``word_check`` overrides when the ruleset checks words (a table's challenge mode: Word Tiles
-    played with instant checks); the game-started event records it, so a replay plays the same."""
+    played with instant checks); ``rules`` is the rules version (``state.RULES``; older ones
+    only to replay old logs); ``pass_and_play``: one device plays every seat ("Resigning in a
+    Pass and Play always ends the game immediately"). The game-started event records all three,
+    so a replay plays the same."""
     override = word_check is not None and word_check is not ruleset.word_check
     if word_check is not None and override:
         ruleset = replace(ruleset, word_check=word_check)
@@ -63,7 +69,7 @@ def start_game(
         raise InputError("a lexicon is needed to check words (or pass check_words=False)",
                          "lexicon")
     rng = rng_for(seed, 0)
-    bag = list(ruleset.tiles.initial_bag())
+    bag = list(ruleset.tiles.initial_bag(rules))
     rng.shuffle(bag)
     bonus = rng.choice(ruleset.tiles.letters) if ruleset.bonus_letter else None
     racks = []
@@ -76,11 +82,14 @@ def start_game(
         bag=tuple(bag), scores=(0,) * players, to_move=0, seats=(Seat.ACTIVE,) * players,
         exchanges=(0,) * players, bonus_letter=bonus, electrification=(1,) * patches,
         check_words=check_words, lexicon=lexicon, effects=ruleset.hooks.initial_effects(ruleset),
+        rules=rules, pass_and_play=pass_and_play,
     )
     started = Event("game-started", None, {
         "ruleset": ruleset.id, "players": players, "seed": seed, "check_words": check_words,
         "bonus_letter": bonus,
         **({"word_check": ruleset.word_check.value} if override else {}),
+        **({"rules": rules} if rules != 1 else {}),
+        **({"pass_and_play": True} if pass_and_play else {}),
         "private": {"racks": [list(r) for r in racks]},
     })
     return state, [started]
@@ -253,7 +262,12 @@ def _depart(state: GameState, seat: int, status: Seat, event_type: str,
 
 
 def _resign(state: GameState, action: Resign) -> tuple[GameState, Events]:
-    return _depart(state, action.seat, Seat.RESIGNED, "resigned")
+    """"Resigning in a Pass and Play always ends the game immediately": however many players
+    remain, the best score among them wins, and no rack is deducted."""
+    state, events = _depart(state, action.seat, Seat.RESIGNED, "resigned")
+    if state.pass_and_play and state.result is None:
+        return end_by_departure(state, "resigned", events)
+    return state, events
 
 
 def _timeout(state: GameState, action: TimeOut) -> tuple[GameState, Events]:

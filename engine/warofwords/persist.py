@@ -8,9 +8,13 @@ first of them comes up. Clouds drift last. Every point gained or lost is an ``ef
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from wordarena.engine.game.events import Event
 from wordarena.engine.game.state import GameState
+from wordarena.engine.placement import Word
 from wordarena.engine.rulesets.layout import BLOCKING, SAND, SCENERY, WATER, Square
+from wordarena.engine.scoring import BoardEffects, score_word
 from wordarena.engine.warofwords import clouds
 from wordarena.engine.warofwords.arena import (
     ELEVEN,
@@ -199,21 +203,24 @@ def whirlwind(arena: Arena, marker: Marker, seat: int) -> None:
 
 def quicksand(arena: Arena, marker: Marker) -> None:
     """On Sand only. Grows 1x1, 3x3, 5x5 (one size per turn, from the turn it is played),
-    each time re-scoring every letter on Sand in its area for its owner, as if just played
-    there (value x the multipliers under it), doubled while a Sandstorm blows. After a turn at
+    each time re-scoring every owner's letters on Sand in its area "exactly as if all those
+    tiles had been played by their owners during that turn" (``rescore``), doubled while a
+    Sandstorm blows. After a turn at
     5x5 it collapses: letters (their owners lose them), multipliers and Shields on its Sand
     go, and with a 10% chance one of its Sand squares reveals an 11L."""
     if marker.age < len(QUICKSAND_SIZES):
         size = QUICKSAND_SIZES[marker.age]
         factor = 2 if any(m.kind == "sandstorm" for m in arena.markers) else 1
-        points: dict[int, int] = {}
         where: dict[int, list[int]] = {}
         for i in arena.area(marker.index, size):
             tile = arena.cells[i]
-            if tile is None or arena.squares[i].terrain != SAND:
-                continue
-            points[tile.owner] = points.get(tile.owner, 0) + factor * arena.letter_worth(i)
-            where.setdefault(tile.owner, []).append(i)
+            if tile is not None and arena.squares[i].terrain == SAND:
+                where.setdefault(tile.owner, []).append(i)
+        if arena.state.rules >= 2:
+            points = {owner: factor * rescore(arena, squares) for owner, squares in where.items()}
+        else:  # rules version 1: each letter alone (value x its multipliers)
+            points = {owner: factor * sum(arena.letter_worth(i) for i in squares)
+                      for owner, squares in where.items()}
         arena.credit(points, "quicksand", marker.owner, marker.index, where, size=size,
                      sandstorm=factor == 2)
         _replace(arena, marker, Marker(marker.kind, marker.index, marker.owner, marker.age + 1))
@@ -234,3 +241,37 @@ def quicksand(arena: Arena, marker: Marker) -> None:
 
 
 
+
+
+def rescore(arena: Arena, squares: list[int]) -> int:
+    """What the letters on ``squares`` (one owner's) score as if that owner had just played
+    them: every word through them — the runs of letters across and down, as the board holds
+    them — scored by the shared scorer with only these squares new (their multipliers count,
+    the Bonus Letter adds 10), each word once; a letter in no word of two letters or more
+    scores alone. No bingo: nothing was played."""
+    ruleset = replace(arena.state.ruleset,
+                      board=replace(arena.layout, squares=tuple(arena.squares)))
+    effects = BoardEffects(arena.state.bonus_letter, arena.irradiated, tuple(arena.electrification))
+    new = set(squares)
+    runs: list[tuple[int, ...]] = []
+    for i in squares:
+        found = [run for run in (_run(arena, i, 0, 1), _run(arena, i, 1, 0)) if len(run) > 1]
+        runs.extend(run for run in found or [(i,)] if run not in runs)
+    total = 0
+    for run in runs:
+        word = Word(run, len(run) == 1 or run[1] - run[0] == 1, tuple(j in new for j in run))
+        text = "".join(arena.cells[j].letter for j in run)  # type: ignore[union-attr]
+        total += score_word(ruleset, tuple(arena.cells), word, text, effects).score
+    return total
+
+
+def _run(arena: Arena, index: int, dr: int, dc: int) -> tuple[int, ...]:
+    """The squares of the run of letters through ``index`` along (dr, dc), in reading order."""
+    r, c = divmod(index, arena.cols)
+    while r - dr >= 0 and c - dc >= 0 and arena.cells[(r - dr) * arena.cols + c - dc] is not None:
+        r, c = r - dr, c - dc
+    out = []
+    while r < arena.rows and c < arena.cols and arena.cells[r * arena.cols + c] is not None:
+        out.append(r * arena.cols + c)
+        r, c = r + dr, c + dc
+    return tuple(out)

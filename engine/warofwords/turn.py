@@ -2,8 +2,9 @@
 Whirlwind), scored in the text's order:
 
 1. constructive scoring — the word(s) made of the letters, on the board as it is before this
-   turn's action tiles act (placed multiplier / Star tiles are under no new letter, since an
-   action tile and a letter never share a square in one play); the bingo counts every tile;
+   turn's action tiles act, except that a multiplier tile or Star put down in the play lies
+   under a letter of the play on its square ("L Multipliers under letters played this turn");
+   the bingo counts every tile;
 2. the action tiles take their places (multipliers, Stars, persistent tiles, moves);
 3. destructive scoring — each destructive tile played (or Whirlwind played or moved) in board
    order, top to bottom then left to right; the player's own word was credited first;
@@ -14,7 +15,7 @@ Whirlwind), scored in the text's order:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from wordarena.engine.errors import Rule, RuleError
@@ -24,7 +25,7 @@ from wordarena.engine.game.events import Event
 from wordarena.engine.game.play import CheckedPlacement, PlayVerdict, draw, play_data, replace_at
 from wordarena.engine.game.state import GameState
 from wordarena.engine.placement import Placement, check_placement
-from wordarena.engine.rulesets.layout import PLAIN, SAND, WATER, Square
+from wordarena.engine.rulesets.layout import PLAIN, SAND, WATER, BoardLayout, Square
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import is_action, remove_tokens
 from wordarena.engine.warofwords import effects
@@ -65,14 +66,18 @@ class WarOfWordsHooks:
         for p in placements:
             if not layout.in_bounds(p.row, p.col):
                 raise RuleError(Rule.OFF_BOARD, f"({p.row}, {p.col}) is off the board")
-        taken = [layout.index(p.row, p.col) for p in placements]
-        if len(set(taken)) != len(taken):
-            raise RuleError(Rule.DUPLICATE_SQUARE, "two tiles on the same square")
+        _check_squares_once(layout, letters, tiles)
+        specs = tuple(_check_action(state, p) for p in tiles)
+        # A multiplier tile or Star put down with a letter on it lies under that letter ("L
+        # Multipliers under letters played this turn"): the letters are placed and scored on
+        # the board with this play's square tiles.
+        ruleset = with_square_tiles(ruleset, [(layout.index(p.row, p.col), spec)
+                                              for p, spec in zip(tiles, specs, strict=True)])
         # Letters are read through the portal pairs already open (not those put down now).
         links = portal_links(state)
         geometry = check_placement(ruleset, state.cells, letters, seat, links) if letters else None
-        specs = tuple(_check_action(state, p) for p in tiles)
-        checked_moves = tuple(_check_moves(state, seat, moves))
+        placed = {layout.index(p.row, p.col) for p in tiles}
+        checked_moves = tuple(_check_moves(state, seat, moves, placed))
         return CheckedPlacement(ruleset, geometry, ActionPlay(tiles, specs, checked_moves))
 
     def apply_play(self, state: GameState, action: Play, verdict: PlayVerdict) -> tuple[GameState, Events]:
@@ -194,35 +199,70 @@ def _check_action(state: GameState, p: Placement) -> ActionSpec:
     return spec
 
 
-def _check_moves(state: GameState, seat: int, moves: Sequence[Move]) -> list[tuple[int, int]]:
+def _check_moves(state: GameState, seat: int, moves: Sequence[Move],
+                 placed: set[int]) -> list[tuple[int, int]]:
     """The moves of a play as (from, to) square indexes, each of the player's own Rain or
-    Whirlwind, to a square of the board holding no other action tile."""
+    Whirlwind, to a square of the board holding no other action tile, on the board or put down
+    by this play (``placed``)."""
     layout = state.ruleset.board
     arena = Arena(state)
     out: list[tuple[int, int]] = []
     moved: set[int] = set()
+    taken = set(placed)  # action tiles put down by this play and moved effects' new squares
     for m in moves:
         if not (layout.in_bounds(m.from_row, m.from_col) and layout.in_bounds(m.to_row, m.to_col)):
             raise RuleError(Rule.OFF_BOARD, "a move must stay on the board")
         src, dst = layout.index(m.from_row, m.from_col), layout.index(m.to_row, m.to_col)
         marker = arena.marker_at(src, ("rain", "whirlwind"))
         if marker is None or marker.owner != seat or src in moved:
-            raise RuleError(Rule.NOT_ALLOWED,
+            raise RuleError(Rule.EFFECT_NOT_MOVABLE,
                             f"there is no Rain or Whirlwind of yours to move at {arena.name(src)}")
-        if arena.marker_at(dst) is not None and dst != src:
+        if (arena.marker_at(dst) is not None and dst != src) or dst in taken:
             raise RuleError(Rule.SQUARE_OCCUPIED, f"{arena.name(dst)} already holds an action tile")
         moved.add(src)
+        taken.add(dst)
         out.append((src, dst))
     return out
 
 
-def _place_square_tile(arena: Arena, index: int, spec: ActionSpec) -> None:
-    """A multiplier tile replaces the square's multiplier; a Star makes the square a Star."""
-    old = arena.squares[index]
+def _check_squares_once(layout: BoardLayout, letters: Sequence[Placement],
+                        tiles: Sequence[Placement]) -> None:
+    """No two tiles of one play share a square, except a letter on a multiplier tile or Star
+    put down in the same play (DUPLICATE_SQUARE otherwise)."""
+    under = [layout.index(p.row, p.col) for p in tiles
+             if (spec := spec_of(p.letter)) is not None and spec.kind is Kind.SQUARE]
+    others = [layout.index(p.row, p.col) for p in tiles
+              if (spec := spec_of(p.letter)) is None or spec.kind is not Kind.SQUARE]
+    on_top = [layout.index(p.row, p.col) for p in letters] + others
+    if len(set(under)) != len(under) or len(set(on_top)) != len(on_top) \
+            or set(under) & set(others):
+        raise RuleError(Rule.DUPLICATE_SQUARE,
+                        "two tiles on the same square (only a letter may go on a multiplier "
+                        "tile or Star put down in the same play)")
+
+
+def square_with(old: Square, spec: ActionSpec) -> Square:
+    """A square after a square tile lands on it: a multiplier tile replaces the square's
+    multiplier; a Star makes the square a Star."""
     if spec.name == "star":
-        arena.squares[index] = Square(old.letter_mult, old.word_mult, terrain="star")
-    else:
-        arena.squares[index] = Square(spec.letter_mult, spec.word_mult, terrain=old.terrain)
+        return Square(old.letter_mult, old.word_mult, terrain="star")
+    return Square(spec.letter_mult, spec.word_mult, terrain=old.terrain)
+
+
+def with_square_tiles(ruleset: Ruleset, placed: Sequence[tuple[int, ActionSpec]]) -> Ruleset:
+    """``ruleset`` whose board has the square tiles (multipliers, Stars) of ``placed``."""
+    squares = [(i, spec) for i, spec in placed if spec.kind is Kind.SQUARE]
+    if not squares:
+        return ruleset
+    board = list(ruleset.board.squares)
+    for i, spec in squares:
+        board[i] = square_with(board[i], spec)
+    return replace(ruleset, board=replace(ruleset.board, squares=tuple(board)))
+
+
+def _place_square_tile(arena: Arena, index: int, spec: ActionSpec) -> None:
+    """A square tile takes its place (``square_with``)."""
+    arena.squares[index] = square_with(arena.squares[index], spec)
     arena.note("placed", None, index, tile=spec.name)
 
 

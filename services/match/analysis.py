@@ -13,6 +13,7 @@ from typing import Any
 from wordarena.engine.analysis import hindsight, word_strength
 from wordarena.engine.families import replay
 from wordarena.engine.game import GameState, Play
+from wordarena.engine.game.actions import Move as EffectShift
 from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.game.play import PlayVerdict, evaluate_play
@@ -23,6 +24,7 @@ from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import remove_tokens
 from wordarena.engine.warofwords.arena import portal_links
+from wordarena.engine.warofwords.clouds import hidden_squares
 from wordarena.services.match import views
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -127,11 +129,19 @@ def _verdict_violation(verdict: PlayVerdict) -> e.RuleViolation | None:
     return None if exc is None else views.rule_violation(exc.code, str(exc), exc.words)
 
 
-def preview_response(state: GameState, seat: int, placements: Sequence[Placement]) -> m.PreviewPlayResponse:
-    """PreviewPlay: the engine's verdict on a tentative play of ``seat`` (the one evaluator
-    ``apply`` uses, so the rule and the score are what submitting the play would give), with the
-    breakdown whenever the placement and the rack allow the play."""
-    verdict = evaluate_play(state, placements, seat)
+def preview_response(state: GameState, seat: int, placements: Sequence[Placement],
+                     shifts: Sequence[EffectShift] = ()) -> m.PreviewPlayResponse:
+    """PreviewPlay: the engine's verdict on a tentative play of ``seat`` with the Rain /
+    Whirlwind moves ``shifts`` (the one evaluator ``apply`` uses, so the rule and the score are
+    what submitting the play would give), with the breakdown whenever the placement and the rack
+    allow the play."""
+    verdict = evaluate_play(state, placements, seat, shifts)
+    if _reaches_under_a_cloud(state, verdict):
+        # A word running on under a cloud: its letters there are not the player's to read, so
+        # the answer is the one a play under a cloud gets (the service's preview_allowed).
+        return m.PreviewPlayResponse(legal=False, score_hidden=True, violation=views.violation(
+            e.RULE_CODE_FEATURE_UNAVAILABLE,
+            "in-play scoring stops working for a word that runs under a cloud"))
     out = m.PreviewPlayResponse(legal=verdict.legal)
     breakdown = _verdict_breakdown(verdict)
     if breakdown is not None:
@@ -140,6 +150,14 @@ def preview_response(state: GameState, seat: int, placements: Sequence[Placement
     if violation is not None:
         out.violation.CopyFrom(violation)
     return out
+
+
+def _reaches_under_a_cloud(state: GameState, verdict: PlayVerdict) -> bool:
+    """True when a word of the play covers a square under a cloud (War of Words)."""
+    if verdict.geometry is None or not state.effects:
+        return False
+    hidden = hidden_squares(state)
+    return bool(hidden) and any(i in hidden for w in verdict.geometry.words for i in w.squares)
 
 
 def tentative_breakdown(state: GameState, seat: int, placements: Sequence[Placement],

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from wordarena.engine.board import square_name
 from wordarena.engine.families import parse_ruleset_id, replay
 from wordarena.engine.game import GameState
 from wordarena.engine.game.events import Event as EngineEvent
@@ -94,6 +95,8 @@ def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now:
         payload: dict[str, Any] = {"engine": g, "after": a}
         if wow:  # War of Words: what changed in anyone's view, and what clouds hide
             payload["board"], payload["wow"] = _wow_changes(rt, g, before, state, seq, k == 0)
+            if g[0]["type"] == "play" and g[0]["data"].get("moves"):
+                payload["effect_moves"] = _effect_moves(before, g[0]["data"]["moves"])
         else:
             payload["board"] = _board_changes(g, state, seq)
         notation = _notation(rt.ruleset, before.cells, g[0])
@@ -101,6 +104,16 @@ def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now:
             payload["notation"] = notation
         out.append(StoredEvent(seq, now, kind, payload))
     return out
+
+
+def _effect_moves(before: GameState, shifts: list[list[int]]) -> list[list[Any]]:
+    """A play's Rain / Whirlwind moves as [effect id before the move, new square index]."""
+    from wordarena.engine.warofwords.arena import markers
+
+    cols = before.ruleset.board.cols
+    kinds = {m.index: m.kind for m in markers(before) if m.kind in ("rain", "whirlwind")}
+    return [[views.effect_id(kinds.get(src, ""), square_name(*divmod(src, cols))), dst]
+            for src, dst in shifts]
 
 
 def _notation(ruleset: Ruleset, cells: Sequence[Tile | None], head: dict[str, Any]) -> str:

@@ -73,6 +73,9 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--stream-queue", default=256, type=int, help="events buffered per stream")
     add_flag(p, "--heartbeat-seconds", default=15.0, type=float, help="stream heartbeat interval")
     add_flag(p, "--bot-delay", default=0.0, type=float, help="seconds a bot waits before moving")
+    add_flag(p, "--deal-seed", default=0, type=int,
+             help="tests and demonstrations only: deal every match created without a seed from "
+             "this seed, so that its deal is known in advance (0: a random seed per match)")
     add_flag(p, "--engine-workers", default=2, type=int, help="threads for bot moves and analysis")
     add_flag(p, "--chat-rate", default=1.0, type=float, help="chat messages a second per player")
     add_flag(p, "--chat-burst", default=5, type=int, help="chat messages a player may send at once")
@@ -145,6 +148,7 @@ async def start(settings: Settings) -> MatchServer:
         stream_queue=int(extra["stream_queue"]),
         heartbeat_seconds=float(extra["heartbeat_seconds"]),
         bot_delay=float(extra["bot_delay"]),
+        deal_seed=int(extra.get("deal_seed", 0)),
         engine_workers=int(extra["engine_workers"]),
         chat_limits=ChatLimits(rate=float(extra["chat_rate"]), burst=int(extra["chat_burst"]),
                                per_match=int(extra["chat_per_match"])),

@@ -114,8 +114,9 @@ class MatchManager:
                  capacity: int = 5000, stream_queue: int = 256, heartbeat_seconds: float = 15.0,
                  lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0,
                  engine_workers: int = 2, chat_limits: chat.ChatLimits | None = None,
-                 orphan_timeout: float = 600.0) -> None:
+                 orphan_timeout: float = 600.0, deal_seed: int = 0) -> None:
         self.store = store
+        self.deal_seed = deal_seed  # operator's --deal-seed (tests, demonstrations): 0 = random
         self.server_id = server_id
         self.address = address
         self.owner = f"{server_id}|{address}"
@@ -219,11 +220,12 @@ class MatchManager:
         seats = creation.seats_of(req, ruleset)
         options = creation.options_of(req.options, ruleset)
         word_check = creation.word_check_of(options.challenge_mode, ruleset)
-        seed = req.seed or random.getrandbits(63)
+        seed = req.seed or self.deal_seed or random.getrandbits(63)
         # A lexicon not loaded yet may be compiled from a system word list (seconds): off the loop.
         lexicon = await asyncio.to_thread(self.lexicon_for, ruleset.lexicon)
         try:
-            state, events = start_game(ruleset, len(seats), seed, lexicon, True, word_check)
+            state, events = start_game(ruleset, len(seats), seed, lexicon, True, word_check,
+                                       pass_and_play=options.pass_and_play)
         except InputError as exc:
             raise invalid_argument("seats", str(exc)) from exc
         now = wallclock.now()

@@ -11,6 +11,7 @@ from typing import Any
 
 from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.game import Action, Exchange, GameState, Pass, Play, Resign
+from wordarena.engine.game.actions import Move
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import BLANK, WILDCARD
@@ -66,13 +67,46 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
     return tuple(out)
 
 
-def action_of(ruleset: Ruleset, seat: int, move: c.Move) -> Action:
-    """The engine action of a contract ``Move`` made by ``seat``."""
+def effect_moves_of(state: GameState, pbs: Any, placements: Any, field: str) -> tuple[Move, ...]:
+    """Contract ``EffectMove``s as engine moves: each ``effect_id`` must name an action tile of
+    the current view (``views.visible_effects``), each ``to`` a square of the board
+    (INVALID_ARGUMENT naming the field otherwise). Whose effect it is and whether it may move are
+    the engine's checks. Moves without a placement are refused here, before anything else:
+    moving alone is not a turn."""
+    if not pbs:
+        return ()
+    if state.ruleset.family != "warofwords":
+        raise invalid_argument(field, "only War of Words has effects to move")
+    if not placements:
+        raise invalid_argument(
+            field, "moving a Rain or Whirlwind alone is not a turn: play at least one tile too",
+            views.violation(e.RULE_CODE_NO_TILES,
+                            "moving a Rain or Whirlwind alone is not a turn: play at least one tile"))
+    layout = state.ruleset.board
+    ids = dict(views.visible_effects(state))
+    out = []
+    for k, pb in enumerate(pbs):
+        marker = ids.get(pb.effect_id)
+        if marker is None:
+            raise invalid_argument(f"{field}[{k}].effect_id",
+                                   f"no action tile on the board has the id {pb.effect_id[:40]!r}")
+        if not layout.in_bounds(pb.to.row, pb.to.col):
+            raise invalid_argument(f"{field}[{k}].to",
+                                   f"({pb.to.row}, {pb.to.col}) is off the {layout.rows}x{layout.cols} board")
+        row, col = divmod(marker.index, layout.cols)
+        out.append(Move(row, col, pb.to.row, pb.to.col))
+    return tuple(out)
+
+
+def action_of(state: GameState, seat: int, move: c.Move) -> Action:
+    """The engine action of a contract ``Move`` made by ``seat`` in ``state``."""
+    ruleset = state.ruleset
     which = move.WhichOneof("kind")
     if which == "play":
-        if move.play.effect_moves:
-            raise invalid_argument("move.play.effect_moves", "effect moves are not supported yet")
-        return Play(seat, placements_of(ruleset, move.play.placements, "move.play.placements"))
+        shifts = effect_moves_of(state, move.play.effect_moves, move.play.placements,
+                                 "move.play.effect_moves")
+        return Play(seat, placements_of(ruleset, move.play.placements, "move.play.placements"),
+                    shifts)
     if which == "pass_turn":
         return Pass(seat)
     if which == "exchange":

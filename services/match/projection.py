@@ -14,6 +14,7 @@ from typing import Any
 
 from wordarena.engine.interchange.cgp import view_to_cgp
 from wordarena.engine.rulesets.layout import Square
+from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import Tile
 from wordarena.services.match import results, views, wallclock
 from wordarena.services.match.runtime import Runtime, after_snapshot
@@ -105,8 +106,10 @@ def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
         drawn_count = drawn["data"]["count"] if drawn else 0
         if kind == "turn-played":
             turn = _turn_played(rt, seat, data, drawn_count, p.get("notation", ""))
+            veiled = set(wow["veiled"]) if wow is not None else set()
             if wow is not None:
-                views.redact_play(turn, r, set(wow["veiled"]), bool(wow.get("touched")))
+                views.redact_play(turn, r, veiled, bool(wow.get("touched")))
+            turn.effect_moves.extend(_effect_moves(r, p.get("effect_moves", ()), veiled))
             out.turn_played.CopyFrom(turn)
         elif kind == "play-accepted":
             out.play_accepted.CopyFrom(c.PlayAccepted(seat=data["by"], decider_seat=seat,
@@ -146,6 +149,18 @@ def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
         out.game_over.CopyFrom(game_over_pb(rt, data, after))
     elif kind == "effect":
         out.effect.CopyFrom(views.effect_pb(r, seat, data, set(wow["veiled"]) if wow else set()))
+    return out
+
+
+def _effect_moves(r: Ruleset, shifts: list[list[Any]], veiled: set[int]) -> list[c.EffectMove]:
+    """The Rain / Whirlwind moves of a War of Words play (``eventlog``'s ``effect_moves``: the
+    effect id before the move and the new square); none that starts or ends under a cloud."""
+    out = []
+    for effect_id, dst in shifts:
+        src = views.square_index(r, effect_id.partition("@")[2])
+        if src in veiled or dst in veiled:
+            continue
+        out.append(c.EffectMove(effect_id=effect_id, to=views.square(r, dst)))
     return out
 
 

@@ -185,7 +185,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         rt, claims = await self._match(request, context)
         check_request_id(request.request_id)
         seat = self._acting_seat(rt, claims, self._seat_arg(request))
-        action = moves.action_of(rt.ruleset, seat, request.move)
+        action = moves.action_of(rt.state, seat, request.move)
 
         def build(events: list[StoredEvent]) -> m.SubmitTurnResponse:
             racks = events[-1].payload["after"]["racks"] if events else [list(r) for r in rt.state.racks]
@@ -224,6 +224,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def PreviewPlay(self, request: m.PreviewPlayRequest, context: Any) -> m.PreviewPlayResponse:
         rt, claims = await self._match(request, context)
         seat = self._acting_seat(rt, claims, self._seat_arg(request))
+        shifts = moves.effect_moves_of(rt.state, request.effect_moves, request.placements,
+                                       "effect_moves")
         placements = moves.placements_of(rt.ruleset, request.placements)
         # "If you're playing any tile under a cloud, in-play scoring stops working" (War of
         # Words). Checked before anything else, so that no answer tells what lies under a cloud.
@@ -231,7 +233,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             return m.PreviewPlayResponse(legal=False, score_hidden=True, violation=views.violation(
                 e.RULE_CODE_FEATURE_UNAVAILABLE,
                 "in-play scoring stops working for a play under a cloud"))
-        return analysis.preview_response(rt.state, seat, placements)
+        return analysis.preview_response(rt.state, seat, placements, shifts)
 
     def _pending_word(self, player_id: str, word: str) -> bool:
         """Whether ``word`` is a word of a play waiting for accept-or-check in a running match

@@ -62,6 +62,7 @@ RULES: dict[str, int] = {
     Rule.PENDING_DECISION: e.RULE_CODE_DECISION_PENDING,
     Rule.NOTHING_PENDING: e.RULE_CODE_NO_PENDING_PLAY,
     Rule.NOT_ALLOWED: e.RULE_CODE_NOT_ALLOWED,
+    Rule.EFFECT_NOT_MOVABLE: e.RULE_CODE_EFFECT_NOT_MOVABLE,
 }
 
 
@@ -245,6 +246,26 @@ def cloud_pb(ruleset: Ruleset, centre: int) -> c.Cloud:
     return c.Cloud(top_left=square_at(r0, c0), rows=r1 - r0, cols=c1 - c0)
 
 
+def visible_effects(state: Any, hidden: frozenset[int] | set[int] | None = None) -> list[tuple[str, Any]]:
+    """(ActiveEffect.effect_id, marker) of every action tile lying on the War of Words board
+    that the players may see (clouds and tiles under a cloud left out), which
+    ``EffectMove.effect_id`` is read against."""
+    from wordarena.engine.warofwords.arena import markers
+    from wordarena.engine.warofwords.clouds import hidden_squares
+
+    if hidden is None:
+        hidden = hidden_squares(state)
+    cols = state.ruleset.board.cols
+    return [(effect_id(m.kind, square_name(*divmod(m.index, cols))), m) for m in markers(state)
+            if m.kind != "cloud" and m.index not in hidden]
+
+
+def effect_id(kind: str, where: str) -> str:
+    """The effect id of the action tile ``kind`` lying on the square named ``where``
+    (``rain@H8``): unique, since no two action tiles lie on one square."""
+    return f"{kind}@{where}"
+
+
 def wow_board_view(state: Any, placed_seq: dict[int, int]) -> c.BoardView:
     """The War of Words board of ``state`` as anyone may see it: live multipliers and terrain,
     letters, persistent action tiles and clouds; nothing of what lies under a cloud."""
@@ -263,14 +284,12 @@ def wow_board_view(state: Any, placed_seq: dict[int, int]) -> c.BoardView:
                                         i in hidden))
     for pid, el in enumerate(state.electrification):
         view.water_patches.append(c.WaterPatch(patch_id=pid + 1, electrification=el))
-    for k, m in enumerate(markers(state)):
+    for m in markers(state):
         if m.kind == "cloud":
             view.clouds.append(cloud_pb(r, m.index))
-            continue
-        if m.index in hidden:
-            continue
+    for effect_id, m in visible_effects(state, hidden):
         spec = ACTIONS.get(m.kind)
-        eff = c.ActiveEffect(effect_id=f"{k}:{m.kind}@{m.index}", owner_seat=m.owner,
+        eff = c.ActiveEffect(effect_id=effect_id, owner_seat=m.owner,
                              origin=square(r, m.index), movable=bool(spec and spec.movable))
         eff.action = action_kind("@" + m.kind)[0]  # type: ignore[assignment]
         view.effects.append(eff)
@@ -331,13 +350,16 @@ def redact_play(turn: c.TurnPlayed, ruleset: Ruleset, veiled: set[int], touched:
         turn.notation = ""
 
 
+def square_index(ruleset: Ruleset, name: str) -> int:
+    """The index of the square named ``name`` (``H8``) in an engine event."""
+    return (int(name[1:]) - 1) * ruleset.board.cols + ord(name[0].upper()) - 65
+
+
 def effect_pb(ruleset: Ruleset, seat: int | None, data: dict[str, Any], veiled: set[int]) -> c.Effect:
     """A combat-log line; squares under a cloud are left out, and an effect whose source lies
     under a cloud names neither its source tile nor its square."""
-    cols = ruleset.board.cols
-
     def index(name: str) -> int:
-        return (int(name[1:]) - 1) * cols + ord(name[0].upper()) - 65
+        return square_index(ruleset, name)
 
     def visible(name: Any) -> bool:
         return isinstance(name, str) and index(name) not in veiled

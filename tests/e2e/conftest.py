@@ -7,19 +7,20 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from e2e_helpers import ROOT, WORDARENA, Served, free_port
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    data = tmp_path_factory.mktemp("serve")
+def serving(data: Path, *extra: str) -> Iterator[Served]:
+    """A ``wordarena serve`` on free ports in ``data`` (``extra``: more serve flags), stopped
+    (and checked to stop cleanly) afterwards."""
     lobby, match = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     out = open(data / "serve.out", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [*WORDARENA, "serve", "--data-dir", str(data), "--lobby-listen", lobby, "--match-listen", match,
-         "--bot-delay", "0"],
+         "--bot-delay", "0", *extra],
         # a module signs many guests in from 127.0.0.1: the per-address guest throttle opened wide
         cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         env={**os.environ, "WORDARENA_GUEST_SIGN_IN_BURST": "10000",
@@ -47,3 +48,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             rc = None
         out.close()
         assert rc == 0, f"serve did not stop cleanly: {rc}"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from serving(tmp_path_factory.mktemp("serve"))

@@ -3,17 +3,22 @@ pseudo-terminal against a real ``wordarena serve``): they put an action tile on 
 the CLI's notation (``8H WORD + A1 @bomb`` or ``A1 @bomb``), swap an action tile away
 (``swap @fire``), read the legend, the combat log, the chat history and their record, try to
 kick the bot (refused in plain words), see a hostile chat refused and markup shown as typed, and resign
-("GAME OVER (Wanda resigned)")."""
+("GAME OVER (Wanda resigned)"). A Pass and Play game on a known deal (``--deal-seed``) puts down
+every action tile kind and moves a Rain and a Whirlwind (``C3>E5``)."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
 import pytest
+import wow_script
+from conftest import serving
 from e2e_helpers import ROOT, Served, best_move, cli, cli_json
 from e2e_helpers import read_raw as pump
 from google.protobuf import json_format
@@ -188,3 +193,95 @@ def test_a_war_of_words_player_places_and_swaps_action_tiles(served: Served, tmp
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+@pytest.fixture(scope="module")
+def served_dealt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A ``wordarena serve`` whose matches deal from ``wow_script.DEAL_SEED`` (operator flag)."""
+    yield from serving(tmp_path_factory.mktemp("dealt"), "--deal-seed", str(wow_script.DEAL_SEED))
+
+
+def test_a_pass_and_play_war_of_words_game_uses_every_action_tile_kind(served_dealt: Served,
+                                                                        tmp_path: Path) -> None:
+    """A person plays both seats of a Pass and Play War of Words game on the Dune Sea in the
+    terminal, typing the turns of ``wow_script.plan``: every action tile kind goes down (the
+    Blaster with its facing, the Portal pair, Quicksand on Sand, the Pirate Ship on Water),
+    a Rain and a Whirlwind are moved as part of a play (``C3>E5``, previewed first), and a move
+    alone is refused in plain words. The stream of the match, read with the CLI, shows every
+    ActionKind among the placements and both moves."""
+    served = served_dealt
+    script = wow_script.plan(wow_script.DEAL_SEED)
+    assert script.done(), "the deal seed no longer gives every kind: pick another (wow_script)"
+    config = tmp_path / "pat.json"
+    child = pexpect.spawn(sys.executable, ["-m", "wordarena.clients.cli.main", "play", "--create",
+                                           "--pass-and-play", "--seats", str(wow_script.SEATS),
+                                           "--ruleset", "warofwords", "--board", wow_script.BOARD,
+                                           "--name", "Pat"],
+                          cwd=str(ROOT), env=served.env(config), encoding="utf-8", timeout=60,
+                          dimensions=(70, 130))
+    raw = ""
+
+    def screen(since: int = 0) -> str:
+        return ANSI.sub("", raw[since:])
+
+    def last_seq(match_id: str) -> int:
+        return int(cli_json(served, config, "state", match_id).get("last_seq", 0))
+
+    def typed(match_id: str, line: str) -> bool:
+        """Type a turn; True once the server took it, False when the screen shows a refusal."""
+        nonlocal raw
+        seq, mark = last_seq(match_id), len(raw)
+        child.sendline(line)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            raw += pump(child)
+            if last_seq(match_id) > seq:
+                return True
+            if "✗" in screen(mark):
+                return False
+        return False
+
+    try:
+        child.expect(r"Match (m_\w+)", timeout=60)
+        match_id = child.match.group(1)
+        for line, shifted in zip(script.lines, script.moved, strict=True):
+            if shifted:
+                move = line.split(" + ")[-1]
+                # Moving alone is not a turn: refused, nothing changes.
+                seq, mark = last_seq(match_id), len(raw)
+                child.sendline(move)
+                child.expect("alone is not a turn", timeout=30)
+                raw += child.before + child.after + pump(child)
+                assert last_seq(match_id) == seq
+                # The play with its move is previewed like any play.
+                child.sendline(f"preview {line}")
+                child.expect("Preview: ", timeout=30)
+                raw += child.before + pump(child)
+                assert "Not legal" not in screen(mark), screen(mark)
+            assert typed(match_id, line), f"{line!r} was refused:\n{screen()[-3000:]}"
+        raw += pump(child, 1.0)
+        assert "@quicksand" in screen() and "@blaster" in screen()
+        child.sendline("log")
+        child.expect("Combat log", timeout=30)
+        child.sendline("quit")
+        child.expect(pexpect.EOF, timeout=30)
+    except (pexpect.TIMEOUT, pexpect.EOF) as exc:
+        seen = screen() + ANSI.sub("", child.before or "")
+        pytest.fail(f"{type(exc).__name__}; screen so far:\n{seen[-4000:]}")
+    finally:
+        child.close(force=True)
+
+    # What the server recorded, read back with the CLI's stream: every kind, both moves.
+    out = cli(served, config, "stream", match_id, "--after", "0", "--idle", "3", "--json").stdout
+    events = [json.loads(text) for text in out.splitlines() if text.strip()]
+    plays = [ev["turn_played"] for ev in events if "turn_played" in ev]
+    put = {p["action"] for play in plays for p in play.get("placements", []) if p.get("action")}
+    every = {name for name in common_pb2.ActionKind.keys() if name != "ACTION_KIND_UNSPECIFIED"}  # noqa: SIM118
+    assert put == every, sorted(every - put)
+    moved = {mv["effect_id"].split("@")[0] for play in plays for mv in play.get("effect_moves", [])}
+    assert moved == {"rain", "whirlwind"}
+    # The CLI's move log writes the moves as they are typed (C3>E5).
+    text = cli(served, config, "stream", match_id, "--after", "0", "--idle", "3").stdout
+    typed_moves = [line.split(" + ")[-1] for line, shifted in zip(script.lines, script.moved, strict=True)
+                   if shifted]
+    assert all(f" + {move} for " in text for move in typed_moves), (typed_moves, text[-2000:])

@@ -182,14 +182,16 @@ class DecidePendingResponse(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[_common_pb2.Event, _Mapping]]] = ..., last_seq: _Optional[int] = ...) -> None: ...
 
 class PreviewPlayRequest(_message.Message):
-    __slots__ = ("match_id", "placements", "seat")
+    __slots__ = ("match_id", "placements", "seat", "effect_moves")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    EFFECT_MOVES_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     placements: _containers.RepeatedCompositeFieldContainer[_common_pb2.Placement]
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., placements: _Optional[_Iterable[_Union[_common_pb2.Placement, _Mapping]]] = ..., seat: _Optional[int] = ...) -> None: ...
+    effect_moves: _containers.RepeatedCompositeFieldContainer[_common_pb2.EffectMove]
+    def __init__(self, match_id: _Optional[str] = ..., placements: _Optional[_Iterable[_Union[_common_pb2.Placement, _Mapping]]] = ..., seat: _Optional[int] = ..., effect_moves: _Optional[_Iterable[_Union[_common_pb2.EffectMove, _Mapping]]] = ...) -> None: ...
 
 class PreviewPlayResponse(_message.Message):
     __slots__ = ("legal", "violation", "breakdown", "score_hidden")

@@ -143,6 +143,30 @@ def _readable_words(placements: Any, squares: dict[int, c.BoardSquare], links: d
     return out
 
 
+def _runs_under_a_cloud(placements: Any, squares: dict[int, c.BoardSquare], links: dict[int, int]) -> bool:
+    """Whether a line through a placed letter runs on, through placed and visible tiles, into a
+    square under a cloud (the player cannot read that word whole)."""
+    placed = {_index(p.square) for p in placements if not p.action}
+
+    def filled(i: int) -> bool:
+        bs = squares.get(i)
+        return i in placed or (bs is not None and bs.HasField("tile"))
+
+    for i in placed:
+        for across in (True, False):
+            for forward in (True, False):
+                k, seen = i, {i}
+                while (j := next_square(_RULESET.board, links, k, across, forward=forward)) is not None \
+                        and j not in seen:
+                    if squares[j].hidden:
+                        return True
+                    if not filled(j):
+                        break
+                    k = j
+                    seen.add(j)
+    return False
+
+
 def _check_words_visible(breakdown: c.ScoreBreakdown, readable: set[str], what: str) -> None:
     """Every word a breakdown spells is one the player can read whole off the visible board."""
     for w in breakdown.words:
@@ -281,6 +305,11 @@ async def test_clouds_hide_what_lies_under_them_in_every_message(harness: Harnes
             if any(p.row * COLS + p.col in hidden for p in action.placements):
                 assert pv.score_hidden and not pv.HasField("breakdown"), pv
                 assert not pv.violation.words, pv
+                previews["refused"] += 1
+            elif pv.score_hidden:  # a word runs on under a cloud: no score, no words
+                squares = {_index(bs.square): bs for bs in view.board.squares}
+                assert _runs_under_a_cloud(_move(action).play.placements, squares, _portal_links(view))
+                assert not pv.HasField("breakdown") and not pv.violation.words, pv
                 previews["refused"] += 1
             else:
                 assert pv.legal and not pv.score_hidden, pv

@@ -9,8 +9,6 @@ Codes no request can produce today (each says why):
 * ACTION_NOT_ALLOWED_HERE, ACTION_NEEDS_FACING: the engine refuses a misplaced or unfaced War of
   Words action tile with its rule ``not-allowed`` (sent as NOT_ALLOWED, tested below); the engine
   has no rule ids of their own to map to these codes.
-* EFFECT_NOT_MOVABLE: effect moves are refused as malformed before any rule is checked
-  (INVALID_ARGUMENT "effect moves are not supported yet").
 """
 
 from __future__ import annotations
@@ -372,6 +370,23 @@ async def not_allowed(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     raise AssertionError("no seed gave an action tile that could be misplaced")
 
 
+async def effect_not_movable(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
+    """Bob moves Alice's Rain (with a tile of his own played, so that the play is not moves
+    alone)."""
+    from test_wow_effect_moves import FIELD, SIMPLE, _action, _rack_tokens, _seed
+
+    mid = await h.create(srv, ruleset=FIELD, seed=_seed())
+    alice, bob = h.player(srv, "alice"), h.player(srv, "bob")
+    view = await alice.view(mid)
+    await alice.submit(mid, c.Move(play=c.PlayMove(placements=[_action(2, 2, "@rain")])), view.last_seq)
+    view = await bob.view(mid)
+    rain = next(eff for eff in view.board.effects if eff.action == c.ACTION_KIND_RAIN)
+    tile = next(t for t in _rack_tokens(view) if t in SIMPLE)
+    move = c.EffectMove(effect_id=rain.effect_id, to=c.Square(row=4, col=3))
+    return await _refused(bob.submit(mid, c.Move(play=c.PlayMove(
+        placements=[_action(12, 12, tile)], effect_moves=[move])), view.last_seq))
+
+
 async def match_aborted(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid = await h.create(srv)
     await h.control(srv).AbortMatch(ctl.AbortMatchRequest(match_id=mid, reason="test"), metadata=SVC)
@@ -432,6 +447,7 @@ CASES: dict[int, tuple[Scenario, Expect]] = {
     e.RULE_CODE_NO_WORD: (no_word, Expect(FP)),
     e.RULE_CODE_LETTER_NOT_IN_SET: (letter_not_in_set, Expect(IA)),
     e.RULE_CODE_NOT_ALLOWED: (not_allowed, Expect(FP)),
+    e.RULE_CODE_EFFECT_NOT_MOVABLE: (effect_not_movable, Expect(FP)),
     e.RULE_CODE_MATCH_ABORTED: (match_aborted, Expect(FP)),
     e.RULE_CODE_MATCH_STARTED: (match_started, Expect(FP)),
     e.RULE_CODE_REQUEST_ID_REUSED: (request_id_reused, Expect(FP)),
@@ -441,7 +457,6 @@ NOT_PRODUCIBLE = {
     e.RULE_CODE_MATCH_NOT_STARTED,
     e.RULE_CODE_ACTION_NOT_ALLOWED_HERE,
     e.RULE_CODE_ACTION_NEEDS_FACING,
-    e.RULE_CODE_EFFECT_NOT_MOVABLE,
 }
 
 

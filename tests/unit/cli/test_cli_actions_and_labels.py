@@ -52,6 +52,21 @@ def test_a_word_and_several_action_tiles_make_one_play() -> None:
     assert [p.action for p in pair] == [common_pb2.ACTION_KIND_PORTAL] * 2
 
 
+def test_a_move_of_a_rain_names_the_effect_the_board_shows_there() -> None:
+    view = board()
+    view.effects.add(effect_id="rain@C3", action=common_pb2.ACTION_KIND_RAIN, owner_seat=0,
+                     origin=common_pb2.Square(row=2, col=2), movable=True)
+    play = moves.parse_move(view, "K3 @3W + C3>E5").play
+    assert [p.action for p in play.placements] == [common_pb2.ACTION_KIND_WORD_MULTIPLIER]
+    assert [(m.effect_id, m.to.row, m.to.col) for m in play.effect_moves] == [("rain@C3", 4, 4)]
+    assert moves.parse_move(view, "K3 @3W + C3 > E5").play == play
+    with pytest.raises(ClientError) as err:
+        moves.parse_move(view, "K3 @3W + D4>E5")
+    assert err.value.exit_code == EXIT_USAGE and "no Rain or Whirlwind on D4" in err.value.message
+    with pytest.raises(ClientError) as err:  # Word Strength ranks tiles only
+        moves.play_placements(view, "K3 @3W + C3>E5")
+
+
 @pytest.mark.parametrize("text, says", [
     ("H8 @blaster", "@blaster:up"), ("H8 @bomb:left", "only a Blaster"), ("H8 @nosuch", "not an action"),
     ("8H W@RD", "not a letter"), ("8H WORD +", "write a play as"),

@@ -418,7 +418,8 @@ def test_warofwords_inactive_players_cannot_win():
     state = apply(state, Pass(0))[0]
     assert state.over
     assert state.result.winners == (2,)
-    assert state.result.scores[1] == 90
+    # "any letters remaining in each player's rack will be deducted": DOG, the leaver's too.
+    assert state.result.scores[1] == 90 - 5
 
 
 def test_warofwords_kick_idle_player():

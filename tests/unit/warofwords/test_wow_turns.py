@@ -56,7 +56,7 @@ def test_only_your_own_rain_or_whirlwind_can_be_moved():
     r, c = rc("C3")
     with pytest.raises(RuleError) as info:
         apply(s, Play(0, (put("O15", "@shield"),), (Move(r, c, r, c + 1),)))
-    assert info.value.rule is Rule.NOT_ALLOWED
+    assert info.value.rule is Rule.EFFECT_NOT_MOVABLE
 
 
 def test_action_tiles_must_be_on_the_rack_and_known():
