@@ -3,9 +3,11 @@ internal MatchControlService). See ``main`` for the console script ``wordarena-m
 
 Modules, in the order a turn meets them (``manager``'s docstring follows one through):
 
-- ``service``: the gRPC servicers (authenticate, read the request, one manager call, answer);
+- ``service``: the MatchService servicer (authenticate, read the request, one manager call,
+  answer); ``control``: the lobby's MatchControlService servicer;
 - ``moves``: a contract ``Move`` read into an engine action;
 - ``manager``: owns the matches; the per-match lock and the turn path (``play``, ``commit``);
+- ``admission``: what a request must pass first (not aborted, repeats, ``expected_seq``);
 - ``eventlog``: engine events → stored events, append, install, rebuild from the log;
 - ``projection``: stored events and state as one viewer may see them;
 - ``streams``: StreamMatch subscribers (publish, cut-off, close);

@@ -55,10 +55,11 @@ from wordarena.services.common.config import Settings, add_flag, build_parser, s
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
 from wordarena.services.match.chat import ChatLimits
+from wordarena.services.match.control import ControlServicer
 from wordarena.services.match.lobby_link import LobbyLink
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.results import ResultOutbox
-from wordarena.services.match.service import ControlServicer, MatchServicer
+from wordarena.services.match.service import MatchServicer
 from wordarena.services.match.store import MatchStore, open_database
 from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 

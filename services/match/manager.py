@@ -9,7 +9,7 @@ straight path:
    and calls ``commit``, which checks: the match is not aborted, the request id is new (a repeat
    gets the first answer, the same id for another method REQUEST_ID_REUSED), ``expected_seq`` is
    neither older than the game's seq (``Runtime.game_seq``: chat never makes a turn stale) nor
-   ahead of the match's latest seq;
+   ahead of the match's latest seq (``admission``);
 3. the engine applies the action (``engine.game.apply``): a refusal (``RuleError``) changes and
    writes nothing;
 4. the event log turns the engine's events into stored events (``eventlog.to_stored``, notation
@@ -57,6 +57,7 @@ from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, invalid_argument
 from wordarena.services.match import (
+    admission,
     bots,
     chat,
     clocks,
@@ -91,20 +92,6 @@ def _lexicon_for(name: str) -> Any:
     except Exception as exc:  # a missing word list: refuse the match, do not crash
         raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                            f"lexicon {name!r} is not available on this server: {exc}") from exc
-
-
-def aborted_error(match_id: str) -> ServiceError:
-    """What every request about an aborted match gets (and open streams end with)."""
-    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                        f"match {match_id!r} was aborted by the service; it has no result",
-                        views.violation(e.RULE_CODE_MATCH_ABORTED, "the match was aborted"))
-
-
-def finished_error(match_id: str) -> ServiceError:
-    """What AbortMatch gets for a match that has ended."""
-    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                        f"match {match_id!r} has finished; its result stands",
-                        views.violation(e.RULE_CODE_GAME_OVER, "the match is over"))
 
 
 class MatchManager:
@@ -276,7 +263,7 @@ class MatchManager:
             if row is None:
                 raise ServiceError(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
             if row.status == "aborted":
-                raise aborted_error(match_id)
+                raise admission.aborted_error(match_id)
             previous_owner = row.owner
             if row.status == "in-progress" and not await self.store.claim(match_id, self.owner,
                                                                           self.lease_seconds):
@@ -337,12 +324,12 @@ class MatchManager:
         Call with ``rt.lock`` held. Returns ``build(events)`` (the answer, also stored under the
         request id) or the stored events."""
         if rt.status == "aborted":  # a request that got the match just before it was aborted
-            raise aborted_error(rt.match_id)
+            raise admission.aborted_error(rt.match_id)
         key = (player_id, request_id)
         if request_id and key in rt.requests:
-            return self._repeat(rt, key, method)
+            return admission.repeat(rt, key, method)
         if expected_seq is not None:
-            self._check_expected_seq(rt, expected_seq)
+            admission.check_expected_seq(rt, expected_seq)
         now = wallclock.now()
         if action is not None:
             if rt.status != "in-progress" and not rt.state.over:
@@ -398,32 +385,6 @@ class MatchManager:
             self.start_turn(rt)
         return answer
 
-    @staticmethod
-    def _check_expected_seq(rt: Runtime, expected_seq: int) -> None:
-        """A turn's ``expected_seq`` must lie in ``game_seq..seq``: older is stale (the game moved
-        on since), newer is a seq the match never had."""
-        if expected_seq > rt.seq:
-            raise invalid_argument("expected_seq", f"{expected_seq} is ahead of the match: its latest "
-                                                   f"seq is {rt.seq}; send a seq you have received")
-        game_seq = rt.game_seq
-        if expected_seq < game_seq:
-            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                               f"expected_seq {expected_seq} is stale: the game moved on at seq "
-                               f"{game_seq} (latest seq {rt.seq})",
-                               e.StaleSeq(current_seq=rt.seq, expected_seq=expected_seq,
-                                          game_seq=game_seq))
-
-    @staticmethod
-    def _repeat(rt: Runtime, key: tuple[str, str], method: str) -> tuple[str, bytes]:
-        first_method, blob = rt.requests[key]
-        if first_method != method:
-            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                               f"request_id {key[1]!r} was already used for {first_method}",
-                               views.violation(e.RULE_CODE_REQUEST_ID_REUSED,
-                                               f"request_id already used for {first_method}"))
-        metrics.REPEATS.inc()
-        return ("repeat", blob)
-
     def start_turn(self, rt: Runtime) -> None:
         """The seat to move begins its turn: arm its clock timer; a bot seat plays."""
         clocks.disarm(rt)
@@ -468,7 +429,7 @@ class MatchManager:
                 if row.status == "aborted":
                     return await self._aborted_answer(row)
                 if row.status != "in-progress":
-                    raise finished_error(match_id)
+                    raise admission.finished_error(match_id)
                 rt = await self.get(match_id)  # loads it (taking it over if its lease is free)
             async with rt.lock:
                 if self.matches.get(match_id) is not rt:
@@ -477,7 +438,7 @@ class MatchManager:
 
     async def _abort_locked(self, rt: Runtime, reason: str) -> ctl.AbortMatchResponse:
         if rt.state.over or rt.status != "in-progress":
-            raise finished_error(rt.match_id)
+            raise admission.finished_error(rt.match_id)
         if rt.requests:
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"match {rt.match_id!r} has started: a player has acted in it",
@@ -490,7 +451,7 @@ class MatchManager:
             raise await leases.moved(self, rt) from exc
         rt.events.append(ev)
         rt.status, rt.ended_at = "aborted", now
-        self._forget(rt, "the match was aborted", aborted_error(rt.match_id))
+        self._forget(rt, "the match was aborted", admission.aborted_error(rt.match_id))
         metrics.MATCHES_ABORTED.inc()
         metrics.MATCHES_ACTIVE.set(self.active_matches)
         logs.bind(match_id=rt.match_id)

@@ -1,4 +1,4 @@
-"""gRPC servicers of the match server: MatchService (players) and MatchControlService (lobby).
+"""gRPC servicer of the match server's MatchService (players; MatchControlService is in ``control``).
 
 Every RPC authenticates the bearer token first (``services.common.authn``: UNAUTHENTICATED
 otherwise), binds ``match_id`` / ``player_id`` / ``request_id`` to the log context, and turns
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import grpc
@@ -43,8 +43,6 @@ from wordarena.services.match.orphans import note_call
 from wordarena.services.match.runtime import Runtime, SeatInfo
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
-from wordarena.v1 import control_pb2 as ctl
-from wordarena.v1 import control_pb2_grpc as ctl_grpc
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
 from wordarena.v1 import match_pb2_grpc as m_grpc
@@ -470,43 +468,7 @@ def _answer(result: Any, cls: type[R]) -> R:
     return result  # type: ignore[no-any-return]
 
 
-class ControlServicer(ctl_grpc.MatchControlServiceServicer):
-    """MatchControlService (lobby → match server), service-authenticated."""
-
-    def __init__(
-        self, manager: MatchManager, authn: BearerAuth, on_drain: Callable[[bool], Awaitable[int]]
-    ) -> None:
-        self.manager = manager
-        self.authn = authn
-        self.on_drain = on_drain
-
-    @rpc
-    async def CreateMatch(self, request: ctl.CreateMatchRequest, context: Any) -> ctl.CreateMatchResponse:
-        self.authn.service(context)
-        try:
-            return await self.manager.create(request)
-        except EngineError as exc:
-            raise invalid_argument("ruleset", str(exc)) from exc
-
-    @rpc
-    async def AbortMatch(self, request: ctl.AbortMatchRequest, context: Any) -> ctl.AbortMatchResponse:
-        who = self.authn.service(context)
-        log.info("AbortMatch", caller=who, reason=request.reason[:200])
-        return await self.manager.abort(request.match_id, request.reason)
-
-    @rpc
-    async def GetLoad(self, request: ctl.GetLoadRequest, context: Any) -> ctl.GetLoadResponse:
-        self.authn.service(context)
-        return ctl.GetLoadResponse(load=self.manager.load_pb())
-
-    @rpc
-    async def Drain(self, request: ctl.DrainRequest, context: Any) -> ctl.DrainResponse:
-        self.authn.service(context)
-        remaining = await self.on_drain(request.release_matches)
-        return ctl.DrainResponse(remaining_matches=remaining)
-
-
-__all__ = ["ControlServicer", "MatchServicer", "SeatInfo"]
+__all__ = ["MatchServicer", "SeatInfo"]
 
 
 def _pending_oracle(message: str) -> ServiceError:
