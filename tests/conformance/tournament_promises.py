@@ -132,7 +132,7 @@ async def _(w: World) -> None:
     )
 
 
-@promise("TournamentService.ListTournaments", "newest first; status filters")
+@promise("TournamentService.ListTournaments", "newest first, at most 100; status filters")
 async def _(w: World) -> None:
     d = await w.guest("td")
     first = await create(w, d)
@@ -150,6 +150,30 @@ async def _(w: World) -> None:
     ).tournaments
     assert first in {t.tournament_id for t in finished} and second not in {t.tournament_id for t in finished}
     assert {t.status for t in finished} == {tp.TOURNAMENT_STATUS_FINISHED}
+    newest = second
+    for _ in range(101 - len(listed)):  # more than 100 in all
+        newest = await create(w, d)
+    everything = (await stub(w).ListTournaments(tp.ListTournamentsRequest(), metadata=d.md)).tournaments
+    assert len(everything) == 100 and everything[0].tournament_id == newest
+    times = [t.create_time.ToNanoseconds() for t in everything]
+    assert times == sorted(times, reverse=True)
+
+
+@promise(
+    "TournamentService.GetTournament",
+    "every RPC needs a player token: UNAUTHENTICATED missing or forged, PERMISSION_DENIED a service token",
+)
+async def _(w: World) -> None:
+    d = await w.guest("td")
+    tid = await create(w, d)
+    req = tp.GetTournamentRequest(tournament_id=tid)
+    await refused(stub(w).GetTournament(req), S.UNAUTHENTICATED)
+    await refused(
+        stub(w).GetTournament(req, metadata=[("authorization", "Bearer forged")]), S.UNAUTHENTICATED
+    )
+    await refused(stub(w).GetTournament(req, metadata=w.service_md), S.PERMISSION_DENIED)
+    create_req = tp.CreateTournamentRequest(settings=settings())
+    await refused(stub(w).CreateTournament(create_req, metadata=w.service_md), S.PERMISSION_DENIED)
 
 
 @promise(
