@@ -10,8 +10,8 @@ import asyncio
 import grpc
 from google.protobuf import duration_pb2
 from lobby_promises import field_of
-from tournament_promises import at, create, playing, register, state, stub
-from world import Guest, World, eventually, promise, refused
+from tournament_promises import at, create, playing, register, state, stub, turned_down
+from world import Guest, World, eventually, promise
 
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import lobby_pb2 as lb
@@ -45,12 +45,12 @@ async def started(w: World, players: int, rounds: int = 2, **kw: object) -> tupl
 async def _(w: World) -> None:
     d, x = await w.guest("td"), await w.guest("tx")
     tid = await create(w, d)
-    err = await refused(
+    err = await turned_down(
         stub(w).AddDirector(tp.AddDirectorRequest(tournament_id=tid, player_id=x.player_id), metadata=x.md),
         S.PERMISSION_DENIED,
     )
     assert "director" in (err.details() or "")
-    await refused(
+    await turned_down(
         stub(w).AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=x.md),
         S.PERMISSION_DENIED,
     )
@@ -69,7 +69,7 @@ async def _(w: World) -> None:
         ("add_entrant", x.player_id),
         ("start", x.player_id),
     ]
-    await refused(
+    await turned_down(
         stub(w).AddDirector(tp.AddDirectorRequest(tournament_id=tid, player_id="p_nobody"), metadata=d.md),
         S.NOT_FOUND,
     )
@@ -85,7 +85,7 @@ async def _(w: World) -> None:
     d = await w.guest("td")
     lonely = await create(w, d)
     await register(w, lonely, 1)
-    err = await refused(
+    err = await turned_down(
         stub(w).StartTournament(tp.StartTournamentRequest(tournament_id=lonely), metadata=d.md),
         S.FAILED_PRECONDITION,
     )
@@ -101,7 +101,7 @@ async def _(w: World) -> None:
     assert {game.first_entrant_id, game.second_entrant_id} == {e.entrant_id for _, e in entries[:2]}
     withdrawn = {e.entrant_id for e in (await state(w, d, tid)).entrants if e.withdrawn}
     assert withdrawn == {entries[2][1].entrant_id}
-    await refused(
+    await turned_down(
         stub(w).StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=d.md),
         S.FAILED_PRECONDITION,
     )
@@ -118,7 +118,7 @@ async def _(w: World) -> None:
     (game,) = await playing(w, d, tid, 1, 1)
     r = await stub(w).PauseTournament(tp.PauseTournamentRequest(tournament_id=tid), metadata=d.md)
     assert r.tournament.status == tp.TOURNAMENT_STATUS_PAUSED
-    await refused(
+    await turned_down(
         stub(w).PauseTournament(tp.PauseTournamentRequest(tournament_id=tid), metadata=d.md),
         S.FAILED_PRECONDITION,
     )
@@ -145,7 +145,7 @@ async def _(w: World) -> None:
 )
 async def _(w: World) -> None:
     tid, d, _ = await started(w, 2)
-    await refused(
+    await turned_down(
         stub(w).ResumeTournament(tp.ResumeTournamentRequest(tournament_id=tid), metadata=d.md),
         S.FAILED_PRECONDITION,
     )
@@ -184,7 +184,7 @@ async def _(w: World) -> None:
     st = await state(w, d, tid)
     assert st.tournament.status == tp.TOURNAMENT_STATUS_FINISHED
     assert {(s.wins, s.losses) for s in st.standings[0].standings} == {(0, 0)}
-    await refused(
+    await turned_down(
         stub(w).EndTournament(tp.EndTournamentRequest(tournament_id=tid), metadata=d.md),
         S.FAILED_PRECONDITION,
     )
@@ -209,7 +209,7 @@ async def _(w: World) -> None:
     def pair_round(pairings: list[tp.ManualPairing]) -> object:
         return stub(w).PairRound(tp.PairRoundRequest(tournament_id=tid, pairings=pairings), metadata=d.md)
 
-    await refused(pair_round(good), S.FAILED_PRECONDITION)  # not started
+    await turned_down(pair_round(good), S.FAILED_PRECONDITION)  # not started
     await stub(w).StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=d.md)
     await asyncio.sleep(SETTLE_S)
     st = await state(w, d, tid)
@@ -219,7 +219,7 @@ async def _(w: World) -> None:
         ([good[0], pair(first_entrant_id=x.entrant_id)], "pairings[1]"),
         ([good[0]], "pairings"),
     ):
-        err = await refused(pair_round(bad), S.INVALID_ARGUMENT)
+        err = await turned_down(pair_round(bad), S.INVALID_ARGUMENT)
         assert field_of(err).startswith(at_fault), (field_of(err), at_fault)
     assert not (await state(w, d, tid)).games
     games = (await pair_round(good)).games  # type: ignore[attr-defined]
@@ -230,7 +230,7 @@ async def _(w: World) -> None:
     bye = next(g for g in games if not g.second_entrant_id)
     assert bye.status == tp.TOURNAMENT_GAME_STATUS_DONE
     await playing(w, d, tid, 1, 1)
-    await refused(pair_round(good), S.FAILED_PRECONDITION)  # round 1 is being played
+    await turned_down(pair_round(good), S.FAILED_PRECONDITION)  # round 1 is being played
     await stub(w).EndTournament(tp.EndTournamentRequest(tournament_id=tid), metadata=d.md)
 
 
@@ -252,10 +252,10 @@ async def _(w: World) -> None:
             metadata=d.md,
         )
 
-    err = await refused(set_result(ref(game), 400, 300, " "), S.INVALID_ARGUMENT)
+    err = await turned_down(set_result(ref(game), 400, 300, " "), S.INVALID_ARGUMENT)
     assert field_of(err) == "reason"
-    await refused(set_result(ref(bye), 400, 300, "typo"), S.INVALID_ARGUMENT)
-    await refused(set_result(tp.GameRef(round=9), 400, 300, "typo"), S.NOT_FOUND)
+    await turned_down(set_result(ref(bye), 400, 300, "typo"), S.INVALID_ARGUMENT)
+    await turned_down(set_result(tp.GameRef(round=9), 400, 300, "typo"), S.NOT_FOUND)
     st = await state(w, d, tid)
     assert {g.status for g in st.games if g.second_entrant_id} == {tp.TOURNAMENT_GAME_STATUS_PLAYING}
     assert [e.action for e in st.log] == ["start"]
@@ -293,8 +293,8 @@ async def _(w: World) -> None:
             metadata=d.md,
         )
 
-    await refused(forfeit(ref(game), "e_nobody"), S.INVALID_ARGUMENT)
-    await refused(forfeit(tp.GameRef(round=9), game.second_entrant_id), S.NOT_FOUND)
+    await turned_down(forfeit(ref(game), "e_nobody"), S.INVALID_ARGUMENT)
+    await turned_down(forfeit(tp.GameRef(round=9), game.second_entrant_id), S.NOT_FOUND)
     r = await forfeit(ref(game), game.second_entrant_id)
     g = r.game  # type: ignore[attr-defined]
     assert (g.status, g.forfeit, g.first_score, g.second_score, g.first_result) == (
@@ -325,7 +325,7 @@ async def _(w: World) -> None:
         )
     ).entrant
     assert added.player.player_id == p.player_id and added.division == "Open"
-    await refused(
+    await turned_down(
         stub(w).AddEntrant(tp.AddEntrantRequest(tournament_id=tid, player_id="p_nobody"), metadata=d.md),
         S.NOT_FOUND,
     )
@@ -361,7 +361,7 @@ async def _(w: World) -> None:
     tid, d, _ = await started(w, 4)
     games = await playing(w, d, tid, 1, 2)
     gone = games[0].second_entrant_id
-    await refused(
+    await turned_down(
         stub(w).RemoveEntrant(
             tp.RemoveEntrantRequest(tournament_id=tid, entrant_id="e_nobody"), metadata=d.md
         ),

@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 from google.protobuf import duration_pb2, timestamp_pb2
 from lobby_promises import field_of
-from world import Guest, World, eventually, lobby_code, promise, refused
+from world import Guest, World, detail, eventually, lobby_code, promise, refused
 
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
@@ -72,6 +72,16 @@ async def playing(w: World, g: Guest, tid: str, round_: int, n: int) -> list[tp.
     return list(await eventually(check))
 
 
+async def turned_down(call: Any, code: grpc.StatusCode) -> grpc.aio.AioRpcError:
+    """The error ``call`` fails with: status ``code``, with a LobbyViolation detail and, for
+    INVALID_ARGUMENT, a BadRequest naming the field (tournament.proto's file comment)."""
+    err = await refused(call, code)
+    assert detail(err, e.LobbyViolation) is not None, f"{code.name} without a LobbyViolation"
+    if code == S.INVALID_ARGUMENT:
+        assert field_of(err), "INVALID_ARGUMENT without a BadRequest naming the field"
+    return err
+
+
 def at(seconds_from_now: float) -> timestamp_pb2.Timestamp:
     """A timestamp that far from now."""
     t = timestamp_pb2.Timestamp()
@@ -91,14 +101,14 @@ async def _(w: World) -> None:
     assert t.status == tp.TOURNAMENT_STATUS_REGISTRATION and list(t.director_ids) == [d.player_id]
     assert t.settings.rounds == 3 and t.settings.name == "Conformance Open"
     before = len((await stub(w).ListTournaments(tp.ListTournamentsRequest(), metadata=d.md)).tournaments)
-    err = await refused(
+    err = await turned_down(
         stub(w).CreateTournament(tp.CreateTournamentRequest(settings=settings(0)), metadata=d.md),
         S.INVALID_ARGUMENT,
     )
     assert field_of(err) == "settings.rounds"
     bad = settings(1)
     bad.game.seats = 3
-    err = await refused(
+    err = await turned_down(
         stub(w).CreateTournament(tp.CreateTournamentRequest(settings=bad), metadata=d.md), S.INVALID_ARGUMENT
     )
     assert lobby_code(err) == e.LOBBY_CODE_SETTINGS_INVALID and field_of(err) == "settings.game.seats"
@@ -127,7 +137,7 @@ async def _(w: World) -> None:
     assert {x.player.player_id for x in st.entrants} == {a.player_id, b.player_id}
     assert [s.division for s in st.standings] == ["Open"] and len(st.standings[0].standings) == 2
     assert [(x.action, x.director_id) for x in st.log] == [("start", d.player_id)]
-    await refused(
+    await turned_down(
         stub(w).GetTournament(tp.GetTournamentRequest(tournament_id=UNKNOWN), metadata=a.md), S.NOT_FOUND
     )
 
@@ -198,7 +208,7 @@ async def _(w: World) -> None:
     assert rest and rest[-1].state.tournament.status == tp.TOURNAMENT_STATUS_FINISHED
     assert {m.kind for m in rest} == {tp.TOURNAMENT_UPDATE_KIND_CHANGED}
     gone = stub(w).WatchTournament(tp.WatchTournamentRequest(tournament_id=UNKNOWN), metadata=d.md)
-    await refused(gone.read(), S.NOT_FOUND)
+    await turned_down(gone.read(), S.NOT_FOUND)
 
 
 @promise(
@@ -219,11 +229,11 @@ async def _(w: World) -> None:
         tp.GetStandingsRequest(tournament_id=tid, division="Side"), metadata=a.md
     )
     assert side.standings.division == "Side" and not side.standings.standings
-    await refused(
+    await turned_down(
         stub(w).GetStandings(tp.GetStandingsRequest(tournament_id=tid, division="Nowhere"), metadata=a.md),
         S.NOT_FOUND,
     )
-    await refused(
+    await turned_down(
         stub(w).GetStandings(tp.GetStandingsRequest(tournament_id=UNKNOWN), metadata=a.md), S.NOT_FOUND
     )
 
@@ -244,7 +254,7 @@ async def _(w: World) -> None:
     assert header == "division,rank,entrant_id,name,wins,losses,ties,spread,byes,points,opponents_points"
     assert sorted(line.split(",")[0] for line in lines) == ["Main", "Main", "Side"]
     assert {x.entrant_id for _, x in entries} <= {line.split(",")[2] for line in lines}
-    await refused(
+    await turned_down(
         stub(w).ExportStandings(tp.ExportStandingsRequest(tournament_id=UNKNOWN), metadata=d.md), S.NOT_FOUND
     )
 
@@ -268,18 +278,18 @@ async def _(w: World) -> None:
     assert again.entrant == ea
     await register(w, tid, 1)
     late = await w.guest("tp")
-    err = await refused(
+    err = await turned_down(
         stub(w).Register(tp.RegisterRequest(tournament_id=tid), metadata=late.md), S.FAILED_PRECONDITION
     )
     assert "full" in (err.details() or "")
     masters = await create(w, d, divisions=[tp.Division(name="Masters", min_rating=2000)])
-    await refused(
+    await turned_down(
         stub(w).Register(tp.RegisterRequest(tournament_id=masters), metadata=late.md), S.FAILED_PRECONDITION
     )
     await stub(w).EndTournament(tp.EndTournamentRequest(tournament_id=masters), metadata=d.md)
     ended = await create(w, d)
     await stub(w).EndTournament(tp.EndTournamentRequest(tournament_id=ended), metadata=d.md)
-    await refused(
+    await turned_down(
         stub(w).Register(tp.RegisterRequest(tournament_id=ended), metadata=late.md), S.FAILED_PRECONDITION
     )
     assert not (await state(w, d, ended)).entrants
@@ -296,9 +306,9 @@ async def _(w: World) -> None:
     await stub(w).Unregister(tp.UnregisterRequest(tournament_id=tid), metadata=x.md)
     active = {y.player.player_id for y in (await state(w, d, tid)).entrants if not y.withdrawn}
     assert active == {a.player_id, b.player_id}
-    await refused(stub(w).Unregister(tp.UnregisterRequest(tournament_id=tid), metadata=d.md), S.NOT_FOUND)
+    await turned_down(stub(w).Unregister(tp.UnregisterRequest(tournament_id=tid), metadata=d.md), S.NOT_FOUND)
     await stub(w).StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=d.md)
-    await refused(
+    await turned_down(
         stub(w).Unregister(tp.UnregisterRequest(tournament_id=tid), metadata=a.md), S.FAILED_PRECONDITION
     )
     mine = next(y for y in (await state(w, d, tid)).entrants if y.player.player_id == a.player_id)
@@ -318,14 +328,14 @@ async def _(w: World) -> None:
     assert not ea.checked_in
     r = await stub(w).CheckIn(tp.CheckInRequest(tournament_id=open_now), metadata=a.md)
     assert r.entrant.checked_in and r.entrant.entrant_id == ea.entrant_id
-    await refused(stub(w).CheckIn(tp.CheckInRequest(tournament_id=open_now), metadata=d.md), S.NOT_FOUND)
+    await turned_down(stub(w).CheckIn(tp.CheckInRequest(tournament_id=open_now), metadata=d.md), S.NOT_FOUND)
     later = await create(w, d, start_time=at(3600), check_in_window=window)
     await stub(w).Register(tp.RegisterRequest(tournament_id=later), metadata=a.md)
-    await refused(
+    await turned_down(
         stub(w).CheckIn(tp.CheckInRequest(tournament_id=later), metadata=a.md), S.FAILED_PRECONDITION
     )
     none_needed = await create(w, d)
     await stub(w).Register(tp.RegisterRequest(tournament_id=none_needed), metadata=a.md)
-    await refused(
+    await turned_down(
         stub(w).CheckIn(tp.CheckInRequest(tournament_id=none_needed), metadata=a.md), S.FAILED_PRECONDITION
     )
