@@ -54,6 +54,20 @@ async def _(w: World) -> None:
     assert lobby_code(err) == e.LOBBY_CODE_ALREADY_CLAIMED
 
 
+@promise("LobbyService.ClaimAccount",
+         "the guest's earlier tokens are revoked: the lobby answers them UNAUTHENTICATED")
+async def _(w: World) -> None:
+    g = await w.guest("revoke")
+    assert (await g.lobby.GetMe(lb.GetMeRequest(), metadata=g.md)).player.guest
+    r = await g.lobby.ClaimAccount(lb.ClaimAccountRequest(name=g.name, password="a long secret"),
+                                   metadata=g.md)
+    for call in (g.lobby.GetMe(lb.GetMeRequest(), metadata=g.md),
+                 g.lobby.RefreshToken(lb.RefreshTokenRequest(), metadata=g.md)):
+        await refused(call, S.UNAUTHENTICATED)
+    me = await g.lobby.GetMe(lb.GetMeRequest(), metadata=[("authorization", f"Bearer {r.token.token}")])
+    assert me.player.player_id == g.player_id and not me.player.guest
+
+
 @promise("LobbyService.SignIn",
          "signs in to a claimed account with no token; UNAUTHENTICATED wrong password")
 async def _(w: World) -> None:

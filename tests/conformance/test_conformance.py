@@ -18,9 +18,11 @@ import lobby_refusals  # noqa: F401
 import match_promises  # noqa: F401
 import match_refusals  # noqa: F401
 import pytest
+import tournament_director_promises  # noqa: F401
+import tournament_promises  # noqa: F401
 from world import PROMISES, World
 
-from wordarena.v1 import control_pb2, lobby_pb2, match_pb2
+from wordarena.v1 import control_pb2, lobby_pb2, match_pb2, tournament_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOS = ROOT / "protos" / "wordarena" / "v1"
@@ -31,8 +33,11 @@ CODES = [code.name for code in grpc.StatusCode if code is not grpc.StatusCode.OK
 #: each is checked instead, as "tests/<file>::<test function>".
 ELSEWHERE: dict[str, dict[str, str]] = {
     "LobbyService.SignIn": {
-        "RESOURCE_EXHAUSTED": "tests/service/lobby/test_lobby_service.py::"
-                              "test_failed_sign_ins_lock_the_name_out_for_the_window"},
+        "RESOURCE_EXHAUSTED": "tests/service/lobby/test_lobby_sign_in_abuse.py::"
+                              "test_failed_sign_ins_back_off_exponentially"},
+    "LobbyService.SignInGuest": {
+        "RESOURCE_EXHAUSTED": "tests/service/lobby/test_lobby_sign_in_abuse.py::"
+                              "test_a_guest_flood_from_one_address_is_throttled_and_others_still_sign_in"},
     "LobbyService.StartTable": {
         "UNAVAILABLE": "tests/service/lobby/test_lobby_service.py::"
                        "test_stale_or_refusing_servers_get_nothing"},
@@ -54,7 +59,7 @@ CASES = [(rpc, text) for rpc, checks in sorted(PROMISES.items()) for text in che
 
 def contract_rpcs() -> set[str]:
     """"Service.Rpc" for every RPC the .proto files declare."""
-    return {f"{svc.name}.{method.name}" for mod in (lobby_pb2, match_pb2, control_pb2)
+    return {f"{svc.name}.{method.name}" for mod in (lobby_pb2, match_pb2, control_pb2, tournament_pb2)
             for svc in mod.DESCRIPTOR.services_by_name.values() for method in svc.methods}
 
 
