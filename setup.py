@@ -8,7 +8,7 @@ finder maps each root below).
 It also builds the native move-generation core (``wordarena.engine.movegen._native``, plain C
 against the CPython API, engine/movegen/native/) with the system compiler. A failed build is not
 fatal: the package installs without it and the pure-Python generator is used
-(``engine.movegen.native`` prints a one-line notice at first use).
+(``engine.movegen.native_bridge`` prints a one-line notice at first use).
 """
 
 import sys
@@ -35,13 +35,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as exc:  # noqa: BLE001 - any build failure leaves the Python fallback
+        except Exception as exc:
             self._skipped(exc)
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._skipped(exc)
 
     @staticmethod

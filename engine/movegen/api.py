@@ -13,7 +13,7 @@ from wordarena.engine.game.state import GameState
 from wordarena.engine.movegen.generator import Generator
 from wordarena.engine.movegen.lexwalk import walker_for
 from wordarena.engine.movegen.move import Move
-from wordarena.engine.movegen.native import implementation, native_moves
+from wordarena.engine.movegen.native_bridge import implementation, native_moves
 from wordarena.engine.movegen.portals import PortalGenerator
 from wordarena.engine.movegen.tables import square_tables
 from wordarena.engine.placement import NO_LINKS, Links
@@ -39,7 +39,7 @@ def generate(
     without links the plain rows and columns are walked, exactly as before.
 
     The one dispatch point between the native core and the pure-Python generator
-    (``engine.movegen.native``, ``WORDARENA_MOVEGEN``): the native core answers every position
+    (``engine.movegen.native_bridge``, ``WORDARENA_MOVEGEN``): the native core answers every position
     it covers (its moves come best first, as ``sort_moves`` orders them); the Python generator
     the others (portals, War of Words wildcards)."""
     return _generate(ruleset, cells, rack, lexicon, effects, links)[0]

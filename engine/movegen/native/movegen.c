@@ -1,7 +1,7 @@
 /*
  * The native move-generation core: Appel–Jacobson over the compiled DAWG, in C.
  *
- * The Python layer (engine/movegen/native.py) hands down, per position, flat arrays it builds
+ * The Python layer (engine/movegen/native_bridge.py) hands down, per position, flat arrays it builds
  * once from engine.movegen.tables (the scorer's own per-square numbers) and the lexicon's
  * arrays (engine.lexicon.dawg: first / targets / terminal, plus the tile-letter index of each
  * edge and the child-letter bitset of each node, computed here once per lexicon). This file
@@ -335,9 +335,10 @@ static void find_anchors(Gen *g, int opening, int start) {
 /* -- canonical order: score (best first), then the tiles as Python compares the tuples ------ */
 
 static const Py_UCS4 *sort_codes;
+static const Found *sort_found;
 
 static int compare_found(const void *pa, const void *pb) {
-    const Found *a = pa, *b = pb;
+    const Found *a = &sort_found[*(const uint32_t *)pa], *b = &sort_found[*(const uint32_t *)pb];
     if (a->score != b->score) return a->score > b->score ? -1 : 1;
     int n = a->nt < b->nt ? a->nt : b->nt;
     for (int k = 0; k < n; k++) {
@@ -365,7 +366,8 @@ static int need(Py_buffer *b, Py_ssize_t bytes, const char *name) {
     return 1;
 }
 
-static PyObject *build_moves(Gen *g, PyObject *letters, PyObject *move_type) {
+static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
+                             PyObject *move_type) {
     const int nl = g->nl, size = g->rows * g->cols;
     PyObject *out = PyList_New((Py_ssize_t)g->nfound);
     if (!out) return NULL;
@@ -373,7 +375,7 @@ static PyObject *build_moves(Gen *g, PyObject *letters, PyObject *move_type) {
     PyObject *cols = PyLong_FromLong(g->cols);
     if (!tiles || !cols) goto fail;
     for (size_t m = 0; m < g->nfound; m++) {
-        Found *f = &g->found[m];
+        Found *f = &g->found[order[m]];
         PyObject *key = PyTuple_New(f->nt);
         if (!key) goto fail;
         for (int k = 0; k < f->nt; k++) {
@@ -420,7 +422,7 @@ PyDoc_STRVAR(generate_doc,
 "         old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,\n"
 "         additive, bonus, bonus_points, counts, blanks, min_tiles, opening, start,\n"
 "         letters, move_type) -> list of moves, best first\n\n"
-"Every legal play of the rack on the board (see engine/movegen/native.py for the arrays).");
+"Every legal play of the rack on the board (see engine/movegen/native_bridge.py for the arrays).");
 
 static PyObject *py_generate(PyObject *self, PyObject *args) {
     Buffers b;
@@ -438,6 +440,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
                           &PyTuple_Type, &letters, &PyType_Type, &move_type))
         return NULL;
     PyObject *result = NULL;
+    uint32_t *order = NULL;
     Py_buffer *all[] = {&b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &b.cells, &b.face,
                         &b.oldbon, &b.nv, &b.wm, &b.xf, &b.blocked, &b.freestart, &b.bingo,
                         &b.counts};
@@ -516,12 +519,23 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
             }
             codes[l] = PyUnicode_READ_CHAR(letter, 0);
         }
+        order = malloc(sizeof(uint32_t) * (g.nfound + 1));
+        if (!order) { PyErr_NoMemory(); goto done; }
+        for (size_t m = 0; m < g.nfound; m++) order[m] = (uint32_t)m;
         sort_codes = codes;
-        if (g.nfound > 1) qsort(g.found, g.nfound, sizeof(Found), compare_found);
+        sort_found = g.found;
+        if (g.nfound > 1) qsort(order, g.nfound, sizeof(uint32_t), compare_found);
         sort_codes = NULL;
+        sort_found = NULL;
     }
-    result = build_moves(&g, letters, move_type);
+    {
+        /* tens of thousands of new tuples, none in a cycle: no collection while building */
+        int collecting = PyGC_Disable();
+        result = build_moves(&g, order, letters, move_type);
+        if (collecting) PyGC_Enable();
+    }
 done:
+    free(order);
     free(g.found);
     free(g.xs);
     free(g.board_anchor);
