@@ -52,6 +52,7 @@ typedef struct {
     uint64_t all_bits;
     /* rack */
     int counts[MAXLETTERS];
+    uint64_t lav;           /* the letters on the rack now (blanks aside) */
     int blanks, tiles;
     /* the line in hand */
     int n, across;
@@ -133,9 +134,13 @@ static void extend(Gen *g, int i, uint32_t node, int msum, int wf, int bon, int 
     }
     if (i > g->anchor_i && g->terminal[node]) record(g, i, nt, msum, wf, bon, xsum);
     if (i == n || nt >= g->tiles) return;
-    uint64_t fit = g->kids[node] & g->cross[i];
+    uint64_t fit = g->kids[node] & g->cross[i] & (g->blanks ? g->all_bits : g->lav);
     if (!fit) return;
     const int s = g->sq[i];
+    /* what a child must offer to be worth a call: the next square's tile, or (empty) a word
+       end or a letter the rest of the rack could put there */
+    const int next_tile = i + 1 < n ? g->let[i + 1] : -1;
+    const uint64_t next_fit = i + 1 < n && next_tile < 0 && nt + 1 < g->tiles ? g->cross[i + 1] : 0;
     const int nl = g->nl;
     const int32_t *xs = g->xs + (size_t)i * (nl + 1);
     const int32_t *nv = g->nv + (size_t)s * nl;
@@ -147,13 +152,20 @@ static void extend(Gen *g, int i, uint32_t node, int msum, int wf, int bon, int 
         int letter = g->elet[e];
         if (letter == NOLETTER || !((fit >> letter) & 1)) continue;
         uint32_t child = g->targets[e];
+        const uint64_t ck = g->kids[child];
+        if (next_tile >= 0) {
+            if (!((ck >> next_tile) & 1)) continue;
+        } else if (!g->terminal[child] && !(ck & next_fit)) {
+            continue;
+        }
+        const uint64_t bit = (uint64_t)1 << letter;
         if (g->counts[letter]) {
-            g->counts[letter]--;
+            if (--g->counts[letter] == 0) g->lav &= ~bit;
             g->plet[np] = letter;
             g->pblank[np] = 0;
             extend(g, i + 1, child, msum + nv[letter], nwf, bon | (letter == g->bonus),
                    xsum + xs[letter], nt + 1);
-            g->counts[letter]++;
+            if (g->counts[letter]++ == 0) g->lav |= bit;
         }
         if (g->blanks) {
             g->blanks--;
@@ -186,15 +198,12 @@ static void from_left_part(Gen *g, int a, uint32_t node, int k) {
 }
 
 static inline uint64_t playable(const Gen *g) {
-    if (g->blanks) return g->all_bits;
-    uint64_t bits = 0;
-    for (int l = 0; l < g->nl; l++)
-        if (g->counts[l]) bits |= (uint64_t)1 << l;
-    return bits;
+    return g->blanks ? g->all_bits : g->lav;
 }
 
 static void left_parts(Gen *g, int a, uint32_t node, int k, int limit) {
-    from_left_part(g, a, node, k);
+    /* extended only when some letter the rack still holds goes on at the anchor */
+    if (g->kids[node] & g->cross[a] & playable(g)) from_left_part(g, a, node, k);
     if (k >= limit) return;
     uint32_t e = g->first[node], end = g->first[node + 1];
     for (; e < end; e++) {
@@ -202,14 +211,15 @@ static void left_parts(Gen *g, int a, uint32_t node, int k, int limit) {
         if (letter == NOLETTER) continue;
         uint32_t child = g->targets[e];
         if (!g->kids[child]) continue;
+        const uint64_t bit = (uint64_t)1 << letter;
         if (g->counts[letter]) {
-            g->counts[letter]--;
+            if (--g->counts[letter] == 0) g->lav &= ~bit;
             if (g->kids[child] & playable(g)) {
                 g->plet[k] = letter;
                 g->pblank[k] = 0;
                 left_parts(g, a, child, k + 1, limit);
             }
-            g->counts[letter]++;
+            if (g->counts[letter]++ == 0) g->lav |= bit;
         }
         if (g->blanks) {
             g->blanks--;
@@ -335,10 +345,9 @@ static void find_anchors(Gen *g, int opening, int start) {
 /* -- canonical order: score (best first), then the tiles as Python compares the tuples ------ */
 
 static const Py_UCS4 *sort_codes;
-static const Found *sort_found;
 
-static int compare_found(const void *pa, const void *pb) {
-    const Found *a = &sort_found[*(const uint32_t *)pa], *b = &sort_found[*(const uint32_t *)pb];
+/* the full order: score (best first), then the tiles as Python compares the tuples */
+static int compare_moves(const Found *a, const Found *b) {
     if (a->score != b->score) return a->score > b->score ? -1 : 1;
     int n = a->nt < b->nt ? a->nt : b->nt;
     for (int k = 0; k < n; k++) {
@@ -348,6 +357,61 @@ static int compare_found(const void *pa, const void *pb) {
         if (a->blank[k] != b->blank[k]) return a->blank[k] < b->blank[k] ? -1 : 1;
     }
     return a->nt < b->nt ? -1 : (a->nt > b->nt ? 1 : 0);
+}
+
+/* A move to sort: a 64-bit key that never contradicts the full order (score, then the first
+   two tiles' square, letter rank and blank), so most comparisons are one integer compare. */
+typedef struct {
+    uint64_t key;
+    uint32_t index;
+} SortItem;
+
+/* Sort by key (LSD radix, 11 bits a pass), then each run of equal keys by the full order
+   (insertion: such runs are short). Returns 0 when out of memory. */
+static int sort_items(SortItem *items, size_t n, const Found *found) {
+    SortItem *tmp = malloc(sizeof(SortItem) * (n + 1));
+    if (!tmp) return 0;
+    SortItem *src = items, *dst = tmp;
+    size_t count[2048];
+    for (int shift = 0; shift < 64; shift += 11) {
+        memset(count, 0, sizeof count);
+        for (size_t m = 0; m < n; m++) count[(src[m].key >> shift) & 2047]++;
+        if (count[(src[0].key >> shift) & 2047] == n) continue; /* one digit everywhere */
+        size_t total = 0;
+        for (int d = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = total;
+            total += c;
+        }
+        for (size_t m = 0; m < n; m++) dst[count[(src[m].key >> shift) & 2047]++] = src[m];
+        SortItem *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (src != items) memcpy(items, src, sizeof(SortItem) * n);
+    free(tmp);
+    for (size_t m = 1; m < n; m++) {
+        if (items[m].key != items[m - 1].key) continue;
+        SortItem item = items[m];
+        size_t j = m;
+        while (j > 0 && items[j - 1].key == item.key
+               && compare_moves(&found[items[j - 1].index], &found[item.index]) > 0) {
+            items[j] = items[j - 1];
+            j--;
+        }
+        items[j] = item;
+    }
+    return 1;
+}
+
+static uint64_t sort_key(const Found *f, const uint8_t *rank) {
+    uint64_t score = f->score < 0 ? 0 : (f->score > 0xFFFFF ? 0xFFFFF : (uint64_t)f->score);
+    uint64_t key = (0xFFFFF - score) << 38;
+    for (int k = 0; k < 2 && k < f->nt; k++) {
+        uint64_t tile = ((uint64_t)f->sq[k] << 7) | ((uint64_t)rank[f->let[k]] << 1) | f->blank[k];
+        key |= tile << (19 * (1 - k));
+    }
+    return key;
 }
 
 /* -- Python glue -------------------------------------------------------------------------- */
@@ -481,6 +545,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     for (int l = 0; l < g.nl; l++) {
         g.counts[l] = ((const uint8_t *)b.counts.buf)[l];
         g.tiles += g.counts[l];
+        if (g.counts[l]) g.lav |= (uint64_t)1 << l;
     }
     for (Py_ssize_t s = 0; s < size; s++) {
         uint8_t c = g.cells[s];
@@ -519,14 +584,24 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
             }
             codes[l] = PyUnicode_READ_CHAR(letter, 0);
         }
+        uint8_t rank[MAXLETTERS];
+        for (int l = 0; l < g.nl; l++) {
+            rank[l] = 0;
+            for (int m = 0; m < g.nl; m++) rank[l] += codes[m] < codes[l];
+        }
         order = malloc(sizeof(uint32_t) * (g.nfound + 1));
-        if (!order) { PyErr_NoMemory(); goto done; }
-        for (size_t m = 0; m < g.nfound; m++) order[m] = (uint32_t)m;
+        SortItem *items = malloc(sizeof(SortItem) * (g.nfound + 1));
+        if (!order || !items) { free(items); PyErr_NoMemory(); goto done; }
+        for (size_t m = 0; m < g.nfound; m++) {
+            items[m].key = sort_key(&g.found[m], rank);
+            items[m].index = (uint32_t)m;
+        }
         sort_codes = codes;
-        sort_found = g.found;
-        if (g.nfound > 1) qsort(order, g.nfound, sizeof(uint32_t), compare_found);
+        int sorted = g.nfound < 2 || sort_items(items, g.nfound, g.found);
         sort_codes = NULL;
-        sort_found = NULL;
+        if (!sorted) { free(items); PyErr_NoMemory(); goto done; }
+        for (size_t m = 0; m < g.nfound; m++) order[m] = items[m].index;
+        free(items);
     }
     {
         /* tens of thousands of new tuples, none in a cycle: no collection while building */
