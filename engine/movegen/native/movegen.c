@@ -450,6 +450,7 @@ static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
                 tile = tiles[slot] = Py_BuildValue("(iOO)", (int)f->sq[k], letter,
                                                     f->blank[k] ? Py_True : Py_False);
                 if (!tile) { Py_DECREF(key); goto fail; }
+                PyObject_GC_UnTrack(tile);
             }
             Py_INCREF(tile);
             PyTuple_SET_ITEM(key, k, tile);
@@ -465,6 +466,10 @@ static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
         PyTuple_SET_ITEM(move, 1, key);
         PyTuple_SET_ITEM(move, 2, across);
         PyTuple_SET_ITEM(move, 3, cols);
+        /* ints, strs and bools only: never part of a cycle, so kept out of the collector's
+           sight (CPython untracks such tuples itself, but only after scanning them once) */
+        PyObject_GC_UnTrack(key);
+        PyObject_GC_UnTrack(move);
         PyList_SET_ITEM(out, (Py_ssize_t)m, move);
     }
     for (size_t k = 0; k < (size_t)size * nl * 2; k++) Py_XDECREF(tiles[k]);
