@@ -52,7 +52,8 @@ class OptionalBuildExt(build_ext):
 
 NATIVE = Extension(
     "wordarena.engine.movegen._native",
-    sources=["engine/movegen/native/movegen.c"],
+    sources=["engine/movegen/native/movegen.c", "engine/movegen/native/wildcards.c"],
+    depends=["engine/movegen/native/movegen.h"],
     extra_compile_args=["-O2", "-std=c99"] if sys.platform != "win32" else [],
     optional=True,
 )

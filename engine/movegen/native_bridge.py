@@ -8,9 +8,10 @@ extension is missing) or ``python`` (the pure-Python reference, ``engine.movegen
 The C core is handed flat arrays: the lexicon's own (``first``, ``targets``, ``terminal``) with
 the tile-letter index of each edge and the child letters of each node (computed once per
 lexicon and alphabet), and per position the board, the rack and the scorer's per-square tables
-(``tables.SquareTables``, flattened once per ruleset and board effects). It declines — and
-:func:`native_moves` returns None, so the Python generator answers — what it does not cover:
-War of Words wildcards (on the rack or the board) and portals (see docs/movegen.md).
+(``tables.SquareTables``, flattened once per ruleset and board effects). War of Words wildcards
+are letter index ``len(letters)`` (``engine/movegen/native/wildcards.c`` walks them as node
+sets). What it does not cover goes to the Python generator: portals (``api.generate`` never
+asks), and what :func:`native_moves` declines with None (see docs/movegen.md).
 """
 
 from __future__ import annotations
@@ -133,10 +134,12 @@ def native_moves(
     effects: BoardEffects,
 ) -> list[Move] | None:
     """Every legal play (best first) from the C core, or None when it declines the position:
-    a War of Words wildcard on the rack or the board, a board or rack past its limits."""
+    a board or rack past its limits, or War of Words wildcards whose node sets outgrow the
+    core's stack (none seen in the tests)."""
     letters = tables.letters
     index = {ch: k for k, ch in enumerate(letters)}
-    counts = bytearray(len(letters))
+    index[WILDCARD] = len(letters)  # a wildcard on the board
+    counts = bytearray(len(letters) + 1)
     blanks = 0
     for token in rack:
         k = index.get(token)
@@ -144,10 +147,9 @@ def native_moves(
             counts[k] += 1
         elif token == BLANK:
             blanks += 1
-        elif token == WILDCARD:
-            return None
-    if (tables.rows > _MAX_LINE or tables.cols > _MAX_LINE or len(letters) > 64
-            or sum(counts) + blanks > min(_MAX_TILES, len(tables.bingo) - 1)):
+    wildcards = counts.pop()
+    if (tables.rows > _MAX_LINE or tables.cols > _MAX_LINE or len(letters) > 63
+            or sum(counts) + blanks + wildcards > min(_MAX_TILES, len(tables.bingo) - 1)):
         return None
     board = bytearray(len(cells))
     face = array("i", bytes(4 * len(cells)))
@@ -160,7 +162,7 @@ def native_moves(
             continue
         empty = False
         k = index.get(tile.letter)
-        if k is None:  # a wildcard (or a letter outside the tile set) on the board
+        if k is None:  # a letter outside the tile set
             return None
         board[s] = k
         face[s] = tile_value(ruleset, tile, effects)
@@ -170,11 +172,11 @@ def native_moves(
     opening = empty and ruleset.first_play is FirstPlay.START_SQUARE
     start = ruleset.board.start
     assert _module is not None
-    moves: list[Move] = _module.generate(
+    moves: list[Move] | None = _module.generate(
         first, targets, terminal, edge_letters, kids, root, tables.rows, tables.cols,
         board, face, old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,
         int(tables.additive), -1 if bonus is None else index[bonus], tables.bonus_points,
-        counts, blanks, ruleset.first_play_min_tiles if opening else 1, int(opening),
-        -1 if start is None else start, letters, Move,
+        counts, blanks, wildcards, ruleset.first_play_min_tiles if opening else 1, int(opening),
+        -1 if start is None else start, (*letters, WILDCARD), Move,
     )
     return moves

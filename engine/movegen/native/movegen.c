@@ -13,73 +13,9 @@
  *
  * Cases it is not given (the Python layer keeps them): War of Words wildcards and portals.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define MAXLINE 64   /* longest row or column */
-#define MAXTILES 16  /* most tiles on a rack */
-#define MAXLETTERS 64
-#define NOLETTER 255
-
-typedef struct {
-    int32_t score;
-    uint8_t nt, across;
-    uint16_t sq[MAXTILES];
-    uint8_t let[MAXTILES];
-    uint8_t blank[MAXTILES];
-} Found;
-
-typedef struct {
-    /* lexicon */
-    const uint32_t *first, *targets;
-    const uint8_t *terminal, *elet;
-    const uint64_t *kids;
-    uint32_t root;
-    /* board and tables */
-    int rows, cols, nl;
-    const uint8_t *cells;     /* letter index per square, NOLETTER when empty */
-    const int32_t *face;      /* face value of the tile on each square */
-    const uint8_t *oldbon;    /* the tile on the square shows the Bonus Letter */
-    const int32_t *nv;        /* [square * nl + letter]: value of a new tile there */
-    const int32_t *wm;        /* word multiplier fed into the main word's factor */
-    const int32_t *xf;        /* factor of a cross word through a new tile there */
-    const uint8_t *blocked, *freestart;
-    const int32_t *bingo;
-    int nbingo, additive, bonus, bp, min_tiles;
-    uint64_t all_bits;
-    /* rack */
-    int counts[MAXLETTERS];
-    uint64_t lav;           /* the letters on the rack now (blanks aside) */
-    int blanks, tiles;
-    /* the line in hand */
-    int n, across;
-    int sq[MAXLINE];
-    int let[MAXLINE];       /* letter index, -1 when empty */
-    uint64_t cross[MAXLINE];
-    int xlen[MAXLINE];
-    uint8_t anchor[MAXLINE];
-    int32_t *xs;            /* [i * (nl + 1) + letter], letter nl = a blank */
-    uint8_t *board_anchor;
-    /* the move being built */
-    int anchor_i, start, np;
-    int psq[MAXTILES], plet[MAXTILES], pblank[MAXTILES];
-    /* output */
-    Found *found;
-    size_t nfound, capfound;
-    int failed;
-} Gen;
+#include "movegen.h"
 
 /* -- the DAWG ----------------------------------------------------------------------------- */
-
-static inline int64_t child_of(const Gen *g, uint32_t node, int letter) {
-    uint32_t e = g->first[node], end = g->first[node + 1];
-    for (; e < end; e++)
-        if (g->elet[e] == letter) return g->targets[e];
-    return -1;
-}
 
 /* node reached from `node` by the letters of `path` (count `len`), -1 off the DAWG */
 static int64_t walk(const Gen *g, uint32_t node, const int *path, int len) {
@@ -94,7 +30,7 @@ static inline int32_t nv_of(const Gen *g, int s, int letter) {
 
 /* -- output ------------------------------------------------------------------------------- */
 
-static void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum) {
+void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum) {
     if (i - g->start < 2 || nt < g->min_tiles) return;
     int direction = g->across;
     if (nt == 1) {
@@ -263,7 +199,8 @@ static void cross_check(Gen *g, int i, int s) {
     int prefix[MAXLINE];
     for (int k = 0; k < nb; k++) prefix[k] = before[nb - 1 - k];
     uint64_t bits = 0;
-    int64_t node = walk(g, g->root, prefix, nb);
+    int64_t node = g->wild_mode ? -1 : walk(g, g->root, prefix, nb);
+    if (g->wild_mode) bits = wild_cross_bits(g, prefix, nb, after, na);
     if (node >= 0) {
         uint32_t e = g->first[node], end = g->first[node + 1];
         for (; e < end; e++) {
@@ -278,6 +215,15 @@ static void cross_check(Gen *g, int i, int s) {
     for (int l = 0; l < nl; l++)
         xs[l] = (base + nv_of(g, s, l) + ((hasbon || l == g->bonus) ? g->bp : 0)) * factor;
     xs[nl] = (base + (hasbon ? g->bp : 0)) * factor;
+}
+
+/* The longest left part before anchor a: its free squares (empty, open, no anchor), at most
+   the tiles on the rack but one. */
+static int left_limit(const Gen *g, int a) {
+    int limit = 0;
+    for (int j = a - 1; j >= 0 && g->let[j] < 0 && !g->blocked[g->sq[j]] && !g->anchor[j]; j--)
+        limit++;
+    return limit > g->tiles - 1 ? g->tiles - 1 : limit;
 }
 
 static void generate_line(Gen *g, int across, int k) {
@@ -300,6 +246,10 @@ static void generate_line(Gen *g, int across, int k) {
     for (int a = 0; a < n && !g->failed; a++) {
         if (!g->anchor[a] || !g->cross[a]) continue;
         g->anchor_i = a;
+        if (g->wild_mode) {
+            wild_from_anchor(g, a, left_limit(g, a));
+            continue;
+        }
         if (a > 0 && g->let[a - 1] >= 0) {
             int start = a - 1;
             while (start > 0 && g->let[start - 1] >= 0) start--;
@@ -316,11 +266,7 @@ static void generate_line(Gen *g, int across, int k) {
             extend(g, a, (uint32_t)node, msum, g->additive ? 0 : 1, bon, 0, 0);
             continue;
         }
-        int limit = 0;
-        for (int j = a - 1; j >= 0 && g->let[j] < 0 && !g->blocked[g->sq[j]] && !g->anchor[j]; j--)
-            limit++;
-        if (limit > g->tiles - 1) limit = g->tiles - 1;
-        left_parts(g, a, g->root, 0, limit);
+        left_parts(g, a, g->root, 0, left_limit(g, a));
     }
 }
 
@@ -435,7 +381,7 @@ static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
     const int nl = g->nl, size = g->rows * g->cols;
     PyObject *out = PyList_New((Py_ssize_t)g->nfound);
     if (!out) return NULL;
-    PyObject **tiles = calloc((size_t)size * nl * 2, sizeof(PyObject *));
+    PyObject **tiles = calloc((size_t)size * (nl + 1) * 2, sizeof(PyObject *));
     PyObject *cols = PyLong_FromLong(g->cols);
     if (!tiles || !cols) goto fail;
     for (size_t m = 0; m < g->nfound; m++) {
@@ -443,7 +389,7 @@ static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
         PyObject *key = PyTuple_New(f->nt);
         if (!key) goto fail;
         for (int k = 0; k < f->nt; k++) {
-            size_t slot = ((size_t)f->sq[k] * nl + f->let[k]) * 2 + f->blank[k];
+            size_t slot = ((size_t)f->sq[k] * (nl + 1) + f->let[k]) * 2 + f->blank[k];
             PyObject *tile = tiles[slot];
             if (!tile) {
                 PyObject *letter = PyTuple_GET_ITEM(letters, f->let[k]);
@@ -472,13 +418,13 @@ static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
         PyObject_GC_UnTrack(move);
         PyList_SET_ITEM(out, (Py_ssize_t)m, move);
     }
-    for (size_t k = 0; k < (size_t)size * nl * 2; k++) Py_XDECREF(tiles[k]);
+    for (size_t k = 0; k < (size_t)size * (nl + 1) * 2; k++) Py_XDECREF(tiles[k]);
     free(tiles);
     Py_DECREF(cols);
     return out;
 fail:
     if (tiles) {
-        for (size_t k = 0; k < (size_t)size * nl * 2; k++) Py_XDECREF(tiles[k]);
+        for (size_t k = 0; k < (size_t)size * (nl + 1) * 2; k++) Py_XDECREF(tiles[k]);
         free(tiles);
     }
     Py_XDECREF(cols);
@@ -489,9 +435,11 @@ fail:
 PyDoc_STRVAR(generate_doc,
 "generate(first, targets, terminal, edge_letters, kid_bits, root, rows, cols, cells, face,\n"
 "         old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,\n"
-"         additive, bonus, bonus_points, counts, blanks, min_tiles, opening, start,\n"
-"         letters, move_type) -> list of moves, best first\n\n"
-"Every legal play of the rack on the board (see engine/movegen/native_bridge.py for the arrays).");
+"         additive, bonus, bonus_points, counts, blanks, wildcards, min_tiles, opening,\n"
+"         start, shown, move_type) -> list of moves, best first, or None\n\n"
+"Every legal play of the rack on the board (see engine/movegen/native_bridge.py for the arrays).\n"
+"``shown``: the tile letters, then the wildcard's '*' (letter index len(shown) - 1 on the board).\n"
+"None: node sets of wildcards too large; the Python generator answers.");
 
 static PyObject *py_generate(PyObject *self, PyObject *args) {
     Buffers b;
@@ -499,13 +447,13 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     Gen g;
     memset(&g, 0, sizeof g);
     unsigned int root;
-    int blanks, opening, start;
+    int blanks, wilds, opening, start;
     PyObject *letters, *move_type;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Iiiy*y*y*y*y*y*y*y*y*iiiy*iiiiO!O!:generate",
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Iiiy*y*y*y*y*y*y*y*y*iiiy*iiiiiO!O!:generate",
                           &b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &root,
                           &g.rows, &g.cols, &b.cells, &b.face, &b.oldbon, &b.nv, &b.wm, &b.xf,
                           &b.blocked, &b.freestart, &b.bingo, &g.additive, &g.bonus, &g.bp,
-                          &b.counts, &blanks, &g.min_tiles, &opening, &start,
+                          &b.counts, &blanks, &wilds, &g.min_tiles, &opening, &start,
                           &PyTuple_Type, &letters, &PyType_Type, &move_type))
         return NULL;
     PyObject *result = NULL;
@@ -513,11 +461,11 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     Py_buffer *all[] = {&b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &b.cells, &b.face,
                         &b.oldbon, &b.nv, &b.wm, &b.xf, &b.blocked, &b.freestart, &b.bingo,
                         &b.counts};
-    g.nl = (int)PyTuple_GET_SIZE(letters);
+    g.nl = (int)PyTuple_GET_SIZE(letters) - 1;
     const Py_ssize_t size = (Py_ssize_t)g.rows * g.cols;
     const Py_ssize_t nodes = b.terminal.len;
     if (g.rows < 1 || g.cols < 1 || g.rows > MAXLINE || g.cols > MAXLINE || g.nl < 1
-        || g.nl > MAXLETTERS || nodes < 1 || root >= (unsigned)nodes) {
+        || g.nl >= MAXLETTERS || nodes < 1 || root >= (unsigned)nodes) {
         PyErr_SetString(PyExc_ValueError, "native movegen: board or alphabet out of range");
         goto done;
     }
@@ -546,7 +494,9 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     g.nbingo = (int)(b.bingo.len / 4);
     g.all_bits = g.nl == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g.nl) - 1);
     g.blanks = blanks;
-    g.tiles = blanks;
+    g.wilds = wilds;
+    g.wild_mode = wilds > 0;
+    g.tiles = blanks + wilds;
     for (int l = 0; l < g.nl; l++) {
         g.counts[l] = ((const uint8_t *)b.counts.buf)[l];
         g.tiles += g.counts[l];
@@ -554,7 +504,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     }
     for (Py_ssize_t s = 0; s < size; s++) {
         uint8_t c = g.cells[s];
-        if (c != NOLETTER && c >= g.nl) {
+        g.wild_mode |= c == g.nl;
+        if (c != NOLETTER && c > g.nl) {
             PyErr_SetString(PyExc_ValueError, "native movegen: a board letter outside the alphabet");
             goto done;
         }
@@ -569,19 +520,31 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     g.xs = malloc(sizeof(int32_t) * MAXLINE * (g.nl + 1));
     g.board_anchor = malloc((size_t)size);
     if (!g.xs || !g.board_anchor) { PyErr_NoMemory(); goto done; }
+    if (g.wild_mode) {
+        g.nodes = (size_t)nodes;
+        g.arena_cap = (size_t)1 << 20;
+        g.arena = malloc(sizeof(uint32_t) * g.arena_cap);
+        g.stamp = calloc(g.nodes, sizeof(uint32_t));
+        if (!g.arena || !g.stamp) { PyErr_NoMemory(); goto done; }
+    }
     find_anchors(&g, opening, start);
     Py_BEGIN_ALLOW_THREADS
     for (int k = 0; k < g.rows && !g.failed; k++) generate_line(&g, 1, k);
     for (int k = 0; k < g.cols && !g.failed; k++) generate_line(&g, 0, k);
     Py_END_ALLOW_THREADS
+    if (g.failed == 3) { /* node sets too large: the Python generator answers */
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
     if (g.failed) {
         if (g.failed == 2) PyErr_NoMemory();
         else PyErr_SetString(PyExc_ValueError, "native movegen: a move past the bingo table");
         goto done;
     }
     {
-        Py_UCS4 codes[MAXLETTERS];
-        for (int l = 0; l < g.nl; l++) {
+        Py_UCS4 codes[MAXLETTERS + 1];
+        for (int l = 0; l <= g.nl; l++) {
             PyObject *letter = PyTuple_GET_ITEM(letters, l);
             if (!PyUnicode_Check(letter) || PyUnicode_GET_LENGTH(letter) != 1) {
                 PyErr_SetString(PyExc_ValueError, "native movegen: letters must be 1-character str");
@@ -589,10 +552,10 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
             }
             codes[l] = PyUnicode_READ_CHAR(letter, 0);
         }
-        uint8_t rank[MAXLETTERS];
-        for (int l = 0; l < g.nl; l++) {
+        uint8_t rank[MAXLETTERS + 1];
+        for (int l = 0; l <= g.nl; l++) {
             rank[l] = 0;
-            for (int m = 0; m < g.nl; m++) rank[l] += codes[m] < codes[l];
+            for (int m = 0; m <= g.nl; m++) rank[l] += codes[m] < codes[l];
         }
         order = malloc(sizeof(uint32_t) * (g.nfound + 1));
         SortItem *items = malloc(sizeof(SortItem) * (g.nfound + 1));
@@ -619,6 +582,8 @@ done:
     free(g.found);
     free(g.xs);
     free(g.board_anchor);
+    free(g.arena);
+    free(g.stamp);
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         if (all[k]->obj) PyBuffer_Release(all[k]);
     return result;

@@ -49,13 +49,11 @@ def moves_by(name: str, state: GameState, seat: int | None = None) -> list:
 
 
 def native_covers(state: GameState, seat: int | None = None) -> bool:
-    """True when the native core answers this position itself (no portal, no wildcard)."""
+    """True when the native core answers this position itself: every position but War of
+    Words' with an open portal pair."""
     from wordarena.engine.warofwords.arena import portal_links
 
-    seat = state.to_move if seat is None else seat
-    rack = state.racks[seat]
-    on_board = any(t is not None and t.letter == WILDCARD for t in state.cells)
-    return not (WILDCARD in rack or on_board or (state.effects and portal_links(state)))
+    return not (state.effects and portal_links(state))
 
 
 def agreed_moves(state: GameState, seat: int | None = None) -> list:
