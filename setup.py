@@ -5,7 +5,7 @@ pyproject.toml holds the metadata; this file only computes the package list, bec
 The mapping works for ``pip install .`` (a wheel) and ``pip install -e .`` (setuptools' editable
 finder maps each root below).
 
-It also builds the native move-generation core (``wordarena.engine.movegen._native``, plain C
+It also builds the native move-generation core (``wordarena.engine.movegen.native_core``, plain C
 against the CPython API, engine/movegen/native/) with the system compiler. A failed build is not
 fatal: the package installs without it and the pure-Python generator is used
 (``engine.movegen.native_bridge`` prints a one-line notice at first use).
@@ -51,7 +51,7 @@ class OptionalBuildExt(build_ext):
 
 
 NATIVE = Extension(
-    "wordarena.engine.movegen._native",
+    "wordarena.engine.movegen.native_core",
     sources=["engine/movegen/native/movegen.c", "engine/movegen/native/wildcards.c"],
     depends=["engine/movegen/native/movegen.h"],
     extra_compile_args=["-O2", "-std=c99"] if sys.platform != "win32" else [],

@@ -40,10 +40,10 @@ _MAX_TILES = 15
 
 def _load() -> tuple[ModuleType | None, str]:
     try:
-        from wordarena.engine.movegen import _native  # type: ignore[attr-defined]
+        from wordarena.engine.movegen import native_core  # type: ignore[attr-defined]
     except ImportError as exc:
         return None, str(exc)
-    return _native, ""
+    return native_core, ""
 
 
 _module, _why = _load()

@@ -104,7 +104,7 @@ def test_the_wheel_carries_the_native_move_generator_and_the_cli_uses_it(install
     analyses with it (``WORDARENA_MOVEGEN=native`` refuses to run without it) and answers exactly
     what the pure-Python generator answers."""
     names = zipfile.ZipFile(installed.wheel).namelist()
-    assert [n for n in names if n.startswith("wordarena/engine/movegen/_native.")
+    assert [n for n in names if n.startswith("wordarena/engine/movegen/native_core.")
             and n.endswith((".so", ".pyd"))], "no compiled move generator in the wheel"
     cgp = ("15/15/2A12/2QUETCH7/2U4E2T4/2A4X2Y4/2T3ZA2R4/2O1D1AD1PAVISE/1UNFORGED1N4/2E1P2SEWN4/"
            "4A5E4/3OM10/3KI10/3eN10/3HE10 GIRRSW?/ 0/0 0")
@@ -192,7 +192,7 @@ def test_without_a_compiler_the_wheel_installs_and_plays_on_python(
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert build.returncode == 0, build.stderr
     (wheel,) = (tmp_path / "dist").glob("wordarena-*.whl")
-    assert not [n for n in zipfile.ZipFile(wheel).namelist() if "/_native." in n]
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if "/native_core." in n]
     installed.run("python", "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
                   "--force-reinstall", str(wheel), timeout=900)
     cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"

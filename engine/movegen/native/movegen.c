@@ -631,8 +631,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native",
+    PyModuleDef_HEAD_INIT, "native_core",
     "The native move-generation core (engine/movegen/native/movegen.c).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit_native_core(void) { return PyModule_Create(&module); }

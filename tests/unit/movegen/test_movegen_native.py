@@ -149,7 +149,7 @@ def test_an_unknown_choice_is_refused_naming_the_variable() -> None:
 
 def test_native_asked_for_but_not_built_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(native_bridge, "_module", None)
-    monkeypatch.setattr(native_bridge, "_why", "No module named '_native'")
+    monkeypatch.setattr(native_bridge, "_why", "No module named 'native_core'")
     state = position("classic", "en", 1, 2, 3)
     with movegen_implementation("native"), pytest.raises(InputError, match="not built"):
         generate_moves(state)
