@@ -25,6 +25,7 @@ from typing import Any
 
 from wordarena.engine.board import Cells
 from wordarena.engine.errors import InputError
+from wordarena.engine.lexicon import Lexicon
 from wordarena.engine.movegen.move import Move
 from wordarena.engine.movegen.tables import SquareTables
 from wordarena.engine.rulesets.model import FirstPlay, Ruleset
@@ -134,8 +135,10 @@ def native_moves(
     effects: BoardEffects,
 ) -> list[Move] | None:
     """Every legal play (best first) from the C core, or None when it declines the position:
-    a board or rack past its limits, or War of Words wildcards whose node sets outgrow the
-    core's stack (none seen in the tests)."""
+    a lexicon that is not a compiled ``Lexicon``, a board or rack past its limits, or War of
+    Words wildcards whose node sets outgrow the core's stack (none seen in the tests)."""
+    if not isinstance(lexicon, Lexicon):  # the core walks a compiled DAWG's arrays only
+        return None
     letters = tables.letters
     index = {ch: k for k, ch in enumerate(letters)}
     index[WILDCARD] = len(letters)  # a wildcard on the board
