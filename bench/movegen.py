@@ -9,7 +9,7 @@ and with two (War of Words: wildcards, which the native core hands to Python: ra
 ``scrabble`` also the four positions a-d of issue 18 (``ISSUE_POSITIONS``).
 
     .venv/bin/python bench/movegen.py [--runs 21] [--family classic ...] [--cold] [--one-process]
-                                      [--impl python|native|both]
+                                      [--impl python|native|both] [--steady]
 
 Each ruleset is measured in a fresh process unless ``--one-process`` is given (see ``main``).
 
@@ -117,14 +117,21 @@ def empty_cgp(family: str, lexicon, rack: str) -> str:
 
 
 def time_position(
-    cgp: str, lexicon, runs: int, warm: bool, impl: str = "native"
+    cgp: str, lexicon, runs: int, warm: bool, impl: str = "native", steady: bool = False
 ) -> tuple[float, float, int]:
-    """Median CPU and wall seconds of a full generation by ``impl``, and the number of moves."""
+    """Median CPU and wall seconds of a full generation by ``impl``, and the number of moves.
+    ``steady``: the mean of ``runs`` generations back to back instead (no collection between
+    them: what a bot generating move after move sees)."""
     os.environ[ENV] = impl
     state = position_from_cgp(cgp, lexicon=lexicon)
     cpu, wall = [], []
     count = 0
     generate_moves(state, ordered=False)
+    if steady:
+        c0, t0 = time.process_time(), time.perf_counter()
+        for _ in range(runs):
+            moves = generate_moves(state, ordered=False)
+        return ((time.process_time() - c0) / runs, (time.perf_counter() - t0) / runs, len(moves))
     for _ in range(runs):
         if not warm:
             clear_caches()
@@ -160,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure every ruleset in this process, one after the other")
     parser.add_argument("--impl", choices=("python", "native", "both"), default="both",
                         help="which generator(s) to time (default: both, side by side)")
+    parser.add_argument("--steady", action="store_true",
+                        help="mean of --runs generations back to back (no gc.collect between)")
     parser.add_argument("--rows-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     families = args.family or list(FAMILIES)
@@ -167,25 +176,29 @@ def main(argv: list[str] | None = None) -> int:
         load_s, load_mb = lexicon_figures()
         print(f"lexicon en: {len(load_lexicon('en'))} words, load {load_s * 1000:.0f} ms, "
               f"{load_mb:.1f} MB")
-        print("cpu / wall: median milliseconds of one warm generation; x: python cpu / native cpu")
+        print(f"cpu / wall: {'mean' if args.steady else 'median'} milliseconds of one warm generation;"
+              " x: python cpu / native cpu")
         print(f"{'ruleset':<12}{'position':<12}{'rack':<10}{'python cpu':>11}{'wall':>8}"
               f"{'native cpu':>11}{'wall':>8}{'x':>7}{'moves':>8}")
     if len(families) > 1 and not args.one_process:
         # Each ruleset in a fresh process: the greedy games and caches of the rulesets before
         # it would otherwise slow the later ones (15-35 % here, a bigger heap to walk).
         for family in families:
-            extra = ["--cold"] * args.cold + ["--show-cgp"] * args.show_cgp + ["--impl", args.impl]
+            extra = (["--cold"] * args.cold + ["--show-cgp"] * args.show_cgp + ["--impl", args.impl]
+                     + ["--steady"] * args.steady)
             subprocess.run([sys.executable, __file__, "--rows-only", "--runs", str(args.runs),
                             "--family", family, *extra], check=True)
         return 0
     lexicon = load_lexicon("en")
     for family in families:
-        measure_family(family, lexicon, args.runs, not args.cold, args.show_cgp, args.impl)
+        measure_family(family, lexicon, args.runs, not args.cold, args.show_cgp, args.impl,
+                       args.steady)
     return 0
 
 
 def measure_family(
-    family: str, lexicon, runs: int, warm: bool, show_cgp: bool, impl: str = "both"
+    family: str, lexicon, runs: int, warm: bool, show_cgp: bool, impl: str = "both",
+    steady: bool = False,
 ) -> None:
     """Print one row per position of ``family``."""
     joker = "*" if family == "warofwords" else "?"
@@ -207,7 +220,7 @@ def measure_family(
     for name, cgp in positions.items():
         if show_cgp:
             print(f"  {cgp}")
-        timed = {i: time_position(cgp, lexicon, runs, warm, i) for i in which}
+        timed = {i: time_position(cgp, lexicon, runs, warm, i, steady) for i in which}
         counts = {count for _, _, count in timed.values()}
         cells = "".join(
             f"{timed[i][0] * 1000:>11.2f}{timed[i][1] * 1000:>8.2f}" if i in timed else f"{'-':>11}{'-':>8}"

@@ -11,7 +11,8 @@
  * engine.movegen.move.Move tuples, sorted best first (score, then tiles: the canonical order
  * engine.movegen.api.sort_moves gives the Python generator's moves too).
  *
- * Cases it is not given (the Python layer keeps them): War of Words wildcards and portals.
+ * A War of Words wildcard on the rack or the board switches the search to sets of DAWG nodes
+ * (wildcards.c). Not given here (the Python layer keeps them): War of Words portals.
  */
 #include "movegen.h"
 
