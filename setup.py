@@ -4,9 +4,17 @@ pyproject.toml holds the metadata; this file only computes the package list, bec
 ``packages.find`` cannot put folders found under ``engine/`` into ``wordarena.engine``.
 The mapping works for ``pip install .`` (a wheel) and ``pip install -e .`` (setuptools' editable
 finder maps each root below).
+
+It also builds the native move-generation core (``wordarena.engine.movegen.native_core``, plain C
+against the CPython API, engine/movegen/native/) with the system compiler. A failed build is not
+fatal: the package installs without it and the pure-Python generator is used
+(``engine.movegen.native_bridge`` prints a one-line notice at first use).
 """
 
-from setuptools import find_packages, setup
+import sys
+
+from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
 
 # import name -> folder in the repository
 ROOTS = {
@@ -20,4 +28,34 @@ packages: list[str] = []
 for name, folder in ROOTS.items():
     packages += [name, *(f"{name}.{sub}" for sub in find_packages(folder))]
 
-setup(packages=packages, package_dir=ROOTS)
+
+class OptionalBuildExt(build_ext):
+    """build_ext that warns instead of failing when the C compiler is missing or fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            self._skipped(exc)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            self._skipped(exc)
+
+    @staticmethod
+    def _skipped(exc: BaseException) -> None:
+        print(f"wordarena: the native move generator was not built ({exc}); "
+              "the pure-Python generator will be used", file=sys.stderr)
+
+
+NATIVE = Extension(
+    "wordarena.engine.movegen.native_core",
+    sources=["engine/movegen/native/movegen.c", "engine/movegen/native/wildcards.c"],
+    depends=["engine/movegen/native/movegen.h"],
+    extra_compile_args=["-O2", "-std=c99"] if sys.platform != "win32" else [],
+    optional=True,
+)
+
+setup(packages=packages, package_dir=ROOTS, ext_modules=[NATIVE], cmdclass={"build_ext": OptionalBuildExt})

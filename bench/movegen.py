@@ -1,11 +1,15 @@
-"""Move generation benchmark: median full-generation time per ruleset and position.
+"""Move generation benchmark: median full-generation time per ruleset and position, for the
+pure-Python generator and the native core side by side (same process, same position, one after
+the other), with their ratio.
 
 Positions are CGP lines: the empty board with ``AEINRST`` (War of Words, whose racks hold 8
 tiles, also with ``AEINRSTL``), and a mid-game board of about 17 words (built once by greedy
 play from a fixed seed, printed so it can be reused) with a rack without blanks, with one blank
-and with two (War of Words: wildcards).
+and with two (War of Words: wildcards, which the native core hands to Python: ratio ~1); for
+``scrabble`` also the four positions a-d of issue 18 (``ISSUE_POSITIONS``).
 
     .venv/bin/python bench/movegen.py [--runs 21] [--family classic ...] [--cold] [--one-process]
+                                      [--impl python|native|both] [--steady]
 
 Each ruleset is measured in a fresh process unless ``--one-process`` is given (see ``main``).
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import statistics
 import subprocess
 import sys
@@ -30,9 +35,20 @@ from wordarena.engine.game import apply, set_rack, start_game
 from wordarena.engine.interchange.cgp import position_from_cgp, position_to_cgp
 from wordarena.engine.lexicon import catalog, load_lexicon
 from wordarena.engine.movegen import clear_caches, generate_moves
+from wordarena.engine.movegen.native_bridge import ENV
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 POSITIONS = ("empty", "mid-game", "one blank", "two blanks")
+IMPLEMENTATIONS = ("python", "native")
+_ISSUE_BOARD = ("15/15/2A12/2QUETCH7/2U4E2T4/2A4X2Y4/2T3ZA2R4/2O1D1AD1PAVISE/1UNFORGED1N4/"
+                "2E1P2SEWN4/4A5E4/3OM10/3KI10/3eN10/3HE10")
+# Issue 18's positions (standard scrabble board and tiles, English word list)
+ISSUE_POSITIONS = {
+    "issue a": "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0",
+    "issue b": f"{_ISSUE_BOARD} AGIRRSW/ 0/0 0",
+    "issue c": f"{_ISSUE_BOARD} GIRRSW?/ 0/0 0",
+    "issue d": f"{_ISSUE_BOARD.replace('3eN10', '3EN10')} GIRRS??/ 0/0 0",
+}
 
 
 def board_words(state) -> int:
@@ -100,12 +116,22 @@ def empty_cgp(family: str, lexicon, rack: str) -> str:
     return position_to_cgp(state)
 
 
-def time_position(cgp: str, lexicon, runs: int, warm: bool) -> tuple[float, float, int]:
-    """Median CPU and wall seconds of a full generation, and the number of moves."""
+def time_position(
+    cgp: str, lexicon, runs: int, warm: bool, impl: str = "native", steady: bool = False
+) -> tuple[float, float, int]:
+    """Median CPU and wall seconds of a full generation by ``impl``, and the number of moves.
+    ``steady``: the mean of ``runs`` generations back to back instead (no collection between
+    them: what a bot generating move after move sees)."""
+    os.environ[ENV] = impl
     state = position_from_cgp(cgp, lexicon=lexicon)
     cpu, wall = [], []
     count = 0
     generate_moves(state, ordered=False)
+    if steady:
+        c0, t0 = time.process_time(), time.perf_counter()
+        for _ in range(runs):
+            moves = generate_moves(state, ordered=False)
+        return ((time.process_time() - c0) / runs, (time.perf_counter() - t0) / runs, len(moves))
     for _ in range(runs):
         if not warm:
             clear_caches()
@@ -139,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show-cgp", action="store_true", help="print the positions used")
     parser.add_argument("--one-process", action="store_true",
                         help="measure every ruleset in this process, one after the other")
+    parser.add_argument("--impl", choices=("python", "native", "both"), default="both",
+                        help="which generator(s) to time (default: both, side by side)")
+    parser.add_argument("--steady", action="store_true",
+                        help="mean of --runs generations back to back (no gc.collect between)")
     parser.add_argument("--rows-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     families = args.family or list(FAMILIES)
@@ -146,23 +176,30 @@ def main(argv: list[str] | None = None) -> int:
         load_s, load_mb = lexicon_figures()
         print(f"lexicon en: {len(load_lexicon('en'))} words, load {load_s * 1000:.0f} ms, "
               f"{load_mb:.1f} MB")
-        print(f"{'ruleset':<12}{'position':<12}{'rack':<10}{'cpu ms':>8}{'wall ms':>9}"
-              f"{'moves':>8}{'moves/s':>10}")
+        print(f"cpu / wall: {'mean' if args.steady else 'median'} milliseconds of one warm generation;"
+              " x: python cpu / native cpu")
+        print(f"{'ruleset':<12}{'position':<12}{'rack':<10}{'python cpu':>11}{'wall':>8}"
+              f"{'native cpu':>11}{'wall':>8}{'x':>7}{'moves':>8}")
     if len(families) > 1 and not args.one_process:
         # Each ruleset in a fresh process: the greedy games and caches of the rulesets before
         # it would otherwise slow the later ones (15-35 % here, a bigger heap to walk).
         for family in families:
-            extra = ["--cold"] * args.cold + ["--show-cgp"] * args.show_cgp
+            extra = (["--cold"] * args.cold + ["--show-cgp"] * args.show_cgp + ["--impl", args.impl]
+                     + ["--steady"] * args.steady)
             subprocess.run([sys.executable, __file__, "--rows-only", "--runs", str(args.runs),
                             "--family", family, *extra], check=True)
         return 0
     lexicon = load_lexicon("en")
     for family in families:
-        measure_family(family, lexicon, args.runs, not args.cold, args.show_cgp)
+        measure_family(family, lexicon, args.runs, not args.cold, args.show_cgp, args.impl,
+                       args.steady)
     return 0
 
 
-def measure_family(family: str, lexicon, runs: int, warm: bool, show_cgp: bool) -> None:
+def measure_family(
+    family: str, lexicon, runs: int, warm: bool, show_cgp: bool, impl: str = "both",
+    steady: bool = False,
+) -> None:
     """Print one row per position of ``family``."""
     joker = "*" if family == "warofwords" else "?"
     mid = midgame_cgp(family, lexicon)
@@ -170,18 +207,30 @@ def measure_family(family: str, lexicon, runs: int, warm: bool, show_cgp: bool) 
     rows = list(POSITIONS)
     if family == "warofwords":  # its rack holds 8 tiles: the issue's 7 and a full rack
         rows.insert(1, "empty, 8")
+    positions: dict[str, str] = {}
     for name in rows:
         if name.startswith("empty"):
-            cgp = empty_cgp(family, lexicon, "AEINRST" + ("L" if name == "empty, 8" else ""))
+            positions[name] = empty_cgp(family, lexicon, "AEINRST" + ("L" if name == "empty, 8" else ""))
         else:
             blanks = POSITIONS.index(name) - 1
-            cgp = with_rack(mid, joker * blanks + natural[blanks:])
+            positions[name] = with_rack(mid, joker * blanks + natural[blanks:])
+    if family == "scrabble":
+        positions.update(ISSUE_POSITIONS)
+    which = IMPLEMENTATIONS if impl == "both" else (impl,)
+    for name, cgp in positions.items():
         if show_cgp:
             print(f"  {cgp}")
-        cpu, wall, count = time_position(cgp, lexicon, runs, warm)
-        rate = count / cpu if cpu else 0.0
-        print(f"{family:<12}{name:<12}{rack_of(cgp):<10}{cpu * 1000:>8.1f}{wall * 1000:>9.1f}"
-              f"{count:>8}{rate:>10.0f}", flush=True)
+        timed = {i: time_position(cgp, lexicon, runs, warm, i, steady) for i in which}
+        counts = {count for _, _, count in timed.values()}
+        cells = "".join(
+            f"{timed[i][0] * 1000:>11.2f}{timed[i][1] * 1000:>8.2f}" if i in timed else f"{'-':>11}{'-':>8}"
+            for i in IMPLEMENTATIONS
+        )
+        ratio = (f"{timed['python'][0] / timed['native'][0]:>7.1f}"
+                 if len(timed) == 2 and timed["native"][0] else f"{'-':>7}")
+        count = counts.pop() if len(counts) == 1 else "DIFFER"
+        print(f"{family:<12}{name:<12}{rack_of(cgp):<10}{cells}{ratio}{count:>8}", flush=True)
+
 
 if __name__ == "__main__":
     sys.exit(main())

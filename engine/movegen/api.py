@@ -13,6 +13,7 @@ from wordarena.engine.game.state import GameState
 from wordarena.engine.movegen.generator import Generator
 from wordarena.engine.movegen.lexwalk import walker_for
 from wordarena.engine.movegen.move import Move
+from wordarena.engine.movegen.native_bridge import implementation, native_moves
 from wordarena.engine.movegen.portals import PortalGenerator
 from wordarena.engine.movegen.tables import square_tables
 from wordarena.engine.placement import NO_LINKS, Links
@@ -20,6 +21,7 @@ from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.scoring import NO_EFFECTS, BoardEffects
 
 _score = itemgetter(0)
+_tiles = itemgetter(1)
 
 
 def generate(
@@ -34,8 +36,25 @@ def generate(
 
     ``links`` are War of Words open portal pairs (square -> partner, as for
     ``engine.placement.check_placement``): lines are then read through them (see ``portals``);
-    without links the plain rows and columns are walked, exactly as before."""
+    without links the plain rows and columns are walked, exactly as before.
+
+    The one dispatch point between the native core and the pure-Python generator
+    (``engine.movegen.native_bridge``, ``WORDARENA_MOVEGEN``): the native core answers every position
+    it covers (its moves come best first, as ``sort_moves`` orders them); the Python generator
+    the others (portals, War of Words wildcards)."""
+    return _generate(ruleset, cells, rack, lexicon, effects, links)[0]
+
+
+def _generate(
+    ruleset: Ruleset, cells: Cells, rack: Sequence[str], lexicon: Any, effects: BoardEffects,
+    links: Links,
+) -> tuple[list[Move], bool]:
+    """``generate``'s moves, and whether they are already in ``sort_moves`` order."""
     tables = square_tables(ruleset, effects)
+    if not links and implementation() == "native":
+        moves = native_moves(ruleset, tables, lexicon, cells, rack, effects)
+        if moves is not None:
+            return moves, True
     walker = walker_for(lexicon, tables.letters)
     # The generator makes no reference cycles; the cyclic collector would only rescan the many
     # small tuples it allocates, so it is paused for the call.
@@ -43,15 +62,18 @@ def generate(
     gc.disable()
     try:
         if links:
-            return PortalGenerator(ruleset, tables, walker, cells, rack, effects, links).run()
-        return Generator(ruleset, tables, walker, cells, rack, effects).run()
+            return PortalGenerator(ruleset, tables, walker, cells, rack, effects, links).run(), False
+        return Generator(ruleset, tables, walker, cells, rack, effects).run(), False
     finally:
         if paused:
             gc.enable()
 
 
 def sort_moves(moves: list[Move]) -> list[Move]:
-    """Best first, by score; equal scores keep the generator's (deterministic) order."""
+    """Best first, by score; equal scores by their tiles (square, letter, blank, in reading
+    order, as tuples compare): one order whichever generator found the moves, so a seeded bot
+    plays the same game on the native core and on the Python one."""
+    moves.sort(key=_tiles)
     moves.sort(key=_score, reverse=True)
     return moves
 
@@ -79,8 +101,9 @@ def generate_moves(
         from wordarena.engine.warofwords.arena import portal_links
 
         links = portal_links(state) or NO_LINKS
-    moves = generate(ruleset, state.cells, state.racks[who], lex, state.board_effects, links)
-    return sort_moves(moves) if ordered else moves
+    moves, in_order = _generate(ruleset, state.cells, state.racks[who], lex, state.board_effects,
+                                links)
+    return sort_moves(moves) if ordered and not in_order else moves
 
 
 _live: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, Ruleset]] = {}

@@ -99,6 +99,21 @@ def test_the_wheel_holds_one_package_and_all_its_data(installed: Installed) -> N
     assert not missing, missing
 
 
+def test_the_wheel_carries_the_native_move_generator_and_the_cli_uses_it(installed: Installed) -> None:
+    """setup.py compiles engine/movegen/native/movegen.c into the wheel: an installed CLI
+    analyses with it (``WORDARENA_MOVEGEN=native`` refuses to run without it) and answers exactly
+    what the pure-Python generator answers."""
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    assert [n for n in names if n.startswith("wordarena/engine/movegen/native_core.")
+            and n.endswith((".so", ".pyd"))], "no compiled move generator in the wheel"
+    cgp = ("15/15/2A12/2QUETCH7/2U4E2T4/2A4X2Y4/2T3ZA2R4/2O1D1AD1PAVISE/1UNFORGED1N4/2E1P2SEWN4/"
+           "4A5E4/3OM10/3KI10/3eN10/3HE10 GIRRSW?/ 0/0 0")
+    native = installed.run("wordarena", "analyze", "--cgp", cgp, "--json", WORDARENA_MOVEGEN="native")
+    python = installed.run("wordarena", "analyze", "--cgp", cgp, "--json", WORDARENA_MOVEGEN="python")
+    assert native.stdout == python.stdout and json.loads(native.stdout)
+    assert "unavailable" not in native.stderr + python.stderr
+
+
 def test_a_client_install_checks_records_and_asks_for_the_server_extra(installed: Installed) -> None:
     where = installed.run("python", "-c", "import wordarena.engine as e; print(e.__file__)").stdout
     assert Path(where.strip()).is_relative_to(installed.bin.parent), where  # not the checkout
@@ -161,3 +176,28 @@ def _play_a_few_turns(installed: Installed, lobby: str) -> None:
         assert int(res["last_seq"]) > int(view["last_seq"])
         played += 1
     assert played == 3, "the installed servers did not let three turns be played"
+
+
+def test_without_a_compiler_the_wheel_installs_and_plays_on_python(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """A machine without a C compiler (``CC=false``): the wheel still builds, without the native
+    move generator; the CLI then analyses with the pure-Python one and says so in one line, and
+    ``WORDARENA_MOVEGEN=native`` is refused naming the variable. (Runs last: it replaces the
+    installed wheel.)"""
+    source = _checkout_copy(tmp_path / "source")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"CC": "false"}
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                            "--disable-pip-version-check", "-w", str(tmp_path / "dist"), str(source)],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, build.stderr
+    (wheel,) = (tmp_path / "dist").glob("wordarena-*.whl")
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if "/native_core." in n]
+    installed.run("python", "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
+                  "--force-reinstall", str(wheel), timeout=900)
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
+    auto = installed.run("wordarena", "analyze", "--cgp", cgp, "--top", "1")
+    assert "2974 legal moves" in auto.stdout
+    assert auto.stderr.count("native move generator unavailable; using the pure-Python one") == 1
+    forced = installed.run("wordarena", "analyze", "--cgp", cgp, check=False, WORDARENA_MOVEGEN="native")
+    assert forced.returncode == 2 and "WORDARENA_MOVEGEN=native" in forced.stderr

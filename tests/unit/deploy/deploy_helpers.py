@@ -78,9 +78,10 @@ def final(keyword: str) -> list[Instruction]:
     return [i for i in dockerfile() if i.stage == last and i.keyword == keyword]
 
 
-def run_with(text: str) -> Instruction:
-    """The one RUN instruction whose command holds ``text``."""
-    (found,) = [i for i in dockerfile() if i.keyword == "RUN" and text in i.shell]
+def run_with(text: str, stage: int | None = None) -> Instruction:
+    """The one RUN instruction whose command holds ``text`` (in ``stage``, when given)."""
+    (found,) = [i for i in dockerfile() if i.keyword == "RUN" and text in i.shell
+                and (stage is None or i.stage == stage)]
     return found
 
 

@@ -124,7 +124,10 @@ def test_instructions_use_known_flags() -> None:
 
 
 def test_builds_the_wheel_the_wheel_test_builds() -> None:
-    (test_words,) = _wheel_test_pip_lists()
+    # test_wheel.py builds the wheel twice (with a compiler and without), the same way both times
+    lists = _wheel_test_pip_lists()
+    assert lists and all(words == lists[0] for words in lists), lists
+    test_words = lists[0]
     build = run_with("pip wheel")
     assert build.stage == 0
     words = command_words(build.shell, "pip wheel")
@@ -214,13 +217,22 @@ def setup_runtime_debs() -> list[str]:
 def test_debian_packages_are_the_run_time_packages_of_setup() -> None:
     from wordarena.engine.lexicon.catalog import SOURCES
 
-    install = command_words(run_with("apt-get install").shell, "apt-get install")
+    install = command_words(run_with("apt-get install", stages() - 1).shell, "apt-get install")
     packages = [w for w in install if not w.startswith("-")]
     assert "--no-install-recommends" in install
     assert packages == setup_runtime_debs(), "deploy/docker/Dockerfile and scripts/setup disagree"
     needed = {s.debian_package for s in SOURCES.values() if s.debian_package} | {"wordnet-base"}
     assert needed <= set(packages), f"missing {needed - set(packages)}"
-    assert run_with("apt-get install").stage == stages() - 1
+
+
+def test_the_build_stage_has_the_compiler_of_the_native_core_and_the_servers_do_not() -> None:
+    """The wheel carries the native move generator compiled (setup.py): gcc in the build stage,
+    before the wheel is built; the servers' stage installs the wheel and no compiler."""
+    compiler = run_with("apt-get install", 0)
+    assert {"gcc", "libc6-dev"} <= set(command_words(compiler.shell, "apt-get install"))
+    assert dockerfile().index(compiler) < dockerfile().index(run_with("pip wheel"))
+    runtime = " ".join(i.shell for i in dockerfile() if i.keyword == "RUN" and i.stage == stages() - 1)
+    assert "gcc" not in runtime and "build-essential" not in runtime
 
 
 def test_the_lexicon_step_asks_for_every_lexicon_of_the_catalogue(tmp_path: Path) -> None:

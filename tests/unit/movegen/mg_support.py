@@ -3,7 +3,10 @@ obviously-correct enumerator to compare the generator with."""
 
 from __future__ import annotations
 
+import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from itertools import permutations, product
 
@@ -13,12 +16,72 @@ from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, GameState, apply, set_rack, start_game
 from wordarena.engine.lexicon import compile_words, load_lexicon
 from wordarena.engine.lexicon.alphabet import ALPHABETS
+from wordarena.engine.movegen.native_bridge import ENV
 from wordarena.engine.placement import NO_LINKS, Placement, check_placement, next_square, word_text
 from wordarena.engine.scoring import score_play
 from wordarena.engine.tiles import BLANK, WILDCARD
 from wordarena.engine.words import invalid_words, resolve_word, resolve_words
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
+IMPLEMENTATIONS = ("python", "native")
+
+
+@contextmanager
+def movegen_implementation(name: str) -> Iterator[None]:
+    """Run the block with ``WORDARENA_MOVEGEN`` set to ``name`` (``engine.movegen.native_bridge``)."""
+    before = os.environ.get(ENV)
+    os.environ[ENV] = name
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = before
+
+
+def moves_by(name: str, state: GameState, seat: int | None = None) -> list:
+    """``generate_moves(state, seat)`` with the implementation ``name``."""
+    from wordarena.engine.movegen import generate_moves
+
+    with movegen_implementation(name):
+        return generate_moves(state, seat)
+
+
+def native_covers(state: GameState, seat: int | None = None) -> bool:
+    """True when the native core answers this position itself: every position but War of
+    Words' with an open portal pair."""
+    from wordarena.engine.warofwords.arena import portal_links
+
+    return not (state.effects and portal_links(state))
+
+
+def agreed_moves(state: GameState, seat: int | None = None) -> list:
+    """The moves of ``state``, checked to be the same list (tiles, scores, directions, order)
+    from the Python generator and the native core; and, where the native core covers the
+    position, proof that it answered (it did not hand the position back to Python)."""
+    from wordarena.engine.movegen.api import board_ruleset
+    from wordarena.engine.movegen.native_bridge import native_moves
+    from wordarena.engine.movegen.tables import square_tables
+
+    python = moves_by("python", state, seat)
+    native = moves_by("native", state, seat)
+    if python != native:
+        p, n = {m.key: m for m in python}, {m.key: m for m in native}
+        missed = sorted(set(p) - set(n))[:3]
+        extra = sorted(set(n) - set(p))[:3]
+        wrong = [(p[k], n[k]) for k in p if k in n and p[k] != n[k]][:3]
+        raise AssertionError(
+            f"native != python: {len(python)} vs {len(native)} moves; native misses {missed}, "
+            f"adds {extra}, differs on {wrong}" if (missed or extra or wrong)
+            else "native != python: same moves in another order")
+    if native_covers(state, seat):
+        who = state.to_move if seat is None else seat
+        ruleset = board_ruleset(state)
+        answered = native_moves(ruleset, square_tables(ruleset, state.board_effects),
+                                state.lexicon, state.cells, state.racks[who], state.board_effects)
+        assert answered is not None, "the native core declined a position it covers"
+    return native
 
 
 @cache

@@ -1,0 +1,639 @@
+/*
+ * The native move-generation core: Appel–Jacobson over the compiled DAWG, in C.
+ *
+ * The Python layer (engine/movegen/native_bridge.py) hands down, per position, flat arrays it builds
+ * once from engine.movegen.tables (the scorer's own per-square numbers) and the lexicon's
+ * arrays (engine.lexicon.dawg: first / targets / terminal, plus the tile-letter index of each
+ * edge and the child-letter bitset of each node, computed here once per lexicon). This file
+ * finds anchors, cross-checks and cross scores, left parts, extends right over the board and
+ * records every move with its score: (main word letter sum + Bonus Letter) x word factor
+ * + cross words + bingo, exactly as engine.movegen.generator does. The moves come back as
+ * engine.movegen.move.Move tuples, sorted best first (score, then tiles: the canonical order
+ * engine.movegen.api.sort_moves gives the Python generator's moves too).
+ *
+ * A War of Words wildcard on the rack or the board switches the search to sets of DAWG nodes
+ * (wildcards.c). Not given here (the Python layer keeps them): War of Words portals.
+ */
+#include "movegen.h"
+
+/* -- the DAWG ----------------------------------------------------------------------------- */
+
+/* node reached from `node` by the letters of `path` (count `len`), -1 off the DAWG */
+static int64_t walk(const Gen *g, uint32_t node, const int *path, int len) {
+    int64_t cur = node;
+    for (int k = 0; k < len && cur >= 0; k++) cur = child_of(g, (uint32_t)cur, path[k]);
+    return cur;
+}
+
+static inline int32_t nv_of(const Gen *g, int s, int letter) {
+    return g->nv[(size_t)s * g->nl + letter];
+}
+
+/* -- output ------------------------------------------------------------------------------- */
+
+void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum) {
+    if (i - g->start < 2 || nt < g->min_tiles) return;
+    int direction = g->across;
+    if (nt == 1) {
+        if (g->across) direction = i - g->start >= g->xlen[g->anchor_i];
+        else if (g->xlen[g->anchor_i] > 1) return; /* found in the across pass */
+    }
+    if (nt >= g->nbingo) { g->failed = 1; return; }
+    if (g->nfound == g->capfound) {
+        size_t cap = g->capfound ? g->capfound * 2 : 1024;
+        Found *more = realloc(g->found, cap * sizeof(Found));
+        if (!more) { g->failed = 2; return; }
+        g->found = more;
+        g->capfound = cap;
+    }
+    Found *f = &g->found[g->nfound++];
+    f->score = (msum + (bon ? g->bp : 0)) * (wf ? wf : 1) + xsum + g->bingo[nt];
+    f->nt = (uint8_t)nt;
+    f->across = (uint8_t)direction;
+    for (int k = 0; k < g->np; k++) {
+        f->sq[k] = (uint16_t)g->psq[k];
+        f->let[k] = (uint8_t)g->plet[k];
+        f->blank[k] = (uint8_t)g->pblank[k];
+    }
+}
+
+/* -- extend right ------------------------------------------------------------------------- */
+
+static void extend(Gen *g, int i, uint32_t node, int msum, int wf, int bon, int xsum, int nt) {
+    const int n = g->n;
+    while (i < n && g->let[i] >= 0) {
+        int64_t child = child_of(g, node, g->let[i]);
+        if (child < 0) return;
+        node = (uint32_t)child;
+        msum += g->face[g->sq[i]];
+        bon |= g->oldbon[g->sq[i]];
+        i++;
+    }
+    if (i > g->anchor_i && g->terminal[node]) record(g, i, nt, msum, wf, bon, xsum);
+    if (i == n || nt >= g->tiles) return;
+    uint64_t fit = g->kids[node] & g->cross[i] & (g->blanks ? g->all_bits : g->lav);
+    if (!fit) return;
+    const int s = g->sq[i];
+    /* what a child must offer to be worth a call: the next square's tile, or (empty) a word
+       end or a letter the rest of the rack could put there */
+    const int next_tile = i + 1 < n ? g->let[i + 1] : -1;
+    const uint64_t next_fit = i + 1 < n && next_tile < 0 && nt + 1 < g->tiles ? g->cross[i + 1] : 0;
+    const int nl = g->nl;
+    const int32_t *xs = g->xs + (size_t)i * (nl + 1);
+    const int32_t *nv = g->nv + (size_t)s * nl;
+    const int nwf = g->additive ? wf + g->wm[s] : wf * g->wm[s];
+    const int np = g->np++;
+    g->psq[np] = s;
+    uint32_t e = g->first[node], end = g->first[node + 1];
+    for (; e < end; e++) {
+        int letter = g->elet[e];
+        if (letter == NOLETTER || !((fit >> letter) & 1)) continue;
+        uint32_t child = g->targets[e];
+        const uint64_t ck = g->kids[child];
+        if (next_tile >= 0) {
+            if (!((ck >> next_tile) & 1)) continue;
+        } else if (!g->terminal[child] && !(ck & next_fit)) {
+            continue;
+        }
+        const uint64_t bit = (uint64_t)1 << letter;
+        if (g->counts[letter]) {
+            if (--g->counts[letter] == 0) g->lav &= ~bit;
+            g->plet[np] = letter;
+            g->pblank[np] = 0;
+            extend(g, i + 1, child, msum + nv[letter], nwf, bon | (letter == g->bonus),
+                   xsum + xs[letter], nt + 1);
+            if (g->counts[letter]++ == 0) g->lav |= bit;
+        }
+        if (g->blanks) {
+            g->blanks--;
+            g->plet[np] = letter;
+            g->pblank[np] = 1;
+            extend(g, i + 1, child, msum, nwf, bon, xsum + xs[nl], nt + 1);
+            g->blanks++;
+        }
+    }
+    g->np = np;
+}
+
+/* -- left parts --------------------------------------------------------------------------- */
+
+/* Extend from anchor `a` after the left part in psq/plet/pblank[0..k-1] (squares a-k..a-1). */
+static void from_left_part(Gen *g, int a, uint32_t node, int k) {
+    int msum = 0, wf = g->additive ? 0 : 1, bon = 0;
+    for (int j = 0; j < k; j++) {
+        int s = g->sq[a - k + j];
+        g->psq[j] = s;
+        if (!g->pblank[j]) {
+            msum += g->nv[(size_t)s * g->nl + g->plet[j]];
+            bon |= g->plet[j] == g->bonus;
+        }
+        wf = g->additive ? wf + g->wm[s] : wf * g->wm[s];
+    }
+    g->start = a - k;
+    g->np = k;
+    extend(g, a, node, msum, wf, bon, 0, k);
+}
+
+static inline uint64_t playable(const Gen *g) {
+    return g->blanks ? g->all_bits : g->lav;
+}
+
+static void left_parts(Gen *g, int a, uint32_t node, int k, int limit) {
+    /* extended only when some letter the rack still holds goes on at the anchor */
+    if (g->kids[node] & g->cross[a] & playable(g)) from_left_part(g, a, node, k);
+    if (k >= limit) return;
+    uint32_t e = g->first[node], end = g->first[node + 1];
+    for (; e < end; e++) {
+        int letter = g->elet[e];
+        if (letter == NOLETTER) continue;
+        uint32_t child = g->targets[e];
+        if (!g->kids[child]) continue;
+        const uint64_t bit = (uint64_t)1 << letter;
+        if (g->counts[letter]) {
+            if (--g->counts[letter] == 0) g->lav &= ~bit;
+            if (g->kids[child] & playable(g)) {
+                g->plet[k] = letter;
+                g->pblank[k] = 0;
+                left_parts(g, a, child, k + 1, limit);
+            }
+            if (g->counts[letter]++ == 0) g->lav |= bit;
+        }
+        if (g->blanks) {
+            g->blanks--;
+            if (g->kids[child] & playable(g)) {
+                g->plet[k] = letter;
+                g->pblank[k] = 1;
+                left_parts(g, a, child, k + 1, limit);
+            }
+            g->blanks++;
+        }
+    }
+}
+
+/* -- one line ----------------------------------------------------------------------------- */
+
+/* Cross-check bits, cross scores and cross-run length of the empty square `s` for plays whose
+   main word runs along the line (the cross word runs the other way). */
+static void cross_check(Gen *g, int i, int s) {
+    const int nl = g->nl;
+    int32_t *xs = g->xs + (size_t)i * (nl + 1);
+    memset(xs, 0, sizeof(int32_t) * (nl + 1));
+    g->xlen[i] = 1;
+    if (g->blocked[s]) { g->cross[i] = 0; return; }
+    int step, pos, limit;
+    if (g->across) { step = g->cols; pos = s / g->cols; limit = g->rows; }
+    else { step = 1; pos = s % g->cols; limit = g->cols; }
+    int before[MAXLINE], after[MAXLINE], nb = 0, na = 0;
+    int base = 0, hasbon = 0;
+    for (int j = s, p = pos; p > 0 && g->cells[j - step] != NOLETTER; j -= step, p--) {
+        before[nb++] = g->cells[j - step];
+        base += g->face[j - step];
+        hasbon |= g->oldbon[j - step];
+    }
+    for (int j = s, p = pos; p < limit - 1 && g->cells[j + step] != NOLETTER; j += step, p++) {
+        after[na++] = g->cells[j + step];
+        base += g->face[j + step];
+        hasbon |= g->oldbon[j + step];
+    }
+    if (!nb && !na) { g->cross[i] = g->all_bits; return; }
+    g->xlen[i] = nb + na + 1;
+    int prefix[MAXLINE];
+    for (int k = 0; k < nb; k++) prefix[k] = before[nb - 1 - k];
+    uint64_t bits = 0;
+    int64_t node = g->wild_mode ? -1 : walk(g, g->root, prefix, nb);
+    if (g->wild_mode) bits = wild_cross_bits(g, prefix, nb, after, na);
+    if (node >= 0) {
+        uint32_t e = g->first[node], end = g->first[node + 1];
+        for (; e < end; e++) {
+            int letter = g->elet[e];
+            if (letter == NOLETTER) continue;
+            int64_t last = walk(g, g->targets[e], after, na);
+            if (last >= 0 && g->terminal[last]) bits |= (uint64_t)1 << letter;
+        }
+    }
+    g->cross[i] = bits;
+    const int factor = g->xf[s];
+    for (int l = 0; l < nl; l++)
+        xs[l] = (base + nv_of(g, s, l) + ((hasbon || l == g->bonus) ? g->bp : 0)) * factor;
+    xs[nl] = (base + (hasbon ? g->bp : 0)) * factor;
+}
+
+/* The longest left part before anchor a: its free squares (empty, open, no anchor), at most
+   the tiles on the rack but one. */
+static int left_limit(const Gen *g, int a) {
+    int limit = 0;
+    for (int j = a - 1; j >= 0 && g->let[j] < 0 && !g->blocked[g->sq[j]] && !g->anchor[j]; j--)
+        limit++;
+    return limit > g->tiles - 1 ? g->tiles - 1 : limit;
+}
+
+static void generate_line(Gen *g, int across, int k) {
+    g->across = across;
+    g->n = across ? g->cols : g->rows;
+    const int n = g->n;
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        int s = across ? k * g->cols + i : i * g->cols + k;
+        g->sq[i] = s;
+        g->let[i] = g->cells[s] == NOLETTER ? -1 : g->cells[s];
+        g->anchor[i] = g->board_anchor[s];
+        any |= g->anchor[i];
+    }
+    if (!any) return;
+    for (int i = 0; i < n; i++) {
+        if (g->let[i] < 0) cross_check(g, i, g->sq[i]);
+        else { g->cross[i] = 0; g->xlen[i] = 1; }
+    }
+    for (int a = 0; a < n && !g->failed; a++) {
+        if (!g->anchor[a] || !g->cross[a]) continue;
+        g->anchor_i = a;
+        if (g->wild_mode) {
+            wild_from_anchor(g, a, left_limit(g, a));
+            continue;
+        }
+        if (a > 0 && g->let[a - 1] >= 0) {
+            int start = a - 1;
+            while (start > 0 && g->let[start - 1] >= 0) start--;
+            int msum = 0, bon = 0;
+            int64_t node = g->root;
+            for (int j = start; j < a && node >= 0; j++) {
+                node = child_of(g, (uint32_t)node, g->let[j]);
+                msum += g->face[g->sq[j]];
+                bon |= g->oldbon[g->sq[j]];
+            }
+            if (node < 0) continue;
+            g->start = start;
+            g->np = 0;
+            extend(g, a, (uint32_t)node, msum, g->additive ? 0 : 1, bon, 0, 0);
+            continue;
+        }
+        left_parts(g, a, g->root, 0, left_limit(g, a));
+    }
+}
+
+static void find_anchors(Gen *g, int opening, int start) {
+    const int rows = g->rows, cols = g->cols, size = rows * cols;
+    const uint8_t *cells = g->cells;
+    for (int i = 0; i < size; i++) {
+        if (opening) {
+            g->board_anchor[i] = start < 0 ? !g->blocked[i] : i == start;
+            continue;
+        }
+        if (cells[i] != NOLETTER || g->blocked[i]) { g->board_anchor[i] = 0; continue; }
+        if (g->freestart[i]) { g->board_anchor[i] = 1; continue; }
+        int r = i / cols, c = i % cols;
+        g->board_anchor[i] = (r > 0 && cells[i - cols] != NOLETTER)
+            || (r < rows - 1 && cells[i + cols] != NOLETTER)
+            || (c > 0 && cells[i - 1] != NOLETTER)
+            || (c < cols - 1 && cells[i + 1] != NOLETTER);
+    }
+}
+
+/* -- canonical order: score (best first), then the tiles as Python compares the tuples ------ */
+
+static const Py_UCS4 *sort_codes;
+
+/* the full order: score (best first), then the tiles as Python compares the tuples */
+static int compare_moves(const Found *a, const Found *b) {
+    if (a->score != b->score) return a->score > b->score ? -1 : 1;
+    int n = a->nt < b->nt ? a->nt : b->nt;
+    for (int k = 0; k < n; k++) {
+        if (a->sq[k] != b->sq[k]) return a->sq[k] < b->sq[k] ? -1 : 1;
+        Py_UCS4 ca = sort_codes[a->let[k]], cb = sort_codes[b->let[k]];
+        if (ca != cb) return ca < cb ? -1 : 1;
+        if (a->blank[k] != b->blank[k]) return a->blank[k] < b->blank[k] ? -1 : 1;
+    }
+    return a->nt < b->nt ? -1 : (a->nt > b->nt ? 1 : 0);
+}
+
+/* A move to sort: a 64-bit key that never contradicts the full order (score, then the first
+   two tiles' square, letter rank and blank), so most comparisons are one integer compare. */
+typedef struct {
+    uint64_t key;
+    uint32_t index;
+} SortItem;
+
+/* Sort by key (LSD radix, 11 bits a pass), then each run of equal keys by the full order
+   (insertion: such runs are short). Returns 0 when out of memory. */
+static int sort_items(SortItem *items, size_t n, const Found *found) {
+    SortItem *tmp = malloc(sizeof(SortItem) * (n + 1));
+    if (!tmp) return 0;
+    SortItem *src = items, *dst = tmp;
+    size_t count[2048];
+    for (int shift = 0; shift < 64; shift += 11) {
+        memset(count, 0, sizeof count);
+        for (size_t m = 0; m < n; m++) count[(src[m].key >> shift) & 2047]++;
+        if (count[(src[0].key >> shift) & 2047] == n) continue; /* one digit everywhere */
+        size_t total = 0;
+        for (int d = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = total;
+            total += c;
+        }
+        for (size_t m = 0; m < n; m++) dst[count[(src[m].key >> shift) & 2047]++] = src[m];
+        SortItem *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (src != items) memcpy(items, src, sizeof(SortItem) * n);
+    free(tmp);
+    for (size_t m = 1; m < n; m++) {
+        if (items[m].key != items[m - 1].key) continue;
+        SortItem item = items[m];
+        size_t j = m;
+        while (j > 0 && items[j - 1].key == item.key
+               && compare_moves(&found[items[j - 1].index], &found[item.index]) > 0) {
+            items[j] = items[j - 1];
+            j--;
+        }
+        items[j] = item;
+    }
+    return 1;
+}
+
+static uint64_t sort_key(const Found *f, const uint8_t *rank) {
+    uint64_t score = f->score < 0 ? 0 : (f->score > 0xFFFFF ? 0xFFFFF : (uint64_t)f->score);
+    uint64_t key = (0xFFFFF - score) << 38;
+    for (int k = 0; k < 2 && k < f->nt; k++) {
+        uint64_t tile = ((uint64_t)f->sq[k] << 7) | ((uint64_t)rank[f->let[k]] << 1) | f->blank[k];
+        key |= tile << (19 * (1 - k));
+    }
+    return key;
+}
+
+/* -- Python glue -------------------------------------------------------------------------- */
+
+typedef struct {
+    Py_buffer first, targets, terminal, elet, kids, cells, face, oldbon, nv, wm, xf, blocked,
+        freestart, bingo, counts;
+} Buffers;
+
+static int need(Py_buffer *b, Py_ssize_t bytes, const char *name) {
+    if (b->len < bytes) {
+        PyErr_Format(PyExc_ValueError, "native movegen: %s holds %zd bytes, needs %zd", name,
+                     b->len, bytes);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
+                             PyObject *move_type) {
+    const int nl = g->nl, size = g->rows * g->cols;
+    PyObject *out = PyList_New((Py_ssize_t)g->nfound);
+    if (!out) return NULL;
+    PyObject **tiles = calloc((size_t)size * (nl + 1) * 2, sizeof(PyObject *));
+    PyObject *cols = PyLong_FromLong(g->cols);
+    if (!tiles || !cols) goto fail;
+    for (size_t m = 0; m < g->nfound; m++) {
+        Found *f = &g->found[order[m]];
+        PyObject *key = PyTuple_New(f->nt);
+        if (!key) goto fail;
+        for (int k = 0; k < f->nt; k++) {
+            size_t slot = ((size_t)f->sq[k] * (nl + 1) + f->let[k]) * 2 + f->blank[k];
+            PyObject *tile = tiles[slot];
+            if (!tile) {
+                PyObject *letter = PyTuple_GET_ITEM(letters, f->let[k]);
+                tile = tiles[slot] = Py_BuildValue("(iOO)", (int)f->sq[k], letter,
+                                                    f->blank[k] ? Py_True : Py_False);
+                if (!tile) { Py_DECREF(key); goto fail; }
+                PyObject_GC_UnTrack(tile);
+            }
+            Py_INCREF(tile);
+            PyTuple_SET_ITEM(key, k, tile);
+        }
+        PyTypeObject *type = (PyTypeObject *)move_type;
+        PyObject *move = type->tp_alloc(type, 4);
+        PyObject *score = PyLong_FromLong(f->score);
+        if (!move || !score) { Py_XDECREF(move); Py_XDECREF(score); Py_DECREF(key); goto fail; }
+        PyObject *across = f->across ? Py_True : Py_False;
+        Py_INCREF(across);
+        Py_INCREF(cols);
+        PyTuple_SET_ITEM(move, 0, score);
+        PyTuple_SET_ITEM(move, 1, key);
+        PyTuple_SET_ITEM(move, 2, across);
+        PyTuple_SET_ITEM(move, 3, cols);
+        /* ints, strs and bools only: never part of a cycle, so kept out of the collector's
+           sight (CPython untracks such tuples itself, but only after scanning them once) */
+        PyObject_GC_UnTrack(key);
+        PyObject_GC_UnTrack(move);
+        PyList_SET_ITEM(out, (Py_ssize_t)m, move);
+    }
+    for (size_t k = 0; k < (size_t)size * (nl + 1) * 2; k++) Py_XDECREF(tiles[k]);
+    free(tiles);
+    Py_DECREF(cols);
+    return out;
+fail:
+    if (tiles) {
+        for (size_t k = 0; k < (size_t)size * (nl + 1) * 2; k++) Py_XDECREF(tiles[k]);
+        free(tiles);
+    }
+    Py_XDECREF(cols);
+    Py_DECREF(out);
+    return NULL;
+}
+
+PyDoc_STRVAR(generate_doc,
+"generate(first, targets, terminal, edge_letters, kid_bits, root, rows, cols, cells, face,\n"
+"         old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,\n"
+"         additive, bonus, bonus_points, counts, blanks, wildcards, min_tiles, opening,\n"
+"         start, shown, move_type) -> list of moves, best first, or None\n\n"
+"Every legal play of the rack on the board (see engine/movegen/native_bridge.py for the arrays).\n"
+"``shown``: the tile letters, then the wildcard's '*' (letter index len(shown) - 1 on the board).\n"
+"None: node sets of wildcards too large; the Python generator answers.");
+
+static PyObject *py_generate(PyObject *self, PyObject *args) {
+    Buffers b;
+    memset(&b, 0, sizeof b);
+    Gen g;
+    memset(&g, 0, sizeof g);
+    unsigned int root;
+    int blanks, wilds, opening, start;
+    PyObject *letters, *move_type;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Iiiy*y*y*y*y*y*y*y*y*iiiy*iiiiiO!O!:generate",
+                          &b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &root,
+                          &g.rows, &g.cols, &b.cells, &b.face, &b.oldbon, &b.nv, &b.wm, &b.xf,
+                          &b.blocked, &b.freestart, &b.bingo, &g.additive, &g.bonus, &g.bp,
+                          &b.counts, &blanks, &wilds, &g.min_tiles, &opening, &start,
+                          &PyTuple_Type, &letters, &PyType_Type, &move_type))
+        return NULL;
+    PyObject *result = NULL;
+    uint32_t *order = NULL;
+    Py_buffer *all[] = {&b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &b.cells, &b.face,
+                        &b.oldbon, &b.nv, &b.wm, &b.xf, &b.blocked, &b.freestart, &b.bingo,
+                        &b.counts};
+    g.nl = (int)PyTuple_GET_SIZE(letters) - 1;
+    const Py_ssize_t size = (Py_ssize_t)g.rows * g.cols;
+    const Py_ssize_t nodes = b.terminal.len;
+    if (g.rows < 1 || g.cols < 1 || g.rows > MAXLINE || g.cols > MAXLINE || g.nl < 1
+        || g.nl >= MAXLETTERS || nodes < 1 || root >= (unsigned)nodes) {
+        PyErr_SetString(PyExc_ValueError, "native movegen: board or alphabet out of range");
+        goto done;
+    }
+    if (!need(&b.first, 4 * (nodes + 1), "first") || !need(&b.kids, 8 * nodes, "kid_bits")
+        || !need(&b.cells, size, "cells") || !need(&b.face, 4 * size, "face")
+        || !need(&b.oldbon, size, "old_bonus") || !need(&b.nv, 4 * size * g.nl, "new_value")
+        || !need(&b.wm, 4 * size, "word_mult") || !need(&b.xf, 4 * size, "cross_factor")
+        || !need(&b.blocked, size, "blocked") || !need(&b.freestart, size, "free_start")
+        || !need(&b.counts, g.nl, "counts") || !need(&b.bingo, 4, "bingo"))
+        goto done;
+    g.first = b.first.buf;
+    g.targets = b.targets.buf;
+    g.terminal = b.terminal.buf;
+    g.elet = b.elet.buf;
+    g.kids = b.kids.buf;
+    g.root = root;
+    g.cells = b.cells.buf;
+    g.face = b.face.buf;
+    g.oldbon = b.oldbon.buf;
+    g.nv = b.nv.buf;
+    g.wm = b.wm.buf;
+    g.xf = b.xf.buf;
+    g.blocked = b.blocked.buf;
+    g.freestart = b.freestart.buf;
+    g.bingo = b.bingo.buf;
+    g.nbingo = (int)(b.bingo.len / 4);
+    g.all_bits = g.nl == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g.nl) - 1);
+    g.blanks = blanks;
+    g.wilds = wilds;
+    g.wild_mode = wilds > 0;
+    g.tiles = blanks + wilds;
+    for (int l = 0; l < g.nl; l++) {
+        g.counts[l] = ((const uint8_t *)b.counts.buf)[l];
+        g.tiles += g.counts[l];
+        if (g.counts[l]) g.lav |= (uint64_t)1 << l;
+    }
+    for (Py_ssize_t s = 0; s < size; s++) {
+        uint8_t c = g.cells[s];
+        g.wild_mode |= c == g.nl;
+        if (c != NOLETTER && c > g.nl) {
+            PyErr_SetString(PyExc_ValueError, "native movegen: a board letter outside the alphabet");
+            goto done;
+        }
+    }
+    if (g.tiles >= MAXTILES || g.tiles >= g.nbingo) {
+        PyErr_SetString(PyExc_ValueError, "native movegen: too many tiles on the rack");
+        goto done;
+    }
+    result = PyList_New(0);
+    if (g.tiles == 0) goto done;
+    Py_CLEAR(result);
+    g.xs = malloc(sizeof(int32_t) * MAXLINE * (g.nl + 1));
+    g.board_anchor = malloc((size_t)size);
+    if (!g.xs || !g.board_anchor) { PyErr_NoMemory(); goto done; }
+    if (g.wild_mode) {
+        g.nodes = (size_t)nodes;
+        g.arena_cap = (size_t)1 << 20;
+        g.arena = malloc(sizeof(uint32_t) * g.arena_cap);
+        g.stamp = calloc(g.nodes, sizeof(uint32_t));
+        if (!g.arena || !g.stamp) { PyErr_NoMemory(); goto done; }
+    }
+    find_anchors(&g, opening, start);
+    Py_BEGIN_ALLOW_THREADS
+    for (int k = 0; k < g.rows && !g.failed; k++) generate_line(&g, 1, k);
+    for (int k = 0; k < g.cols && !g.failed; k++) generate_line(&g, 0, k);
+    Py_END_ALLOW_THREADS
+    if (g.failed == 3) { /* node sets too large: the Python generator answers */
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    if (g.failed) {
+        if (g.failed == 2) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "native movegen: a move past the bingo table");
+        goto done;
+    }
+    {
+        Py_UCS4 codes[MAXLETTERS + 1];
+        for (int l = 0; l <= g.nl; l++) {
+            PyObject *letter = PyTuple_GET_ITEM(letters, l);
+            if (!PyUnicode_Check(letter) || PyUnicode_GET_LENGTH(letter) != 1) {
+                PyErr_SetString(PyExc_ValueError, "native movegen: letters must be 1-character str");
+                goto done;
+            }
+            codes[l] = PyUnicode_READ_CHAR(letter, 0);
+        }
+        uint8_t rank[MAXLETTERS + 1];
+        for (int l = 0; l <= g.nl; l++) {
+            rank[l] = 0;
+            for (int m = 0; m <= g.nl; m++) rank[l] += codes[m] < codes[l];
+        }
+        order = malloc(sizeof(uint32_t) * (g.nfound + 1));
+        SortItem *items = malloc(sizeof(SortItem) * (g.nfound + 1));
+        if (!order || !items) { free(items); PyErr_NoMemory(); goto done; }
+        for (size_t m = 0; m < g.nfound; m++) {
+            items[m].key = sort_key(&g.found[m], rank);
+            items[m].index = (uint32_t)m;
+        }
+        sort_codes = codes;
+        int sorted = g.nfound < 2 || sort_items(items, g.nfound, g.found);
+        sort_codes = NULL;
+        if (!sorted) { free(items); PyErr_NoMemory(); goto done; }
+        for (size_t m = 0; m < g.nfound; m++) order[m] = items[m].index;
+        free(items);
+    }
+    {
+        /* tens of thousands of new tuples, none in a cycle: no collection while building */
+        int collecting = PyGC_Disable();
+        result = build_moves(&g, order, letters, move_type);
+        if (collecting) PyGC_Enable();
+    }
+done:
+    free(order);
+    free(g.found);
+    free(g.xs);
+    free(g.board_anchor);
+    free(g.arena);
+    free(g.stamp);
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        if (all[k]->obj) PyBuffer_Release(all[k]);
+    return result;
+}
+
+PyDoc_STRVAR(kid_bits_doc,
+"kid_bits(first, edge_letters, out) -> None\n\n"
+"Fill ``out`` (8 bytes per node) with the bitset of the tile letters leaving each node.");
+
+static PyObject *py_kid_bits(PyObject *self, PyObject *args) {
+    Py_buffer first, elet, out;
+    if (!PyArg_ParseTuple(args, "y*y*w*:kid_bits", &first, &elet, &out)) return NULL;
+    Py_ssize_t nodes = out.len / 8;
+    PyObject *result = NULL;
+    if (first.len < 4 * (nodes + 1)) {
+        PyErr_SetString(PyExc_ValueError, "kid_bits: first is shorter than the node count");
+        goto done;
+    }
+    const uint32_t *f = first.buf;
+    const uint8_t *l = elet.buf;
+    uint64_t *o = out.buf;
+    if ((Py_ssize_t)f[nodes] > elet.len) {
+        PyErr_SetString(PyExc_ValueError, "kid_bits: edge_letters is shorter than the edges");
+        goto done;
+    }
+    for (Py_ssize_t n = 0; n < nodes; n++) {
+        uint64_t bits = 0;
+        for (uint32_t e = f[n]; e < f[n + 1]; e++)
+            if (l[e] != NOLETTER) bits |= (uint64_t)1 << l[e];
+        o[n] = bits;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&elet);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"generate", py_generate, METH_VARARGS, generate_doc},
+    {"kid_bits", py_kid_bits, METH_VARARGS, kid_bits_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "native_core",
+    "The native move-generation core (engine/movegen/native/movegen.c).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit_native_core(void) { return PyModule_Create(&module); }

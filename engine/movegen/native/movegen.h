@@ -1,0 +1,88 @@
+/*
+ * Shared by the native move generator's files: movegen.c (the plain search and the module) and
+ * wildcards.c (War of Words wildcards, walked as sets of DAWG nodes).
+ */
+#ifndef WORDARENA_MOVEGEN_H
+#define WORDARENA_MOVEGEN_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXLINE 64   /* longest row or column */
+#define MAXTILES 16  /* most tiles on a rack */
+#define MAXLETTERS 64
+#define NOLETTER 255
+
+typedef struct {
+    int32_t score;
+    uint8_t nt, across;
+    uint16_t sq[MAXTILES];
+    uint8_t let[MAXTILES];
+    uint8_t blank[MAXTILES];
+} Found;
+
+typedef struct {
+    /* lexicon */
+    const uint32_t *first, *targets;
+    const uint8_t *terminal, *elet;
+    const uint64_t *kids;
+    uint32_t root;
+    /* board and tables */
+    int rows, cols, nl;
+    const uint8_t *cells;     /* letter index per square, NOLETTER when empty */
+    const int32_t *face;      /* face value of the tile on each square */
+    const uint8_t *oldbon;    /* the tile on the square shows the Bonus Letter */
+    const int32_t *nv;        /* [square * nl + letter]: value of a new tile there */
+    const int32_t *wm;        /* word multiplier fed into the main word's factor */
+    const int32_t *xf;        /* factor of a cross word through a new tile there */
+    const uint8_t *blocked, *freestart;
+    const int32_t *bingo;
+    int nbingo, additive, bonus, bp, min_tiles;
+    uint64_t all_bits;
+    /* rack */
+    int counts[MAXLETTERS];
+    uint64_t lav;           /* the letters on the rack now (blanks aside) */
+    int blanks, tiles;
+    /* the line in hand */
+    int n, across;
+    int sq[MAXLINE];
+    int let[MAXLINE];       /* letter index, -1 when empty */
+    uint64_t cross[MAXLINE];
+    int xlen[MAXLINE];
+    uint8_t anchor[MAXLINE];
+    int32_t *xs;            /* [i * (nl + 1) + letter], letter nl = a blank */
+    uint8_t *board_anchor;
+    /* the move being built */
+    int anchor_i, start, np;
+    int psq[MAXTILES], plet[MAXTILES], pblank[MAXTILES];
+    /* War of Words wildcards (letter index nl on the board and in a move): wildcards.c */
+    int wilds;              /* wildcards on the rack now */
+    int wild_mode;          /* a wildcard on the rack or the board: the node-set search */
+    uint32_t *arena;        /* node sets, stacked */
+    size_t arena_top, arena_cap;
+    uint32_t *stamp;        /* per node: the set being built that holds it already */
+    size_t nodes;
+    uint32_t stamp_now;
+    /* output */
+    Found *found;
+    size_t nfound, capfound;
+    int failed;             /* 1: past the bingo table, 2: out of memory, 3: sets too large */
+} Gen;
+
+static inline int64_t child_of(const Gen *g, uint32_t node, int letter) {
+    uint32_t e = g->first[node], end = g->first[node + 1];
+    for (; e < end; e++)
+        if (g->elet[e] == letter) return g->targets[e];
+    return -1;
+}
+
+void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum);
+
+/* wildcards.c */
+uint64_t wild_cross_bits(Gen *g, const int *prefix, int nb, const int *suffix, int na);
+void wild_from_anchor(Gen *g, int a, int limit);
+
+#endif

@@ -1,0 +1,185 @@
+"""The native move-generation core (C, engine/movegen/native/movegen.c) and the choice of
+implementation.
+
+``WORDARENA_MOVEGEN`` picks the generator: ``auto`` (the default: native when the extension was
+built, else Python, with a one-line notice on stderr at first use), ``native`` (an error when the
+extension is missing) or ``python`` (the pure-Python reference, ``engine.movegen.generator``).
+
+The C core is handed flat arrays: the lexicon's own (``first``, ``targets``, ``terminal``) with
+the tile-letter index of each edge and the child letters of each node (computed once per
+lexicon and alphabet), and per position the board, the rack and the scorer's per-square tables
+(``tables.SquareTables``, flattened once per ruleset and board effects). War of Words wildcards
+are letter index ``len(letters)`` (``engine/movegen/native/wildcards.c`` walks them as node
+sets). What it does not cover goes to the Python generator: portals (``api.generate`` never
+asks), and what :func:`native_moves` declines with None (see docs/movegen.md).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from array import array
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from wordarena.engine.board import Cells
+from wordarena.engine.errors import InputError
+from wordarena.engine.lexicon import Lexicon
+from wordarena.engine.movegen.move import Move
+from wordarena.engine.movegen.tables import SquareTables
+from wordarena.engine.rulesets.model import FirstPlay, Ruleset
+from wordarena.engine.scoring import BoardEffects, tile_value
+from wordarena.engine.tiles import BLANK, WILDCARD
+
+ENV = "WORDARENA_MOVEGEN"
+CHOICES = ("auto", "native", "python")
+_NO_LETTER = 255
+_MAX_LINE = 64
+_MAX_TILES = 15
+
+
+def _load() -> tuple[ModuleType | None, str]:
+    try:
+        from wordarena.engine.movegen import native_core  # type: ignore[attr-defined]
+    except ImportError as exc:
+        return None, str(exc)
+    return native_core, ""
+
+
+_module, _why = _load()
+_noticed = False
+
+
+def implementation() -> str:
+    """``native`` or ``python``: the generator ``api.generate`` uses, as ``WORDARENA_MOVEGEN``
+    asks (read at every call, so tests and tools may switch it). Raises ``InputError`` when
+    the native one is asked for but was not built."""
+    global _noticed
+    wanted = os.environ.get(ENV, "auto").strip().lower() or "auto"
+    if wanted not in CHOICES:
+        raise InputError(f"{ENV} must be one of {', '.join(CHOICES)}, not {wanted!r}", ENV)
+    if wanted == "python":
+        return "python"
+    if _module is None:
+        if wanted == "native":
+            raise InputError(
+                f"{ENV}=native, but the native move generator is not built ({_why}); "
+                "reinstall wordarena with a C compiler, or set it to auto or python", ENV)
+        if not _noticed:
+            _noticed = True
+            print("wordarena: native move generator unavailable; using the pure-Python one",
+                  file=sys.stderr)
+        return "python"
+    return "native"
+
+
+def available() -> bool:
+    """True when the native extension was built and imports."""
+    return _module is not None
+
+
+# -- the lexicon, as the C core walks it --------------------------------------------------------
+
+_dawgs: dict[tuple[int, tuple[str, ...]], tuple[Any, tuple[Any, ...]]] = {}
+
+
+def dawg_arrays(lexicon: Any, letters: tuple[str, ...]) -> tuple[Any, ...]:
+    """(first, targets, terminal, edge letter indexes, child bits per node, root) of
+    ``lexicon`` for the tile letters ``letters`` (cached per lexicon and alphabet)."""
+    key = (id(lexicon), letters)
+    found = _dawgs.get(key)
+    if found is None or found[0] is not lexicon:
+        assert _module is not None
+        table = {ord(ch): _NO_LETTER for ch in set(lexicon.letters)}
+        table.update({ord(ch): k for k, ch in enumerate(letters)})
+        edge_letters = lexicon.letters.translate(table).encode("latin-1")
+        kids = array("Q", bytes(8 * len(lexicon.terminal)))
+        _module.kid_bits(lexicon.first, edge_letters, kids)
+        if len(_dawgs) > 16:
+            _dawgs.clear()
+        arrays = (lexicon.first, lexicon.targets, lexicon.terminal, edge_letters, kids,
+                  lexicon.root)
+        found = _dawgs[key] = (lexicon, arrays)
+    return found[1]
+
+
+# -- the per-square tables, flat ----------------------------------------------------------------
+
+_flat: dict[int, tuple[SquareTables, tuple[Any, ...]]] = {}
+
+
+def flat_tables(tables: SquareTables) -> tuple[Any, ...]:
+    """(new_value, word_mult, cross_factor, blocked, free_start, bingo) of ``tables`` as flat
+    arrays (cached per tables object)."""
+    found = _flat.get(id(tables))
+    if found is None or found[0] is not tables:
+        letters = tables.letters
+        new_value = array("i", [v[ch] for v in tables.new_value for ch in letters])
+        arrays = (
+            new_value,
+            array("i", tables.word_mult),
+            array("i", tables.cross_factor),
+            bytes(tables.blocked),
+            bytes(tables.free_start),
+            array("i", tables.bingo),
+        )
+        if len(_flat) > 256:
+            _flat.clear()
+        found = _flat[id(tables)] = (tables, arrays)
+    return found[1]
+
+
+def native_moves(
+    ruleset: Ruleset, tables: SquareTables, lexicon: Any, cells: Cells, rack: Sequence[str],
+    effects: BoardEffects,
+) -> list[Move] | None:
+    """Every legal play (best first) from the C core, or None when it declines the position:
+    a lexicon that is not a compiled ``Lexicon``, a board or rack past its limits, or War of
+    Words wildcards whose node sets outgrow the core's stack (none seen in the tests)."""
+    if not isinstance(lexicon, Lexicon):  # the core walks a compiled DAWG's arrays only
+        return None
+    letters = tables.letters
+    index = {ch: k for k, ch in enumerate(letters)}
+    index[WILDCARD] = len(letters)  # a wildcard on the board
+    counts = bytearray(len(letters) + 1)
+    blanks = 0
+    for token in rack:
+        k = index.get(token)
+        if k is not None:
+            counts[k] += 1
+        elif token == BLANK:
+            blanks += 1
+    wildcards = counts.pop()
+    if (tables.rows > _MAX_LINE or tables.cols > _MAX_LINE or len(letters) > 63
+            or sum(counts) + blanks + wildcards > min(_MAX_TILES, len(tables.bingo) - 1)):
+        return None
+    board = bytearray(len(cells))
+    face = array("i", bytes(4 * len(cells)))
+    old_bonus = bytearray(len(cells))
+    bonus = tables.bonus_letter
+    empty = True
+    for s, tile in enumerate(cells):
+        if tile is None:
+            board[s] = _NO_LETTER
+            continue
+        empty = False
+        k = index.get(tile.letter)
+        if k is None:  # a letter outside the tile set
+            return None
+        board[s] = k
+        face[s] = tile_value(ruleset, tile, effects)
+        old_bonus[s] = bonus is not None and not tile.blank and tile.letter == bonus
+    new_value, word_mult, cross_factor, blocked, free_start, bingo = flat_tables(tables)
+    first, targets, terminal, edge_letters, kids, root = dawg_arrays(lexicon, letters)
+    opening = empty and ruleset.first_play is FirstPlay.START_SQUARE
+    start = ruleset.board.start
+    assert _module is not None
+    moves: list[Move] | None = _module.generate(
+        first, targets, terminal, edge_letters, kids, root, tables.rows, tables.cols,
+        board, face, old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,
+        int(tables.additive), -1 if bonus is None else index[bonus], tables.bonus_points,
+        counts, blanks, wildcards, ruleset.first_play_min_tiles if opening else 1, int(opening),
+        -1 if start is None else start, (*letters, WILDCARD), Move,
+    )
+    return moves

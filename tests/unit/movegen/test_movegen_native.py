@@ -1,0 +1,170 @@
+"""The native move-generation core against the pure-Python generator, move for move.
+
+Random positions (Hypothesis, 5,000 in all) of the four families in seven languages, on small
+lexicons sampled from each language's own word list: both implementations must return the same
+moves — tiles, blanks, scores, directions — in the same order (``mg_support.agreed_moves``),
+and the native core must answer every position itself (War of Words wildcards included; only
+portals go to Python). Then the switch
+(``WORDARENA_MOVEGEN``) as a user meets it.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import islice
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mg_support import agreed_moves, movegen_implementation, native_covers
+
+from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset
+from wordarena.engine.game import Decide, GameState, apply, set_rack, start_game
+from wordarena.engine.lexicon import Lexicon, compile_words, load_lexicon
+from wordarena.engine.lexicon.alphabet import ALPHABETS
+from wordarena.engine.movegen import generate_moves, native_bridge
+from wordarena.engine.tiles import BLANK, WILDCARD
+
+# (family, language) pairs with a ruleset, by family
+RULESETS = {
+    "classic": ("en", "de", "es", "fr", "it", "pt"),
+    "scrabble": ("en", "pl"),
+    "wordtiles": ("en", "pl"),
+    "warofwords": ("en",),
+}
+GAMES = 48  # random games per ruleset; a position is a game, a turn in it and a rack
+TURNS = 10
+EXAMPLES = {"classic": 1400, "scrabble": 1200, "wordtiles": 1200, "warofwords": 1200}
+
+
+@cache
+def sample_lexicon(language: str) -> Lexicon:
+    """Some 10,000 words of 2 to 7 letters of ``language`` (up to 8 after each two-letter
+    start), compiled like the real lexicon: small enough for the Python generator to be quick,
+    varied enough for long plays."""
+    full = load_lexicon(language)
+    alphabet = ALPHABETS[language]
+    words: set[str] = set()
+    for a in alphabet:
+        for b in alphabet:
+            words.update(islice((w for w in full.words(a + b) if len(w) <= 7), 8))
+    return compile_words(words, language, alphabet)
+
+
+@cache
+def game(family: str, language: str, seed: int) -> tuple[GameState, ...]:
+    """The positions of one random game (random legal plays), turn by turn."""
+    rng = random.Random(f"{family}/{language}/{seed}")
+    state, _ = start_game(get_ruleset(family, language), 2, seed, sample_lexicon(language))
+    states = [state]
+    for _ in range(TURNS):
+        moves = generate_moves(state)
+        if not moves:
+            break
+        state, _ = apply(state, rng.choice(moves).to_play(state.to_move))
+        if state.pending is not None:
+            state, _ = apply(state, Decide(state.to_move, True))
+        if state.over:
+            break
+        states.append(state)
+    return tuple(states)
+
+
+def position(family: str, language: str, seed: int, turn: int, rack_seed: int) -> GameState:
+    """A position of game ``seed`` with a random rack (blanks, in War of Words now and then a
+    wildcard) and, in War of Words, random board effects."""
+    states = game(family, language, seed)
+    state = states[turn % len(states)]
+    rng = random.Random(rack_seed)
+    ruleset = state.ruleset
+    if family == "warofwords":
+        state = state.evolve(
+            electrification=tuple(rng.choice((1, 1, 2, 3)) for _ in state.electrification),
+            irradiated=rng.random() < 0.2,
+            bonus_letter=rng.choice((None, *ruleset.tiles.letters)),
+        )
+    pool = [*state.bag, *state.racks[state.to_move]]  # the tiles the rack may hold
+    naturals = [t for t in pool if t in ruleset.tiles.letters]
+    size = rng.randint(1, min(ruleset.rack_size, len(pool)))
+    joker = WILDCARD if family == "warofwords" and rng.random() < 0.15 else BLANK
+    jokers = min(size, pool.count(joker), rng.choice((0, 0, 0, 1, 1, 2)))
+    rack = [joker] * jokers + rng.sample(naturals, min(len(naturals), size - jokers))
+    return set_rack(state, state.to_move, tuple(rack))
+
+
+def _differential(family: str) -> None:
+    @settings(max_examples=EXAMPLES[family], deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(language=st.sampled_from(RULESETS[family]), seed=st.integers(0, GAMES - 1),
+           turn=st.integers(0, TURNS), rack_seed=st.integers(0, 2**32))
+    def check(language: str, seed: int, turn: int, rack_seed: int) -> None:
+        state = position(family, language, seed, turn, rack_seed)
+        agreed_moves(state)
+        covered[native_covers(state)] += 1
+        wild[0] += WILDCARD in state.racks[state.to_move] or any(
+            t is not None and t.letter == WILDCARD for t in state.cells)
+
+    covered = [0, 0]
+    wild = [0]
+    check()
+    # the native core answered every position itself (no portals here)
+    assert covered == [0, EXAMPLES[family]], covered
+    if family == "warofwords":  # wildcards on the rack or the board, walked as node sets
+        assert wild[0] > EXAMPLES[family] // 4, wild
+
+
+@pytest.mark.parametrize("family", list(RULESETS))
+def test_native_and_python_give_the_same_moves_on_random_positions(family: str) -> None:
+    _differential(family)
+
+
+def test_the_implementation_is_chosen_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = position("scrabble", "en", 1, 3, 7)
+    calls: list[object] = []
+    real = native_bridge.native_moves
+
+    def counted(*args: object) -> object:
+        calls.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("wordarena.engine.movegen.api.native_moves", counted)
+    with movegen_implementation("python"):
+        python = generate_moves(state)
+    assert not calls
+    with movegen_implementation("native"):
+        native = generate_moves(state)
+    assert len(calls) == 1 and native == python and native
+    with movegen_implementation("auto"):
+        assert generate_moves(state) == python
+    assert len(calls) == 2
+
+
+def test_an_unknown_choice_is_refused_naming_the_variable() -> None:
+    state = position("classic", "en", 1, 2, 3)
+    with movegen_implementation("fortran"), pytest.raises(InputError, match="WORDARENA_MOVEGEN"):
+        generate_moves(state)
+
+
+def test_native_asked_for_but_not_built_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(native_bridge, "_module", None)
+    monkeypatch.setattr(native_bridge, "_why", "No module named 'native_core'")
+    state = position("classic", "en", 1, 2, 3)
+    with movegen_implementation("native"), pytest.raises(InputError, match="not built"):
+        generate_moves(state)
+
+
+def test_without_the_extension_auto_uses_python_and_says_so_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = position("classic", "en", 1, 2, 3)
+    with movegen_implementation("python"):
+        expected = generate_moves(state)
+    monkeypatch.setattr(native_bridge, "_module", None)
+    monkeypatch.setattr(native_bridge, "_noticed", False)
+    with movegen_implementation("auto"):
+        assert generate_moves(state) == expected
+        assert generate_moves(state) == expected
+    err = capsys.readouterr().err
+    assert err.count("native move generator unavailable") == 1, err
