@@ -42,3 +42,25 @@ def test_a_word_down_the_last_column_ending_on_o15() -> None:
     play = check_placement(SCRABBLE, cells, [Placement(14, 14, "S")], 0)
     after = with_tiles(cells, play.placed)
     assert [word_text(after, w) for w in play.words] == ["CATS"]
+
+
+def test_a_word_across_from_column_a_does_not_take_the_row_above_s_last_letter() -> None:
+    # A tile on O4 (the row above's last square) is not before A5 on the line across.
+    cells = with_tiles(EMPTY, ((3 * 15 + 14, Tile("X", False, 0)), (4 * 15 + 1, Tile("T", False, 0))))
+    play = check_placement(SCRABBLE, cells, [Placement(4, 0, "A")], 0)  # A on A5: AT across
+    after = with_tiles(cells, play.placed)
+    assert [word_text(after, w) for w in play.words] == ["AT"]
+    assert play.words[0].squares == (4 * 15, 4 * 15 + 1)
+
+
+def test_a_word_is_read_back_through_a_portal_to_the_partner_s_entry() -> None:
+    # Portal pair P = D8, Q = K8 (War of Words): along row 8 the square after P is L8, so the
+    # square before L8 is P. C on P, then A T played on L8 M8: the word is CAT, not AT.
+    p, q = 7 * 15 + 3, 7 * 15 + 10
+    links = {p: q, q: p}
+    cells = with_tiles(EMPTY, ((p, Tile("C", False, 0)),))
+    play = check_placement(SCRABBLE, cells, [Placement(7, 11, "A"), Placement(7, 12, "T")], 0, links)
+    after = with_tiles(cells, play.placed)
+    (word,) = play.words
+    assert word.across and word_text(after, word) == "CAT"
+    assert word.squares == (p, q + 1, q + 2) and word.new == (False, True, True)
