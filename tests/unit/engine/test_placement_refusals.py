@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from wordarena.engine.board import with_tiles
-from wordarena.engine.errors import Rule, RuleError
+from wordarena.engine.errors import InputError, Rule, RuleError
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.placement import Placement, check_placement, check_tokens_on_rack
 from wordarena.engine.tiles import Tile
@@ -35,6 +35,32 @@ def test_a_refused_placement_names_its_rule_in_plain_words(cells, placements, ru
     with pytest.raises(RuleError) as err:
         check_placement(SCRABBLE, cells, placements, 0)
     assert err.value.rule is rule and str(err.value) == text
+
+
+def test_refusals_for_the_square_or_the_tile_name_them() -> None:
+    fortress = get_ruleset("warofwords", "en", "warofwords-fortress")
+    cells = (None,) * len(fortress.board.squares)
+    with pytest.raises(RuleError) as err:
+        check_placement(fortress, cells, [Placement(0, 0, "A")], 0)
+    assert err.value.rule is Rule.SQUARE_BLOCKED and str(err.value) == "A1 is titanium"
+    with pytest.raises(RuleError) as err:
+        check_placement(SCRABBLE, CAT, [Placement(6, 7, "*")], 0)
+    assert err.value.rule is Rule.LETTER_NOT_IN_SET and str(err.value) == "Scrabble has no wildcard tiles"
+    with pytest.raises(RuleError) as err:
+        check_placement(SCRABBLE, CAT, [Placement(6, 7, "1")], 0)
+    assert err.value.rule is Rule.LETTER_NOT_IN_SET
+    assert str(err.value) == "'1' is not a letter of the scrabble-en set"
+    with pytest.raises(RuleError) as err:
+        check_placement(SCRABBLE, CAT, [Placement(6, 7, "1", True)], 0)
+    assert err.value.rule is Rule.BAD_BLANK and str(err.value) == "'1' is not a letter of the scrabble-en set"
+
+
+def test_a_malformed_placement_is_an_input_error_naming_the_field() -> None:
+    with pytest.raises(InputError) as err:
+        check_placement(SCRABBLE, CAT, [Placement("7", 7, "A")], 0)  # type: ignore[arg-type]
+    assert err.value.where == "placement"
+    assert err.value.detail == ("a placement is (row: int, col: int, letter: str), "
+                                "not Placement(row='7', col=7, letter='A', blank=False, facing='')")
 
 
 def test_tiles_not_on_the_rack_are_named() -> None:
