@@ -26,6 +26,11 @@ CAT = with_tiles(EMPTY, ((7 * 15 + 7, Tile("C", False, 0)), (7 * 15 + 8, Tile("A
     (CAT, [Placement(6, 5, "A"), Placement(6, 7, "T")], Rule.GAP, "the play leaves a gap at G7"),
     (CAT, [Placement(6, 5, "A"), Placement(6, 6, "T"), Placement(6, 9, "S")], Rule.GAP,
      "the play leaves a gap at H7"),
+    # The same gaps with the tiles sent last first: the line is walked back from the first sent.
+    (CAT, [Placement(6, 7, "T"), Placement(6, 5, "A")], Rule.GAP, "the play leaves a gap at G7"),
+    (CAT, [Placement(9, 7, "T"), Placement(6, 7, "A")], Rule.GAP, "the play leaves a gap at H9"),
+    (CAT, [Placement(6, 5, "A"), Placement(5, 6, "T")], Rule.NOT_IN_LINE,
+     "all tiles of a play must lie in one row or column (read through portals)"),
     (CAT, [Placement(2, 2, "A"), Placement(2, 3, "T")], Rule.NOT_CONNECTED,
      "the play must connect to the tiles on the board"),
     (EMPTY, [Placement(0, 0, "A"), Placement(0, 1, "T")], Rule.FIRST_MOVE_OFF_START,
