@@ -107,3 +107,4 @@ def test_tiles_on_two_rows_joined_through_a_portal_play_across() -> None:
     assert play.across
     assert word_text(after, play.words[0]) == "CAT"
     assert play.words[0].squares == (2 * 15 + 4, p, q + 1)
+

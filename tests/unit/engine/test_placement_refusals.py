@@ -60,6 +60,19 @@ def test_refusals_for_the_square_or_the_tile_name_them() -> None:
     assert err.value.rule is Rule.BAD_BLANK and str(err.value) == "'1' is not a letter of the scrabble-en set"
 
 
+@pytest.mark.parametrize(("family", "placements", "rule", "text"), [
+    ("wordtiles", [Placement(7, 7, "A")], Rule.FIRST_MOVE_TOO_SHORT,
+     "the first word must have at least 2 letters"),
+    ("warofwords", [Placement(0, 1, "A"), Placement(0, 2, "T")], Rule.NOT_CONNECTED,
+     "a word must connect to a letter on the board or cover a Star or Water"),
+])
+def test_the_families_first_play_refusals_in_plain_words(family, placements, rule, text) -> None:
+    ruleset = get_ruleset(family)
+    with pytest.raises(RuleError) as err:
+        check_placement(ruleset, (None,) * len(ruleset.board.squares), placements, 0)
+    assert err.value.rule is rule and str(err.value) == text
+
+
 def test_a_malformed_placement_is_an_input_error_naming_the_field() -> None:
     with pytest.raises(InputError) as err:
         check_placement(SCRABBLE, CAT, [Placement("7", 7, "A")], 0)  # type: ignore[arg-type]
