@@ -12,6 +12,7 @@ from wordarena.engine.errors import InputError, Rule
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, Exchange, Pass, apply, start_game
 from wordarena.engine.game.actions import Kick, Leave, Resign, TimeOut
+from wordarena.engine.game.state import Seat
 
 
 def test_turns_out_of_order_or_for_no_seat_are_refused_in_plain_words() -> None:
@@ -128,3 +129,20 @@ def test_a_game_for_the_wrong_number_of_players_is_refused_naming_the_range() ->
         start_game(get_ruleset("scrabble", "en"), 2, 1)
     assert (err.value.where, err.value.detail) == (
         "lexicon", "a lexicon is needed to check words (or pass check_words=False)")
+
+
+def test_a_player_who_leaves_is_recorded_as_left() -> None:
+    # The match server shows a "left" event as PlayerLeft(LEAVE_KIND_LEFT); any other name is lost.
+    state = new_game("scrabble", 3)
+    state, events = apply(state, Leave(1))
+    assert [(e.type, e.seat) for e in events] == [("left", 1)]
+    assert state.seats[1] is Seat.LEFT and not state.over
+
+
+@pytest.mark.parametrize(("board", "patches"), [
+    ("warofwords-oasis", 4), ("warofwords-swamp", 1), ("warofwords-field", 0)])
+def test_every_water_patch_starts_at_electrification_one(board: str, patches: int) -> None:
+    # DescribeRuleset and the board view promise each water patch at electrification 1 at the
+    # start; one level per patch of the board, no more.
+    state, _ = start_game(get_ruleset("warofwords", "en", board), 2, 1, check_words=False)
+    assert state.electrification == (1,) * patches
