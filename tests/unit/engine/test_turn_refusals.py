@@ -131,12 +131,22 @@ def test_a_game_for_the_wrong_number_of_players_is_refused_naming_the_range() ->
         "lexicon", "a lexicon is needed to check words (or pass check_words=False)")
 
 
-def test_a_player_who_leaves_is_recorded_as_left() -> None:
-    # The match server shows a "left" event as PlayerLeft(LEAVE_KIND_LEFT); any other name is lost.
+@pytest.mark.parametrize(("action", "name", "status"), [
+    (Leave, "left", Seat.LEFT), (Resign, "resigned", Seat.RESIGNED), (TimeOut, "timed-out", Seat.TIMED_OUT)])
+def test_a_player_who_goes_is_recorded_under_the_event_the_server_shows(action, name, status) -> None:
+    # The match server shows "left" and "resigned" as PlayerLeft (LEFT / RESIGNED) and
+    # "timed-out" as PlayerTimedOut; an event under any other name is shown to nobody.
     state = new_game("scrabble", 3)
-    state, events = apply(state, Leave(1))
-    assert [(e.type, e.seat) for e in events] == [("left", 1)]
-    assert state.seats[1] is Seat.LEFT and not state.over
+    state, events = apply(state, action(1))
+    assert [(e.type, e.seat) for e in events] == [(name, 1)]
+    assert state.seats[1] is status and not state.over
+
+
+def test_the_dealt_racks_are_private_in_the_start_event() -> None:
+    # Everyone but a rack's seat gets Event.public(): the racks must sit under "private".
+    state, (started,) = start_game(get_ruleset("scrabble", "en"), 3, 5, check_words=False)
+    assert started.data["private"] == {"racks": [list(r) for r in state.racks]}
+    assert "racks" not in str(started.public().data)
 
 
 @pytest.mark.parametrize(("board", "patches"), [
