@@ -156,3 +156,23 @@ def test_every_water_patch_starts_at_electrification_one(board: str, patches: in
     # start; one level per patch of the board, no more.
     state, _ = start_game(get_ruleset("warofwords", "en", board), 2, 1, check_words=False)
     assert state.electrification == (1,) * patches
+
+
+class OnlyCat:
+    """A lexicon of one word."""
+
+    def __contains__(self, word: object) -> bool:
+        return word == "CAT"
+
+
+def test_a_failed_check_leaves_the_turn_with_the_checker_and_completes_no_round() -> None:
+    # Word Tiles: seat 0's DOG is checked by seat 1 and fails; seat 1 plays on in the same
+    # round. Rounds decide whether leaving counts as a loss (first_round: a War of Words
+    # leaver in the first round is not charged a loss); a round counted here would be wrong.
+    state = new_game("wordtiles", racks=["DOGEIRN", "CATEIOU"], lexicon=OnlyCat())
+    state, _ = play(state, 0, "8H", "DOG")
+    state, events = apply(state, Decide(1, False))
+    assert events[0].type == "play-checked" and events[0].data["held"] is False
+    assert state.to_move == 1 and state.rounds == 0
+    state = passes(state, 1)
+    assert state.to_move == 0 and state.rounds == 1
