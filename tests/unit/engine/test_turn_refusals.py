@@ -176,3 +176,45 @@ def test_a_failed_check_leaves_the_turn_with_the_checker_and_completes_no_round(
     assert state.to_move == 1 and state.rounds == 0
     state = passes(state, 1)
     assert state.to_move == 0 and state.rounds == 1
+
+
+def test_an_accepted_play_stands_and_the_decider_plays_next() -> None:
+    # Word Tiles: seat 1 accepts seat 0's pending CAT; the match server shows "play-accepted"
+    # (who accepted whose play) and it is seat 1's turn.
+    state = new_game("wordtiles", racks=["CATEIOU", "DOGEIRN"])
+    state, _ = play(state, 0, "8H", "CAT")
+    state, events = apply(state, Decide(1, True))
+    assert (events[0].type, events[0].seat, events[0].data["by"]) == ("play-accepted", 1, 0)
+    assert state.pending is None and state.to_move == 1 and state.scores[0] > 0
+
+
+def test_a_check_that_holds_keeps_the_play_and_costs_the_checker_the_turn() -> None:
+    state = new_game("wordtiles", racks=["CATEIOU", "DOGEIRN"], lexicon=OnlyCat())
+    state, _ = play(state, 0, "8H", "CAT")
+    state, events = apply(state, Decide(1, False))
+    assert (events[0].type, events[0].seat, events[0].data["by"], events[0].data["held"]) == (
+        "play-checked", 1, 0, True)
+    assert state.pending is None and state.to_move == 0 and state.scores[0] > 0
+
+
+def test_a_check_without_a_lexicon_is_refused_in_plain_words() -> None:
+    state = new_game("wordtiles", racks=["CATEIOU", "DOGEIRN"], check=False)
+    state, _ = play(state, 0, "8H", "CAT")
+    assert str(refused(state, Decide(1, False), Rule.NOT_ALLOWED)) == \
+        "no lexicon is loaded to check words against"
+
+
+def test_a_seat_that_has_gone_may_not_take_a_turn() -> None:
+    state = new_game("scrabble", 3)
+    state, _ = apply(state, Resign(1))
+    state = passes(state, 0)
+    assert str(refused(state, Pass(1), Rule.PLAYER_NOT_ACTIVE)) == "seat 1 is no longer in the game"
+
+
+def test_an_exchange_tells_the_player_what_went_back_and_what_came() -> None:
+    # The match server shows the exchanging player its returned tiles from data["private"].
+    state = new_game("scrabble", racks=["ABCDEFG", "HIJKLMN"], bag="OPQRSTUV")
+    after, events = apply(state, Exchange(0, ("A", "B")))
+    assert sorted(after.racks[0]) == sorted("CDEFGOP")
+    assert events[0].data["private"] == {"returned": ["A", "B"], "drawn": ["O", "P"]}
+    assert "returned" not in str(events[0].public().data)
