@@ -186,6 +186,9 @@ def test_an_accepted_play_stands_and_the_decider_plays_next() -> None:
     state, events = apply(state, Decide(1, True))
     assert (events[0].type, events[0].seat, events[0].data["by"]) == ("play-accepted", 1, 0)
     assert state.pending is None and state.to_move == 1 and state.scores[0] > 0
+    # What the accepted event shows is the play itself: its squares and its points.
+    assert [p[0] for p in events[0].data["placed"]] == [7 * 15 + 7, 7 * 15 + 8, 7 * 15 + 9]
+    assert events[0].data["score"] == state.scores[0]
 
 
 def test_a_check_that_holds_keeps_the_play_and_costs_the_checker_the_turn() -> None:
@@ -195,6 +198,7 @@ def test_a_check_that_holds_keeps_the_play_and_costs_the_checker_the_turn() -> N
     assert (events[0].type, events[0].seat, events[0].data["by"], events[0].data["held"]) == (
         "play-checked", 1, 0, True)
     assert state.pending is None and state.to_move == 0 and state.scores[0] > 0
+    assert events[0].data["score"] == state.scores[0] and len(events[0].data["placed"]) == 3
 
 
 def test_a_check_without_a_lexicon_is_refused_in_plain_words() -> None:
