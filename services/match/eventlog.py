@@ -162,8 +162,9 @@ def _board_changes(group: list[dict[str, Any]], state: GameState, seq: int) -> l
             cell = state.cells[index]
             if cell is not None:
                 changes.append([index, cell.letter, cell.blank, cell.owner, seq])
-        for index, *_ in data.get("returned", []):
-            changes.append([index])
+    # Tiles taken back off the board: a failed check, or a player leaving with a play pending.
+    for index, *_ in data.get("returned", []):
+        changes.append([index])
     return changes
 
 

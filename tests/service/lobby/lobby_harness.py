@@ -1,9 +1,11 @@
-"""Fixtures: a real lobby on loopback gRPC (SQLite or PostgreSQL) and a fake match server."""
+"""Fixtures: a real lobby on loopback gRPC (SQLite or PostgreSQL), real match servers on the same
+store, and a fake match server for the failures a real one cannot be made to show."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +19,9 @@ from wordarena.services.common.config import Settings
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.main import build_lobby
 from wordarena.services.lobby.options import LobbyOptions
-from wordarena.v1 import control_pb2, control_pb2_grpc, lobby_pb2_grpc
+from wordarena.services.match.main import MatchServer
+from wordarena.services.match.main import start as start_match
+from wordarena.v1 import common_pb2, control_pb2, control_pb2_grpc, lobby_pb2_grpc, match_pb2, match_pb2_grpc
 
 # Databases: the ``database_url`` (SQLite, then PostgreSQL) and ``postgres_database`` fixtures of
 # tests/conftest.py, which honour WORDARENA_TEST_POSTGRES_URL as every other test does.
@@ -194,7 +198,8 @@ async def start_fake_match_server(
 
 @pytest.fixture
 async def match_server(env: LobbyEnv) -> AsyncIterator[FakeMatchServer]:
-    """A fake match server registered with the lobby."""
+    """A fake match server registered with the lobby: only for a test that needs what a real
+    server cannot be made to do (refuse CreateMatch, hang inside it, fail AbortMatch)."""
     fake, server = await start_fake_match_server(env)
     yield fake
     await server.stop(0)
@@ -209,3 +214,57 @@ async def eventually(check: Any, timeout: float = 20.0) -> Any:
             return got
         assert time.monotonic() < deadline, "timed out"
         await asyncio.sleep(0.05)
+
+
+async def start_real_match_server(env: LobbyEnv, server_id: str = "ms-real") -> MatchServer:
+    """A real match server (``services.match.main.start``) on loopback, on the lobby's own store
+    (SQLite file or PostgreSQL database), linked to the lobby of ``env`` (``--lobby``): it
+    registers itself, sends heartbeats and reports results as in production. Returns once the
+    lobby has it registered; stop it with ``stop_real_match_server``."""
+    settings = Settings(service="match", listen="127.0.0.1:0", advertise_address="127.0.0.1:0",
+                        data_dir=env.settings.data_dir, database_url=env.settings.database_url,
+                        server_id=server_id, shutdown_grace=0.5,
+                        extra={"lobby": env.address, "report_retry_base": 0.05, "report_retry_max": 0.3,
+                               "bot_delay": 0.0})
+    srv = await start_match(settings)
+    assert srv.link is not None
+    await asyncio.wait_for(srv.link.registered.wait(), 20)
+    return srv
+
+
+async def stop_real_match_server(srv: MatchServer) -> None:
+    """Stops a server started by ``start_real_match_server`` (and closes its store)."""
+    await srv.stop(0.2)
+
+
+async def active_matches(srv: MatchServer, env: LobbyEnv) -> int:
+    """The match server's own count of its active matches (``GetLoad``, as the lobby asks it)."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}") as channel:
+        stub = control_pb2_grpc.MatchControlServiceStub(channel)
+        load = (await stub.GetLoad(control_pb2.GetLoadRequest(), metadata=env.service_md)).load
+        return int(load.active_matches)
+
+
+async def view_at(address: str, match_id: str, md: Any) -> match_pb2.MatchView:
+    """What a player sees of ``match_id`` at ``address`` (the address the lobby gave it)."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        return (await stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), metadata=md)).match
+
+
+async def submit_at(address: str, match_id: str, md: Any, move: common_pb2.Move,
+                    expected_seq: int) -> match_pb2.SubmitTurnResponse:
+    """A player's move at ``address``, with the seq the player last saw."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = match_pb2_grpc.MatchServiceStub(channel)
+        return await stub.SubmitTurn(match_pb2.SubmitTurnRequest(
+            match_id=match_id, expected_seq=expected_seq, request_id=uuid.uuid4().hex, move=move),
+            metadata=md)
+
+
+@pytest.fixture
+async def real_match_server(env: LobbyEnv) -> AsyncIterator[MatchServer]:
+    """A real match server registered with the lobby of ``env``, on the same store."""
+    srv = await start_real_match_server(env)
+    yield srv
+    await stop_real_match_server(srv)

@@ -36,6 +36,7 @@ async def _start_a_table(env: LobbyEnv) -> tuple[lobby_pb2.StartTableResponse, f
 
 async def test_a_hung_match_server_costs_one_short_wait_then_is_tried_last(env: LobbyEnv) -> None:
     never = asyncio.Event()
+    # Fakes: a real match server cannot be made to hang inside CreateMatch.
     # The hung server is the least loaded, so it is the lobby's first choice.
     hung, hung_server = await start_fake_match_server(env, never, server_id="ms-hung", active=0)
     good, good_server = await start_fake_match_server(env, server_id="ms-good", active=50)

@@ -1,8 +1,9 @@
 """Two lobby processes' worth of servers on one PostgreSQL database behave as one lobby.
 
 Each test starts two complete lobbies (their own gRPC server, database pool, table cache and
-change listener) on one fresh PostgreSQL database, and a fake match server registered through the
-first one. Clients are split across both.
+change listener) on one fresh PostgreSQL database, and a real match server on that database,
+registered through the first one: allocations are checked where the players meet them, at the
+match server. Clients are split across both.
 """
 
 from __future__ import annotations
@@ -17,17 +18,20 @@ from typing import Any
 import grpc
 import pytest
 from lobby_harness import (
-    FakeMatchServer,
     LobbyEnv,
+    active_matches,
     backdate_sign_in_failures,
     eventually,
-    start_fake_match_server,
     start_lobby,
+    start_real_match_server,
     stop_lobby,
+    stop_real_match_server,
+    view_at,
 )
 from sqlmodel import select
 
 from wordarena.services.lobby.passwords import FailureThrottle
+from wordarena.services.match.main import MatchServer
 from wordarena.v1 import common_pb2, lobby_pb2
 
 pytestmark = pytest.mark.postgres
@@ -47,25 +51,25 @@ async def guest(env: LobbyEnv) -> tuple[str, Meta]:
 
 @pytest.fixture
 async def lobbies(tmp_path: Path, postgres_database: str,
-                  ) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, FakeMatchServer]]:
+                  ) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, MatchServer]]:
     """Lobbies A and B on one PostgreSQL database (one data directory: the same token keys, as
-    deployed lobbies share theirs) and a fake match server registered with A."""
+    deployed lobbies share theirs) and a real match server on it, registered with A."""
     url = postgres_database
     a = await start_lobby(url, tmp_path)
     b = await start_lobby(url, tmp_path)
-    fake, server = await start_fake_match_server(a, capacity=1000)
+    srv = await start_real_match_server(a)
     try:
-        yield a, b, fake
+        yield a, b, srv
     finally:
-        await server.stop(0)
+        await stop_real_match_server(srv)
         await stop_lobby(b)
         await stop_lobby(a)
 
 
 async def test_fifty_clients_through_two_lobbies_never_overfill(
-    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+    lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
-    a, b, fake = lobbies
+    a, b, srv = lobbies
     host_id, host = await guest(a)
     t = (
         await a.stub.CreateTable(
@@ -94,11 +98,16 @@ async def test_fifty_clients_through_two_lobbies_never_overfill(
     results = await asyncio.gather(*(join(env, meta) for env, _, meta in players))
     assert results.count("ok") == 3, results
     assert set(results) == {"ok", "FAILED_PRECONDITION"}
-    # full: started by itself, once, with the host and the three winners
-    assert len(fake.created) == 1
-    winners = {pid for (_, pid, _), r in zip(players, results, strict=True) if r == "ok"}
-    seated = {s.player.player_id for s in fake.created[0].seats}
-    assert seated == winners | {host_id}
+    # full: started by itself, once (one match on the server), with the host and the three
+    # winners, each of whom reaches it in the seat the table gave
+    assert await active_matches(srv, a) == 1
+    winners = [(pid, meta) for (_, pid, meta), r in zip(players, results, strict=True) if r == "ok"]
+    got = (await a.stub.GetTable(lobby_pb2.GetTableRequest(table_id=t.table_id), metadata=host)).table
+    for pid, meta in [(host_id, host), *winners]:
+        view = await view_at(got.match.address, got.match.match_id, meta)
+        assert {s.player.player_id for s in view.seats} == {host_id} | {p for p, _ in winners}
+        assert view.seats[view.viewer_seat].player.player_id == pid
+    seated = {s.player.player_id for s in view.seats}
     for env in (a, b):
         got = (await env.stub.GetTable(lobby_pb2.GetTableRequest(table_id=t.table_id), metadata=host)).table
         assert got.status == lobby_pb2.TABLE_STATUS_STARTED
@@ -117,9 +126,9 @@ async def _next_change(stream: object, table_id: str) -> lobby_pb2.WatchTablesRe
 
 
 async def test_table_created_on_a_is_watched_on_b(
-    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+    lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
-    a, b, fake = lobbies
+    a, b, srv = lobbies
     _, watcher = await guest(b)
     stream = b.stub.WatchTables(lobby_pb2.WatchTablesRequest(), metadata=watcher)
     first = await asyncio.wait_for(stream.read(), 10.0)
@@ -147,7 +156,7 @@ async def test_table_created_on_a_is_watched_on_b(
     while gone.kind == lobby_pb2.TABLE_CHANGE_KIND_UPDATED:
         gone = await _next_change(stream, t.table_id)
     assert gone.kind == lobby_pb2.TABLE_CHANGE_KIND_CLOSED  # no longer matches the OPEN filter
-    assert len(fake.created) == 1
+    assert await active_matches(srv, a) == 1
     # and A's cache hears of B's change: A lists it as started
     for _ in range(100):
         cached = a.lobby.tables.get(t.table_id)
@@ -160,9 +169,9 @@ async def test_table_created_on_a_is_watched_on_b(
 
 
 async def test_quick_match_tickets_on_both_lobbies_matched_once(
-    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+    lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
-    a, b, fake = lobbies
+    a, b, srv = lobbies
     crit = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)
     players = [(env, *(await guest(env))) for env in [a, b] * 15]
 
@@ -188,21 +197,20 @@ async def test_quick_match_tickets_on_both_lobbies_matched_once(
         30.0,
     )
     assert all(t.status == lobby_pb2.TICKET_STATUS_MATCHED for t in final)
-    # 30 players, 15 matches: every player in exactly one created match, at the seat their
-    # ticket names
-    assert len(fake.created) == 15
-    where: dict[str, tuple[str, int]] = {}
-    for m in fake.created:
-        assert len(m.seats) == 2
-        for s in m.seats:
-            assert s.player.player_id not in where, "a player matched twice"
-            where[s.player.player_id] = (m.match_id, s.index)
-    for (_, pid, _), t in zip(players, final, strict=True):
-        assert where[pid] == (t.assignment.match_id, t.assignment.seat)
+    # 30 players, 15 matches on the server: every player in exactly one of them, at the seat
+    # their ticket names, with the player their partner's ticket names opposite
+    assert await active_matches(srv, a) == 15
+    seen: dict[str, dict[int, str]] = {}
+    for (_, pid, meta), t in zip(players, final, strict=True):
+        view = await view_at(t.assignment.address, t.assignment.match_id, meta)
+        assert view.ruleset.ruleset_id == "wordtiles" and view.viewer_seat == t.assignment.seat
+        assert view.seats[t.assignment.seat].player.player_id == pid
+        seen.setdefault(t.assignment.match_id, {})[t.assignment.seat] = pid
+    assert len(seen) == 15 and all(sorted(s) == [0, 1] for s in seen.values())
 
 
 async def test_one_request_id_sent_through_both_lobbies_at_once_runs_once(
-    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+    lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
     """A client retrying the same CreateTable (same request_id) through two lobbies at the same
     moment gets one table and the same answer twice — never INTERNAL, never two tables."""
@@ -240,7 +248,7 @@ def _insert_tickets(s: object, rows: list[object]) -> None:
 
 
 async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
-    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+    lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
     """A cancel through lobby B and lobby A's commit of the same ticket's match: whichever holds the
     row lock first wins, the other sees the result — never a ticket both cancelled and matched."""
@@ -321,7 +329,7 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
 
 
 async def test_two_lobbies_delete_old_tickets_at_once(
-    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+    lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
     from wordarena.services.lobby.models import TicketRow
 
@@ -395,7 +403,7 @@ async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(
 
 
 async def test_failures_recorded_by_two_lobbies_at_once_all_count(
-    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+    lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
     """Many failures of one new name recorded at the same moment through both lobbies' pools
     (the first ones racing to create its row): none is lost."""
@@ -414,7 +422,7 @@ async def test_failures_recorded_by_two_lobbies_at_once_all_count(
 
 
 async def test_parallel_guesses_through_both_lobbies_check_at_most_the_limit(
-    lobbies: tuple[LobbyEnv, LobbyEnv, FakeMatchServer],
+    lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
     """Twenty wrong-password sign-ins at once for one name, half through each lobby: exactly five
     get their password checked (UNAUTHENTICATED), the other fifteen are refused unchecked

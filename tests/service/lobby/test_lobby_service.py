@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from pathlib import Path
 
 import grpc
 import pytest
@@ -17,13 +16,15 @@ from lobby_harness import (
     LobbyEnv,
     backdate_sign_in_failures,
     backdate_ticket,
-    start_lobby,
-    stop_lobby,
+    eventually,
+    view_at,
 )
 
 from wordarena.services.common import auth
 from wordarena.services.common.errors import detail
+from wordarena.services.match.main import MatchServer
 from wordarena.v1 import common_pb2, control_pb2, errors_pb2, lobby_pb2
+from wordarena.v1 import match_pb2 as m
 
 
 def rid() -> str:
@@ -133,92 +134,8 @@ async def test_failed_sign_ins_hold_the_name_back_for_the_backoff(env: LobbyEnv)
     assert await env.lobby.db.run(lambda s: list(s.exec(select(SignInFailureRow.key)))) == []
 
 
-async def test_table_to_result_to_records(
-    env: LobbyEnv, match_server: FakeMatchServer, tmp_path: Path
-) -> None:
-    a, ma = await guest(env, "Anna")
-    b, mb = await guest(env, "Boris")
-    watch = env.stub.WatchTables(lobby_pb2.WatchTablesRequest(), metadata=mb)
-    first = await watch.read()
-    assert first.kind == lobby_pb2.TABLE_CHANGE_KIND_SYNCED
-    req = lobby_pb2.CreateTableRequest(settings=settings_pb("classic"), request_id=rid())
-    t = (await env.stub.CreateTable(req, metadata=ma)).table
-    again = (await env.stub.CreateTable(req, metadata=ma)).table
-    assert again.table_id == t.table_id  # idempotent
-    opened = await watch.read()
-    assert opened.kind == lobby_pb2.TABLE_CHANGE_KIND_OPENED and opened.table.table_id == t.table_id
-    listed = await env.stub.ListTables(lobby_pb2.ListTablesRequest(), metadata=mb)
-    assert [x.table_id for x in listed.tables] == [t.table_id]
-    joined = await env.stub.JoinTable(
-        lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()), metadata=mb
-    )
-    assert joined.table.status == lobby_pb2.TABLE_STATUS_STARTED and joined.seat == 1
-    assert joined.table.match.address == match_server.address
-    match_id = joined.table.match.match_id
-    assert len(match_server.created) == 1
-    created = match_server.created[0]
-    assert [s.player.player_id for s in created.seats] == [a, b]
-    watch.cancel()
-    mine = await env.stub.ListMyMatches(lobby_pb2.ListMyMatchesRequest(), metadata=ma)
-    assert mine.matches[0].active and mine.matches[0].assignment.match_id == match_id
-    report = control_pb2.ReportResultRequest(
-        match_id=match_id,
-        server_id="ms-1",
-        ruleset=common_pb2.RulesetRef(ruleset_id="classic"),
-        reason=common_pb2.GAME_OVER_REASON_OUT_OF_TILES,
-        seats=[
-            control_pb2.SeatResult(
-                seat=0, player_id=a, final_score=350, status=common_pb2.SEAT_STATUS_ACTIVE, score_counts=True
-            ),
-            control_pb2.SeatResult(
-                seat=1, player_id=b, final_score=300, status=common_pb2.SEAT_STATUS_ACTIVE, score_counts=True
-            ),
-        ],
-    )
-    r1 = await env.registry.ReportResult(report, metadata=env.service_md)
-    r2 = await env.registry.ReportResult(report, metadata=env.service_md)
-    assert (r1.already_recorded, r2.already_recorded) == (False, True)
-    # a player token may not report
-    await expect(grpc.StatusCode.PERMISSION_DENIED, env.registry.ReportResult(report, metadata=ma))
-    # a different result for the same match is refused
-    other = control_pb2.ReportResultRequest()
-    other.CopyFrom(report)
-    other.seats[0].final_score = 10
-    await expect(
-        grpc.StatusCode.FAILED_PRECONDITION, env.registry.ReportResult(other, metadata=env.service_md)
-    )
-    # restart the lobby on the same database: the report is still known
-    await stop_lobby(env)
-    env2 = await start_lobby(env.settings.database_url, tmp_path)
-    try:
-        r3 = await env2.registry.ReportResult(report, metadata=env2.service_md)
-        assert r3.already_recorded
-        rec = await env2.stub.GetPlayerRecord(lobby_pb2.GetPlayerRecordRequest(player_id=a), metadata=ma)
-        (r,) = rec.records
-        assert (r.games, r.wins, r.losses, r.average_score, r.weighted_score) == (1, 1, 0, 350, 50)
-        assert r.rating.rating > 1500
-        board = await env2.stub.GetLeaderboard(
-            lobby_pb2.GetLeaderboardRequest(ruleset_id="classic"), metadata=mb
-        )
-        assert [e.player.player_id for e in board.entries] == [a, b]
-        assert board.caller_entry.rank == 2 and board.total_size == 2
-        week = await env2.stub.GetLeaderboard(
-            lobby_pb2.GetLeaderboardRequest(ruleset_id="classic", period=lobby_pb2.LEADERBOARD_PERIOD_WEEK),
-            metadata=mb,
-        )
-        assert week.caller_entry.record.losses == 1
-        done = await env2.stub.ListMyMatches(
-            lobby_pb2.ListMyMatchesRequest(state=lobby_pb2.MATCH_LIST_STATE_FINISHED), metadata=ma
-        )
-        assert done.matches[0].outcome == common_pb2.OUTCOME_WIN
-    finally:
-        await stop_lobby(env2)
-        env.channel = env2.channel  # the fixture's teardown closes an open channel
-        env.server, env.db = env2.server, env2.db
-
-
-async def test_fifty_clients_race_for_seats(env: LobbyEnv, match_server: FakeMatchServer) -> None:
-    _, host = await guest(env)
+async def test_fifty_clients_race_for_seats(env: LobbyEnv, real_match_server: MatchServer) -> None:
+    host_id, host = await guest(env)
     t = (
         await env.stub.CreateTable(
             lobby_pb2.CreateTableRequest(
@@ -240,6 +157,7 @@ async def test_fifty_clients_race_for_seats(env: LobbyEnv, match_server: FakeMat
             return exc.code().name
 
     results = await asyncio.gather(*(join(m) for _, m in players))
+    seated = [p for p, r in zip(players, results, strict=True) if r == "ok"]
     assert results.count("ok") == 3
     assert set(results) == {"ok", "FAILED_PRECONDITION"}
     got = (await env.stub.GetTable(lobby_pb2.GetTableRequest(table_id=t.table_id), metadata=host)).table
@@ -247,11 +165,19 @@ async def test_fifty_clients_race_for_seats(env: LobbyEnv, match_server: FakeMat
     started = await env.stub.StartTable(
         lobby_pb2.StartTableRequest(table_id=t.table_id, request_id=rid()), metadata=host
     )
-    assert started.assignment.seat == 0 and len(match_server.created) == 1
-    assert match_server.created[0].options.clock.per_player.seconds == 600
+    assert started.assignment.seat == 0
+    # Every seated player reaches the one match on the real server, in its seat, with the
+    # table's ten-minute clock.
+    table_seats = [s.player.player_id for s in got.seats]
+    assert table_seats[0] == host_id
+    for pid, meta in [(host_id, host), *seated]:
+        view = await view_at(started.assignment.address, started.assignment.match_id, meta)
+        assert view.ruleset.ruleset_id == "wordtiles" and view.viewer_seat == table_seats.index(pid)
+        assert [s.player.player_id for s in view.seats] == table_seats
+        assert view.options.clock.per_player.seconds == 600
 
 
-async def test_host_leaves_hand_over_and_bots(env: LobbyEnv, match_server: FakeMatchServer) -> None:
+async def test_host_leaves_hand_over_and_bots(env: LobbyEnv, real_match_server: MatchServer) -> None:
     _a, ma = await guest(env)
     b, mb = await guest(env)
     t = (
@@ -274,11 +200,23 @@ async def test_host_leaves_hand_over_and_bots(env: LobbyEnv, match_server: FakeM
         lobby_pb2.StartTableRequest(table_id=t.table_id, request_id=rid()), metadata=mb
     )
     assert started.table.status == lobby_pb2.TABLE_STATUS_STARTED
-    seats = match_server.created[-1].seats
-    assert [s.WhichOneof("occupant") for s in seats] == ["bot_level", "player"]
+    # On the real server: the bot sits first and plays Scrabble, then it is b's turn.
+    where = started.assignment
+    view = await view_at(where.address, where.match_id, mb)
+    assert view.ruleset.ruleset_id == "scrabble"
+    assert [(s.player.bot, s.player.bot_level, s.player.player_id if not s.player.bot else "")
+            for s in view.seats] == [(True, 2, ""), (False, 0, b)]
+
+    async def bot_moved() -> m.MatchView | None:
+        v = await view_at(where.address, where.match_id, mb)
+        return v if v.to_move_seat == where.seat == 1 and v.turn_number >= 1 else None
+
+    await eventually(bot_moved)
 
 
 async def test_stale_or_refusing_servers_get_nothing(env: LobbyEnv, match_server: FakeMatchServer) -> None:
+    # The fake: a real match server cannot be made to refuse CreateMatch with RESOURCE_EXHAUSTED
+    # on demand, nor asserted to have been asked nothing.
     _, ma = await guest(env)
     _, mb = await guest(env)
     s = settings_pb("classic", start_policy=lobby_pb2.START_POLICY_HOST)
@@ -316,7 +254,7 @@ async def test_stale_or_refusing_servers_get_nothing(env: LobbyEnv, match_server
     )
 
 
-async def test_quick_match(env: LobbyEnv, match_server: FakeMatchServer) -> None:
+async def test_quick_match(env: LobbyEnv, real_match_server: MatchServer) -> None:
     _, ma = await guest(env)
     _, mb = await guest(env)
     crit = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)
@@ -368,7 +306,8 @@ async def test_quick_match(env: LobbyEnv, match_server: FakeMatchServer) -> None
     )
     last = [m.ticket async for m in stream][-1]
     assert last.status == lobby_pb2.TICKET_STATUS_MATCHED
-    assert [s.WhichOneof("occupant") for s in match_server.created[-1].seats] == ["player", "bot_level"]
+    view = await view_at(last.assignment.address, last.assignment.match_id, mc)
+    assert [(s.player.bot, s.player.bot_level) for s in view.seats] == [(False, 0), (True, 4)]
     await expect(
         grpc.StatusCode.INVALID_ARGUMENT,
         env.stub.QuickMatch(

@@ -67,7 +67,8 @@ def counter(name: str, **labels: str) -> float:
 @pytest.fixture
 async def lobby(database_url: str, tmp_path: Path) -> AsyncIterator[tuple[LobbyEnv, FakeMatchServer]]:
     """A lobby whose housekeeping runs every 0.1 s with a retention of one hour, and a fake match
-    server registered with it that holds CreateMatch until the test lets it answer."""
+    server registered with it that holds CreateMatch until the test lets it answer (a fake: a real
+    match server cannot be held inside CreateMatch, which these races need)."""
     env = await start_lobby(database_url, tmp_path, housekeeping_s=0.1, ticket_retention_s=3600.0,
                             create_match_timeout_s=30.0)
     fake, server = await start_fake_match_server(env, hold=asyncio.Event())
@@ -177,7 +178,9 @@ async def test_withdrawn_match_is_aborted_with_retries_when_the_server_fails(
     database_url: str, tmp_path: Path
 ) -> None:
     """AbortMatch of a withdrawn allocation is retried while the match server fails (UNAVAILABLE),
-    then succeeds; a refusal (NOT_FOUND: nothing to abort) is not retried."""
+    then succeeds; a refusal (NOT_FOUND: nothing to abort) is not retried. A fake: a real server
+    cannot be made to fail AbortMatch with chosen codes (the real abort is in
+    test_lobby_with_match_server.py)."""
     env = await start_lobby(database_url, tmp_path, create_match_timeout_s=30.0,
                             abort_retry_delays_s=(0.05, 0.05, 0.05))
     fake, server = await start_fake_match_server(env, hold=asyncio.Event())

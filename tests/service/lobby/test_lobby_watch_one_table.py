@@ -8,8 +8,9 @@ import asyncio
 import uuid
 
 import pytest
-from lobby_harness import FakeMatchServer, LobbyEnv
+from lobby_harness import LobbyEnv, view_at
 
+from wordarena.services.match.main import MatchServer
 from wordarena.v1 import common_pb2, lobby_pb2
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
@@ -21,7 +22,7 @@ async def _guest(env: LobbyEnv, name: str) -> tuple[tuple[str, str], ...]:
 
 
 async def test_a_joiner_watching_one_table_sees_it_start(env: LobbyEnv,
-                                                         match_server: FakeMatchServer) -> None:
+                                                         real_match_server: MatchServer) -> None:
     host = await _guest(env, f"h{uuid.uuid4().hex[:8]}")
     joiner = await _guest(env, f"j{uuid.uuid4().hex[:8]}")
     settings = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2,
@@ -51,8 +52,11 @@ async def test_a_joiner_watching_one_table_sees_it_start(env: LobbyEnv,
     watch.cancel()
     assert started.table.table_id == table.table_id
     assert started.table.status == lobby_pb2.TABLE_STATUS_STARTED
-    assert started.table.match.match_id and started.table.match.address == match_server.address
-    assert joined.seat in (0, 1)
+    where = started.table.match
+    assert where.address == f"127.0.0.1:{real_match_server.port}"
+    # The joiner learnt enough from the stream alone to open the match, in its seat.
+    view = await view_at(where.address, where.match_id, joiner)
+    assert joined.seat in (0, 1) and view.viewer_seat == joined.seat
     # Only that table, never the other open one.
     assert {c.table.table_id for c in seen if c.HasField("table")} == {table.table_id}
     assert other.table_id != table.table_id
