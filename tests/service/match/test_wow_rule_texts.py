@@ -71,7 +71,12 @@ def _word_and_multiplier(state: Any, plays: Any) -> Any:
     tiles = [t for t in state.racks[0] if t[:1] == "@" and t[1:2].isdigit()]
     for mv in plays:
         play = mv.to_play(0)
-        under = [p for p in play.placements if p.letter not in ("*", "?") and not p.blank]
+        # a plain square: a multiplier tile put down on a square that has one replaces it
+        # (docs/warofwords.md), and the expected score below assumes nothing was there
+        board = state.ruleset.board
+        under = [p for p in play.placements if p.letter not in ("*", "?") and not p.blank
+                 and board.squares[p.row * board.cols + p.col].letter_mult == 1
+                 and board.squares[p.row * board.cols + p.col].word_mult == 1]
         if tiles and 2 <= len(play.placements) <= 5 and under:
             return tiles[0], play, under[0]
     return None
@@ -92,8 +97,8 @@ async def test_a_multiplier_tile_put_down_under_a_letter_of_the_same_play_scores
     assert base.legal
     value = next(t.value for t in view.rack.tiles if t.letter == under.letter and not t.is_blank)
     factor = int(token[1:-1])
-    # The Open Field has no premium squares: the word alone scores its letters (+10 for the
-    # Bonus Letter), so the multiplier adds (n-1) x the letter (nL) or multiplies it all (nW).
+    # The multiplier goes on a plain square: it adds (n-1) x the letter (nL) or multiplies the
+    # whole word (nW) of what the word scores without it.
     expected = base.breakdown.total + (factor - 1) * value if token.endswith("L") \
         else base.breakdown.total * factor
     both = [*word, _action(under.row, under.col, token)]
