@@ -74,7 +74,10 @@ async def test_killing_the_lobby_mid_tournament_loses_nothing_and_pairs_nothing_
                 database_url=f"sqlite:///{tmp_path / 'match.db'}",
                 server_id="ms-r",
                 shutdown_grace=0.5,
-                extra={"lobby": f"127.0.0.1:{port}", "report_retry_base": 0.05, "report_retry_max": 0.3},
+                # bots think 0.1 s a move: with the native move generator a 3-round event of
+                # level-1 bots would otherwise end before the lobby has been killed twice
+                extra={"lobby": f"127.0.0.1:{port}", "report_retry_base": 0.05, "report_retry_max": 0.3,
+                       "bot_delay": 0.1},
             )
         )
         assert ms.link is not None
