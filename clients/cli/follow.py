@@ -75,7 +75,7 @@ def follow(client: Client, match_id: str, after_seq: int = 0, *, notice: Notice 
             if failures > max_retries:
                 raise exc from err
             if exc.new_address is not None or err.code() == grpc.StatusCode.UNAVAILABLE:
-                client._moved(match_id, exc)
+                client.relocate(match_id, exc)
             if notice:
                 notice(f"Connection lost ({exc.message}); reconnecting from event {last}…")
             time.sleep(min(0.2 * 2 ** min(failures, 4), 3.0))
