@@ -68,7 +68,7 @@ def test_an_eight_player_round_robin_with_two_humans_is_run_from_the_cli(
     assert sum(lines[e].get("losses", 0) for e in config_of) == 13
     assert sum(lines[e].get("wins", 0) for e in config_of) == 1  # the one who did not resign first
     for cfg in (hal, ivy):  # every tournament game is in the player's record
-        (rec,) = cli_json(served, cfg, "record", "--ruleset", "classic")["records"]
+        (rec,) = cli_json(served, cfg, "player-record", "--ruleset", "classic")["records"]
         assert rec["games"] == 7
     # a director corrects a bot game's result; the log keeps the reason
     bot_game = next(g for g in games if not {g["first_entrant_id"], g["second_entrant_id"]} & set(config_of))
