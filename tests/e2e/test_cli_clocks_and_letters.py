@@ -151,7 +151,7 @@ def test_screen_words_name_players_and_blanks_read_lower_case(
     assert "Bye" in menu.before and "Error" not in menu.before, menu.before
     menu.close()
 
-    tess = sign_in(served, tess_config, "Wren")  # the seat is named Tess (create_match); "Tess" is signed in above
+    tess = sign_in(served, tess_config, "Wren")  # seat named Tess; "Tess" signed in above
     uma = sign_in(served, uma_config, "Uma")
     match_id = create_match(own_match_server, tess, "classic", seed=2, first=(uma, "Uma"))
     remember(tess_config, own_match_server, match_id)
