@@ -65,9 +65,9 @@ class Player(Client):
         super().__init__(lobby, config=Config(config), timeout=CALL_TIMEOUT)
         self.log = log
 
-    def _moved(self, match_id: str, exc: ClientError) -> bool:
+    def relocate(self, match_id: str, exc: ClientError) -> bool:
         old = self.profile.matches.get(match_id)
-        moved = super()._moved(match_id, exc)
+        moved = super().relocate(match_id, exc)
         if moved:
             self.log.write(
                 kind="moved",
