@@ -61,12 +61,18 @@ class BearerAuth:
     def service(self, context: grpc.aio.ServicerContext) -> str:
         """The calling service's id: the shared secret, or a service token (a player token is
         PERMISSION_DENIED)."""
+        caller = self.service_caller(context)
+        if caller is None:
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "a service token is needed")
+        return caller
+
+    def service_caller(self, context: grpc.aio.ServicerContext) -> str | None:
+        """The calling service's id when the call presents the shared secret or a service token;
+        None for a player token (UNAUTHENTICATED for a missing or invalid one)."""
         token = self.token(context)
         secret = self.service_secret
         # compare_digest: the secret is not leaked by how long a wrong guess takes to refuse
         if secret and hmac.compare_digest(token.encode(), secret.encode()):
             return SECRET_CALLER
         claims = self._verify(token)
-        if not claims.is_service:
-            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "a service token is needed")
-        return claims.player_id
+        return claims.player_id if claims.is_service else None

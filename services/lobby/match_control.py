@@ -1,5 +1,6 @@
 """The lobby's client of ``MatchControlService``: how it asks match servers to create and abort
-matches. The one place outside the servicers that speaks gRPC; failures come back as
+matches (and reads a finished match's record from ``MatchService.GetMatchRecord``). The one
+place outside the servicers that speaks gRPC; failures come back as
 ``ControlCallFailed`` (a status name, its details, and where the match moved, if it did), so the
 allocation logic stays free of gRPC."""
 
@@ -15,7 +16,7 @@ from wordarena.services.lobby import convert
 from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.lobby.settings import TableConfig
 from wordarena.services.lobby.tables import Occupant
-from wordarena.v1 import control_pb2, control_pb2_grpc, errors_pb2
+from wordarena.v1 import control_pb2, control_pb2_grpc, errors_pb2, match_pb2, match_pb2_grpc
 
 __all__ = ["ControlCallFailed", "MatchControl"]
 
@@ -52,12 +53,15 @@ class MatchControl:
             self._service_token = (tok, time.time() + self.opt.service_token_ttl_s)
         return tok
 
-    def _stub(self, address: str) -> control_pb2_grpc.MatchControlServiceStub:
+    def _channel(self, address: str) -> grpc.aio.Channel:
         ch = self._channels.get(address)
         if ch is None:
             ch = grpc.aio.insecure_channel(address)
             self._channels[address] = ch
-        return control_pb2_grpc.MatchControlServiceStub(ch)
+        return ch
+
+    def _stub(self, address: str) -> control_pb2_grpc.MatchControlServiceStub:
+        return control_pb2_grpc.MatchControlServiceStub(self._channel(address))
 
     def _metadata(self) -> tuple[tuple[str, str], ...]:
         return (("authorization", f"Bearer {self.service_token()}"),)
@@ -102,6 +106,18 @@ class MatchControl:
                 exc.code().name, exc.details() or "", moved.new_address if moved is not None else ""
             ) from exc
         return bool(resp.already_aborted)
+
+    async def match_record(self, address: str, match_id: str) -> str:
+        """The GCG record of a finished match (``MatchService.GetMatchRecord`` with the lobby's
+        service credentials, which match servers accept for finished matches only)."""
+        req = match_pb2.GetMatchRecordRequest(match_id=match_id)
+        try:
+            resp = await match_pb2_grpc.MatchServiceStub(self._channel(address)).GetMatchRecord(
+                req, metadata=self._metadata(), timeout=self.opt.create_match_timeout_s
+            )
+        except grpc.aio.AioRpcError as exc:
+            raise ControlCallFailed(exc.code().name, exc.details() or "") from exc
+        return str(resp.gcg)
 
     async def close(self) -> None:
         """Closes the channels."""

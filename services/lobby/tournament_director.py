@@ -20,7 +20,7 @@ from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.settings import BOT_LEVEL_MAX, BOT_LEVEL_MIN
 from wordarena.services.lobby.tables import bot_player_id
 from wordarena.services.lobby.tournament_ops import Tournaments, division_for, entrant_of
-from wordarena.services.lobby.tournament_runner import insert_round
+from wordarena.services.lobby.tournament_runner import insert_round, start_checks
 from wordarena.services.lobby.tournaments import pairing, plan
 from wordarena.services.lobby.tournaments.entities import (
     Entrant,
@@ -89,25 +89,12 @@ class Directors:
             if t.status not in allowed:
                 raise LobbyError.precondition("", f"the tournament is {t.status.value}")
             if action == "start":
-                self._start_checks(s, t)
+                start_checks(s, t)
             t2 = replace(t, status=to)
             store.save_tournament(s, t2, now)
             return t2
 
         return await self._direct(tournament_id, director, action, work)
-
-    def _start_checks(self, s: Session, t: Tournament) -> None:
-        """At start: withdraws entrants who did not check in (when check-in is needed); each
-        division needs 2 entrants."""
-        entrants = store.tournament_entrants(s, t.tournament_id)
-        if t.config.check_in_window_s:
-            for e in entrants:
-                if not e.checked_in and not e.withdrawn and not e.bot_level:
-                    store.add_entrant(s, t.tournament_id, replace(e, withdrawn=True))
-            entrants = store.tournament_entrants(s, t.tournament_id)
-        for d in t.config.divisions:
-            if sum(1 for e in entrants if e.division == d.name and not e.withdrawn) < 2:
-                raise LobbyError.precondition("", f"division {d.name!r} has fewer than 2 entrants")
 
     async def start(self, tournament_id: str, director: str) -> Tournament:
         """REGISTRATION → RUNNING; round 1 is paired."""

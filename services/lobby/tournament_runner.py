@@ -23,6 +23,7 @@ from wordarena.services.common.db import Database
 from wordarena.services.common.tasks import cancel_and_wait
 from wordarena.services.lobby import store
 from wordarena.services.lobby.allocation import Allocator
+from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.records import Outcome
 from wordarena.services.lobby.standings import MatchReport
 from wordarena.services.lobby.tables import Occupant
@@ -37,7 +38,7 @@ from wordarena.services.lobby.tournaments.entities import (
 from wordarena.services.lobby.tournaments.pairing import Pairing
 from wordarena.services.lobby.tournaments.ranking import Side
 
-__all__ = ["TournamentRunner", "insert_round"]
+__all__ = ["TournamentRunner", "insert_round", "start_checks"]
 
 log = logs.get_logger("wordarena.lobby")
 
@@ -55,6 +56,35 @@ def insert_round(
     for g in games:
         store.save_game(s, t.tournament_id, g, now)
     return games
+
+
+def start_checks(s: Session, t: Tournament) -> None:
+    """At the start (a director's or at ``start_time``): withdraws the entrants who did not check
+    in (when check-in is needed; bots are always checked in); each division needs 2 entrants
+    (FAILED_PRECONDITION otherwise)."""
+    entrants = store.tournament_entrants(s, t.tournament_id)
+    if t.config.check_in_window_s:
+        for e in entrants:
+            if not e.checked_in and not e.withdrawn and not e.bot_level:
+                store.add_entrant(s, t.tournament_id, replace(e, withdrawn=True))
+        entrants = store.tournament_entrants(s, t.tournament_id)
+    for d in t.config.divisions:
+        if sum(1 for e in entrants if e.division == d.name and not e.withdrawn) < 2:
+            raise LobbyError.precondition("", f"division {d.name!r} has fewer than 2 entrants")
+
+
+def _start_if_due(s: Session, tournament_id: str, now: float) -> bool:
+    """Starts a tournament in REGISTRATION whose ``start_time`` has come, as a director's start
+    does (logged as ``start`` by no director); False when it is not due (or not any more)."""
+    t = store.lock_tournament(s, tournament_id)
+    if t is None or t.status != TournamentStatus.REGISTRATION:
+        return False
+    if t.config.start_time is None or t.config.start_time > now:
+        return False
+    start_checks(s, t)
+    store.save_tournament(s, replace(t, status=TournamentStatus.RUNNING), now)
+    store.log_action(s, tournament_id, now, "", "start", "at start_time")
+    return True
 
 
 def _division_step(
@@ -155,9 +185,26 @@ class TournamentRunner:
             task.add_done_callback(self._tasks.discard)
 
     async def tick(self) -> None:
-        """Advances every running or paused tournament (the background loop's step)."""
+        """Starts the tournaments whose start_time has come, then advances every running or
+        paused tournament (the background loop's step)."""
+        now = time.time()
+        for t in await self.db.run(store.registering_tournaments):
+            if t.config.start_time is not None and t.config.start_time <= now:
+                await self._start_due(t.tournament_id, now)
         for tid in await self.db.run(store.live_tournaments):
             await self.advance(tid)
+
+    async def _start_due(self, tournament_id: str, now: float) -> None:
+        """Starts a due tournament; one that cannot start yet (a division with fewer than 2
+        entrants) stays in REGISTRATION and is tried again at the next tick."""
+        try:
+            started = await self.db.run(_start_if_due, tournament_id, now)
+        except LobbyError as exc:
+            log.debug("tournament not started at its start_time", tournament_id=tournament_id, why=str(exc))
+            return
+        if started:
+            log.info("tournament started at its start_time", tournament_id=tournament_id)
+            self.changed(tournament_id)
 
     async def _allocate(self, t: Tournament, g: Game, sides: list[Entrant]) -> None:
         occupants = [Occupant(e.player_id, e.display_name, e.bot_level, e.guest) for e in sides]

@@ -457,6 +457,12 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     async def GetMatchRecord(
         self, request: m.GetMatchRecordRequest, context: Any
     ) -> m.GetMatchRecordResponse:
+        if self.authn.service_caller(context) is not None:  # the lobby: finished matches only
+            rt = await self.manager.get(request.match_id)
+            if not rt.state.over:
+                raise ServiceError(grpc.StatusCode.PERMISSION_DENIED,
+                                   "a service may read the record of a finished match only")
+            return records.record_response(rt)
         rt, claims = await self._match(request, context)
         self._viewer(rt, claims, None, spectate=True)  # players, and spectators where allowed
         return records.record_response(rt)

@@ -274,7 +274,9 @@ class MatchServiceServicer:
         pragmas, one line per turn. Of a finished match: with every rack and the #seed pragma, for
         its players and, where the match allows spectators, for anyone. Of a running match: for the
         same callers, without any rack and without #seed (exchanges written as a count), whoever
-        asks, its players included, so it never shows a rack the caller may not see.
+        asks, its players included, so it never shows a rack the caller may not see. A service
+        (the lobby's service token or the shared service secret: the lobby exporting a tournament's
+        games) may read a finished match's record only: a running match's is PERMISSION_DENIED to it.
         Errors: INVALID_ARGUMENT empty match_id; NOT_FOUND unknown match; PERMISSION_DENIED with
         RuleViolation NOT_YOUR_SEAT not a player of a match without spectators;
         FAILED_PRECONDITION with RuleViolation MATCH_ABORTED (an aborted match has no record) or

@@ -317,6 +317,32 @@ class ExportStandingsResponse(_message.Message):
     csv: str
     def __init__(self, csv: _Optional[str] = ...) -> None: ...
 
+class ExportGamesRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class UnavailableRecord(_message.Message):
+    __slots__ = ("game", "reason")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    game: GameRef
+    reason: str
+    def __init__(self, game: _Optional[_Union[GameRef, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ExportGamesResponse(_message.Message):
+    __slots__ = ("zip", "games", "withheld", "unavailable")
+    ZIP_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WITHHELD_FIELD_NUMBER: _ClassVar[int]
+    UNAVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    zip: bytes
+    games: int
+    withheld: int
+    unavailable: _containers.RepeatedCompositeFieldContainer[UnavailableRecord]
+    def __init__(self, zip: _Optional[bytes] = ..., games: _Optional[int] = ..., withheld: _Optional[int] = ..., unavailable: _Optional[_Iterable[_Union[UnavailableRecord, _Mapping]]] = ...) -> None: ...
+
 class RegisterRequest(_message.Message):
     __slots__ = ("tournament_id",)
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]

@@ -65,6 +65,11 @@ class TournamentServiceStub:
                 request_serializer=wordarena_dot_v1_dot_tournament__pb2.ExportStandingsRequest.SerializeToString,
                 response_deserializer=wordarena_dot_v1_dot_tournament__pb2.ExportStandingsResponse.FromString,
                 _registered_method=True)
+        self.ExportGames = channel.unary_unary(
+                '/wordarena.v1.TournamentService/ExportGames',
+                request_serializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesRequest.SerializeToString,
+                response_deserializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesResponse.FromString,
+                _registered_method=True)
         self.Register = channel.unary_unary(
                 '/wordarena.v1.TournamentService/Register',
                 request_serializer=wordarena_dot_v1_dot_tournament__pb2.RegisterRequest.SerializeToString,
@@ -179,6 +184,19 @@ class TournamentServiceServicer:
     def ExportStandings(self, request, context):
         """The standings of every division as CSV (one header line, then one line per entrant).
         Errors: NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportGames(self, request, context):
+        """The records of the tournament's finished games as a zip archive: one GCG file per game
+        played on a match server (MatchService.GetMatchRecord's record of a finished match: every
+        rack, #seed), fetched by the lobby from the match server that owns the match, and
+        standings.csv (ExportStandings' CSV). A caller gets the games they may read on the match
+        servers: their own and, when the tournament's games allow spectators
+        (settings.game.options.spectators_allowed), every game; the others are counted in
+        `withheld`. Byes have no record. Errors: NOT_FOUND unknown tournament.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -325,6 +343,11 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.ExportStandings,
                     request_deserializer=wordarena_dot_v1_dot_tournament__pb2.ExportStandingsRequest.FromString,
                     response_serializer=wordarena_dot_v1_dot_tournament__pb2.ExportStandingsResponse.SerializeToString,
+            ),
+            'ExportGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportGames,
+                    request_deserializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesRequest.FromString,
+                    response_serializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesResponse.SerializeToString,
             ),
             'Register': grpc.unary_unary_rpc_method_handler(
                     servicer.Register,
@@ -555,6 +578,33 @@ class TournamentService:
             '/wordarena.v1.TournamentService/ExportStandings',
             wordarena_dot_v1_dot_tournament__pb2.ExportStandingsRequest.SerializeToString,
             wordarena_dot_v1_dot_tournament__pb2.ExportStandingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/wordarena.v1.TournamentService/ExportGames',
+            wordarena_dot_v1_dot_tournament__pb2.ExportGamesRequest.SerializeToString,
+            wordarena_dot_v1_dot_tournament__pb2.ExportGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -14,6 +14,7 @@ from wordarena.services.lobby.api.errors import rpc
 from wordarena.services.lobby.api.requests import check_id
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.tournament_export import export_games
 from wordarena.services.lobby.tournaments.entities import GameKey
 from wordarena.services.lobby.tournaments.export import standings_csv
 from wordarena.v1 import tournament_pb2 as pb
@@ -87,6 +88,20 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         st = await self.t.state(request.tournament_id)
         names = {e.entrant_id: e.display_name for e in st.entrants}
         return pb.ExportStandingsResponse(csv=standings_csv(st.standings, names))
+
+    @rpc
+    async def ExportGames(self, request: pb.ExportGamesRequest, context: Any) -> Any:
+        pid = self._player(request, context)
+        out = await export_games(self.t, self.lobby.allocator.control, request.tournament_id, pid)
+        return pb.ExportGamesResponse(
+            zip=out.zip,
+            games=out.games,
+            withheld=out.withheld,
+            unavailable=[
+                pb.UnavailableRecord(game=pb.GameRef(division=d, round=r, pairing=p, game=g), reason=why)
+                for (d, r, p, g), why in out.unavailable
+            ],
+        )
 
     @rpc
     async def Register(self, request: pb.RegisterRequest, context: Any) -> Any:

@@ -94,6 +94,12 @@ def list_tournaments(s: Session, status: TournamentStatus | None, limit: int) ->
     return [_tournament(r) for r in s.exec(q)]
 
 
+def registering_tournaments(s: Session) -> list[Tournament]:
+    """The tournaments in REGISTRATION (the tick starts those whose start_time has come)."""
+    q = select(TournamentRow).where(TournamentRow.status == TournamentStatus.REGISTRATION.value)
+    return [_tournament(r) for r in s.exec(q)]
+
+
 def live_tournaments(s: Session) -> list[str]:
     """Ids of the running and paused tournaments."""
     q = select(TournamentRow.id).where(

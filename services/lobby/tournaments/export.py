@@ -1,14 +1,18 @@
-"""Standings as CSV (pure)."""
+"""Standings as CSV and the games' records as a zip archive (pure)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
+import zipfile
 from collections.abc import Mapping, Sequence
 
 from wordarena.services.lobby.tournaments.ranking import Standing
 
-__all__ = ["CSV_HEADER", "standings_csv"]
+__all__ = ["CSV_HEADER", "games_zip", "record_path", "standings_csv"]
+
+_NOT_SAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 CSV_HEADER = (
     "division", "rank", "entrant_id", "name", "wins", "losses", "ties", "spread", "byes", "points",
@@ -25,4 +29,21 @@ def standings_csv(divisions: Sequence[tuple[str, Sequence[Standing]]], names: Ma
         for s in rows:
             w.writerow([division, s.rank, s.entrant_id, names.get(s.entrant_id, ""), s.wins, s.losses, s.ties,
                         s.spread, s.byes, f"{s.points:g}", f"{s.opponents_points:g}"])  # fmt: skip
+    return out.getvalue()
+
+
+def record_path(division_no: int, division: str, round_no: int, pairing: int, game: int) -> str:
+    """The zip path of a game's GCG: ``D-<division>/round-RR-pairing-PP-game-G.gcg`` (D the
+    division's 1-based position; its name made of ASCII letters, digits, ``-`` and ``_``)."""
+    folder = f"{division_no}-{_NOT_SAFE.sub('_', division)}"
+    return f"{folder}/round-{round_no:02d}-pairing-{pairing:02d}-game-{game}.gcg"
+
+
+def games_zip(standings: str, records: Sequence[tuple[str, str]]) -> bytes:
+    """A deflated zip of ``standings.csv`` and each (path, GCG text) record, in order."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("standings.csv", standings)
+        for path, gcg in records:
+            z.writestr(path, gcg)
     return out.getvalue()

@@ -5,20 +5,15 @@ round when the last game of a round ends."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
+from tournament_servers import servers
 
-from wordarena.services.common.config import Settings
 from wordarena.services.lobby import store
-from wordarena.services.lobby.main import build_lobby
-from wordarena.services.lobby.options import LobbyOptions
-from wordarena.services.match.main import start as start_match
-from wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, tournament_pb2_grpc
+from wordarena.v1 import common_pb2, lobby_pb2
 from wordarena.v1 import tournament_pb2 as tp
 
 OUTCOME = {
@@ -33,38 +28,8 @@ async def _play(
 ) -> tuple[Any, dict[str, Any]]:
     """Runs a Swiss of bots of ``levels`` to its end; returns the final state (the watch stream's
     last message) and the lobby's recorded seats of each game's match."""
-    settings = Settings(service="lobby", listen="127.0.0.1:0", database_url=database_url, data_dir=tmp_path)
-    options = LobbyOptions(
-        password_time_cost=1,
-        password_memory_kib=1024,
-        matchmaking_tick_s=0.05,
-        heartbeat_interval_s=0.2,
-        tournament_tick_s=0.5,
-    )
-    server, lobby, db = await build_lobby(settings, options)
-    await lobby.start()
-    port = await server.start()
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    ms = await start_match(
-        Settings(
-            service="match",
-            listen="127.0.0.1:0",
-            advertise_address="127.0.0.1:0",
-            data_dir=tmp_path,
-            database_url=f"sqlite:///{tmp_path / 'match.db'}",
-            server_id="ms-t",
-            shutdown_grace=0.5,
-            extra={"lobby": f"127.0.0.1:{port}", "report_retry_base": 0.05, "report_retry_max": 0.3},
-        )
-    )
-    try:
-        assert ms.link is not None
-        await asyncio.wait_for(ms.link.registered.wait(), 10)
-        guest = await lobby_pb2_grpc.LobbyServiceStub(channel).SignInGuest(
-            lobby_pb2.SignInGuestRequest(display_name="Director")
-        )
-        md = [("authorization", f"Bearer {guest.token.token}")]
-        stub = tournament_pb2_grpc.TournamentServiceStub(channel)
+    async with servers(database_url, tmp_path) as env:
+        stub, md = env.stub, env.md
         game = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic", language="en"))
         settings_ = tp.TournamentSettings(name="Bots", game=game, rounds=rounds)
         tid = (
@@ -73,22 +38,11 @@ async def _play(
         for level in levels:
             await stub.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=level), metadata=md)
         await stub.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=md)
-        final: list[tp.TournamentState] = []
-
-        async def watch() -> None:  # the stream ends after the FINISHED state
-            async for msg in stub.WatchTournament(tp.WatchTournamentRequest(tournament_id=tid), metadata=md):
-                final[:] = [msg.state]
-
-        await asyncio.wait_for(watch(), 600)
-        (state,) = final
-        seats = {g.match_id: await db.run(store.match_seats, g.match_id) for g in state.games if g.match_id}
+        state = await env.watch_to_end(tid)
+        seats = {
+            g.match_id: await env.db.run(store.match_seats, g.match_id) for g in state.games if g.match_id
+        }
         return state, seats
-    finally:
-        await channel.close()
-        await ms.stop(0.2)
-        await server.stop(0.2)
-        db.close()
-        await lobby.stop()
 
 
 def _check(state: Any, seats: dict[str, Any]) -> None:

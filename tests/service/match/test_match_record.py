@@ -124,3 +124,18 @@ async def test_who_may_not_have_a_record_is_told_why(harness: Harness) -> None:
     err = await _refused(alice, private)
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert violation_of(err).code == e.RULE_CODE_MATCH_ABORTED
+
+
+async def test_a_service_reads_a_finished_match_record_only(harness: Harness) -> None:
+    """The lobby (a service) exports tournament games: it may read a finished match's record,
+    spectators or not, but nothing of a running match."""
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=7)  # no spectators
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    service = Player(harness.channel(srv), SERVICE_TOKEN, "lobby")
+    err = await _refused(service, mid)
+    assert err.code() == grpc.StatusCode.PERMISSION_DENIED and "finished" in (err.details() or "")
+    await _play_to_the_end((alice, bob), mid)
+    answer = await _record(service, mid)
+    assert answer.status == m.MATCH_STATUS_FINISHED and answer.racks_shown
+    assert answer.gcg == (await _record(alice, mid)).gcg

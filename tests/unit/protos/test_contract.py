@@ -73,6 +73,7 @@ EXPECTED_RPCS: dict[tuple[str, str], dict[str, tuple[bool, bool]]] = {
         "WatchTournament": (False, True),
         "GetStandings": (False, False),
         "ExportStandings": (False, False),
+        "ExportGames": (False, False),
         "Register": (False, False),
         "Unregister": (False, False),
         "CheckIn": (False, False),
