@@ -33,7 +33,7 @@ from wordarena.engine.game.rng import rng_for
 from wordarena.engine.game.state import RULES, GameState, Lexicon, PendingPlay, Seat, initial_cells
 from wordarena.engine.placement import check_tokens_on_rack, word_text
 from wordarena.engine.rulesets.model import Ruleset, WordCheck
-from wordarena.engine.tiles import is_action, is_letter_token, remove_tokens
+from wordarena.engine.tiles import is_action, remove_tokens
 from wordarena.engine.words import invalid_words, resolve_words
 
 Events = list[Event]
@@ -308,7 +308,3 @@ def _overtime(values: Sequence[float], players: int) -> tuple[float, ...]:
     if len(out) != players or any(not v >= 0 for v in out):
         raise InputError(f"overtime must be {players} non-negative seconds", "overtime")
     return out
-
-
-def letters_left(rack: tuple[str, ...]) -> int:
-    return sum(1 for t in rack if is_letter_token(t))
