@@ -7,7 +7,9 @@ stay PLAYING until a director sets a result) or bots; the director RPCs are in
 from __future__ import annotations
 
 import asyncio
+import io
 import time
+import zipfile
 from typing import Any
 
 import grpc
@@ -338,4 +340,35 @@ async def _(w: World) -> None:
     await stub(w).Register(tp.RegisterRequest(tournament_id=none_needed), metadata=a.md)
     await turned_down(
         stub(w).CheckIn(tp.CheckInRequest(tournament_id=none_needed), metadata=a.md), S.FAILED_PRECONDITION
+    )
+
+
+@promise(
+    "TournamentService.ExportGames",
+    "a zip of standings.csv and one GCG per finished game the caller may read (every game when "
+    "the games allow spectators; the others counted in withheld); NOT_FOUND unknown tournament",
+)
+async def _(w: World) -> None:
+    d = await w.guest("td")
+    game = lb.TableSettings(ruleset=c.RulesetRef(ruleset_id="classic"),
+                            options=c.MatchOptions(spectators_allowed=True))
+    r = await stub(w).CreateTournament(
+        tp.CreateTournamentRequest(settings=tp.TournamentSettings(name="Export Open", game=game, rounds=1)),
+        metadata=d.md,
+    )
+    tid = r.tournament.tournament_id
+    for _ in range(2):
+        await stub(w).AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=d.md)
+    await stub(w).StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=d.md)
+
+    async def finished() -> bool:
+        return (await state(w, d, tid)).tournament.status == tp.TOURNAMENT_STATUS_FINISHED
+
+    await eventually(finished)
+    out = await stub(w).ExportGames(tp.ExportGamesRequest(tournament_id=tid), metadata=d.md)
+    names = zipfile.ZipFile(io.BytesIO(out.zip)).namelist()
+    assert "standings.csv" in names and out.games == 1 and not out.withheld, (names, out)
+    assert len([n for n in names if n.endswith(".gcg")]) == 1, names
+    await turned_down(
+        stub(w).ExportGames(tp.ExportGamesRequest(tournament_id=UNKNOWN), metadata=d.md), S.NOT_FOUND
     )
