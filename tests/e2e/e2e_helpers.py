@@ -104,3 +104,11 @@ def best_move(view: dict) -> str | None:
     none (see ``legal_plays``)."""
     plays = legal_plays(view)
     return plays[0][1] if plays else None
+
+
+def match_server_pid(served: Served) -> int:
+    """The process id of the match server ``wordarena serve`` runs (its one child of that kind)."""
+    out = subprocess.run(["pgrep", "-P", str(served.proc.pid), "-f", "wordarena.services.match.main"],
+                         capture_output=True, text=True).stdout.split()
+    assert len(out) == 1, out
+    return int(out[0])

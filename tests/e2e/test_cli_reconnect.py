@@ -8,21 +8,14 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
-from e2e_helpers import Served, legal_plays
+from e2e_helpers import Served, legal_plays, match_server_pid
 from terminal import Terminal, wait_turn
 
 pytestmark = pytest.mark.slow
 
-
-def _match_server_pid(served: Served) -> int:
-    out = subprocess.run(["pgrep", "-P", str(served.proc.pid), "-f", "wordarena.services.match.main"],
-                         capture_output=True, text=True).stdout.split()
-    assert len(out) == 1, out
-    return int(out[0])
 
 
 def test_the_game_screen_resumes_after_the_match_server_restarts(served: Served, tmp_path: Path) -> None:
@@ -33,7 +26,7 @@ def test_the_game_screen_resumes_after_the_match_server_restarts(served: Served,
         view = wait_turn(served, me, match_id)
         term.wait_for(r"your move > ")
         since = term.mark()
-        os.kill(_match_server_pid(served), signal.SIGKILL)
+        os.kill(match_server_pid(served), signal.SIGKILL)
         term.wait_for(r"Connection lost \(.*\); reconnecting from event \d+", since=since)
         term.wait_for(r"Reconnected; the game resumes where it was", since=since, timeout=90)
         # The game goes on, on the screen: the play typed there is taken, and the bot's answer

@@ -5,21 +5,14 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from e2e_helpers import Served, cli, cli_json
+from e2e_helpers import Served, cli, cli_json, match_server_pid
 
 pytestmark = pytest.mark.slow
 
-
-def _match_server_pid(served: Served) -> int:
-    out = subprocess.run(["pgrep", "-P", str(served.proc.pid), "-f", "wordarena.services.match.main"],
-                         capture_output=True, text=True).stdout.split()
-    assert len(out) == 1, out
-    return int(out[0])
 
 
 def test_a_killed_match_server_is_restarted_and_the_game_goes_on(served: Served, tmp_path: Path) -> None:
@@ -28,7 +21,7 @@ def test_a_killed_match_server_is_restarted_and_the_game_goes_on(served: Served,
     match_id = cli_json(served, me, "table", "create", "--ruleset", "classic", "--bot", "1",
                         "--wait")["match"]["match_id"]
     before = cli_json(served, me, "state", match_id)
-    old = _match_server_pid(served)
+    old = match_server_pid(served)
     os.kill(old, signal.SIGKILL)
     killed = time.monotonic()
     deadline = killed + 60
@@ -42,7 +35,7 @@ def test_a_killed_match_server_is_restarted_and_the_game_goes_on(served: Served,
     # Well inside the 30 s lease: the restarted server is the same owner and takes the match
     # back at once, instead of sending the client away until the lease runs out.
     assert time.monotonic() - killed < 15
-    assert _match_server_pid(served) != old
+    assert match_server_pid(served) != old
     after = cli_json(served, me, "state", match_id)
     assert after["last_seq"] >= before["last_seq"]
     assert after["board"] == before["board"] or int(after["last_seq"]) > int(before["last_seq"])

@@ -15,11 +15,10 @@ import time
 from pathlib import Path
 
 import grpc
+from tournament_servers import start_linked_match
 
-from wordarena.services.common.config import Settings
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import store
-from wordarena.services.match.main import start as start_match
 from wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, tournament_pb2_grpc
 from wordarena.v1 import tournament_pb2 as tp
 
@@ -65,21 +64,9 @@ async def test_killing_the_lobby_mid_tournament_loses_nothing_and_pairs_nothing_
     ms = None
     try:
         await _until_up(channel)
-        ms = await start_match(
-            Settings(
-                service="match",
-                listen="127.0.0.1:0",
-                advertise_address="127.0.0.1:0",
-                data_dir=tmp_path,
-                database_url=f"sqlite:///{tmp_path / 'match.db'}",
-                server_id="ms-r",
-                shutdown_grace=0.5,
-                # bots think 0.1 s a move: with the native move generator a 3-round event of
-                # level-1 bots would otherwise end before the lobby has been killed twice
-                extra={"lobby": f"127.0.0.1:{port}", "report_retry_base": 0.05, "report_retry_max": 0.3,
-                       "bot_delay": 0.1},
-            )
-        )
+        # bots think 0.1 s a move: with the native move generator a 3-round event of level-1
+        # bots would otherwise end before the lobby has been killed twice
+        ms = await start_linked_match(tmp_path, port, "ms-r", bot_delay=0.1)
         assert ms.link is not None
         await asyncio.wait_for(ms.link.registered.wait(), 20)
         guest = await lobby_pb2_grpc.LobbyServiceStub(channel).SignInGuest(

@@ -54,6 +54,24 @@ class Servers:
         return final[0]
 
 
+async def start_linked_match(tmp_path: Path, lobby_port: int, server_id: str, **extra: Any) -> Any:
+    """A real match server on its own SQLite file in ``tmp_path``, linked to the lobby on
+    ``lobby_port`` (quick result-report retries; ``extra``: more match-server settings)."""
+    return await start_match(
+        Settings(
+            service="match",
+            listen="127.0.0.1:0",
+            advertise_address="127.0.0.1:0",
+            data_dir=tmp_path,
+            database_url=f"sqlite:///{tmp_path / 'match.db'}",
+            server_id=server_id,
+            shutdown_grace=0.5,
+            extra={"lobby": f"127.0.0.1:{lobby_port}", "report_retry_base": 0.05,
+                   "report_retry_max": 0.3, **extra},
+        )
+    )
+
+
 @asynccontextmanager
 async def servers(database_url: str, tmp_path: Path, **options: Any) -> AsyncIterator[Servers]:
     """A lobby (``LobbyOptions`` overridden by ``options``) and a match server linked to it."""
@@ -69,18 +87,7 @@ async def servers(database_url: str, tmp_path: Path, **options: Any) -> AsyncIte
     await lobby.start()
     port = await server.start()
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
-    ms = await start_match(
-        Settings(
-            service="match",
-            listen="127.0.0.1:0",
-            advertise_address="127.0.0.1:0",
-            data_dir=tmp_path,
-            database_url=f"sqlite:///{tmp_path / 'match.db'}",
-            server_id="ms-t",
-            shutdown_grace=0.5,
-            extra={"lobby": f"127.0.0.1:{port}", "report_retry_base": 0.05, "report_retry_max": 0.3},
-        )
-    )
+    ms = await start_linked_match(tmp_path, port, "ms-t")
     try:
         assert ms.link is not None
         await asyncio.wait_for(ms.link.registered.wait(), 10)
