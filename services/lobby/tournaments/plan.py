@@ -121,6 +121,32 @@ def _eliminated(cfg: TournamentConfig, entrants: Sequence[Entrant], games: Seque
     return out
 
 
+def _round_robin_round(
+    cfg: TournamentConfig, mine: Sequence[Entrant], games: Sequence[Game], round_no: int, method: Method
+) -> list[pm.Pairing]:
+    """A round of a (double) round robin on a fixed schedule: the circle over the entrants who
+    played its first round (in seed order), fixed for the whole event. A withdrawn entrant keeps
+    its place in the circle, so no pair is ever scheduled twice (twice in a double round robin):
+    its opponent of the round gets a bye, and a pair of withdrawn entrants plays nothing. An
+    entrant added after the first round is not in the schedule and sits its rounds out."""
+    earlier = [r for r in range(1, round_no) if cfg.method(r) == method]
+    if earlier:
+        played = {e for g in games if g.round == earlier[0] for e in (g.first, g.second) if e is not None}
+        roster = [e for e in _seeded(mine) if e.entrant_id in played]
+    else:
+        roster = [e for e in _seeded(mine) if not e.withdrawn]
+    gone = {e.entrant_id for e in roster if e.withdrawn}
+    double = method == Method.DOUBLE_ROUND_ROBIN
+    out: list[pm.Pairing] = []
+    for p in pm.round_robin([e.entrant_id for e in roster], len(earlier), double=double):
+        here = [x for x in p.entrants if x not in gone]
+        if len(here) == 2:
+            out.append(p)
+        elif here:
+            out.append(pm.Pairing(here[0]))
+    return out
+
+
 def pair_round(
     cfg: TournamentConfig,
     tournament_id: str,
@@ -139,8 +165,7 @@ def pair_round(
     if method == Method.MANUAL:
         return None
     if method in (Method.ROUND_ROBIN, Method.DOUBLE_ROUND_ROBIN):
-        earlier = len({g.round for g in games if cfg.method(g.round) == method})
-        return pm.round_robin(ids, earlier, double=method == Method.DOUBLE_ROUND_ROBIN)
+        return _round_robin_round(cfg, mine, games, round_no, method)
     if method == Method.ELIMINATION:
         earlier = len({g.round for g in games if cfg.method(g.round) == Method.ELIMINATION})
         seeded = [e.entrant_id for e in _seeded(mine)]
