@@ -8,7 +8,9 @@ Each family's timing comes from its ruleset (``ClockRule``) and the match option
   has run ``max_overtime`` past zero; until then its time over goes to the engine with every
   action (``Runtime.overtime``), which takes the overtime penalty off at the game's end;
 - a per-turn deadline (classic, War of Words; ``Runtime.turn_deadline``): classic times the seat
-  out when it passes; in War of Words the others may then kick it (``KickIdlePlayer``).
+  out when it passes; in War of Words the others may then kick it (``KickIdlePlayer``);
+- a first-move deadline (``MatchOptions.no_show_timeout``, ``Runtime.no_show_deadline``), any
+  family: a seat that has not made a move of its own by then did not show and is timed out.
 
 After every commit the manager re-arms the timer of the seat to move (``arm``). When it fires,
 under the match's lock, and the game has not moved on, the seat's ``TimeOut`` is committed like
@@ -51,6 +53,9 @@ def time_out_at(rt: Runtime) -> float | None:
     deadline = rt.turn_deadline(seat)
     if deadline is not None and not rt.ruleset.idle_kick:
         due.append(deadline)
+    no_show = rt.no_show_deadline(seat)
+    if no_show is not None:
+        due.append(no_show)
     return min(due, default=None)
 
 

@@ -122,4 +122,9 @@ def options_of(o: c.MatchOptions, ruleset: Ruleset) -> Options:
         out.idle_kick_seconds = secs
     else:  # the family's default; 0 when it has no per-turn deadline (wordtiles, scrabble)
         out.idle_kick_seconds = float(ruleset.clock.turn_deadline)
+    if o.HasField("no_show_timeout"):
+        secs = o.no_show_timeout.ToTimedelta().total_seconds()
+        if secs < 0:
+            raise invalid_argument("options.no_show_timeout", "the first-move deadline cannot be negative")
+        out.no_show_seconds = secs
     return out

@@ -33,6 +33,7 @@ from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.db import Database
 from wordarena.services.match import views
 from wordarena.services.match.models import MatchRow, ResultRow
+from wordarena.services.match.runtime import moved_seats
 from wordarena.services.match.store import MatchStore, StoredEvent
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
@@ -78,12 +79,14 @@ class MatchFacts:
     unrated: bool
     created_at: float
     events: Sequence[StoredEvent]
+    no_show: bool = False  # the match has a first-move deadline (MatchOptions.no_show_timeout)
 
 
 def facts_of(rt: Any) -> MatchFacts:
     """``MatchFacts`` of a live ``services.match.runtime.Runtime``."""
     return MatchFacts(rt.match_id, rt.ruleset, [s.player_id for s in rt.seats],
-                      bool(rt.options.unrated or rt.options.pass_and_play), rt.created_at, list(rt.events))
+                      bool(rt.options.unrated or rt.options.pass_and_play), rt.created_at, list(rt.events),
+                      bool(rt.options.no_show_seconds))
 
 
 def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest | None:
@@ -104,11 +107,13 @@ def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest |
         start_time=views.timestamp(facts.created_at), end_time=views.timestamp(over.time),
         turn_count=int(after.get("turn", 0)),
     )
+    moved = moved_seats(list(facts.events)) if facts.no_show else set()
     for i, pid in enumerate(facts.player_ids):
         req.seats.append(ctl.SeatResult(
             seat=i, player_id=pid, final_score=int(data["scores"][i]), outcome=decided[i],  # type: ignore[arg-type]
             status=views.SEAT_STATUS.get(statuses[i], c.SEAT_STATUS_UNSPECIFIED),  # type: ignore[arg-type]
-            score_counts=score_counts(statuses[i], decided[i])))
+            score_counts=score_counts(statuses[i], decided[i]),
+            no_show=facts.no_show and statuses[i] == "timed-out" and i not in moved))
     return req
 
 
@@ -218,7 +223,7 @@ class ResultOutbox:
             facts = MatchFacts(match_id, parse_ruleset_id(row.ruleset_id),
                                [seat["player_id"] for seat in json.loads(row.seats)],
                                bool(options.get("unrated") or options.get("pass_and_play")),
-                               row.created_at, loaded.events)
+                               row.created_at, loaded.events, bool(options.get("no_show_seconds")))
             report = build_report(facts, server_id)
             if report is not None and await self.enqueue(report):
                 added += 1

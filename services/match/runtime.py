@@ -48,6 +48,7 @@ class Options:
     pass_and_play: bool = False
     unrated: bool = False
     spectators_allowed: bool = False
+    no_show_seconds: float = 0.0  # the first-move deadline (0 = none)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__slots__}  # type: ignore[attr-defined]
@@ -64,6 +65,8 @@ class Options:
             o.clock.per_player.CopyFrom(views.duration(self.per_player_seconds))
         if self.idle_kick_seconds:
             o.clock.idle_kick_after.CopyFrom(views.duration(self.idle_kick_seconds))
+        if self.no_show_seconds:
+            o.no_show_timeout.CopyFrom(views.duration(self.no_show_seconds))
         return o
 
 
@@ -167,6 +170,27 @@ class Runtime:
                 or self.bot_seat(seat) or self.state.over or seat != self.state.to_move:
             return None
         return self.idle_since(seat) + self.options.idle_kick_seconds
+
+    def no_show_deadline(self, seat: int) -> float | None:
+        """When ``seat`` is timed out for not showing (``MatchOptions.no_show_timeout``): its
+        turn's start plus the no-show time while it is to move and has made no move of its own
+        (a seat that has not moved is on its first turn); None otherwise (bots always show)."""
+        if not self.options.no_show_seconds or self.options.pass_and_play or self.bot_seat(seat) \
+                or self.state.over or seat != self.state.to_move or seat in moved_seats(self.events):
+            return None
+        return self.turn_start + self.options.no_show_seconds
+
+
+def moved_seats(events: list[StoredEvent]) -> set[int]:
+    """Seats that made a move of their own (any action but a time-out or a kick) in ``events``."""
+    out: set[int] = set()
+    for ev in events:
+        for ee in ev.payload.get("engine", ()):
+            action = ee.get("data", {}).get("action")
+            if action is not None and action.get("kind") not in ("timeout", "kick") \
+                    and action.get("seat") is not None:
+                out.add(int(action["seat"]))
+    return out
 
 
 def after_snapshot(st: GameState) -> dict[str, Any]:

@@ -465,18 +465,20 @@ class Seat(_message.Message):
     def __init__(self, index: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., status: _Optional[_Union[SeatStatus, str]] = ..., score: _Optional[int] = ..., rack_count: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., exchanges_left: _Optional[int] = ..., last_move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class MatchOptions(_message.Message):
-    __slots__ = ("challenge_mode", "clock", "pass_and_play", "unrated", "spectators_allowed")
+    __slots__ = ("challenge_mode", "clock", "pass_and_play", "unrated", "spectators_allowed", "no_show_timeout")
     CHALLENGE_MODE_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     PASS_AND_PLAY_FIELD_NUMBER: _ClassVar[int]
     UNRATED_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_ALLOWED_FIELD_NUMBER: _ClassVar[int]
+    NO_SHOW_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     challenge_mode: ChallengeMode
     clock: ClockSettings
     pass_and_play: bool
     unrated: bool
     spectators_allowed: bool
-    def __init__(self, challenge_mode: _Optional[_Union[ChallengeMode, str]] = ..., clock: _Optional[_Union[ClockSettings, _Mapping]] = ..., pass_and_play: _Optional[bool] = ..., unrated: _Optional[bool] = ..., spectators_allowed: _Optional[bool] = ...) -> None: ...
+    no_show_timeout: _duration_pb2.Duration
+    def __init__(self, challenge_mode: _Optional[_Union[ChallengeMode, str]] = ..., clock: _Optional[_Union[ClockSettings, _Mapping]] = ..., pass_and_play: _Optional[bool] = ..., unrated: _Optional[bool] = ..., spectators_allowed: _Optional[bool] = ..., no_show_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class PremiumApplied(_message.Message):
     __slots__ = ("square", "kind", "factor", "colour")

@@ -140,20 +140,22 @@ class HeartbeatResponse(_message.Message):
     def __init__(self, next_heartbeat_due: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SeatResult(_message.Message):
-    __slots__ = ("seat", "player_id", "final_score", "outcome", "status", "score_counts")
+    __slots__ = ("seat", "player_id", "final_score", "outcome", "status", "score_counts", "no_show")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     FINAL_SCORE_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     SCORE_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    NO_SHOW_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
     final_score: int
     outcome: _common_pb2.Outcome
     status: _common_pb2.SeatStatus
     score_counts: bool
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., final_score: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, str]] = ..., status: _Optional[_Union[_common_pb2.SeatStatus, str]] = ..., score_counts: _Optional[bool] = ...) -> None: ...
+    no_show: bool
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., final_score: _Optional[int] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, str]] = ..., status: _Optional[_Union[_common_pb2.SeatStatus, str]] = ..., score_counts: _Optional[bool] = ..., no_show: _Optional[bool] = ...) -> None: ...
 
 class ReportResultRequest(_message.Message):
     __slots__ = ("match_id", "server_id", "ruleset", "reason", "seats", "unrated", "start_time", "end_time", "turn_count")

@@ -89,7 +89,7 @@ class Division(_message.Message):
     def __init__(self, name: _Optional[str] = ..., min_rating: _Optional[int] = ..., max_rating: _Optional[int] = ...) -> None: ...
 
 class TournamentSettings(_message.Message):
-    __slots__ = ("name", "game", "divisions", "rounds", "round_methods", "games_per_pairing", "bye_spread", "start_time", "check_in_window", "max_entrants")
+    __slots__ = ("name", "game", "divisions", "rounds", "round_methods", "games_per_pairing", "bye_spread", "start_time", "check_in_window", "max_entrants", "no_show_timeout", "round_interval")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     DIVISIONS_FIELD_NUMBER: _ClassVar[int]
@@ -100,6 +100,8 @@ class TournamentSettings(_message.Message):
     START_TIME_FIELD_NUMBER: _ClassVar[int]
     CHECK_IN_WINDOW_FIELD_NUMBER: _ClassVar[int]
     MAX_ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    NO_SHOW_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: _lobby_pb2.TableSettings
     divisions: _containers.RepeatedCompositeFieldContainer[Division]
@@ -110,7 +112,9 @@ class TournamentSettings(_message.Message):
     start_time: _timestamp_pb2.Timestamp
     check_in_window: _duration_pb2.Duration
     max_entrants: int
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[_Union[_lobby_pb2.TableSettings, _Mapping]] = ..., divisions: _Optional[_Iterable[_Union[Division, _Mapping]]] = ..., rounds: _Optional[int] = ..., round_methods: _Optional[_Iterable[_Union[PairingMethod, str]]] = ..., games_per_pairing: _Optional[int] = ..., bye_spread: _Optional[int] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., check_in_window: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., max_entrants: _Optional[int] = ...) -> None: ...
+    no_show_timeout: _duration_pb2.Duration
+    round_interval: _duration_pb2.Duration
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[_Union[_lobby_pb2.TableSettings, _Mapping]] = ..., divisions: _Optional[_Iterable[_Union[Division, _Mapping]]] = ..., rounds: _Optional[int] = ..., round_methods: _Optional[_Iterable[_Union[PairingMethod, str]]] = ..., games_per_pairing: _Optional[int] = ..., bye_spread: _Optional[int] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., check_in_window: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., max_entrants: _Optional[int] = ..., no_show_timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., round_interval: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Tournament(_message.Message):
     __slots__ = ("tournament_id", "settings", "status", "director_ids", "create_time", "rounds_paired")
@@ -342,6 +346,30 @@ class ExportGamesResponse(_message.Message):
     withheld: int
     unavailable: _containers.RepeatedCompositeFieldContainer[UnavailableRecord]
     def __init__(self, zip: _Optional[bytes] = ..., games: _Optional[int] = ..., withheld: _Optional[int] = ..., unavailable: _Optional[_Iterable[_Union[UnavailableRecord, _Mapping]]] = ...) -> None: ...
+
+class ExportGamesStreamRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class ExportGamesStreamResponse(_message.Message):
+    __slots__ = ("games", "withheld", "unavailable", "total_size", "sha256", "offset", "chunk")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WITHHELD_FIELD_NUMBER: _ClassVar[int]
+    UNAVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SHA256_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    CHUNK_FIELD_NUMBER: _ClassVar[int]
+    games: int
+    withheld: int
+    unavailable: _containers.RepeatedCompositeFieldContainer[UnavailableRecord]
+    total_size: int
+    sha256: str
+    offset: int
+    chunk: bytes
+    def __init__(self, games: _Optional[int] = ..., withheld: _Optional[int] = ..., unavailable: _Optional[_Iterable[_Union[UnavailableRecord, _Mapping]]] = ..., total_size: _Optional[int] = ..., sha256: _Optional[str] = ..., offset: _Optional[int] = ..., chunk: _Optional[bytes] = ...) -> None: ...
 
 class RegisterRequest(_message.Message):
     __slots__ = ("tournament_id",)

@@ -70,6 +70,11 @@ class TournamentServiceStub:
                 request_serializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesRequest.SerializeToString,
                 response_deserializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesResponse.FromString,
                 _registered_method=True)
+        self.ExportGamesStream = channel.unary_stream(
+                '/wordarena.v1.TournamentService/ExportGamesStream',
+                request_serializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesStreamRequest.SerializeToString,
+                response_deserializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesStreamResponse.FromString,
+                _registered_method=True)
         self.Register = channel.unary_unary(
                 '/wordarena.v1.TournamentService/Register',
                 request_serializer=wordarena_dot_v1_dot_tournament__pb2.RegisterRequest.SerializeToString,
@@ -197,6 +202,18 @@ class TournamentServiceServicer:
         servers: their own and, when the tournament's games allow spectators
         (settings.game.options.spectators_allowed), every game; the others are counted in
         `withheld`. Byes have no record. Errors: NOT_FOUND unknown tournament.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportGamesStream(self, request, context):
+        """ExportGames' archive in pieces, for an archive of any size (ExportGames answers in one
+        message, which must fit the gRPC message size limit). The first message carries the counts
+        (games, withheld, unavailable) and the archive's total_size and sha256; every message carries
+        the next piece of the archive in order (at most 256 KiB each, offset where it begins); the
+        pieces put together are the whole archive, exactly ExportGames' zip for the same state.
+        Errors: as ExportGames.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -348,6 +365,11 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.ExportGames,
                     request_deserializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesRequest.FromString,
                     response_serializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesResponse.SerializeToString,
+            ),
+            'ExportGamesStream': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportGamesStream,
+                    request_deserializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesStreamRequest.FromString,
+                    response_serializer=wordarena_dot_v1_dot_tournament__pb2.ExportGamesStreamResponse.SerializeToString,
             ),
             'Register': grpc.unary_unary_rpc_method_handler(
                     servicer.Register,
@@ -605,6 +627,33 @@ class TournamentService:
             '/wordarena.v1.TournamentService/ExportGames',
             wordarena_dot_v1_dot_tournament__pb2.ExportGamesRequest.SerializeToString,
             wordarena_dot_v1_dot_tournament__pb2.ExportGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGamesStream(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/wordarena.v1.TournamentService/ExportGamesStream',
+            wordarena_dot_v1_dot_tournament__pb2.ExportGamesStreamRequest.SerializeToString,
+            wordarena_dot_v1_dot_tournament__pb2.ExportGamesStreamResponse.FromString,
             options,
             channel_credentials,
             insecure,
