@@ -99,6 +99,7 @@ def options_pb(cfg: TableConfig) -> common_pb2.MatchOptions:
         pass_and_play=cfg.pass_and_play,
         unrated=cfg.unrated,
         spectators_allowed=cfg.spectators_allowed,
+        no_show_timeout=dur(cfg.no_show_s) if cfg.no_show_s else None,
     )
 
 

@@ -61,6 +61,8 @@ class TableConfig:
     bots: tuple[tuple[int, int], ...] = ()
     private: bool = False
     host_starts: bool = False
+    #: The first-move deadline of the match (``MatchOptions.no_show_timeout``; tournaments' games).
+    no_show_s: float = 0.0
     extra: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property

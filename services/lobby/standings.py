@@ -69,6 +69,8 @@ class MatchReport:
     start: float | None
     end: float
     digest: str
+    #: Seats that did not show (``SeatResult.no_show``: timed out by the first-move deadline).
+    no_show: tuple[int, ...] = ()
 
 
 def period_start(period: Period, now: float) -> float | None:

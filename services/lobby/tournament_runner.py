@@ -226,7 +226,8 @@ class TournamentRunner:
             return True
 
         try:
-            match_id, _ = await self.allocator.allocate(t.config.game, occupants, "", commit)
+            game = replace(t.config.game, no_show_s=t.config.no_show_s)
+            match_id, _ = await self.allocator.allocate(game, occupants, "", commit)
             log.info("tournament game started", tournament_id=t.tournament_id, game=g.key, match_id=match_id)
         except Exception as exc:  # LobbyError, AllocationWithdrawn, a database error: stays pending
             log.warning(
@@ -254,8 +255,23 @@ class TournamentRunner:
             return None
         if t.status == TournamentStatus.FINISHED:
             return None
+        now = time.time()
         if r.aborted:
             g = replace(g, status=GameStatus.PENDING, match_id="", address="")
+        elif r.no_show:  # a forfeit, as a director's: the side that showed wins by the bye spread
+            won = r.no_show[0] == 1
+            spread = t.config.bye_spread
+            g = replace(
+                g,
+                status=GameStatus.DONE,
+                first_score=spread if won else 0,
+                second_score=0 if won else spread,
+                first_result=Side.WIN if won else Side.LOSS,
+                forfeit=True,
+            )
+            absent = g.second if won else g.first
+            where = f"{g.division} round {g.round} pairing {g.pairing} game {g.game}"
+            store.log_action(s, t.tournament_id, now, "", "no_show", f"{where}: {absent} did not show")
         else:
             seats = {se.seat: (se, o) for se, o in zip(r.seats, outcomes, strict=True)}
             g = replace(
@@ -265,7 +281,6 @@ class TournamentRunner:
                 second_score=seats[1][0].score,
                 first_result=SIDE_OF[seats[0][1]],
             )
-        now = time.time()
         store.save_game(s, t.tournament_id, g, now)
         store.save_tournament(s, t, now)
         return t.tournament_id

@@ -97,6 +97,7 @@ def _report(request: control_pb2.ReportResultRequest) -> MatchReport:
         start=request.start_time.ToNanoseconds() / 1e9 if request.HasField("start_time") else None,
         end=end,
         digest=digest,
+        no_show=tuple(s.seat for s in ordered if s.no_show),
     )
 
 

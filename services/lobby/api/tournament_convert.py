@@ -75,6 +75,10 @@ def config_from_pb(s: pb.TournamentSettings) -> TournamentConfig:
             raise LobbyError.invalid("unknown pairing method", f"settings.round_methods[{i}]")
     if s.HasField("check_in_window") and (s.check_in_window.seconds < 0 or s.check_in_window.nanos < 0):
         raise LobbyError.invalid("check_in_window must not be negative", "settings.check_in_window")
+    if s.game.options.HasField("no_show_timeout"):
+        raise LobbyError.invalid(
+            "set the no-show time as settings.no_show_timeout", "settings.game.options.no_show_timeout"
+        )
     start = s.start_time.ToNanoseconds() / 1e9 if s.HasField("start_time") else None
     return validate_config(
         TournamentConfig(
@@ -89,6 +93,8 @@ def config_from_pb(s: pb.TournamentSettings) -> TournamentConfig:
             start_time=start,
             check_in_window_s=s.check_in_window.ToNanoseconds() / 1e9,
             max_entrants=s.max_entrants or MAX_ENTRANTS,
+            no_show_s=s.no_show_timeout.ToNanoseconds() / 1e9,
+            round_interval_s=s.round_interval.ToNanoseconds() / 1e9,
         )
     )
 
@@ -108,6 +114,8 @@ def settings_pb(c: TournamentConfig) -> pb.TournamentSettings:
         start_time=convert.ts(c.start_time),
         check_in_window=convert.dur(c.check_in_window_s),
         max_entrants=c.max_entrants,
+        no_show_timeout=convert.dur(c.no_show_s) if c.no_show_s else None,
+        round_interval=convert.dur(c.round_interval_s) if c.round_interval_s else None,
     )
 
 

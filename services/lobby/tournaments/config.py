@@ -25,6 +25,9 @@ DEFAULT_DIVISION = "Open"
 MAX_ENTRANTS = 256
 MAX_ROUNDS = 50
 MAX_DIVISIONS = 8
+#: Bounds of the no-show time and of the round interval (seconds).
+MIN_NO_SHOW_S = 5
+MAX_WAIT_S = 7 * 86400
 
 
 class Method(StrEnum):
@@ -68,7 +71,14 @@ class TournamentConfig:
     start_time: float | None = None
     check_in_window_s: float = 0.0
     max_entrants: int = MAX_ENTRANTS
+    no_show_s: float = 0.0
+    round_interval_s: float = 0.0
     extra: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def round_due(self, round_no: int, first_paired_at: float) -> float:
+        """The earliest time round ``round_no`` (1-based) may be paired, given when round 1 of its
+        division was paired: ``first_paired_at + (round_no - 1) * round_interval``."""
+        return first_paired_at + (round_no - 1) * self.round_interval_s
 
     def method(self, round_no: int) -> Method:
         """The pairing method of round ``round_no`` (1-based)."""
@@ -115,6 +125,10 @@ def validate_config(c: TournamentConfig) -> TournamentConfig:
         raise LobbyError.invalid("bye_spread must be 0..500", "settings.bye_spread")
     if c.check_in_window_s < 0 or (c.check_in_window_s and c.start_time is None):
         raise LobbyError.invalid("a check-in window needs a start_time", "settings.check_in_window")
+    if c.no_show_s and not MIN_NO_SHOW_S <= c.no_show_s <= MAX_WAIT_S:
+        raise LobbyError.invalid("no_show_timeout must be 0 or 5 s .. 7 days", "settings.no_show_timeout")
+    if c.round_interval_s and not 1 <= c.round_interval_s <= MAX_WAIT_S:
+        raise LobbyError.invalid("round_interval must be 0 or 1 second .. 7 days", "settings.round_interval")
     if not 2 <= c.max_entrants <= MAX_ENTRANTS:
         raise LobbyError.invalid(f"max_entrants must be 2..{MAX_ENTRANTS}", "settings.max_entrants")
     return c
@@ -145,5 +159,7 @@ def config_from_json(data: str) -> tuple[TournamentConfig, list[str]]:
         start_time=c["start_time"],
         check_in_window_s=c["check_in_window_s"],
         max_entrants=c["max_entrants"],
+        no_show_s=c.get("no_show_s", 0.0),
+        round_interval_s=c.get("round_interval_s", 0.0),
     )
     return cfg, list(d["directors"])
