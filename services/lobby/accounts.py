@@ -177,9 +177,8 @@ class Accounts:
             raise LobbyError(Status.UNAUTHENTICATED, "wrong name or password")
         spray = self.address_failures.wait(client, time.monotonic())
         if spray is not None:
-            raise LobbyError(
-                Status.RESOURCE_EXHAUSTED, "too many failed sign-ins from your address", retry_after_s=spray
-            )
+            raise LobbyError(Status.RESOURCE_EXHAUSTED, "too many failed sign-ins from your address",
+                             retry_after_s=spray)
         account = name_skeleton(name)
         key = f"{account}\x00{client}"
 

@@ -84,9 +84,8 @@ class Allocator:
             # A short deadline while another server could still take the match.
             timeout = self.opt.create_match_attempt_s if n + 1 < len(servers) else 0.0
             try:
-                answered = await self.control.create_match(
-                    srv.address, match_id, cfg, occupants, table_id, timeout
-                )
+                answered = await self.control.create_match(srv.address, match_id, cfg, occupants, table_id,
+                                                           timeout)
             except ControlCallFailed as exc:
                 last_error = f"{srv.id}: {exc.code} {exc.details}"
                 log.warning("CreateMatch failed", server_id=srv.id, code=exc.code, details=exc.details)
@@ -143,10 +142,8 @@ class Allocator:
                     address = exc.moved_to
                 if attempt == len(delays):
                     MATCH_ABORTS.labels("given_up").inc()
-                    failed.error(
-                        "AbortMatch failed at every attempt; the withdrawn match stays on its match server",
-                        attempts=attempt + 1,
-                    )
+                    failed.error("AbortMatch failed at every attempt; the withdrawn match stays on its "
+                                 "match server", attempts=attempt + 1)
                     return False
                 MATCH_ABORTS.labels("retry").inc()
                 failed.warning("AbortMatch failed; retrying", retry_in_s=delays[attempt])

@@ -37,27 +37,17 @@ def build_parser() -> argparse.ArgumentParser:
         prog="wordarena-lobby dev-token",
         description="Prints a signed bearer token for PLAYER_ID. Use it as 'authorization: Bearer "
         "<token>' against a match server that verifies with the same key.",
-        epilog="Exit codes: 0 ok, 2 usage error or no signing key.",
-    )
-    p.add_argument(
-        "player_id",
-        metavar="PLAYER_ID",
-        help="the player id the token is for (1..64 of [A-Za-z0-9_:.-]); for --service, the service's name",
-    )
+        epilog="Exit codes: 0 ok, 2 usage error or no signing key.")
+    p.add_argument("player_id", metavar="PLAYER_ID", help="the player id the token is for (1..64 of "
+                   "[A-Za-z0-9_:.-]); for --service, the service's name")
     p.add_argument("--name", default="", help="display name in the token (default: the player id)")
     p.add_argument("--ttl", type=float, default=24 * 3600.0, help="lifetime in seconds (default 1 day)")
     p.add_argument("--service", action="store_true", help="a service token (MatchControl) instead")
-    p.add_argument(
-        "--private-key",
-        default=None,
-        help="Ed25519 private key, PEM text or path (env WORDARENA_TOKEN_PRIVATE_KEY)",
-    )
-    p.add_argument(
-        "--data-dir",
-        default=os.environ.get("WORDARENA_DATA_DIR"),
-        help="where the development key pair lives (env WORDARENA_DATA_DIR; "
-        "default ~/.local/share/wordarena)",
-    )
+    p.add_argument("--private-key", default=None,
+                   help="Ed25519 private key, PEM text or path (env WORDARENA_TOKEN_PRIVATE_KEY)")
+    p.add_argument("--data-dir", default=os.environ.get("WORDARENA_DATA_DIR"),
+                   help="where the development key pair lives (env WORDARENA_DATA_DIR; "
+                   "default ~/.local/share/wordarena)")
     p.add_argument("--json", action="store_true", help="print {token, player_id, expires} as JSON")
     return p
 
@@ -79,16 +69,8 @@ def main(argv: Sequence[str]) -> int:
         print(f"dev-token: no signing key: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "token": token,
-                    "player_id": args.player_id,
-                    "kind": kind,
-                    "expires": int(time.time() + args.ttl),
-                }
-            )
-        )
+        print(json.dumps({"token": token, "player_id": args.player_id, "kind": kind,
+                          "expires": int(time.time() + args.ttl)}))
     else:
         print(token)
     return 0

@@ -52,56 +52,21 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
     p = build_parser("lobby", "wordarena lobby server: players, tables, matchmaking, records")
     add_flag(p, "--token-ttl", default=30 * 24 * 3600.0, type=float, help="player token lifetime, seconds")
     add_flag(p, "--server-ttl", default=15.0, type=float, help="match server heartbeat timeout, seconds")
-    add_flag(
-        p,
-        "--ticket-retention",
-        default=TICKET_RETENTION_S,
-        type=float,
-        help="seconds a closed quick-match ticket is kept before it is deleted (0 = forever)",
-    )
+    add_flag(p, "--ticket-retention", default=TICKET_RETENTION_S, type=float,
+             help="seconds a closed quick-match ticket is kept before it is deleted (0 = forever)")
     d = LobbyOptions()
-    add_flag(
-        p,
-        "--guest-sign-in-rate",
-        default=d.guest_sign_in_rate,
-        type=float,
-        help="guest sign-ins a second per client address, after the burst",
-    )
-    add_flag(
-        p,
-        "--guest-sign-in-burst",
-        default=d.guest_sign_in_burst,
-        type=int,
-        help="guest sign-ins a client address may make at once",
-    )
-    add_flag(
-        p,
-        "--sign-in-free-failures",
-        default=d.sign_in_throttle.limit,
-        type=int,
-        help="failed sign-ins per (name, client address) before the backoff starts",
-    )
-    add_flag(
-        p,
-        "--sign-in-max-wait",
-        default=d.sign_in_throttle.max_s,
-        type=float,
-        help="longest backoff wait between failed sign-ins, seconds",
-    )
-    add_flag(
-        p,
-        "--sign-in-address-burst",
-        default=d.address_failure_burst,
-        type=int,
-        help="failed sign-ins a client address may make over all names before it is slowed",
-    )
-    add_flag(
-        p,
-        "--sign-in-address-rate",
-        default=d.address_failure_rate,
-        type=float,
-        help="failed sign-ins a second per client address after that burst",
-    )
+    add_flag(p, "--guest-sign-in-rate", default=d.guest_sign_in_rate, type=float,
+             help="guest sign-ins a second per client address, after the burst")
+    add_flag(p, "--guest-sign-in-burst", default=d.guest_sign_in_burst, type=int,
+             help="guest sign-ins a client address may make at once")
+    add_flag(p, "--sign-in-free-failures", default=d.sign_in_throttle.limit, type=int,
+             help="failed sign-ins per (name, client address) before the backoff starts")
+    add_flag(p, "--sign-in-max-wait", default=d.sign_in_throttle.max_s, type=float,
+             help="longest backoff wait between failed sign-ins, seconds")
+    add_flag(p, "--sign-in-address-burst", default=d.address_failure_burst, type=int,
+             help="failed sign-ins a client address may make over all names before it is slowed")
+    add_flag(p, "--sign-in-address-rate", default=d.address_failure_rate, type=float,
+             help="failed sign-ins a second per client address after that burst")
     return settings_from_args("lobby", p.parse_args(argv))
 
 
@@ -130,9 +95,8 @@ async def build_lobby(
     try:
         keys = auth.keys_from_settings(settings)
         if keys.signing_key is None:
-            raise ValueError(
-                f"the lobby needs a token signing key (--token-private-key / {auth.ENV_PRIVATE_KEY})"
-            )
+            raise ValueError("the lobby needs a token signing key (--token-private-key / "
+                             f"{auth.ENV_PRIVATE_KEY})")
     except ValueError as exc:
         log.error("cannot start: token keys", error=str(exc))
         raise auth.KeyConfigError(f"wordarena-lobby: {exc}") from exc
@@ -147,16 +111,10 @@ async def build_lobby(
     lobby = Lobby(db, keys, opt)
     authn = BearerAuth(keys, opt.service_secret)
     server = GrpcServer(settings)
-    server.add(
-        lobby_pb2_grpc.add_LobbyServiceServicer_to_server,
-        LobbyServicer(lobby, authn),
-        "wordarena.v1.LobbyService",
-    )
-    server.add(
-        tournament_pb2_grpc.add_TournamentServiceServicer_to_server,
-        TournamentServicer(lobby, authn),
-        "wordarena.v1.TournamentService",
-    )
+    server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, LobbyServicer(lobby, authn),
+               "wordarena.v1.LobbyService")
+    server.add(tournament_pb2_grpc.add_TournamentServiceServicer_to_server, TournamentServicer(lobby, authn),
+               "wordarena.v1.TournamentService")
     server.add(
         control_pb2_grpc.add_MatchRegistryServiceServicer_to_server,
         RegistryServicer(lobby, authn),
@@ -183,9 +141,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args[:1] == ["dev-token"]:
         sys.exit(devtoken.main(args[1:]))
     settings = parse(args)
-    logs.configure_logging(
-        settings.log_format, settings.log_level, service="lobby", server_id=settings.server_id
-    )
+    logs.configure_logging(settings.log_format, settings.log_level, service="lobby",
+                           server_id=settings.server_id)
     if settings.migrate_only:
         db = Database(settings.database_url)
         try:

@@ -67,12 +67,7 @@ class MatchControl:
         return (("authorization", f"Bearer {self.service_token()}"),)
 
     async def create_match(
-        self,
-        address: str,
-        match_id: str,
-        cfg: TableConfig,
-        occupants: list[Occupant],
-        table_id: str,
+        self, address: str, match_id: str, cfg: TableConfig, occupants: list[Occupant], table_id: str,
         timeout: float = 0.0,
     ) -> str:
         """``CreateMatch`` on the server at ``address``; returns the address the server gives for

@@ -170,10 +170,8 @@ class Table:
         if i is None:
             raise LobbyError.precondition("NOT_SEATED", "you are not seated at this table")
         if self.config.pass_and_play:  # the one player holds every human seat: the table closes
-            self.seats = [
-                None if occ is not None and occ.player_id == player_id and not occ.is_bot else occ
-                for occ in self.seats
-            ]
+            self.seats = [None if occ is not None and occ.player_id == player_id and not occ.is_bot
+                          else occ for occ in self.seats]
             self.status = TableStatus.CLOSED
             self.version += 1
             return

@@ -13,17 +13,8 @@ from sqlmodel import Session, col
 
 from wordarena.services.lobby.models import RequestRow
 
-__all__ = [
-    "PENDING",
-    "Stored",
-    "claim_request",
-    "drop_request",
-    "get_request",
-    "is_pending",
-    "put_request",
-    "renew_request",
-    "take_over_request",
-]
+__all__ = ["PENDING", "Stored", "claim_request", "drop_request", "get_request", "is_pending", "put_request",
+           "renew_request", "take_over_request"]
 
 
 # First byte of a claim marker. Tag 0 is illegal in protobuf, so no serialised answer can start
@@ -62,9 +53,8 @@ def claim_request(
     stored = get_request(s, player_id, method, request_id)
     if stored is not None:
         return stored
-    s.add(
-        RequestRow(player_id=player_id, method=method, request_id=request_id, response=marker, created_at=now)
-    )
+    s.add(RequestRow(player_id=player_id, method=method, request_id=request_id, response=marker,
+                     created_at=now))
     return None
 
 
