@@ -38,9 +38,16 @@ from wordarena.services.lobby.tournaments.entities import (
 from wordarena.services.lobby.tournaments.pairing import Pairing
 from wordarena.services.lobby.tournaments.ranking import Side
 
-__all__ = ["TournamentRunner", "insert_round", "start_checks"]
+__all__ = ["TournamentRunner", "insert_round", "now", "start_checks"]
 
 log = logs.get_logger("wordarena.lobby")
+
+
+def now() -> float:
+    """Tournament time (start times, rounds at set times): the wall clock, behind one name so
+    that a test can move it on."""
+    return time.time()
+
 
 SIDE_OF = {Outcome.WIN: Side.WIN, Outcome.LOSS: Side.LOSS, Outcome.TIE: Side.TIE, Outcome.NO_RESULT: Side.TIE}
 
@@ -105,6 +112,10 @@ def _division_step(
         return [], True
     if t.status != TournamentStatus.RUNNING:
         return [], False
+    if cfg.round_interval_s and last:  # rounds at set times: not before the round's time
+        first = store.round_paired_at(s, t.tournament_id, division, 1)
+        if first is not None and now < cfg.round_due(last + 1, first):
+            return [], False
     pairings = plan.pair_round(cfg, t.tournament_id, entrants, games, division, last + 1)
     if pairings is None:
         return [], False  # a MANUAL round: a director pairs it
@@ -146,14 +157,14 @@ class TournamentRunner:
         t = store.lock_tournament(s, tournament_id)
         if t is None or t.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
             return t, [], []
-        now = time.time()
+        at = now()
         entrants = store.tournament_entrants(s, tournament_id)
         games = store.tournament_games(s, tournament_id)
         changed = False
         done: list[bool] = []
         for d in t.config.divisions:
             while True:
-                added, over = _division_step(s, t, entrants, games, d.name, now)
+                added, over = _division_step(s, t, entrants, games, d.name, at)
                 games += added
                 changed = changed or bool(added)
                 if not added or over:
@@ -164,7 +175,7 @@ class TournamentRunner:
             changed = True
             log.info("tournament finished", tournament_id=tournament_id)
         if changed:
-            store.save_tournament(s, t, now)
+            store.save_tournament(s, t, at)
         pending = [g for g in games if g.status == GameStatus.PENDING and not g.match_id]
         return t, pending, entrants
 
@@ -187,10 +198,10 @@ class TournamentRunner:
     async def tick(self) -> None:
         """Starts the tournaments whose start_time has come, then advances every running or
         paused tournament (the background loop's step)."""
-        now = time.time()
+        at = now()
         for t in await self.db.run(store.registering_tournaments):
-            if t.config.start_time is not None and t.config.start_time <= now:
-                await self._start_due(t.tournament_id, now)
+            if t.config.start_time is not None and t.config.start_time <= at:
+                await self._start_due(t.tournament_id, at)
         for tid in await self.db.run(store.live_tournaments):
             await self.advance(tid)
 
@@ -255,7 +266,7 @@ class TournamentRunner:
             return None
         if t.status == TournamentStatus.FINISHED:
             return None
-        now = time.time()
+        at = time.time()
         if r.aborted:
             g = replace(g, status=GameStatus.PENDING, match_id="", address="")
         elif r.no_show:  # a forfeit, as a director's: the side that showed wins by the bye spread
@@ -271,7 +282,7 @@ class TournamentRunner:
             )
             absent = g.second if won else g.first
             where = f"{g.division} round {g.round} pairing {g.pairing} game {g.game}"
-            store.log_action(s, t.tournament_id, now, "", "no_show", f"{where}: {absent} did not show")
+            store.log_action(s, t.tournament_id, at, "", "no_show", f"{where}: {absent} did not show")
         else:
             seats = {se.seat: (se, o) for se, o in zip(r.seats, outcomes, strict=True)}
             g = replace(
@@ -281,8 +292,8 @@ class TournamentRunner:
                 second_score=seats[1][0].score,
                 first_result=SIDE_OF[seats[0][1]],
             )
-        store.save_game(s, t.tournament_id, g, now)
-        store.save_tournament(s, t, now)
+        store.save_game(s, t.tournament_id, g, at)
+        store.save_tournament(s, t, at)
         return t.tournament_id
 
     async def after_result(self, tournament_id: str) -> None:

@@ -193,6 +193,12 @@ def add_round(s: Session, tournament_id: str, division: str, round_no: int, meth
     return True
 
 
+def round_paired_at(s: Session, tournament_id: str, division: str, round_no: int) -> float | None:
+    """When a division's round was paired (None: not yet)."""
+    row = s.get(TournamentRoundRow, (tournament_id, division, round_no))
+    return row.paired_at if row is not None else None
+
+
 def log_action(s: Session, tournament_id: str, at: float, director_id: str, action: str, detail: str) -> None:
     """Appends a director's action to the log."""
     s.add(

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import grpc
+from google.protobuf.duration_pb2 import Duration
 from tournament_servers import start_linked_match
 
 from wordarena.services.common.db import Database
@@ -124,6 +125,62 @@ async def test_killing_the_lobby_mid_tournament_loses_nothing_and_pairs_nothing_
         (div,) = st.standings
         assert sum(s.wins for s in div.standings) + sum(s.ties for s in div.standings) / 2 == 6
     finally:
+        await channel.close()
+        if ms is not None:
+            await ms.stop(0.2)
+        proc.kill()
+        proc.wait()
+
+
+async def test_a_lobby_killed_before_a_rounds_set_time_pairs_it_once_after_the_restart(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Round 2 is due 5 s after round 1 was paired; the lobby is killed as soon as round 1 is
+    paired and started again only after round 2's time: the new lobby pairs round 2 once."""
+    port = _free_port()
+    proc = _lobby(port, database_url, tmp_path)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+    db = Database(database_url)
+    ms = None
+    try:
+        await _until_up(channel)
+        ms = await start_linked_match(tmp_path, port, "ms-t")
+        assert ms.link is not None
+        await asyncio.wait_for(ms.link.registered.wait(), 20)
+        guest = await lobby_pb2_grpc.LobbyServiceStub(channel).SignInGuest(
+            lobby_pb2.SignInGuestRequest(display_name="Director")
+        )
+        md = [("authorization", f"Bearer {guest.token.token}")]
+        ts = tournament_pb2_grpc.TournamentServiceStub(channel)
+        game = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic", language="en"))
+        settings = tp.TournamentSettings(
+            name="Timed", game=game, rounds=2, round_interval=Duration(seconds=5)
+        )
+        tid = (
+            await ts.CreateTournament(tp.CreateTournamentRequest(settings=settings), metadata=md)
+        ).tournament.tournament_id
+        for _ in range(2):
+            await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=md)
+        await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=md)
+        os.kill(proc.pid, signal.SIGKILL)  # round 1 is paired (StartTournament pairs it)
+        proc.wait()
+        first = await db.run(store.round_paired_at, tid, "Open", 1)
+        assert first is not None and await db.run(store.round_paired_at, tid, "Open", 2) is None
+        await asyncio.sleep(max(first + 5.5 - time.time(), 0.0))  # round 2's time passes, no lobby
+        proc = _lobby(port, database_url, tmp_path)
+        await _until_up(channel)
+        deadline = time.monotonic() + 120
+        while True:
+            assert time.monotonic() < deadline, "the tournament did not finish"
+            st = (await ts.GetTournament(tp.GetTournamentRequest(tournament_id=tid), metadata=md)).state
+            if st.tournament.status == tp.TOURNAMENT_STATUS_FINISHED:
+                break
+            await asyncio.sleep(0.2)
+        assert sorted((g.round, g.pairing, g.game) for g in st.games) == [(1, 0, 0), (2, 0, 0)]
+        second = await db.run(store.round_paired_at, tid, "Open", 2)
+        assert second is not None and second >= first + 5
+    finally:
+        db.close()
         await channel.close()
         if ms is not None:
             await ms.stop(0.2)
