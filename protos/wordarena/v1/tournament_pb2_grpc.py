@@ -212,7 +212,7 @@ class TournamentServiceServicer:
         message, which must fit the gRPC message size limit). The first message carries the counts
         (games, withheld, unavailable) and the archive's total_size and sha256; every message carries
         the next piece of the archive in order (at most 256 KiB each, offset where it begins); the
-        pieces put together are the whole archive, exactly ExportGames' zip for the same state.
+        pieces put together are the whole archive, holding the files ExportGames' zip holds.
         Errors: as ExportGames.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

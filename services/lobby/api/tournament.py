@@ -3,7 +3,8 @@ makes one call into ``Lobby.tournaments`` (or ``Lobby.directors``) and builds th
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import hashlib
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import grpc
@@ -16,7 +17,7 @@ from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.tournament_export import export_games
 from wordarena.services.lobby.tournaments.entities import GameKey
-from wordarena.services.lobby.tournaments.export import standings_csv
+from wordarena.services.lobby.tournaments.export import EXPORT_CHUNK, chunks, standings_csv
 from wordarena.v1 import tournament_pb2 as pb
 from wordarena.v1 import tournament_pb2_grpc
 
@@ -27,6 +28,13 @@ def _key(ref: pb.GameRef) -> GameKey:
     if ref.round < 1 or ref.pairing < 0 or ref.game < 0:
         raise LobbyError.not_found("no such game", "game")
     return (ref.division, ref.round, ref.pairing, ref.game)
+
+
+def _unavailable(items: Sequence[tuple[GameKey, str]]) -> list[pb.UnavailableRecord]:
+    return [
+        pb.UnavailableRecord(game=pb.GameRef(division=d, round=r, pairing=p, game=g), reason=why)
+        for (d, r, p, g), why in items
+    ]
 
 
 class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
@@ -97,11 +105,24 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
             zip=out.zip,
             games=out.games,
             withheld=out.withheld,
-            unavailable=[
-                pb.UnavailableRecord(game=pb.GameRef(division=d, round=r, pairing=p, game=g), reason=why)
-                for (d, r, p, g), why in out.unavailable
-            ],
+            unavailable=_unavailable(out.unavailable),
         )
+
+    @rpc
+    async def ExportGamesStream(
+        self, request: pb.ExportGamesStreamRequest, context: Any
+    ) -> AsyncIterator[Any]:
+        pid = self._player(request, context)
+        out = await export_games(self.t, self.lobby.allocator.control, request.tournament_id, pid)
+        first = True
+        for offset, chunk in chunks(out.zip, EXPORT_CHUNK):
+            msg = pb.ExportGamesStreamResponse(offset=offset, chunk=chunk)
+            if first:  # the counts, the size and the checksum ride on the first piece
+                msg.games, msg.withheld, msg.total_size = out.games, out.withheld, len(out.zip)
+                msg.sha256 = hashlib.sha256(out.zip).hexdigest()
+                msg.unavailable.extend(_unavailable(out.unavailable))
+                first = False
+            yield msg
 
     @rpc
     async def Register(self, request: pb.RegisterRequest, context: Any) -> Any:

@@ -6,11 +6,14 @@ import csv
 import io
 import re
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from wordarena.services.lobby.tournaments.ranking import Standing
 
-__all__ = ["CSV_HEADER", "games_zip", "record_path", "standings_csv"]
+__all__ = ["CSV_HEADER", "EXPORT_CHUNK", "chunks", "games_zip", "record_path", "standings_csv"]
+
+#: The largest piece of an archive in one ExportGamesStream message (well under any message limit).
+EXPORT_CHUNK = 256 * 1024
 
 _NOT_SAFE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -47,3 +50,13 @@ def games_zip(standings: str, records: Sequence[tuple[str, str]]) -> bytes:
         for path, gcg in records:
             z.writestr(path, gcg)
     return out.getvalue()
+
+
+def chunks(data: bytes, size: int) -> Iterator[tuple[int, bytes]]:
+    """``(offset, piece)`` of ``data`` in pieces of at most ``size`` bytes, in order; one empty
+    piece for no data (so that there is always a first piece)."""
+    if not data:
+        yield 0, b""
+        return
+    for offset in range(0, len(data), size):
+        yield offset, data[offset : offset + size]
