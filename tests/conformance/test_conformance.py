@@ -20,6 +20,7 @@ import match_refusals  # noqa: F401
 import pytest
 import tournament_director_promises  # noqa: F401
 import tournament_promises  # noqa: F401
+import tournament_timing_promises  # noqa: F401
 from world import PROMISES, World
 
 from wordarena.v1 import control_pb2, lobby_pb2, match_pb2, tournament_pb2
