@@ -1,15 +1,20 @@
 """``wordarena tournament …``: tournaments from the command line.
 
 Players: ``list``, ``show``, ``join``, ``leave``, ``checkin``, ``standings``, ``export``,
-``watch``. Directors: ``create``, ``bot``, ``start``, ``pause``, ``resume``, ``end``, ``pair``,
-``result``, ``forfeit``. Each prints a short text summary, or JSON with ``--json``.
+``games`` (the games' zip, downloaded in pieces and checked), ``watch``. Directors: ``create``,
+``bot``, ``start``, ``pause``, ``resume``, ``end``, ``pair``, ``result``, ``forfeit``. Each prints
+a short text summary, or JSON with ``--json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+import grpc
 
 from wordarena.clients.cli.client import Client, ClientError
 from wordarena.clients.cli.common import add_common, emit, run, to_dict
@@ -58,6 +63,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--games", type=int, default=1, help="games per pairing (default 1)")
     p.add_argument("--bye-spread", type=int, default=None, help="spread of a bye (default 50)")
+    p.add_argument("--no-show", type=float, default=0, help="seconds to make a first move, else forfeit")
+    p.add_argument("--round-interval", type=float, default=0, help="seconds between round starts")
     p.set_defaults(bot=[])
     p = _sub(sub, "list", "list tournaments", _list, tid=False)
     _sub(sub, "show", "a tournament: entrants, games and where they are played", _show)
@@ -67,6 +74,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = _sub(sub, "standings", "a division's standings", _standings)
     p.add_argument("--division", default="", help="division (default the first)")
     _sub(sub, "export", "every division's standings as CSV", _export)
+    p = _sub(sub, "games", "download the games' records (a zip of GCG files and standings.csv)", _games)
+    p.add_argument("--out", default="", help="the zip file to write (default <ID>-games.zip)")
     _sub(sub, "watch", "follow a tournament until it ends (its state after each change)", _watch)
     p = _sub(sub, "bot", "director: add a bot entrant", _bot)
     p.add_argument("--level", type=int, default=3, help="bot strength 1..5 (default 3)")
@@ -103,6 +112,10 @@ def _create(args: argparse.Namespace, client: Client) -> int:
     settings.game.ClearField("start_policy")
     if args.bye_spread is not None:
         settings.bye_spread = args.bye_spread
+    if args.no_show:
+        settings.no_show_timeout.FromNanoseconds(int(args.no_show * 1e9))
+    if args.round_interval:
+        settings.round_interval.FromNanoseconds(int(args.round_interval * 1e9))
     t = client.call(client.tournaments.CreateTournament, tp.CreateTournamentRequest(settings=settings))
     emit(args, t.tournament, f"Tournament {t.tournament.tournament_id} created: {args.name}")
     return 0
@@ -197,6 +210,40 @@ def _export(args: argparse.Namespace, client: Client) -> int:
     req = tp.ExportStandingsRequest(tournament_id=args.tournament_id)
     csv = client.call(client.tournaments.ExportStandings, req).csv
     emit(args, {"csv": csv}, csv.rstrip("\n"))
+    return 0
+
+
+def _games(args: argparse.Namespace, client: Client) -> int:
+    client.ensure_signed_in()
+    out = Path(args.out or f"{args.tournament_id}-games.zip")
+    stream = client.tournaments.ExportGamesStream(
+        tp.ExportGamesStreamRequest(tournament_id=args.tournament_id), metadata=client.metadata()
+    )
+    head: tp.ExportGamesStreamResponse | None = None
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        with out.open("wb") as f:
+            for msg in stream:
+                if head is None:
+                    head = msg
+                if msg.offset != size:
+                    raise ClientError(f"piece at offset {msg.offset}, expected {size}", 1)
+                f.write(msg.chunk)
+                digest.update(msg.chunk)
+                size += len(msg.chunk)
+    except grpc.RpcError as exc:
+        out.unlink(missing_ok=True)
+        raise ClientError(f"download failed: {exc.details()}", 1) from exc  # type: ignore[attr-defined]
+    if head is None or size != head.total_size or digest.hexdigest() != head.sha256:
+        out.unlink(missing_ok=True)
+        raise ClientError("the download is incomplete or damaged (size or SHA-256 differ); try again", 1)
+    summary = {
+        "file": str(out), "games": head.games, "withheld": head.withheld,
+        "unavailable": len(head.unavailable), "bytes": size, "sha256": head.sha256,
+    }  # fmt: skip
+    text = f"Wrote {out}: {head.games} games ({head.withheld} withheld, {len(head.unavailable)} unavailable)"
+    emit(args, summary, text)
     return 0
 
 

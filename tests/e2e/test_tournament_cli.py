@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pexpect
@@ -94,6 +95,13 @@ def test_an_eight_player_round_robin_with_two_humans_is_run_from_the_cli(
     assert len(standings) == 8 and standings[0].startswith("#1 ")
     csv = cli(served, hal, "tournament", "export", tid).stdout.splitlines()
     assert csv[0].startswith("division,rank,entrant_id,name,wins") and len(csv) == 9
+    # the games' records, downloaded in pieces (ExportGamesStream) and checked
+    got = cli_json(served, hal, "tournament", "games", tid, "--out", str(tmp_path / "games.zip"))
+    with zipfile.ZipFile(tmp_path / "games.zip") as z:
+        gcgs = [n for n in z.namelist() if n.endswith(".gcg")]
+        assert "standings.csv" in z.namelist() and len(gcgs) == got["games"] >= 6
+        assert z.read("standings.csv").decode().splitlines()[0] == csv[0]
+    assert got["bytes"] == (tmp_path / "games.zip").stat().st_size
     watched = cli(served, ivy, "tournament", "watch", tid, "--json").stdout.splitlines()
     assert json.loads(watched[-1])["state"]["tournament"]["status"] == "TOURNAMENT_STATUS_FINISHED"
 
