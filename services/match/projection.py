@@ -242,6 +242,9 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
         deadline = rt.turn_deadline(i)
         if deadline is not None:
             s.turn_deadline.CopyFrom(views.timestamp(deadline))
+        no_show = rt.no_show_deadline(i)  # the runtime decides when it applies; shown as it is
+        if no_show is not None:
+            s.no_show_deadline.CopyFrom(views.timestamp(no_show))
         moved = rt.last_move[i] if rt.last_move else rt.created_at
         s.last_move_time.CopyFrom(views.timestamp(moved))
         v.seats.append(s)

@@ -443,7 +443,7 @@ class ClockSettings(_message.Message):
     def __init__(self, per_player: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., idle_kick_after: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("index", "player", "status", "score", "rack_count", "clock", "exchanges_left", "last_move_time", "turn_deadline")
+    __slots__ = ("index", "player", "status", "score", "rack_count", "clock", "exchanges_left", "last_move_time", "turn_deadline", "no_show_deadline")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -453,6 +453,7 @@ class Seat(_message.Message):
     EXCHANGES_LEFT_FIELD_NUMBER: _ClassVar[int]
     LAST_MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
     TURN_DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    NO_SHOW_DEADLINE_FIELD_NUMBER: _ClassVar[int]
     index: int
     player: Player
     status: SeatStatus
@@ -462,7 +463,8 @@ class Seat(_message.Message):
     exchanges_left: int
     last_move_time: _timestamp_pb2.Timestamp
     turn_deadline: _timestamp_pb2.Timestamp
-    def __init__(self, index: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., status: _Optional[_Union[SeatStatus, str]] = ..., score: _Optional[int] = ..., rack_count: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., exchanges_left: _Optional[int] = ..., last_move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    no_show_deadline: _timestamp_pb2.Timestamp
+    def __init__(self, index: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., status: _Optional[_Union[SeatStatus, str]] = ..., score: _Optional[int] = ..., rack_count: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., exchanges_left: _Optional[int] = ..., last_move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., turn_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., no_show_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class MatchOptions(_message.Message):
     __slots__ = ("challenge_mode", "clock", "pass_and_play", "unrated", "spectators_allowed", "no_show_timeout")

@@ -81,3 +81,54 @@ async def test_without_the_option_a_time_out_is_no_no_show_and_a_negative_deadli
         await harness.create(srv, no_show_timeout=Duration(seconds=-5))
     assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "no_show_timeout" in (exc.value.details() or "")
+
+
+def due(seat: c.Seat) -> float | None:
+    """A seat's ``no_show_deadline`` as a client reads it (None when unset)."""
+    return seat.no_show_deadline.ToNanoseconds() / 1e9 if seat.HasField("no_show_deadline") else None
+
+
+async def test_getmatch_shows_the_first_move_deadline_on_the_seat_to_move_until_it_has_moved(
+    harness: Harness, clock: FakeClock
+) -> None:
+    srv = await harness.start()
+    mid = await harness.create(srv, no_show_timeout=Duration(seconds=300))
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    view = await bob.view(mid)
+    start = view.create_time.ToNanoseconds() / 1e9
+    assert [due(s) for s in view.seats] == [start + 300, None]  # Bob's first turn has not begun
+    assert view.seats[0].HasField("turn_deadline")  # the game's own deadline is shown beside it
+    await clock.advance(4 * MINUTE)
+    view = await alice.view(mid)
+    assert [due(s) for s in view.seats] == [start + 300, None]  # a fixed time, not a countdown
+    await alice.submit(mid, pass_move(), view.last_seq)
+    await clock.advance(MINUTE)
+    view = await bob.view(mid)
+    assert [due(s) for s in view.seats] == [None, start + 240 + 300]  # from Bob's first turn
+    await bob.submit(mid, pass_move(), view.last_seq)
+    view = await alice.view(mid)
+    assert view.to_move_seat == 0 and [due(s) for s in view.seats] == [None, None]  # both showed
+
+    mid2 = await harness.create(srv, no_show_timeout=Duration(seconds=300))
+    await clock.advance(5 * MINUTE + 1)
+    view = await bob.view(mid2)
+    assert view.HasField("result") and [due(s) for s in view.seats] == [None, None]  # game over
+
+
+async def test_no_first_move_deadline_is_shown_without_the_option_in_pass_and_play_or_for_bots(
+    harness: Harness, clock: FakeClock
+) -> None:
+    srv = await harness.start(bot_delay=60.0)  # the bot stays to move while it is looked at
+    alice = harness.player(srv, "alice")
+    plain = await harness.create(srv)
+    view = await alice.view(plain)
+    assert view.seats[0].HasField("turn_deadline") and [due(s) for s in view.seats] == [None, None]
+    hotseat = await harness.create(srv, players=("alice", "alice"), pass_and_play=True,
+                                   no_show_timeout=Duration(seconds=300))
+    assert [due(s) for s in (await alice.view(hotseat)).seats] == [None, None]
+    botted = await harness.create(srv, players=("alice",), bots=(1,), no_show_timeout=Duration(seconds=300))
+    view = await alice.view(botted)
+    assert due(view.seats[0]) is not None
+    await alice.submit(botted, pass_move(), view.last_seq)
+    view = await alice.view(botted)
+    assert view.to_move_seat == 1 and [due(s) for s in view.seats] == [None, None]  # bots always show
