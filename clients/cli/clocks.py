@@ -1,5 +1,5 @@
-"""Game clocks and per-turn deadlines as the match screen shows them (counting down from the
-server's ``as_of`` between redraws)."""
+"""Game clocks, per-turn and first-move deadlines as the match screen shows them (counting
+down from the server's ``as_of`` between redraws)."""
 
 from __future__ import annotations
 
@@ -51,15 +51,41 @@ def clock_text(clock: common_pb2.Clock, now: float | None = None) -> tuple[str, 
     return f"⏱ -{format_clock(-left)} over (-{penalty} pts)", "bold red"
 
 
+def _time_left(left: float) -> str:
+    """Time left to a deadline: ``2d 03h``, ``4h 05m`` or ``12:30``."""
+    s = int(left)
+    if s >= 86400:
+        return f"{s // 86400}d {s % 86400 // 3600:02d}h"
+    if s >= 3600:
+        return f"{s // 3600}h {s % 3600 // 60:02d}m"
+    return format_clock(left)
+
+
 def deadline_text(deadline: Any, now: float | None = None) -> str:
     """A per-turn deadline as time left: ``turn due in 2d 03h``, ``in 4h 05m``, ``in 12:30``,
     or ``turn overdue``."""
     left = _seconds(deadline) - (time.time() if now is None else now)
+    return f"turn due in {_time_left(left)}" if left > 0 else "turn overdue"
+
+
+def no_show_text(deadline: Any, now: float | None = None) -> str:
+    """A first-move deadline (``Seat.no_show_deadline``) as time left, with what missing it
+    costs: ``first move due in 4:10 — a no-show forfeits`` (longer times as ``deadline_text``
+    shows them), or ``first move overdue``."""
+    left = _seconds(deadline) - (time.time() if now is None else now)
     if left <= 0:
-        return "turn overdue"
-    s = int(left)
-    if s >= 86400:
-        return f"turn due in {s // 86400}d {s % 86400 // 3600:02d}h"
-    if s >= 3600:
-        return f"turn due in {s // 3600}h {s % 3600 // 60:02d}m"
-    return f"turn due in {format_clock(left)}"
+        return "first move overdue"
+    return f"first move due in {_time_left(left)} — a no-show forfeits"
+
+
+def shown_deadlines(seat: common_pb2.Seat, now: float | None = None) -> list[str]:
+    """The deadlines shown beside a seat: its first-move deadline when set, and its per-turn
+    deadline unless the first-move deadline comes first (the seat is timed out before the
+    per-turn one could pass)."""
+    out: list[str] = []
+    no_show = _seconds(seat.no_show_deadline) if seat.HasField("no_show_deadline") else None
+    if seat.HasField("turn_deadline") and (no_show is None or _seconds(seat.turn_deadline) < no_show):
+        out.append(deadline_text(seat.turn_deadline, now))
+    if no_show is not None:
+        out.append(no_show_text(seat.no_show_deadline, now))
+    return out

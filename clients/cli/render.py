@@ -14,7 +14,7 @@ from rich.text import Text
 
 from wordarena.clients.cli import actions
 from wordarena.clients.cli.clocks import clock_remaining as clock_remaining
-from wordarena.clients.cli.clocks import clock_text, deadline_text
+from wordarena.clients.cli.clocks import clock_text, shown_deadlines
 from wordarena.clients.cli.clocks import format_clock as format_clock
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.board import COLUMNS, parse_position, square_name
@@ -241,8 +241,8 @@ def seats_renderable(view: match_pb2.MatchView, now: float | None = None) -> Tex
         shown = clock_text(s.clock, now) if s.HasField("clock") else None
         if shown is not None:
             out.append(f"   {shown[0]}", style=shown[1])
-        if s.HasField("turn_deadline"):
-            out.append(f"   ⌛ {deadline_text(s.turn_deadline, now)}", style="yellow")
+        for deadline in shown_deadlines(s, now):
+            out.append(f"   ⌛ {deadline}", style="yellow")
         if s.status not in (common_pb2.SEAT_STATUS_ACTIVE, common_pb2.SEAT_STATUS_UNSPECIFIED):
             out.append("   " + common_pb2.SeatStatus.Name(s.status).removeprefix("SEAT_STATUS_").lower(),
                        style="dim")

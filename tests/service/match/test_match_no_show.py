@@ -123,8 +123,9 @@ async def test_no_first_move_deadline_is_shown_without_the_option_in_pass_and_pl
     plain = await harness.create(srv)
     view = await alice.view(plain)
     assert view.seats[0].HasField("turn_deadline") and [due(s) for s in view.seats] == [None, None]
-    hotseat = await harness.create(srv, players=("alice", "alice"), pass_and_play=True,
-                                   no_show_timeout=Duration(seconds=300))
+    hotseat = await harness.create(
+        srv, players=("alice", "alice"), pass_and_play=True, no_show_timeout=Duration(seconds=300)
+    )
     assert [due(s) for s in (await alice.view(hotseat)).seats] == [None, None]
     botted = await harness.create(srv, players=("alice",), bots=(1,), no_show_timeout=Duration(seconds=300))
     view = await alice.view(botted)

@@ -277,3 +277,27 @@ def test_config_round_trip(tmp_path: Path) -> None:
     assert Config.load(tmp_path / "sub" / "config.json").profile("h:1").token == "abc"
     assert (tmp_path / "sub" / "config.json").stat().st_mode & 0o777 == 0o600
     assert Config.load(tmp_path / "missing.json").profiles == {}
+
+
+def test_first_move_deadline_says_what_a_no_show_costs_and_hides_a_later_turn_deadline() -> None:
+    seat = common_pb2.Seat(index=0)
+    seat.no_show_deadline.FromSeconds(1_000_000)
+    assert clocks.no_show_text(seat.no_show_deadline, now=1_000_000 - 250) == (
+        "first move due in 4:10 — a no-show forfeits")
+    assert clocks.no_show_text(seat.no_show_deadline, now=1_000_000 - (4 * 3600 + 5 * 60)) == (
+        "first move due in 4h 05m — a no-show forfeits")
+    assert clocks.no_show_text(seat.no_show_deadline, now=1_000_001) == "first move overdue"
+    seat.turn_deadline.FromSeconds(1_000_000 + 3 * 86400)  # passes after the seat has been timed out
+    shown = clocks.shown_deadlines(seat, now=1_000_000 - 250)
+    assert shown == ["first move due in 4:10 — a no-show forfeits"]
+    seat.turn_deadline.FromSeconds(1_000_000 - 50)  # War of Words: the others may kick it first
+    assert clocks.shown_deadlines(seat, now=1_000_000 - 250) == [
+        "turn due in 3:20", "first move due in 4:10 — a no-show forfeits"]
+    seat.ClearField("no_show_deadline")  # the seat has moved
+    assert clocks.shown_deadlines(seat, now=1_000_000 - 250) == ["turn due in 3:20"]
+    view = match_pb2.MatchView(to_move_seat=0)
+    seat.no_show_deadline.FromSeconds(1_000_000)
+    seat.ClearField("turn_deadline")
+    view.seats.append(seat)
+    line = render.seats_renderable(view, now=1_000_000 - 250).plain
+    assert "⌛ first move due in 4:10 — a no-show forfeits" in line and "turn due" not in line
