@@ -1,8 +1,8 @@
 """The match screen in a pseudo-terminal shows each family's timing (Scrabble's game clock,
-classic's per-turn deadline) and a preview with a blank's letter in lower case, as the board
-shows it. The matches are made with a chosen seed on a match server of the test's own (the
-lobby hands out random seeds); the CLI signs in at the ``served`` lobby, whose token keys the
-test's match server shares."""
+classic's per-turn deadline, a first-move deadline) and a preview with a blank's letter in lower
+case, as the board shows it. The matches are made with a chosen seed on a match server of the
+test's own (the lobby hands out random seeds); the CLI signs in at the ``served`` lobby, whose
+token keys the test's match server shares."""
 
 from __future__ import annotations
 
@@ -55,9 +55,10 @@ def own_match_server(served: Served, tmp_path_factory: pytest.TempPathFactory) -
 
 
 def create_match(address: str, player_id: str, ruleset: str, seed: int,
-                 clock: c.ClockSettings | None = None, first: tuple[str, str] | None = None) -> str:
+                 clock: c.ClockSettings | None = None, first: tuple[str, str] | None = None,
+                 no_show: Duration | None = None) -> str:
     """A match from ``seed`` of ``player_id`` as Tess against a level-1 bot, or after ``first``
-    (player id, name) sitting at seat 0."""
+    (player id, name) sitting at seat 0; ``no_show``: its first-move deadline."""
     match_id = "m_" + uuid.uuid4().hex[:10]
     tess = c.Player(player_id=player_id, display_name="Tess")
     seats = ([ctl.SeatAssignment(index=0, player=c.Player(player_id=first[0], display_name=first[1])),
@@ -66,7 +67,7 @@ def create_match(address: str, player_id: str, ruleset: str, seed: int,
     with grpc.insecure_channel(address) as channel:
         control_pb2_grpc.MatchControlServiceStub(channel).CreateMatch(ctl.CreateMatchRequest(
             match_id=match_id, ruleset=c.RulesetRef(ruleset_id=ruleset), seed=seed, seats=seats,
-            options=c.MatchOptions(clock=clock or c.ClockSettings())),
+            options=c.MatchOptions(clock=clock or c.ClockSettings(), no_show_timeout=no_show)),
             metadata=[("authorization", f"Bearer {TOKEN}")])
     return match_id
 
@@ -96,13 +97,13 @@ def shown(child: pexpect.spawn, seconds: float = 1.0) -> str:
     return ANSI.sub("", read_raw(child, seconds))
 
 
-def test_screen_shows_the_game_clock_the_turn_deadline_and_a_blank_in_lower_case(
+def test_screen_shows_the_game_clock_the_turn_deadlines_and_a_blank_in_lower_case(
         served: Served, own_match_server: str, tmp_path: Path) -> None:
     config = tmp_path / "tess.json"
     player = sign_in(served, config)
     classic = create_match(own_match_server, player, "classic", seed=3,  # a blank on Tess's rack
                            clock=c.ClockSettings(idle_kick_after=Duration(seconds=2 * 86400)))
-    scrabble = create_match(own_match_server, player, "scrabble", seed=4)
+    scrabble = create_match(own_match_server, player, "scrabble", seed=4, no_show=Duration(seconds=600))
     remember(config, own_match_server, classic, scrabble)
 
     view = cli_json(served, config, "state", classic)
@@ -128,6 +129,10 @@ def test_screen_shows_the_game_clock_the_turn_deadline_and_a_blank_in_lower_case
         screen = shown(child)
         assert re.search(r"▶ Tess.*⏱ 2[45]:\d\d", screen), screen[-2000:]
         assert re.search(r"Bot 1.*⏱ 25:00", screen), screen[-2000:]
+        # the first-move deadline beside the seat to move, not the bot's
+        due = r"▶ Tess.*⌛ first move due in (10:00|9:\d\d) — a no-show forfeits"
+        assert re.search(due, screen), screen[-2000:]
+        assert not re.search(r"Bot 1.*first move", screen), screen[-2000:]
         assert "turn due" not in screen  # scrabble: a game clock, no per-turn deadline
         child.sendline("quit")
         child.expect(pexpect.EOF, timeout=30)
