@@ -1,6 +1,6 @@
 """What the contract promises about no-shows (``TournamentSettings.no_show_timeout``,
-``MatchOptions.no_show_timeout``, ``SeatResult.no_show``), rounds at set times
-(``TournamentSettings.round_interval``) and the games' archive in pieces
+``MatchOptions.no_show_timeout``, ``Seat.no_show_deadline``, ``SeatResult.no_show``), rounds at
+set times (``TournamentSettings.round_interval``) and the games' archive in pieces
 (``TournamentService.ExportGamesStream``), as checks over real gRPC against the world's lobby and
 match server (real time: the shortest no-show times the contract allows)."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import time
 import uuid
 import zipfile
 
@@ -21,6 +22,7 @@ from world import World, eventually, promise, refused
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import lobby_pb2 as lb
+from wordarena.v1 import match_pb2 as m
 from wordarena.v1 import tournament_pb2 as tp
 
 S = grpc.StatusCode
@@ -114,6 +116,42 @@ async def _(w: World) -> None:
     await eventually(over, 10)
     view = await a.view(req.match_id)
     assert [s.status for s in view.seats] == [c.SEAT_STATUS_ACTIVE, c.SEAT_STATUS_TIMED_OUT]
+
+
+@promise(
+    "MatchService.GetMatch",
+    "Seat.no_show_deadline: on the seat to move while the first-move deadline applies (its turn's "
+    "start + no_show_timeout); unset on the other seats until their first turn, once a seat has "
+    "moved, and without no_show_timeout",
+)
+async def _(w: World) -> None:
+    a, b = await w.guest("nd-a"), await w.guest("nd-b")
+    seats = [ctl.SeatAssignment(index=i, player=c.Player(player_id=g.player_id, display_name=g.name))
+             for i, g in enumerate((a, b))]  # fmt: skip
+
+    def due(view: m.MatchView) -> list[float | None]:
+        return [s.no_show_deadline.ToNanoseconds() / 1e9 if s.HasField("no_show_deadline") else None
+                for s in view.seats]  # fmt: skip
+
+    plain = ctl.CreateMatchRequest(match_id=uuid.uuid4().hex[:12], ruleset=c.RulesetRef(ruleset_id="classic"),
+                                   seats=seats, seed=3)  # fmt: skip
+    await w.control.CreateMatch(plain, metadata=w.service_md)
+    assert due(await a.view(plain.match_id)) == [None, None]
+    req = ctl.CreateMatchRequest(match_id=uuid.uuid4().hex[:12], ruleset=c.RulesetRef(ruleset_id="classic"),
+                                 seats=seats, seed=3)  # fmt: skip
+    req.options.no_show_timeout.CopyFrom(Duration(seconds=600))
+    await w.control.CreateMatch(req, metadata=w.service_md)
+    view = await b.view(req.match_id)
+    first, second = due(view)
+    assert first is not None and second is None
+    assert view.create_time.ToNanoseconds() / 1e9 + 600 <= first <= time.time() + 600
+    before = time.time()
+    await a.submit(req.match_id, c.Move(pass_turn=c.PassMove()))
+    first, second = due(await b.view(req.match_id))
+    assert first is None and second is not None and before + 600 <= second <= time.time() + 600
+    await b.submit(req.match_id, c.Move(pass_turn=c.PassMove()))
+    view = await a.view(req.match_id)
+    assert view.to_move_seat == 0 and due(view) == [None, None]
 
 
 @promise(
