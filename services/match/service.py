@@ -128,8 +128,10 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         async def send(ev: StoredEvent | c.Event) -> bool:
             """Writes one event; False when the reader is to be cut off."""
             nonlocal last
-            msg = ev if isinstance(ev, c.Event) else projection.project(rt, ev, viewer)
-            taken = await streams.deliver(context, sub, m.StreamMatchResponse(event=msg))
+            # A stored event goes out as bytes serialized once for everyone who sees it alike.
+            msg = m.StreamMatchResponse(event=ev) if isinstance(ev, c.Event) \
+                else projection.stream_message(rt, ev, viewer)
+            taken = await streams.deliver(context, sub, msg)
             if not isinstance(ev, c.Event):
                 last = ev.seq  # a held write still goes out before the status
             return taken

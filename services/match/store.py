@@ -40,6 +40,9 @@ class StoredEvent:
     time: float
     kind: str
     payload: dict[str, Any] = field(default_factory=dict)
+    #: Its projections for the viewers who saw it lately (``projection.project``), in memory
+    #: only; kept for a match's latest events.
+    shown: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_row(self, match_id: str) -> EventRow:
         return EventRow(match_id=match_id, seq=self.seq, time=self.time, kind=self.kind,
