@@ -404,7 +404,8 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
             profiler = subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
                  "--format", "raw", "--rate", "200", "--output", args.profile,
-                 "--duration", str(int(args.duration)), "--nonblocking"],
+                 "--duration", str(int(args.duration)), "--nonblocking",
+                 *(["--gil"] if args.profile_gil else [])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = []
         peak_active = 0
@@ -466,6 +467,8 @@ def main() -> None:
     ap.add_argument("--postgres", action="store_true", help="also run on PostgreSQL")
     ap.add_argument("--sqlite-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--profile", default="", help="py-spy raw profile of the server to this file")
+    ap.add_argument("--profile-gil", action="store_true",
+                    help="with --profile: sample only the thread holding the GIL (Python's CPU)")
     ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
     args = ap.parse_args()
     scripts = load_scripts(args.scripts, not args.no_cache)

@@ -71,9 +71,9 @@ from wordarena.services.match import (
     views,
     wallclock,
 )
-from wordarena.services.match.models import MatchRow, RequestRow
+from wordarena.services.match.models import MatchRow
 from wordarena.services.match.runtime import Runtime
-from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent
+from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent, StoredRequest
 from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import errors_pb2 as e
 
@@ -350,8 +350,7 @@ class MatchManager:
         request = None
         if request_id:
             blob = answer.SerializeToString() if hasattr(answer, "SerializeToString") else b""
-            request = RequestRow(match_id=rt.match_id, player_id=player_id, request_id=request_id,
-                                 method=method, last_seq=rt.seq + len(events), response=blob)
+            request = StoredRequest(rt.match_id, player_id, request_id, method, rt.seq + len(events), blob)
         over = new_state.over and not rt.state.over
         try:
             await eventlog.append(self.store, rt, self.owner, events, request,

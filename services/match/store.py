@@ -100,6 +100,19 @@ class _Append:
 _REQUEST_COLUMNS = ("match_id", "player_id", "request_id", "method", "last_seq", "response")
 
 
+@dataclass(slots=True)
+class StoredRequest:
+    """A request's answer to store with its events (a row of ``match_requests``; plain data: an
+    ORM ``RequestRow`` costs tens of microseconds to build, on every turn)."""
+
+    match_id: str
+    player_id: str
+    request_id: str
+    method: str
+    last_seq: int
+    response: bytes
+
+
 class _Refused(Exception):
     """An append of a group did not match its match row (owner or last seq)."""
 
@@ -171,7 +184,8 @@ class MatchStore:
 
     async def append(
         self, match_id: str, owner: str, expected_last_seq: int, events: list[StoredEvent],
-        request: RequestRow | None = None, status: str | None = None, ended_at: float | None = None,
+        request: RequestRow | StoredRequest | None = None, status: str | None = None,
+        ended_at: float | None = None,
     ) -> None:
         """Append ``events`` (and the request's answer) atomically, provided the match's last seq
         is ``expected_last_seq`` and ``owner`` owns it; ``ConflictError`` otherwise. Returns once
