@@ -45,6 +45,7 @@ import asyncio
 import json
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -116,6 +117,8 @@ class MatchManager:
         self.chat_limits = chat_limits or chat.ChatLimits()
         self.orphan_timeout = orphan_timeout  # ``orphans``: 0 never aborts one
         self.matches: dict[str, Runtime] = {}
+        #: Finished matches still in memory, oldest first (``_keep_finished``).
+        self.finished: OrderedDict[str, None] = OrderedDict()
         self.draining = False
         self.closing = False
         self.on_finished: Callable[[Runtime], Any] | None = None
@@ -369,6 +372,7 @@ class MatchManager:
             metrics.TURNS.labels(rt.ruleset.family, type(action).__name__.lower()).inc()
         if over:
             rt.status, rt.ended_at = "finished", now
+            self._keep_finished(rt)
             metrics.MATCHES_ACTIVE.set(self.active_matches)
             metrics.MATCHES_FINISHED.inc()
         if request is not None:
@@ -383,6 +387,20 @@ class MatchManager:
         if action is not None:
             self.start_turn(rt)
         return answer
+
+    #: Finished matches kept in memory; older ones are dropped once nobody follows them (a later
+    #: call about one loads it again from the log).
+    FINISHED_KEPT = 256
+
+    def _keep_finished(self, rt: Runtime) -> None:
+        """Note a match that just finished, and forget the oldest finished ones beyond
+        ``FINISHED_KEPT`` that no stream follows and no call is using."""
+        self.finished[rt.match_id] = None
+        while len(self.finished) > self.FINISHED_KEPT:
+            match_id, _ = self.finished.popitem(last=False)
+            old = self.matches.get(match_id)
+            if old is not None and old.state.over and not old.subscribers and not old.lock.locked():
+                del self.matches[match_id]
 
     def start_turn(self, rt: Runtime) -> None:
         """The seat to move begins its turn: arm its clock timer; a bot seat plays."""

@@ -47,7 +47,7 @@ def seat_pb(rt: Runtime, i: int, after: dict[str, Any], at: float) -> c.Seat:
 
 #: Events per match whose projections are kept (``Runtime.projected``): its latest ones, which
 #: every open stream and the caller's answer need at about the same time.
-KEEP_PROJECTED = 8
+KEEP_PROJECTED = 4
 
 
 def private_to(ev: StoredEvent, viewer: int | None) -> bool:
