@@ -127,6 +127,14 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
     latencies: list[float] = []
     delivery: list[float] = []
     counts = {"turns": 0, "refused": 0, "matches": 0, "stale": 0, "cutoffs": 0, "errors": 0}
+    error_kinds: dict[str, int] = {}
+
+    def error(where: str, err: grpc.aio.AioRpcError) -> None:
+        counts["errors"] += 1
+        key = f"{where}:{err.code().name}"
+        if key not in error_kinds:
+            print(f"first {key}: {err.details()}", file=sys.stderr, flush=True)
+        error_kinds[key] = error_kinds.get(key, 0) + 1
     state = {"measuring": False, "stop": False}
     started = asyncio.Event()
     ready = {"n": 0}
@@ -160,7 +168,7 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
             if err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
                 counts["cutoffs"] += 1
             elif err.code() != grpc.StatusCode.CANCELLED:
-                counts["errors"] += 1
+                error("StreamMatch", err)
         finally:
             first.set()
             done.set()
@@ -181,8 +189,8 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
                     match_id=mid, ruleset=c.RulesetRef(ruleset_id=RULESET), seed=script["seed"],
                     seats=[ctl.SeatAssignment(index=i, player=c.Player(player_id=p, display_name=p))
                            for i, p in enumerate(players)]), metadata=service_md)
-            except grpc.aio.AioRpcError:
-                counts["errors"] += 1
+            except grpc.aio.AioRpcError as err:
+                error("CreateMatch", err)
                 await asyncio.sleep(0.5)
                 continue
             if state["measuring"]:
@@ -225,10 +233,11 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
                     if cur is not None:
                         counts["stale"] += 1
                         seq = cur
+                    elif err.code() in (grpc.StatusCode.INVALID_ARGUMENT,
+                                        grpc.StatusCode.FAILED_PRECONDITION):
+                        counts["refused"] += 1
                     else:
-                        counts["refused" if err.code() in (grpc.StatusCode.INVALID_ARGUMENT,
-                                                           grpc.StatusCode.FAILED_PRECONDITION)
-                               else "errors"] += 1
+                        error("SubmitTurn", err)
                     break
                 if state["measuring"]:
                     latencies.append(time.perf_counter() - t0)
@@ -267,7 +276,7 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
     for ch in channels:
         await ch.close()
     return {"latencies": latencies, "delivery": delivery, "wall": wall, "client_cpu": cpu / wall,
-            "t0": t0_wall, "t1": t0_wall + wall,
+            "t0": t0_wall, "t1": t0_wall + wall, "error_kinds": error_kinds,
             **counts}
 
 
@@ -404,7 +413,8 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
             profiler = subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
                  "--format", "raw", "--rate", "200", "--output", args.profile,
-                 "--duration", str(int(args.duration)), "--nonblocking"],
+                 "--duration", str(int(args.duration)), "--nonblocking",
+                 *(["--gil"] if args.profile_gil else [])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = []
         peak_active = 0
@@ -439,6 +449,11 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
     wall = max(r["wall"] for r in results)
     out = {k: sum(r[k] for r in results) for k in ("turns", "refused", "matches", "stale", "cutoffs",
                                                     "errors")}
+    kinds: dict[str, int] = {}
+    for r in results:
+        for k, n in r["error_kinds"].items():
+            kinds[k] = kinds.get(k, 0) + n
+    out["error_kinds"] = kinds
     out.update(turns_per_s=out["turns"] / wall, p50=pct(lat, 0.5) * 1e3, p99=pct(lat, 0.99) * 1e3,
                d50=pct(dlv, 0.5) * 1e3, d99=pct(dlv, 0.99) * 1e3, peak_mb=peak / 1024,
                per_match_kb=(peak - rss0) / max(args.matches, 1), base_mb=rss0 / 1024,
@@ -466,6 +481,8 @@ def main() -> None:
     ap.add_argument("--postgres", action="store_true", help="also run on PostgreSQL")
     ap.add_argument("--sqlite-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--profile", default="", help="py-spy raw profile of the server to this file")
+    ap.add_argument("--profile-gil", action="store_true",
+                    help="with --profile: sample only the thread holding the GIL (Python's CPU)")
     ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
     args = ap.parse_args()
     scripts = load_scripts(args.scripts, not args.no_cache)
@@ -493,7 +510,8 @@ def main() -> None:
                   f"stream delivery p50={r['d50']:.1f}ms p99={r['d99']:.1f}ms\n"
                   f"  server peak RSS={r['peak_mb']:.0f}MB (idle {r['base_mb']:.0f}MB, "
                   f"{r['per_match_kb']:.0f}KB per active match)  "
-                  f"refused={r['refused']} stale={r['stale']} cutoffs={r['cutoffs']} errors={r['errors']}\n"
+                  f"refused={r['refused']} stale={r['stale']} cutoffs={r['cutoffs']} errors={r['errors']} "
+                  f"{r['error_kinds'] or ''}\n"
                   f"  CPU (cores): server={r['server_cpu']:.2f} client={r['client_cpu']:.2f}  "
                   f"server CPU per turn={1000 * r['server_cpu'] / max(r['turns_per_s'], 1e-9):.2f}ms\n"
                   f"  server-side histograms (bucket bounds, ms) p50/p99: " + "  ".join(

@@ -19,16 +19,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, create_engine
 
 T = TypeVar("T")
+ItemT = TypeVar("ItemT")
 
 #: The PostgreSQL advisory lock (a signed 64-bit key) held while a process upgrades the schema:
 #: the first 8 bytes of SHA-256("wordarena-migrations"), shared by every service.
@@ -142,3 +143,55 @@ class Database:
         """Stop the workers and dispose of the connection pool."""
         self._executor.shutdown(wait=True)
         self.engine.dispose()
+
+
+class GroupCommit(Generic[ItemT, T]):
+    """Group commit of independent small writes: the items submitted while a transaction is
+    being committed go to the database together in the next one (one ``COMMIT``, one ``fsync``
+    on SQLite), and each caller is answered once the transaction holding its item is committed,
+    so an answer still means durable. ``write(session, items)`` does the work of a group in one
+    session and returns one outcome per item: a result, or an exception for that caller alone
+    (it must then leave nothing of that item in the session). If the group's transaction fails,
+    each item is retried in a transaction of its own, so one bad item never sinks the others."""
+
+    def __init__(self, db: Database, write: Callable[[Session, Sequence[ItemT]], list[T | BaseException]],
+                 max_group: int = 256) -> None:
+        self.db = db
+        self.write = write
+        self.max_group = max_group
+        self._pending: list[tuple[ItemT, asyncio.Future[T]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def submit(self, item: ItemT) -> T:
+        """Write ``item`` with the next group; its outcome once that group is committed."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        # A caller cancelled meanwhile no longer awaits it: its outcome is marked retrieved.
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self._pending.append((item, future))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_groups())
+        # The write goes on if this caller is cancelled; its outcome is the commit's.
+        return await asyncio.shield(future)
+
+    async def _write_groups(self) -> None:
+        while self._pending:
+            group = self._pending[: self.max_group]
+            del self._pending[: self.max_group]
+            items = [item for item, _ in group]
+            try:
+                outcomes = await self.db.run(self.write, items)
+            except Exception:
+                outcomes = []
+                for item in items:
+                    try:
+                        outcomes += await self.db.run(self.write, [item])
+                    except Exception as exc:
+                        outcomes.append(exc)
+            for (_, future), outcome in zip(group, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)

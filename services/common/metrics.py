@@ -1,6 +1,6 @@
 """Prometheus metrics: the standard ``grpc_server_*`` family for every RPC type, and helpers.
 
-``MetricsInterceptor`` is a ``grpc.aio.ServerInterceptor`` that records, labelled by
+``instrument`` wraps every method handler at registration (``InstrumentedServer``) and records, labelled by
 ``grpc_type`` (unary / server_stream / client_stream / bidi_stream), ``grpc_service`` and
 ``grpc_method``:
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
@@ -75,19 +75,38 @@ def _code_name(context: Any, exc: BaseException | None) -> str:
     return "UNKNOWN"
 
 
-class _Call:
-    """Book-keeping of one RPC."""
+class _Method:
+    """The metric children of one RPC method, looked up once (``labels()`` takes a lock and a
+    dictionary look-up on every call)."""
 
-    __slots__ = ("labels", "start")
+    __slots__ = ("handled", "labels", "seconds", "started")
 
     def __init__(self, labels: tuple[str, str, str]) -> None:
         self.labels = labels
+        self.started = GRPC_STARTED.labels(*labels)
+        self.seconds = GRPC_SECONDS.labels(*labels)
+        self.handled: dict[str, Any] = {}
+
+    def done(self, code: str, seconds: float) -> None:
+        child = self.handled.get(code)
+        if child is None:
+            child = self.handled[code] = GRPC_HANDLED.labels(*self.labels, code)
+        child.inc()
+        self.seconds.observe(seconds)
+
+
+class _Call:
+    """Book-keeping of one RPC."""
+
+    __slots__ = ("method", "start")
+
+    def __init__(self, method: _Method) -> None:
+        self.method = method
         self.start = time.perf_counter()
-        GRPC_STARTED.labels(*labels).inc()
+        method.started.inc()
 
     def done(self, context: Any, exc: BaseException | None) -> None:
-        GRPC_HANDLED.labels(*self.labels, _code_name(context, exc)).inc()
-        GRPC_SECONDS.labels(*self.labels).observe(time.perf_counter() - self.start)
+        self.method.done(_code_name(context, exc), time.perf_counter() - self.start)
 
 
 def _bind_request(context: Any, method: str) -> None:
@@ -99,100 +118,133 @@ def _bind_request(context: Any, method: str) -> None:
     logs.bind(rpc=method, request_id=request_id or uuid.uuid4().hex[:16])
 
 
-class MetricsInterceptor(grpc.aio.ServerInterceptor):
-    """Counts and times every RPC (see the module doc), unary and streaming alike."""
+def _serializer(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
+    """A response serializer that also sends ``bytes`` as they are: a handler may answer with
+    a message it serialized already (a stored answer, an event shared by several streams)."""
+    if serialize is None:
+        return None
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(handler_call_details)
-        if handler is None:
-            return handler
-        method = handler_call_details.method
-        service, name = split_method(method)
-        if handler.request_streaming and handler.response_streaming:
-            kind, factory = "bidi_stream", grpc.stream_stream_rpc_method_handler
-            behavior = handler.stream_stream
-        elif handler.request_streaming:
-            kind, factory = "client_stream", grpc.stream_unary_rpc_method_handler
-            behavior = handler.stream_unary
-        elif handler.response_streaming:
-            kind, factory = "server_stream", grpc.unary_stream_rpc_method_handler
-            behavior = handler.unary_stream
-        else:
-            kind, factory = "unary", grpc.unary_unary_rpc_method_handler
-            behavior = handler.unary_unary
-        labels = (kind, service, name)
+    def write(message: Any) -> bytes:
+        return message if type(message) is bytes else serialize(message)
 
-        async def count_requests(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
-            async for r in requests:
-                GRPC_RECEIVED.labels(*labels).inc()
-                yield r
+    return write
 
-        if not handler.response_streaming:
-            async def unary_response(request: Any, context: Any) -> Any:
-                call = _Call(labels)
-                _bind_request(context, method)
-                if handler.request_streaming:
-                    request = count_requests(request)
-                else:
-                    GRPC_RECEIVED.labels(*labels).inc()
-                exc: BaseException | None = None
-                try:
-                    response = await behavior(request, context)
-                    GRPC_SENT.labels(*labels).inc()
-                    return response
-                except BaseException as e:
-                    exc = e
-                    raise
-                finally:
-                    call.done(context, exc)
 
-            wrapped: Any = unary_response
-        else:
-            async def stream_response(request: Any, context: Any) -> AsyncIterator[Any]:
-                call = _Call(labels)
-                _bind_request(context, method)
-                if handler.request_streaming:
-                    request = count_requests(request)
-                else:
-                    GRPC_RECEIVED.labels(*labels).inc()
-                exc: BaseException | None = None
-                try:
-                    result = behavior(request, _CountingContext(context, labels))
-                    if hasattr(result, "__aiter__"):
-                        # Closed at once when the call ends early, so the handler's own clean-up
-                        # (``finally``) runs now, not whenever the garbage collector gets to it.
-                        async with contextlib.aclosing(result) as items:
-                            async for item in items:
-                                GRPC_SENT.labels(*labels).inc()
-                                yield item
-                    else:  # a handler that writes with context.write()
-                        await result
-                except BaseException as e:
-                    exc = e
-                    raise
-                finally:
-                    call.done(context, exc)
+def instrument(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    """``handler`` of the RPC ``method`` (``/pkg.Service/Method``) counted and timed (see the
+    module doc), and answering pre-serialized ``bytes`` as they are. Built once per method at
+    registration: a ``grpc.aio`` server interceptor would redo this work on every call (a
+    coroutine, closures and a new handler per RPC)."""
+    service, name = split_method(method)
+    if handler.request_streaming and handler.response_streaming:
+        kind, factory = "bidi_stream", grpc.stream_stream_rpc_method_handler
+        behavior = handler.stream_stream
+    elif handler.request_streaming:
+        kind, factory = "client_stream", grpc.stream_unary_rpc_method_handler
+        behavior = handler.stream_unary
+    elif handler.response_streaming:
+        kind, factory = "server_stream", grpc.unary_stream_rpc_method_handler
+        behavior = handler.unary_stream
+    else:
+        kind, factory = "unary", grpc.unary_unary_rpc_method_handler
+        behavior = handler.unary_unary
+    labels = (kind, service, name)
+    per_method = _Method(labels)
+    received = GRPC_RECEIVED.labels(*labels)
+    sent = GRPC_SENT.labels(*labels)
 
-            wrapped = stream_response
-        return factory(wrapped, request_deserializer=handler.request_deserializer,
-                       response_serializer=handler.response_serializer)
+    async def count_requests(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for r in requests:
+            received.inc()
+            yield r
+
+    if not handler.response_streaming:
+        async def unary_response(request: Any, context: Any) -> Any:
+            call = _Call(per_method)
+            _bind_request(context, method)
+            if handler.request_streaming:
+                request = count_requests(request)
+            else:
+                received.inc()
+            exc: BaseException | None = None
+            try:
+                response = await behavior(request, context)
+                sent.inc()
+                return response
+            except BaseException as e:
+                exc = e
+                raise
+            finally:
+                call.done(context, exc)
+
+        wrapped: Any = unary_response
+    else:
+        async def stream_response(request: Any, context: Any) -> AsyncIterator[Any]:
+            call = _Call(per_method)
+            _bind_request(context, method)
+            if handler.request_streaming:
+                request = count_requests(request)
+            else:
+                received.inc()
+            exc: BaseException | None = None
+            try:
+                result = behavior(request, _CountingContext(context, sent))
+                if hasattr(result, "__aiter__"):
+                    # Closed at once when the call ends early, so the handler's own clean-up
+                    # (``finally``) runs now, not whenever the garbage collector gets to it.
+                    async with contextlib.aclosing(result) as items:
+                        async for item in items:
+                            sent.inc()
+                            yield item
+                else:  # a handler that writes with context.write()
+                    await result
+            except BaseException as e:
+                exc = e
+                raise
+            finally:
+                call.done(context, exc)
+
+        wrapped = stream_response
+    return factory(wrapped, request_deserializer=handler.request_deserializer,
+                   response_serializer=_serializer(handler.response_serializer))
+
+
+class InstrumentedServer:
+    """What the generated ``add_XServicer_to_server`` functions (and health, reflection) are
+    given instead of the ``grpc.aio`` server: it registers every method handler through
+    ``instrument``. Handlers of a generic handler that is not a plain method table are
+    registered as they are (none in this project)."""
+
+    def __init__(self, server: grpc.aio.Server) -> None:
+        self.server = server
+
+    def add_generic_rpc_handlers(self, handlers: Any) -> None:
+        out = []
+        for h in handlers:
+            table = getattr(h, "_method_handlers", None)
+            if isinstance(table, dict):
+                service = h.service_name()
+                h = grpc.method_handlers_generic_handler(
+                    service, {m.rpartition("/")[2]: instrument(m, mh) for m, mh in table.items()})
+            out.append(h)
+        self.server.add_generic_rpc_handlers(out)
+
+    def add_registered_method_handlers(self, service: str, handlers: dict[str, Any]) -> None:
+        self.server.add_registered_method_handlers(
+            service, {name: instrument(f"/{service}/{name}", h) for name, h in handlers.items()})
 
 
 class _CountingContext:
     """A streaming call's context whose ``write`` counts the message sent, as a yielded one is
     (handlers that write with ``context.write``); everything else is the call's own context."""
 
-    def __init__(self, context: Any, labels: tuple[str, str, str]) -> None:
+    def __init__(self, context: Any, sent: Any) -> None:
         self._context = context
-        self._labels = labels
+        self._sent = sent
 
     async def write(self, message: Any) -> None:
         await self._context.write(message)
-        GRPC_SENT.labels(*self._labels).inc()
+        self._sent.inc()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._context, name)

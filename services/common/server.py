@@ -1,10 +1,11 @@
 """grpc.aio server bootstrap shared by the services.
 
-``GrpcServer`` wires the conventions of the design: message size limits, the metrics
-interceptor, the standard health service (``grpc.health.v1``), server reflection (v1 and v1alpha),
-an optional Prometheus ``/metrics`` endpoint, and graceful shutdown: on SIGTERM / SIGINT every
-service is set NOT_SERVING, the ``on_drain`` callbacks run (e.g. end streams with UNAVAILABLE),
-in-flight calls get ``grace`` seconds to finish, then the server stops.
+``GrpcServer`` wires the conventions of the design: message size limits, metrics for every RPC
+(``metrics.instrument``, applied to each handler as it is registered), the standard health
+service (``grpc.health.v1``), server reflection (v1 and v1alpha), an optional Prometheus
+``/metrics`` endpoint, and graceful shutdown: on SIGTERM / SIGINT every service is set
+NOT_SERVING, the ``on_drain`` callbacks run (e.g. end streams with UNAVAILABLE), in-flight calls
+get ``grace`` seconds to finish, then the server stops.
 
     server = GrpcServer(settings)
     server.add(match_pb2_grpc.add_MatchServiceServicer_to_server, servicer,
@@ -27,7 +28,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from wordarena.services.common import logs
 from wordarena.services.common.config import Settings
-from wordarena.services.common.metrics import MetricsInterceptor, start_metrics_server
+from wordarena.services.common.metrics import InstrumentedServer, start_metrics_server
 from wordarena.services.common.reflection import enable_reflection
 
 log = logs.get_logger(__name__)
@@ -61,7 +62,7 @@ class GrpcServer:
         self.listen = listen or settings.listen
         limit = settings.max_message_bytes
         self.server = grpc.aio.server(
-            interceptors=[MetricsInterceptor(), *interceptors],
+            interceptors=list(interceptors) or None,
             options=[
                 ("grpc.max_receive_message_length", limit),
                 ("grpc.max_send_message_length", limit),
@@ -74,8 +75,10 @@ class GrpcServer:
                 ("grpc.max_connection_idle_ms", int(settings.max_connection_idle * 1000)),
             ],
         )
+        # Every handler counted and timed, wrapped once at registration (``metrics.instrument``).
+        self.registrar: Any = InstrumentedServer(self.server)
         self.health = health.aio.HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.registrar)
         self.service_names: list[str] = [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name]
         self.port = 0
         self.metrics_port = 0
@@ -86,7 +89,7 @@ class GrpcServer:
 
     def add(self, add_fn: Callable[[Any, grpc.aio.Server], None], servicer: Any, full_name: str) -> None:
         """Register a servicer (``add_XServicer_to_server``) under its full service name."""
-        add_fn(servicer, self.server)
+        add_fn(servicer, self.registrar)
         self.service_names.append(full_name)
 
     def on_drain(self, hook: DrainHook) -> None:
@@ -98,7 +101,7 @@ class GrpcServer:
 
         With ``serving=False`` health says NOT_SERVING (the port answers, readiness probes fail)
         until ``set_serving`` is called, e.g. once the match server has recovered its matches."""
-        enable_reflection(self.service_names, self.server)
+        enable_reflection(self.service_names, self.registrar)
         self.port = self.server.add_insecure_port(self.listen)
         if self.port == 0:
             raise OSError(f"cannot listen on {self.listen}")

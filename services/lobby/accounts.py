@@ -20,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session
 
 from wordarena.services.common import auth, logs
-from wordarena.services.common.db import Database
+from wordarena.services.common.db import Database, GroupCommit
 from wordarena.services.common.ratelimit import Buckets, TokenBucket
 from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError, Status
@@ -75,6 +76,30 @@ class Accounts:
         #: Last time each player was seen by this lobby (``wordarena_players_online``).
         self.online: dict[str, float] = {}
         PLAYERS_ONLINE.set_function(self.online_count)
+        #: Guest sign-ins that arrive together are committed together (one fsync), each answered
+        #: once committed.
+        self._guest_writer: GroupCommit[tuple[str, str, float], PlayerRow] = GroupCommit(
+            db, self._add_guests
+        )
+
+    def _add_guests(
+        self, s: Session, guests: Sequence[tuple[str, str, float]]
+    ) -> list[PlayerRow | BaseException]:
+        """New guest players (name, name key, time) in one session: each name taken (by an
+        account, a guest seen lately, or a guest earlier in this group) refused alone."""
+        # One query for the group's names, then the rows added together (one INSERT on flush).
+        taken = store.names_in_use(s, {key for _, key, _ in guests},
+                                   min(now for _, _, now in guests) - self.opt.token_ttl_s)
+        out: list[PlayerRow | BaseException] = []
+        for name, key, now in guests:
+            if key in taken:
+                out.append(_name_taken("display_name"))
+                continue
+            taken.add(key)
+            row = PlayerRow(id=f"p_{uuid.uuid4().hex}", display_name=name, name_key=key, created_at=now,
+                            last_seen=now)
+            out.append(store.save_player(s, row))
+        return out
 
     def seen(self, player_id: str) -> None:
         """Notes that a player called just now."""
@@ -130,17 +155,7 @@ class Accounts:
         key = name_skeleton(name)
         now = time.time()
 
-        def work(s: Session) -> PlayerRow:
-            if store.name_in_use(s, key, now - self.opt.token_ttl_s):
-                raise _name_taken("display_name")
-            return store.save_player(
-                s,
-                PlayerRow(
-                    id=f"p_{uuid.uuid4().hex}", display_name=name, name_key=key, created_at=now, last_seen=now
-                ),
-            )
-
-        player = await self.db.run(work)
+        player = await self._guest_writer.submit((name, key, now))
         self.online[player.id] = now
         log.info("guest signed in", player_id=player.id)
         return self._signed_in(player)

@@ -112,6 +112,10 @@ class TableCache:
         self._dirty: set[str] = set()
         self._dirty_event = asyncio.Event()
         self._views: dict[str, tuple[tuple[int, TableStatus, str], Any]] = {}
+        #: Answers shared by every caller seated at no cached table (``shared``): cleared by
+        #: every change of the cache (``apply``, ``forget``).
+        self._shared: dict[Any, Any] = {}
+        self._seated: dict[str, list[Table]] | None = None
 
     # -- reading and changing -------------------------------------------------------------------
 
@@ -171,6 +175,34 @@ class TableCache:
         """Drops a table long closed or started from the cache."""
         self.tables.pop(table_id, None)
         self._views.pop(table_id, None)
+        self._changed()
+
+    def seated_at(self, player_id: str) -> list[Table]:
+        """The cached tables where ``player_id`` holds a seat: the tables the player sees
+        otherwise than everyone else (its invite codes, its private tables)."""
+        if self._seated is None:
+            seated: dict[str, list[Table]] = {}
+            for t in self.tables.values():
+                for o in t.seats:
+                    if o is not None and not o.is_bot:
+                        seated.setdefault(o.player_id, []).append(t)
+            self._seated = seated
+        return self._seated.get(player_id, [])
+
+    def shared(self, key: Any, build: Callable[[], V]) -> V:
+        """``build()``, remembered under ``key`` until the cache next changes: an answer that is
+        the same for every caller who sees the tables alike (``seated_at``), e.g. a ListTables
+        page, built and serialized once per change instead of once per call."""
+        got = self._shared.get(key)
+        if got is None:
+            if len(self._shared) > 1000:  # many distinct filters and pages: start over
+                self._shared.clear()
+            got = self._shared[key] = build()
+        return got  # type: ignore[no-any-return]
+
+    def _changed(self) -> None:
+        self._shared.clear()
+        self._seated = None
 
     # -- the cache ------------------------------------------------------------------------------
 
@@ -184,6 +216,7 @@ class TableCache:
         if old is None and t.status in (TableStatus.CLOSED, TableStatus.STARTED) and t.created_at < cut:
             return False  # long gone from the cache: nothing to tell
         self.tables[t.table_id] = t
+        self._changed()
         if t.status == TableStatus.CLOSED:
             kind = ChangeKind.CLOSED
         elif t.status == TableStatus.STARTED and (old is None or old.status != TableStatus.STARTED):

@@ -31,9 +31,8 @@ from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import Tile
 from wordarena.services.common import logs
 from wordarena.services.match import metrics, results, views
-from wordarena.services.match.models import RequestRow
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo, after_snapshot
-from wordarena.services.match.store import MatchStore, StoredEvent
+from wordarena.services.match.store import MatchStore, StoredEvent, StoredRequest
 
 log = logs.get_logger(__name__)
 
@@ -169,7 +168,7 @@ def _board_changes(group: list[dict[str, Any]], state: GameState, seq: int) -> l
 
 
 async def append(store: MatchStore, rt: Runtime, owner: str, events: list[StoredEvent],
-                 request: RequestRow | None, *, finished_at: float | None) -> None:
+                 request: StoredRequest | None, *, finished_at: float | None) -> None:
     """Append ``events`` (and the answer to ``request``) after ``rt.seq`` in one transaction;
     ``finished_at``: the match ended with them. Raises ``store.ConflictError`` when another
     server owns the match now."""

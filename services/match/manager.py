@@ -45,6 +45,7 @@ import asyncio
 import json
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -71,9 +72,9 @@ from wordarena.services.match import (
     views,
     wallclock,
 )
-from wordarena.services.match.models import MatchRow, RequestRow
+from wordarena.services.match.models import MatchRow
 from wordarena.services.match.runtime import Runtime
-from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent
+from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent, StoredRequest
 from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import errors_pb2 as e
 
@@ -116,6 +117,8 @@ class MatchManager:
         self.chat_limits = chat_limits or chat.ChatLimits()
         self.orphan_timeout = orphan_timeout  # ``orphans``: 0 never aborts one
         self.matches: dict[str, Runtime] = {}
+        #: Finished matches still in memory, oldest first (``_keep_finished``).
+        self.finished: OrderedDict[str, None] = OrderedDict()
         self.draining = False
         self.closing = False
         self.on_finished: Callable[[Runtime], Any] | None = None
@@ -350,8 +353,7 @@ class MatchManager:
         request = None
         if request_id:
             blob = answer.SerializeToString() if hasattr(answer, "SerializeToString") else b""
-            request = RequestRow(match_id=rt.match_id, player_id=player_id, request_id=request_id,
-                                 method=method, last_seq=rt.seq + len(events), response=blob)
+            request = StoredRequest(rt.match_id, player_id, request_id, method, rt.seq + len(events), blob)
         over = new_state.over and not rt.state.over
         try:
             await eventlog.append(self.store, rt, self.owner, events, request,
@@ -370,6 +372,7 @@ class MatchManager:
             metrics.TURNS.labels(rt.ruleset.family, type(action).__name__.lower()).inc()
         if over:
             rt.status, rt.ended_at = "finished", now
+            self._keep_finished(rt)
             metrics.MATCHES_ACTIVE.set(self.active_matches)
             metrics.MATCHES_FINISHED.inc()
         if request is not None:
@@ -384,6 +387,20 @@ class MatchManager:
         if action is not None:
             self.start_turn(rt)
         return answer
+
+    #: Finished matches kept in memory; older ones are dropped once nobody follows them (a later
+    #: call about one loads it again from the log).
+    FINISHED_KEPT = 256
+
+    def _keep_finished(self, rt: Runtime) -> None:
+        """Note a match that just finished, and forget the oldest finished ones beyond
+        ``FINISHED_KEPT`` that no stream follows and no call is using."""
+        self.finished[rt.match_id] = None
+        while len(self.finished) > self.FINISHED_KEPT:
+            match_id, _ = self.finished.popitem(last=False)
+            old = self.matches.get(match_id)
+            if old is not None and old.state.over and not old.subscribers and not old.lock.locked():
+                del self.matches[match_id]
 
     def start_turn(self, rt: Runtime) -> None:
         """The seat to move begins its turn: arm its clock timer; a bot seat plays."""

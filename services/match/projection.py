@@ -45,8 +45,79 @@ def seat_pb(rt: Runtime, i: int, after: dict[str, Any], at: float) -> c.Seat:
     return s
 
 
+#: Events per match whose projections are kept (``Runtime.projected``): its latest ones, which
+#: every open stream and the caller's answer need at about the same time.
+KEEP_PROJECTED = 4
+
+
+def private_to(ev: StoredEvent, viewer: int | None) -> bool:
+    """Whether ``viewer`` sees ``ev`` otherwise than a spectator does: the event changed the
+    viewer's rack (``viewer_rack``) or returned the viewer's exchanged tiles. Everyone else
+    gets the public projection (``project``), shared."""
+    if viewer is None or ev.kind == "chat":
+        return False
+    if ev.kind == "tiles-exchanged":
+        return True  # the exchanger's returned tiles (and rack); cheap to tell apart, rare
+    after = ev.payload.get("after") or {}
+    return ev.kind == "match-started" or (ev.kind != "game-over" and viewer in after.get("rack_changed", ()))
+
+
+def _shown(rt: Runtime, ev: StoredEvent) -> dict[Any, Any]:
+    """The projections kept on ``ev``; only the match's latest ``KEEP_PROJECTED`` events keep
+    theirs (an older one's are dropped as a new one starts keeping)."""
+    if not ev.shown:
+        recent = rt.projected
+        recent.append(ev)
+        if len(recent) > KEEP_PROJECTED:
+            recent.popleft().shown.clear()
+    return ev.shown
+
+
 def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
-    """A stored event as ``viewer`` (a seat, or None for spectators) may see it."""
+    """A stored event as ``viewer`` (a seat, or None for spectators) may see it. Built once per
+    event and kind of viewer (``private_to``) for the match's latest events: the message
+    returned may be shared, so callers copy it (into a response) and never change it."""
+    key = viewer if private_to(ev, viewer) else None
+    got = ev.shown.get(key)
+    if got is None:
+        got = _project(rt, ev, key)
+        _shown(rt, ev)[key] = got
+    return got  # type: ignore[no-any-return]
+
+
+def stream_message(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
+    """``StreamMatchResponse{event: project(rt, ev, viewer)}`` serialized, built once per event
+    and kind of viewer (the streams of every viewer who sees the same thing share the bytes)."""
+    key = ("stream", viewer if private_to(ev, viewer) else None)
+    got = ev.shown.get(key)
+    if got is None:
+        got = m.StreamMatchResponse(event=project(rt, ev, viewer)).SerializeToString()
+        _shown(rt, ev)[key] = got
+    return got  # type: ignore[no-any-return]
+
+
+def _project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
+    """``project`` without the cache: the public projection, then what only ``viewer`` sees."""
+    if viewer is None:
+        return _public(rt, ev)
+    out = c.Event()
+    out.CopyFrom(project(rt, ev, None))
+    r = rt.ruleset
+    after = ev.payload.get("after") or {}
+    # Only when the event changed the viewer's rack (``eventlog.to_stored``; GameOver never did,
+    # though logs written before it carried the racks of the play that ended the game).
+    if ev.kind != "game-over" and (viewer in after.get("rack_changed", ()) or ev.kind == "match-started"):
+        out.viewer_rack.CopyFrom(views.rack(r, after["racks"][viewer]))
+    if ev.kind == "tiles-exchanged":
+        head = ev.payload["engine"][0]
+        if viewer == head.get("seat"):
+            out.tiles_exchanged.returned.extend(
+                views.tile(r, t) for t in head["data"]["private"]["returned"])
+    return out
+
+
+def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
+    """A stored event as a spectator sees it (no rack, no private data)."""
     r = rt.ruleset
     out = c.Event(seq=ev.seq, time=views.timestamp(ev.time))
     p = ev.payload
@@ -66,11 +137,6 @@ def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
         out.to_move_seat = after["to_move"]
     out.scores.extend(after["scores"])
     out.bag_count = after["bag"]
-    # Only when the event changed the viewer's rack (``eventlog.to_stored``; GameOver never did,
-    # though logs written before it carried the racks of the play that ended the game).
-    if viewer is not None and ev.kind != "game-over" and (
-            viewer in after.get("rack_changed", ()) or ev.kind == "match-started"):
-        out.viewer_rack.CopyFrom(views.rack(r, after["racks"][viewer]))
     pending = set(after.get("pending") or ())
     wow = p.get("wow")  # War of Words: what the clouds hide (``_wow_board``)
     if wow is not None:
@@ -130,10 +196,8 @@ def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
     elif kind == "tiles-exchanged":
         per = r.exchange.per_player
         left = -1 if per is None else max(per - after["exchanges"][seat], 0)
-        te = c.TilesExchanged(seat=seat, count=data["count"], exchanges_left=left)
-        if viewer == seat:
-            te.returned.extend(views.tile(r, t) for t in data["private"]["returned"])
-        out.tiles_exchanged.CopyFrom(te)
+        out.tiles_exchanged.CopyFrom(c.TilesExchanged(seat=seat, count=data["count"],
+                                                      exchanges_left=left))
     elif kind in ("resigned", "left"):
         counts = not (rt.options.unrated or rt.options.pass_and_play) and not (
             r.family == "warofwords" and data.get("first_round"))

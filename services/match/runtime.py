@@ -8,6 +8,7 @@ Projections for a viewer are in ``projection``, the making of stored events in `
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,9 @@ class Runtime:
     #: When a seated player last called about the match (or it was taken over here): epoch
     #: seconds, 0 = never (``orphans``).
     player_seen: float = 0.0
+    #: The latest events whose projections are kept (``StoredEvent.shown``), oldest first:
+    #: shared by the streams and answers that show them (``projection.project``).
+    projected: deque[StoredEvent] = field(default_factory=deque)
 
     @property
     def seq(self) -> int:

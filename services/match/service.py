@@ -104,6 +104,9 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             build=build,
         )
         metrics.TURN_SECONDS.observe(time.perf_counter() - t0)
+        stored = rt.requests.get((claims.player_id, request_id))
+        if stored is not None and not isinstance(result, tuple):
+            return ("repeat", stored[1])  # the answer as stored, serialized once (``_answer``)
         return result
 
     # --- RPCs ----------------------------------------------------------------------------
@@ -128,8 +131,10 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         async def send(ev: StoredEvent | c.Event) -> bool:
             """Writes one event; False when the reader is to be cut off."""
             nonlocal last
-            msg = ev if isinstance(ev, c.Event) else projection.project(rt, ev, viewer)
-            taken = await streams.deliver(context, sub, m.StreamMatchResponse(event=msg))
+            # A stored event goes out as bytes serialized once for everyone who sees it alike.
+            msg = m.StreamMatchResponse(event=ev) if isinstance(ev, c.Event) \
+                else projection.stream_message(rt, ev, viewer)
+            taken = await streams.deliver(context, sub, msg)
             if not isinstance(ev, c.Event):
                 last = ev.seq  # a held write still goes out before the status
             return taken
@@ -469,8 +474,11 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
 
 def _answer(result: Any, cls: type[R]) -> R:
+    """The answer of a request stored under its request id: a repeated request gets the first
+    answer's stored bytes, sent as they are (the RPC's serializer passes ``bytes`` through,
+    ``metrics.instrument``), so nothing is parsed to be serialized again."""
     if isinstance(result, tuple) and result and result[0] == "repeat":
-        return cls.FromString(result[1])  # type: ignore[attr-defined,no-any-return]
+        return result[1]  # type: ignore[no-any-return]
     return result  # type: ignore[no-any-return]
 
 

@@ -40,6 +40,9 @@ class StoredEvent:
     time: float
     kind: str
     payload: dict[str, Any] = field(default_factory=dict)
+    #: Its projections for the viewers who saw it lately (``projection.project``), in memory
+    #: only; kept for a match's latest events.
+    shown: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_row(self, match_id: str) -> EventRow:
         return EventRow(match_id=match_id, seq=self.seq, time=self.time, kind=self.kind,
@@ -95,6 +98,19 @@ class _Append:
 
 
 _REQUEST_COLUMNS = ("match_id", "player_id", "request_id", "method", "last_seq", "response")
+
+
+@dataclass(slots=True)
+class StoredRequest:
+    """A request's answer to store with its events (a row of ``match_requests``; plain data: an
+    ORM ``RequestRow`` costs tens of microseconds to build, on every turn)."""
+
+    match_id: str
+    player_id: str
+    request_id: str
+    method: str
+    last_seq: int
+    response: bytes
 
 
 class _Refused(Exception):
@@ -168,7 +184,8 @@ class MatchStore:
 
     async def append(
         self, match_id: str, owner: str, expected_last_seq: int, events: list[StoredEvent],
-        request: RequestRow | None = None, status: str | None = None, ended_at: float | None = None,
+        request: RequestRow | StoredRequest | None = None, status: str | None = None,
+        ended_at: float | None = None,
     ) -> None:
         """Append ``events`` (and the request's answer) atomically, provided the match's last seq
         is ``expected_last_seq`` and ``owner`` owns it; ``ConflictError`` otherwise. Returns once

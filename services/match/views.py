@@ -98,8 +98,18 @@ def square_at(row: int, col: int) -> c.Square:
     return c.Square(row=row, col=col, notation=square_name(row, col) if 0 <= col < 26 else "")
 
 
+_RACK_TILES: dict[tuple[str, str], c.Tile] = {}
+
+
 def rack(ruleset: Ruleset, tokens: Sequence[str]) -> c.Rack:
-    return c.Rack(tiles=[tile(ruleset, t) for t in tokens])
+    """A rack of ``tokens``; each token's ``Tile`` is built once per ruleset (the Rack copies it)."""
+    tiles = []
+    for t in tokens:
+        got = _RACK_TILES.get((ruleset.id, t))
+        if got is None:
+            got = _RACK_TILES[(ruleset.id, t)] = tile(ruleset, t)
+        tiles.append(got)
+    return c.Rack(tiles=tiles)
 
 
 _STATIC: dict[str, tuple[bytes, ...]] = {}

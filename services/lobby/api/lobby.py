@@ -143,12 +143,29 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
             200,
             request.filter.SerializeToString(deterministic=True),
         )
-        rows = self.lobby.cache.query(query, pid)
-        return lobby_pb2.ListTablesResponse(
-            tables=[self._table_pb(t, pid) for t in rows[page.offset : page.offset + page.size]],
-            next_page_token=page.next_token(page.offset + page.size < len(rows)),
-            total_size=len(rows),
-        )
+        cache = self.lobby.cache
+
+        def answer(viewer: str) -> lobby_pb2.ListTablesResponse:
+            rows = cache.query(query, viewer)
+            return lobby_pb2.ListTablesResponse(
+                tables=[self._table_pb(t, viewer) for t in rows[page.offset : page.offset + page.size]],
+                next_page_token=page.next_token(page.offset + page.size < len(rows)),
+                total_size=len(rows),
+            )
+
+        def shared() -> tuple[frozenset[str], bytes]:
+            out = answer("")
+            return frozenset(t.table_id for t in out.tables), out.SerializeToString()
+
+        # The page as a player seated nowhere sees it, built and serialized once per change of
+        # the cache and sent as bytes to every caller who sees it alike: seated at no private
+        # table (which only its players list) and at none of the page's tables (where a seated
+        # player sees its invite code and seat).
+        ids, blob = cache.shared(("ListTables", query, page.key, page.offset, page.size), shared)
+        mine = cache.seated_at(pid)
+        if any(t.config.private or t.table_id in ids for t in mine):
+            return answer(pid)
+        return blob
 
     @rpc
     async def WatchTables(self, request: lobby_pb2.WatchTablesRequest, context: Any) -> AsyncIterator[Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 
 from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
@@ -21,6 +22,7 @@ __all__ = [
     "delete_expired_sign_in_failures",
     "get_player",
     "name_in_use",
+    "names_in_use",
     "save_player",
     "sign_in_failures",
     "touch_player",
@@ -32,6 +34,14 @@ def name_in_use(s: Session, name_key: str, live_since: float, except_id: str = "
     q = select(PlayerRow.id).where(PlayerRow.name_key == name_key, PlayerRow.id != except_id)
     q = q.where((PlayerRow.guest == False) | (PlayerRow.last_seen >= live_since))  # noqa: E712
     return s.exec(q.limit(1)).first() is not None
+
+
+def names_in_use(s: Session, name_keys: Collection[str], live_since: float) -> set[str]:
+    """Which of ``name_keys`` a claimed account, or a guest seen since ``live_since``, has (one
+    query for a group of sign-ins)."""
+    q = select(PlayerRow.name_key).where(PlayerRow.name_key.in_(list(name_keys)))  # type: ignore[attr-defined]
+    q = q.where((PlayerRow.guest == False) | (PlayerRow.last_seen >= live_since))  # noqa: E712
+    return set(s.exec(q))
 
 
 def get_player(s: Session, player_id: str) -> PlayerRow | None:
