@@ -27,13 +27,16 @@ def empty_bag_positions(family: str, seeds: range, lexicon: Any,
             yield state
 
 
-def small_racks(state: GameState, seed: int, most: int = 3) -> GameState:
-    """``state`` with each rack cut to 1..``most`` of its tiles (seeded): small end games
-    a brute-force search can play out."""
+def small_racks(state: GameState, seed: int, most: int = 2, total: int = 3) -> GameState:
+    """``state`` with each rack cut to 1..``most`` of its tiles, ``total`` at most between the
+    two (seeded): small end games a brute-force search can play out."""
     rng = random.Random(f"small-racks/{seed}")
     racks = state.racks
-    for seat in (0, 1):
+    room = total
+    for seat in rng.sample((0, 1), 2):
         rack = list(racks[seat])
         rng.shuffle(rack)
-        racks = replace_at(racks, seat, tuple(rack[: rng.randint(1, min(most, len(rack)))]))
+        keep = rng.randint(1, max(1, min(most, len(rack), room - 1)))
+        room -= keep
+        racks = replace_at(racks, seat, tuple(rack[:keep]))
     return state.evolve(racks=racks)

@@ -20,6 +20,8 @@ with negamax and alpha-beta:
 * **iterative deepening** on the number of turns, with a guess at the horizon (the racks'
   values: who is likely to go out); the search is **exact** when an iteration finishes without
   reaching its horizon anywhere;
+* **principal variation search**: the first move with the full window, the others with a null
+  window (is it better than the best so far?), searched again only when it is;
 * **ordering**: the transposition table's best move, then the killer of the ply, then plays that
   go out, then by score; the pass last;
 * **transposition table** keyed by the tiles laid since the root (an XOR of hashes of
@@ -224,13 +226,20 @@ class Search:
         rack = racks[seat]
         ordered = order(self.generated(cells, board, rack), len(rack), leads)
         alpha0, best, best_move, horizon = alpha, -INFINITY, PASS, False
-        for move in ordered:
+        for n, move in enumerate(ordered):
             gain, child = self.step(cells, board, racks, seat, run, scored, move)
             if child is None:
                 value, reached = gain, False
-            else:
+            elif n == 0:
                 sub, reached = self.negamax(child, depth - 1, gain - beta, gain - alpha, ply + 1)
                 value = gain - sub
+            else:  # principal variation search: prove it no better than alpha, else search it
+                sub, reached = self.negamax(child, depth - 1, gain - alpha - 1, gain - alpha,
+                                            ply + 1)
+                value = gain - sub
+                if alpha < value < beta:
+                    sub, again = self.negamax(child, depth - 1, gain - beta, gain - value, ply + 1)
+                    value, reached = gain - sub, reached or again
             horizon = horizon or reached
             if value > best:
                 best, best_move = value, move

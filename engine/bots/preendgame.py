@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from wordarena.engine.bots.endgame import ENDGAME_FAMILIES, Search, solve_endgame, spread, supports
+from wordarena.engine.bots.endgame import ENDGAME_FAMILIES, solve_endgame, spread, supports
 from wordarena.engine.bots.leaves import leave_table
 from wordarena.engine.game.actions import Action, Decide, Pass
 from wordarena.engine.game.play import replace_at
@@ -166,9 +166,8 @@ def play_out(hypo: GameState, action: Action, lexicon: Any, deadline: float,
         if supports(state):
             if time.monotonic() > deadline:
                 return greedy_finish(state, seat, lexicon), False
-            search = Search(lexicon, deadline, node_limit=node_limit)
             result = solve_endgame(state, lexicon, max(0.0, deadline - time.monotonic()),
-                                   search=search)
+                                   node_limit=node_limit)
             mine = result.value if state.to_move == seat else -result.value
             return mine, True
         state, _ = apply(state, greedy_action(state, lexicon))
