@@ -39,15 +39,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--budget", type=float, default=2.0, help="seconds (wall clock) each")
-    parser.add_argument("--tiles", type=int, default=0,
-                        help="play on until the racks hold at most this many tiles (0: no)")
+    parser.add_argument(
+        "--tiles", type=int, default=0, help="play on until the racks hold at most this many tiles (0: no)"
+    )
     args = parser.parse_args(argv)
     lexicon = load_lexicon("en")
     solved = total = nodes = 0
     cpu = 0.0
     by_tiles: dict[int, list[int]] = {}
-    for state in positions(args.family, range(args.first, args.first + args.games), lexicon,
-                           args.tiles):
+    for state in positions(args.family, range(args.first, args.first + args.games), lexicon, args.tiles):
         t0 = time.process_time()
         result = solve_endgame(state, lexicon, args.budget)
         cpu += time.process_time() - t0
@@ -58,8 +58,10 @@ def main(argv: list[str] | None = None) -> int:
         by_tiles.setdefault(count, [0, 0])[result.exact] += 1
     print(f"{args.family}: {total} end games, budget {args.budget:.1f} s wall clock each")
     print(f"solved exactly within the budget: {solved}/{total} = {solved / max(total, 1):.1%}")
-    print(f"nodes: {nodes}, {nodes / max(cpu, 1e-9):,.0f} nodes per CPU second, "
-          f"{cpu / max(total, 1):.2f} CPU s per end game")
+    print(
+        f"nodes: {nodes}, {nodes / max(cpu, 1e-9):,.0f} nodes per CPU second, "
+        f"{cpu / max(total, 1):.2f} CPU s per end game"
+    )
     for count in sorted(by_tiles):
         failed, done = by_tiles[count]
         print(f"  {count:2d} tiles on the racks: {done}/{done + failed} solved")

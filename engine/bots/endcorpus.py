@@ -13,8 +13,9 @@ from wordarena.engine.game.state import GameState
 from wordarena.engine.game.turns import apply, start_game
 
 
-def empty_bag_positions(family: str, seeds: range, lexicon: Any,
-                        levels: tuple[int, int] = (4, 5)) -> Iterator[GameState]:
+def empty_bag_positions(
+    family: str, seeds: range, lexicon: Any, levels: tuple[int, int] = (4, 5)
+) -> Iterator[GameState]:
     """For each seed, the first position of a 2-player game between bots of ``levels``
     (game and bots seeded by the seed) with the bag empty; games that end before are skipped."""
     ruleset = get_ruleset(family)

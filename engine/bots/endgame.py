@@ -108,9 +108,14 @@ def spread(state: GameState, seat: int) -> int:
 def supports(state: GameState) -> bool:
     """True when :func:`solve_endgame` plays this position exactly: a 2-player game of a
     family in :data:`ENDGAME_FAMILIES`, both seats active, the bag empty, no play pending."""
-    return (state.players == 2 and state.ruleset.family in ENDGAME_FAMILIES
-            and len(state.active_seats) == 2 and not state.bag and not state.over
-            and state.pending is None)
+    return (
+        state.players == 2
+        and state.ruleset.family in ENDGAME_FAMILIES
+        and len(state.active_seats) == 2
+        and not state.bag
+        and not state.over
+        and state.pending is None
+    )
 
 
 def after_move(rack: tuple[str, ...], move: Move) -> tuple[str, ...]:
@@ -139,8 +144,10 @@ class Search:
         root = self.root
         self.counts = root.ruleset.zero_turns.counts
         # The engine's limits of a zero-turn run: while every score is 0, and after.
-        self.limits = (zero_turn_limit(root.evolve(scores=(1, 0))),
-                       zero_turn_limit(root.evolve(scores=(0, 0))))
+        self.limits = (
+            zero_turn_limit(root.evolve(scores=(1, 0))),
+            zero_turn_limit(root.evolve(scores=(0, 0))),
+        )
         self.effects = root.board_effects
 
     # -- the rules ------------------------------------------------------------------------
@@ -177,8 +184,9 @@ class Search:
         if self.nodes % CLOCK_EVERY == 0 and time.monotonic() > self.deadline:
             raise OutOfTime
 
-    def step(self, cells: Cells, board: int, racks: Racks, seat: int, run: int, scored: bool,
-             move: Move) -> tuple[int, Node | None]:
+    def step(
+        self, cells: Cells, board: int, racks: Racks, seat: int, run: int, scored: bool, move: Move
+    ) -> tuple[int, Node | None]:
         """(the mover's gain, the next position or None when the game ends) after ``move``."""
         gain = move.score
         rack = racks[seat]
@@ -201,12 +209,10 @@ class Search:
         if move.tiles:
             for tile in move.tiles:
                 change ^= hash(tile)
-            cells = with_tiles(cells, [(i, Tile(letter, blank, seat))
-                                       for i, letter, blank in move.tiles])
+            cells = with_tiles(cells, [(i, Tile(letter, blank, seat)) for i, letter, blank in move.tiles])
         return gain, (cells, board ^ change, child_racks, other, child_run, scored)
 
-    def negamax(self, node: Node, depth: int, alpha: int, beta: int,
-                ply: int) -> tuple[int, bool]:
+    def negamax(self, node: Node, depth: int, alpha: int, beta: int, ply: int) -> tuple[int, bool]:
         """(the mover's future gain, whether a horizon was reached) within ``(alpha, beta)``:
         an exact value inside the window, a bound outside it."""
         self.tick()
@@ -220,8 +226,11 @@ class Search:
         if entry is not None:
             leads.append(entry.best)
             usable = entry.depth >= depth or not entry.horizon
-            if usable and (entry.flag == EXACT or (entry.flag == LOWER and entry.value >= beta)
-                           or (entry.flag == UPPER and entry.value <= alpha)):
+            if usable and (
+                entry.flag == EXACT
+                or (entry.flag == LOWER and entry.value >= beta)
+                or (entry.flag == UPPER and entry.value <= alpha)
+            ):
                 return entry.value, entry.horizon
         rack = racks[seat]
         ordered = order(self.generated(cells, board, rack), len(rack), leads)
@@ -234,8 +243,7 @@ class Search:
                 sub, reached = self.negamax(child, depth - 1, gain - beta, gain - alpha, ply + 1)
                 value = gain - sub
             else:  # principal variation search: prove it no better than alpha, else search it
-                sub, reached = self.negamax(child, depth - 1, gain - alpha - 1, gain - alpha,
-                                            ply + 1)
+                sub, reached = self.negamax(child, depth - 1, gain - alpha - 1, gain - alpha, ply + 1)
                 value = gain - sub
                 if alpha < value < beta:
                     sub, again = self.negamax(child, depth - 1, gain - beta, gain - value, ply + 1)
@@ -286,8 +294,9 @@ def order(moves: list[Move], size: int, leads: list[Move | None]) -> list[Move]:
     return ordered
 
 
-def solve_endgame(state: GameState, lexicon: Any, budget_s: float, seed: int = 0, *,
-                  node_limit: int | None = None) -> EndgameResult:
+def solve_endgame(
+    state: GameState, lexicon: Any, budget_s: float, seed: int = 0, *, node_limit: int | None = None
+) -> EndgameResult:
     """The best move for the seat to move with the bag empty (see the module doc).
 
     ``budget_s``: seconds of wall-clock time; ``node_limit``: at most this many nodes (a
@@ -296,8 +305,10 @@ def solve_endgame(state: GameState, lexicon: Any, budget_s: float, seed: int = 0
     not one the search covers (:func:`supports`)."""
     del seed
     if not supports(state):
-        raise ValueError("solve_endgame needs a 2-player classic, scrabble or wordtiles game "
-                         "with the bag empty and no play pending")
+        raise ValueError(
+            "solve_endgame needs a 2-player classic, scrabble or wordtiles game "
+            "with the bag empty and no play pending"
+        )
     started = time.monotonic()
     lex = lexicon if lexicon is not None else state.lexicon
     search = Search(state, lex, started + budget_s, node_limit)
@@ -320,7 +331,8 @@ def solve_endgame(state: GameState, lexicon: Any, budget_s: float, seed: int = 0
         best = (move, search.step(*root, move)[0])
     move, value = best
     line = search.variation(root, move)
-    pv = tuple(Pass(seat if i % 2 == 0 else 1 - seat) if not m.tiles
-               else m.to_play(seat if i % 2 == 0 else 1 - seat) for i, m in enumerate(line))
-    return EndgameResult(pv[0], base + value, pv, exact, search.nodes, finished,
-                         time.monotonic() - started)
+    pv = tuple(
+        Pass(seat if i % 2 == 0 else 1 - seat) if not m.tiles else m.to_play(seat if i % 2 == 0 else 1 - seat)
+        for i, m in enumerate(line)
+    )
+    return EndgameResult(pv[0], base + value, pv, exact, search.nodes, finished, time.monotonic() - started)

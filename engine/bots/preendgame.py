@@ -68,8 +68,9 @@ class PreendgameResult:
     seconds: float
 
 
-def possible_bags(unseen: list[str], size: int, max_bags: int,
-                  rng: random.Random) -> list[tuple[tuple[str, ...], int]]:
+def possible_bags(
+    unseen: list[str], size: int, max_bags: int, rng: random.Random
+) -> list[tuple[tuple[str, ...], int]]:
     """(bag multiset, weight) for the bags of ``size`` tiles out of ``unseen`` (see step 2)."""
     counts = sorted(Counter(unseen).items())
     bags: list[tuple[tuple[str, ...], int]] = []
@@ -99,18 +100,32 @@ def _multisets(counts: list[tuple[str, int]], size: int) -> Iterator[tuple[tuple
             yield (token,) * take + tail, weight * math.comb(have, take)
 
 
-def preendgame_choice(state: GameState, lexicon: Any, budget_s: float, seed: int = 0, *,
-                      candidates: int = CANDIDATES, max_bags: int = MAX_BAGS,
-                      node_limit: int = NODE_LIMIT) -> PreendgameResult:
+def preendgame_choice(
+    state: GameState,
+    lexicon: Any,
+    budget_s: float,
+    seed: int = 0,
+    *,
+    candidates: int = CANDIDATES,
+    max_bags: int = MAX_BAGS,
+    node_limit: int = NODE_LIMIT,
+) -> PreendgameResult:
     """The best action for the seat to move with 1-7 tiles in the bag (see the module doc).
     Raises ``ValueError`` for another position."""
-    if (state.players != 2 or state.ruleset.family not in ENDGAME_FAMILIES or state.over
-            or not 1 <= len(state.bag) <= state.ruleset.rack_size or state.pending is not None):
-        raise ValueError("preendgame_choice needs a 2-player classic, scrabble or wordtiles "
-                         "game with 1 to rack-size tiles in the bag")
+    if (
+        state.players != 2
+        or state.ruleset.family not in ENDGAME_FAMILIES
+        or state.over
+        or not 1 <= len(state.bag) <= state.ruleset.rack_size
+        or state.pending is not None
+    ):
+        raise ValueError(
+            "preendgame_choice needs a 2-player classic, scrabble or wordtiles "
+            "game with 1 to rack-size tiles in the bag"
+        )
     started = time.monotonic()
     deadline = started + budget_s
-    seat, opp = state.to_move, 1 - state.to_move
+    opp = 1 - state.to_move
     rng = random.Random(f"preendgame/{seed}")
     unseen = list(state.bag) + list(state.racks[opp])
     bags = possible_bags(unseen, len(state.bag), max_bags, rng)
@@ -119,8 +134,7 @@ def preendgame_choice(state: GameState, lexicon: Any, budget_s: float, seed: int
         order = list(bag)
         rng.shuffle(order)
         rack = remove_tokens(unseen, bag)
-        scenarios.append((state.evolve(bag=tuple(order), racks=replace_at(state.racks, opp, rack)),
-                          weight))
+        scenarios.append((state.evolve(bag=tuple(order), racks=replace_at(state.racks, opp, rack)), weight))
     complete = True
     results = []
     for action in candidate_actions(state, lexicon, candidates):
@@ -132,9 +146,8 @@ def preendgame_choice(state: GameState, lexicon: Any, budget_s: float, seed: int
             won += weight * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
             weights += weight
         results.append(Candidate(action, total / weights, won / weights, weights))
-    order = sorted(range(len(results)),
-                   key=lambda i: (-results[i].mean, -results[i].win_share, i))
-    ranked = tuple(results[i] for i in order)
+    best_first = sorted(range(len(results)), key=lambda i: (-results[i].mean, -results[i].win_share, i))
+    ranked = tuple(results[i] for i in best_first)
     return PreendgameResult(ranked[0].action, ranked, complete, time.monotonic() - started)
 
 
@@ -145,17 +158,20 @@ def candidate_actions(state: GameState, lexicon: Any, count: int) -> list[Action
     moves = generate_moves(state, seat, lexicon)
     table = leave_table(state.ruleset.family)
     weight = min(1.0, len(state.bag) / state.ruleset.rack_size)
-    ranked = sorted(moves[:400], key=lambda m: -(m.score + weight * table.value(
-        remove_tokens(rack, m.tokens))))
+    ranked = sorted(
+        moves[:400], key=lambda m: -(m.score + weight * table.value(remove_tokens(rack, m.tokens)))
+    )
     chosen = list(ranked[:count])
     empties = next((m for m in moves if m.tile_count >= len(state.bag)), None)
     if empties is not None and empties not in chosen:
         chosen.append(empties)
-    return [m.to_play(seat) for m in chosen] + [Pass(seat)]
+    actions: list[Action] = [m.to_play(seat) for m in chosen]
+    return [*actions, Pass(seat)]
 
 
-def play_out(hypo: GameState, action: Action, lexicon: Any, deadline: float,
-             node_limit: int) -> tuple[int, bool]:
+def play_out(
+    hypo: GameState, action: Action, lexicon: Any, deadline: float, node_limit: int
+) -> tuple[int, bool]:
     """(final spread for the mover of ``hypo`` after ``action``, whether it was searched as
     planned rather than rolled out greedily for lack of time)."""
     seat = hypo.to_move
@@ -166,8 +182,9 @@ def play_out(hypo: GameState, action: Action, lexicon: Any, deadline: float,
         if supports(state):
             if time.monotonic() > deadline:
                 return greedy_finish(state, seat, lexicon), False
-            result = solve_endgame(state, lexicon, max(0.0, deadline - time.monotonic()),
-                                   node_limit=node_limit)
+            result = solve_endgame(
+                state, lexicon, max(0.0, deadline - time.monotonic()), node_limit=node_limit
+            )
             mine = result.value if state.to_move == seat else -result.value
             return mine, True
         state, _ = apply(state, greedy_action(state, lexicon))

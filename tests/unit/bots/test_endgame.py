@@ -140,12 +140,11 @@ def test_the_pre_end_game_scores_its_candidates_over_the_bags_repeatably(lexicon
     # Go back to a bag of 2: give two of the mover's tiles back to the bag.
     seat = state.to_move
     rack = state.racks[seat]
-    back = state.evolve(bag=rack[:2], racks=tuple(
-        r[2:] if i == seat else r for i, r in enumerate(state.racks)))
-    first = preendgame_choice(back, lexicon, budget_s=120.0, seed=3, node_limit=500,
-                              max_bags=60)
-    again = preendgame_choice(back, lexicon, budget_s=120.0, seed=3, node_limit=500,
-                              max_bags=60)
+    back = state.evolve(
+        bag=rack[:2], racks=tuple(r[2:] if i == seat else r for i, r in enumerate(state.racks))
+    )
+    first = preendgame_choice(back, lexicon, budget_s=120.0, seed=3, node_limit=500, max_bags=60)
+    again = preendgame_choice(back, lexicon, budget_s=120.0, seed=3, node_limit=500, max_bags=60)
     assert first.complete
     assert first.action == again.action and first.candidates == again.candidates
     assert first.candidates[0].action == first.action
