@@ -49,10 +49,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wordarena.engine.board import Cells, with_tiles
-from wordarena.engine.game.actions import Action, Pass
+from wordarena.engine.game.actions import Action, Decide, Pass
 from wordarena.engine.game.endgame import end_game, zero_turn_limit
 from wordarena.engine.game.state import GameState
 from wordarena.engine.movegen import Move, generate
+from wordarena.engine.rulesets.model import WordCheck
 from wordarena.engine.tiles import Tile
 
 #: Families whose end game the search plays exactly (see the module doc).
@@ -331,8 +332,28 @@ def solve_endgame(
         best = (move, search.step(*root, move)[0])
     move, value = best
     line = search.variation(root, move)
-    pv = tuple(
-        Pass(seat if i % 2 == 0 else 1 - seat) if not m.tiles else m.to_play(seat if i % 2 == 0 else 1 - seat)
-        for i, m in enumerate(line)
+    return EndgameResult(
+        actions(line, seat, state)[0],
+        base + value,
+        actions(line, seat, state),
+        exact,
+        search.nodes,
+        finished,
+        time.monotonic() - started,
     )
-    return EndgameResult(pv[0], base + value, pv, exact, search.nodes, finished, time.monotonic() - started)
+
+
+def actions(line: list[Move], seat: int, state: GameState) -> tuple[Action, ...]:
+    """A line of moves as the engine's actions, the first by ``seat``. In ``wordtiles`` each
+    play is followed by the opponent's accept (its check of a valid play is a pass)."""
+    deferred = state.ruleset.word_check is WordCheck.DEFERRED
+    out: list[Action] = []
+    for move in line:
+        if not move.tiles:
+            out.append(Pass(seat))
+        else:
+            out.append(move.to_play(seat))
+            if deferred:
+                out.append(Decide(1 - seat, True))
+        seat = 1 - seat
+    return tuple(out)
