@@ -91,9 +91,13 @@ def dawg_arrays(lexicon: Any, letters: tuple[str, ...]) -> tuple[Any, ...]:
     found = _dawgs.get(key)
     if found is None or found[0] is not lexicon:
         assert _module is not None
-        table = {ord(ch): _NO_LETTER for ch in set(lexicon.letters)}
-        table.update({ord(ch): k for k, ch in enumerate(letters)})
-        edge_letters = lexicon.letters.translate(table).encode("latin-1")
+        # the lexicon's edges hold alphabet indexes; the core wants tile-letter indexes
+        tile = {ch: k for k, ch in enumerate(letters)}
+        table = bytes(tile.get(ch, _NO_LETTER) for ch in lexicon.alphabet)
+        if table == bytes(range(len(table))):  # the same order: the file's bytes as they are
+            edge_letters = lexicon.edge_index
+        else:
+            edge_letters = bytes(lexicon.edge_index).translate(table.ljust(256, b"\xff"))
         kids = array("Q", bytes(8 * len(lexicon.terminal)))
         _module.kid_bits(lexicon.first, edge_letters, kids)
         if len(_dawgs) > 16:
