@@ -214,12 +214,12 @@ class Lexicon:
     @classmethod
     def from_bytes(cls, data: bytes | memoryview, source: str = "<bytes>") -> Lexicon:
         """Decode a lexicon from the binary format; ``source`` names it in errors."""
-        return dawgfile.decode(memoryview(data), source)
+        return dawgfile.decode(memoryview(data), source, cls)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Lexicon:
         """Map a compiled lexicon file; raises :class:`LexiconError` naming what is wrong."""
-        return dawgfile.load(path)
+        return dawgfile.load(path, cls)
 
 
 # -- compiling -------------------------------------------------------------------------------

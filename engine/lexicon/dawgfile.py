@@ -42,12 +42,13 @@ import struct
 import sys
 import zlib
 from array import array
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from wordarena.engine.lexicon.errors import LexiconError
 
-if TYPE_CHECKING:
-    from wordarena.engine.lexicon.dawg import Lexicon
+# what decoding builds: ``dawg.Lexicon`` (passed in by it, so that this module does not import it)
+L = TypeVar("L")
 
 MAGIC = b"WADAWG\r\n"
 # 2: the reversed prefixes follow the payload; 3: 8-byte aligned sections and the edge indexes
@@ -82,9 +83,9 @@ def _section(data: bytes) -> bytes:
     return data + b"\0" * (_pad(len(data)) - len(data))
 
 
-def encode(lex: Lexicon) -> bytes:
-    """``lex`` in the file format above."""
-    letters = lex.letters.encode("utf-8")
+def encode(lex: Any) -> bytes:
+    """``lex`` (a ``dawg.Lexicon``) in the file format above."""
+    letters: bytes = lex.letters.encode("utf-8")
     payload = b"".join(
         _section(part)
         for part in (
@@ -95,8 +96,8 @@ def encode(lex: Lexicon) -> bytes:
             letters,
         )
     )
-    lang = lex.language.encode("utf-8")
-    alpha = "".join(lex.alphabet).encode("utf-8")
+    lang: bytes = lex.language.encode("utf-8")
+    alpha: bytes = "".join(lex.alphabet).encode("utf-8")
     strings = bytes([len(lang)]) + lang + bytes([len(alpha)]) + alpha
     header_size = _pad(FIXED.size + len(strings))
     fixed = FIXED.pack(
@@ -115,8 +116,9 @@ def encode(lex: Lexicon) -> bytes:
     return fixed + strings + padding + payload + (b"" if backwards is None else encode(backwards))
 
 
-def load(path: str | os.PathLike[str]) -> Lexicon:
-    """Map the compiled lexicon file at ``path`` and check it (see the module docstring)."""
+def load(path: str | os.PathLike[str], make: Callable[..., L]) -> L:
+    """Map the compiled lexicon file at ``path``, check it (see the module docstring) and
+    build the lexicon with ``make`` (``dawg.Lexicon``)."""
     source = os.fspath(path)
     try:
         with open(path, "rb") as file:
@@ -126,13 +128,12 @@ def load(path: str | os.PathLike[str]) -> Lexicon:
             mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as exc:
         raise LexiconError(f"cannot read compiled lexicon: {exc.strerror}", source) from exc
-    return decode(memoryview(mapped), source)
+    return decode(memoryview(mapped), source, make)
 
 
-def decode(data: memoryview, source: str, nested: bool = False) -> Lexicon:
-    """The lexicon held by ``data`` (a file's bytes or mapping), viewed in place."""
-    from wordarena.engine.lexicon.dawg import Lexicon  # the class uses this module to save
-
+def decode(data: memoryview, source: str, make: Callable[..., L], nested: bool = False) -> L:
+    """The lexicon held by ``data`` (a file's bytes or mapping), viewed in place, built with
+    ``make`` (``dawg.Lexicon``)."""
     if len(data) < FIXED.size:
         raise LexiconError(f"not a compiled lexicon: file too short ({len(data)} bytes)", source)
     magic, version, header_size, nodes, edges, words, root, letters_size, crc = FIXED.unpack_from(data)
@@ -152,7 +153,7 @@ def decode(data: memoryview, source: str, nested: bool = False) -> Lexicon:
     if len(data) > expected:
         if nested:
             raise LexiconError(f"oversized: {len(data)} bytes, header announces {expected}", source)
-        backwards = decode(data[expected:], f"{source} (reversed prefixes)", nested=True)
+        backwards = decode(data[expected:], f"{source} (reversed prefixes)", make, nested=True)
     payload = data[header_size:expected]
     if zlib.crc32(payload) != crc:
         raise LexiconError("checksum mismatch: the file is corrupt", source)
@@ -166,7 +167,7 @@ def decode(data: memoryview, source: str, nested: bool = False) -> Lexicon:
         raise LexiconError(f"root node {root} out of range (nodes: {nodes})", source)
     if first[0] != 0 or first[nodes] != edges:
         raise LexiconError("edge index does not span the edge table", source)
-    return Lexicon(
+    return make(
         language,
         alphabet,
         first,
