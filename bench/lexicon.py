@@ -129,20 +129,30 @@ FRESH_FAMILY = {"pl": "wordtiles"}  # classic has no Polish
 
 def fresh(names: list[str], repeat: int, callgrind: bool) -> None:
     """Per lexicon, medians of ``repeat`` fresh processes (see the module docstring)."""
-    print("fresh process, CPU ms (median): whole process / imports / load_lexicon / first "
-          "generation (native, empty board)" + (" / M instructions (callgrind)" if callgrind else ""))
+    print(
+        "fresh process, CPU ms (median): whole process / imports / load_lexicon / first "
+        "generation (native, empty board)" + (" / M instructions (callgrind)" if callgrind else "")
+    )
     for name in names:
         family = FRESH_FAMILY.get(name, "classic")
         command = [sys.executable, "-c", FRESH_CHILD, name, family]
         subprocess.run(command, check=True, capture_output=True)  # compile on first use, if need be
-        rows = [subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
-                for _ in range(repeat)]
+        rows = [
+            subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
+            for _ in range(repeat)
+        ]
         cols = [statistics.median(float(r[k]) for r in rows) for k in range(4)]
-        line = (f"{name:<6} {family:<10} {cols[0]:7.1f} {cols[1]:7.1f} {cols[2]:7.2f} {cols[3]:7.2f}"
-                f"   {rows[0][4]} moves, rack {rows[0][5]}")
+        line = (
+            f"{name:<6} {family:<10} {cols[0]:7.1f} {cols[1]:7.1f} {cols[2]:7.2f} {cols[3]:7.2f}"
+            f"   {rows[0][4]} moves, rack {rows[0][5]}"
+        )
         if callgrind:
-            counted = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                                      *command], check=True, capture_output=True, text=True)
+            counted = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
             total = next(ln for ln in counted.stderr.splitlines() if "Collected" in ln).split()[-1]
             line += f"   {int(total) / 1e6:.0f} M"
         print(line, flush=True)

@@ -58,11 +58,16 @@ async def measure(port: int, data_dir: Path, moves: int, level: int) -> dict[str
             mid = f"latency-{uuid.uuid4().hex[:8]}"
             await control.CreateMatch(
                 ctl.CreateMatchRequest(
-                    match_id=mid, ruleset=c.RulesetRef(ruleset_id="classic"), seed=game,
-                    seats=[ctl.SeatAssignment(index=0, player=c.Player(player_id=human,
-                                                                     display_name=human)),
-                           ctl.SeatAssignment(index=1, bot_level=level)]),
-                metadata=[("authorization", f"Bearer {SERVICE_TOKEN}")])
+                    match_id=mid,
+                    ruleset=c.RulesetRef(ruleset_id="classic"),
+                    seed=game,
+                    seats=[
+                        ctl.SeatAssignment(index=0, player=c.Player(player_id=human, display_name=human)),
+                        ctl.SeatAssignment(index=1, bot_level=level),
+                    ],
+                ),
+                metadata=[("authorization", f"Bearer {SERVICE_TOKEN}")],
+            )
             stream = stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=md)
             events = stream.__aiter__()
             seq, over = 0, False
@@ -75,8 +80,14 @@ async def measure(port: int, data_dir: Path, moves: int, level: int) -> dict[str
             while not over and len(out["bot move"]) < moves:
                 started = time.perf_counter()
                 answer = await stub.SubmitTurn(
-                    m.SubmitTurnRequest(match_id=mid, expected_seq=seq, request_id=uuid.uuid4().hex,
-                                        move=c.Move(pass_turn=c.PassMove())), metadata=md)
+                    m.SubmitTurnRequest(
+                        match_id=mid,
+                        expected_seq=seq,
+                        request_id=uuid.uuid4().hex,
+                        move=c.Move(pass_turn=c.PassMove()),
+                    ),
+                    metadata=md,
+                )
                 seq = answer.last_seq
                 bot_moved = False
                 while True:  # the bot's turn, then the human's again
@@ -85,9 +96,15 @@ async def measure(port: int, data_dir: Path, moves: int, level: int) -> dict[str
                     if ev.HasField("game_over"):
                         over = True
                         break
-                    if ev.seq > answer.last_seq and not bot_moved and (
-                            ev.HasField("turn_played") or ev.HasField("turn_passed")
-                            or ev.HasField("tiles_exchanged")):
+                    if (
+                        ev.seq > answer.last_seq
+                        and not bot_moved
+                        and (
+                            ev.HasField("turn_played")
+                            or ev.HasField("turn_passed")
+                            or ev.HasField("tiles_exchanged")
+                        )
+                    ):
                         out["bot move"].append(time.perf_counter() - started)
                         bot_moved = True
                     if bot_moved and ev.HasField("to_move_seat") and ev.to_move_seat == 0:
@@ -126,15 +143,19 @@ def main() -> int:
     parser.add_argument("--impl", choices=("python", "native", "both"), default="both")
     args = parser.parse_args()
     impls = ("python", "native") if args.impl == "both" else (args.impl,)
-    print(f"classic/en, bot level {args.level}, {args.moves} bot moves per generator; "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"classic/en, bot level {args.level}, {args.moves} bot moves per generator; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'generator':<10}{'call':<11}{'p50 ms':>9}{'p95 ms':>9}{'mean ms':>9}{'n':>5}")
     for impl in impls:
         out = run(impl, args.moves, args.level)
         for name in ("bot move", "hindsight"):
             values = out[name]
-            print(f"{impl:<10}{name:<11}{pct(values, 0.5) * 1e3:9.1f}{pct(values, 0.95) * 1e3:9.1f}"
-                  f"{statistics.fmean(values) * 1e3:9.1f}{len(values):5d}")
+            print(
+                f"{impl:<10}{name:<11}{pct(values, 0.5) * 1e3:9.1f}{pct(values, 0.95) * 1e3:9.1f}"
+                f"{statistics.fmean(values) * 1e3:9.1f}{len(values):5d}"
+            )
         print(f"{impl:<10}server CPU {out['server cpu'][0]:.2f} s", flush=True)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     return 0
