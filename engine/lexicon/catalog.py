@@ -124,14 +124,15 @@ def _load_uncached(source: LexiconSource) -> Lexicon:
         try:
             return Lexicon.load(cached)
         except LexiconError:
-            pass  # a corrupt cache entry is rebuilt below
+            pass  # a corrupt, truncated or other-format entry is not trusted: rebuilt below
     lexicon, _ = compile_lexicon(source.sources, source.language, source.additions)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         lexicon.save(cached)
     except OSError:
-        pass  # read-only home or cache: use the lexicon without keeping it
-    return lexicon
+        return lexicon  # read-only home or cache: use the lexicon without keeping it
+    # the mapped file, as every later process sees it: its pages are shared, not copied
+    return Lexicon.load(cached)
 
 
 def _check_sources(source: LexiconSource) -> None:

@@ -9,30 +9,8 @@ alphabet order:
 * ``targets`` — ``array('I')``: the node each edge leads to;
 * ``terminal`` — ``bytes``, one per node: 1 when the path from the root to it spells a word.
 
-File format (all integers little-endian)::
-
-    magic        8 bytes  b"WADAWG\\r\\n"
-    version      u16      FORMAT_VERSION
-    header_size  u16      bytes before the payload (a multiple of 4)
-    node_count   u32
-    edge_count   u32
-    word_count   u32
-    root         u32
-    letters_size u32      bytes of the UTF-8 letters section
-    crc32        u32      zlib.crc32 of the payload
-    language     u8 length + UTF-8
-    alphabet     u8 length + UTF-8 (the letters in order)
-    zero padding to header_size
-    payload:     first    (node_count + 1) x u32
-                 targets  edge_count x u32
-                 terminal node_count x u8
-                 letters  letters_size bytes of UTF-8 (edge_count letters)
-    reversed prefixes (optional, to the end of the file): a whole file in this format (its own
-                 header and checksum, nothing after it) holding every prefix of the words
-                 spelled backwards (:attr:`Lexicon.reversed_prefixes`)
-
-Loading is a read, a CRC, and ``array.frombytes`` on memoryview slices: no per-node Python
-objects are created.
+The file format and loading (a memory map walked in place) are in
+:mod:`wordarena.engine.lexicon.dawgfile`.
 
 Why the reversed prefixes: a DAWG reads words forwards only, so it cannot say which letters
 may come *before* a string. Reading a string backwards from the root of the reversed-prefix
@@ -45,31 +23,19 @@ uses it to find the left parts that can stand in front of a word already on the 
 from __future__ import annotations
 
 import os
-import struct
-import sys
-import zlib
 from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from wordarena.engine.lexicon import dawgfile
+from wordarena.engine.lexicon.dawgfile import FORMAT_VERSION, MAGIC, U32
 from wordarena.engine.lexicon.errors import LexiconError
 
-MAGIC = b"WADAWG\r\n"
-FORMAT_VERSION = 2  # 2: the reversed prefixes follow the payload
+__all__ = ["FORMAT_VERSION", "MAGIC", "REVERSED_PREFIXES_MAX_WORDS", "Lexicon", "compile_words"]
+
 REVERSED_PREFIXES_MAX_WORDS = 1_000_000
-_FIXED = struct.Struct("<8sHHIIIIII")
-
-
-def _u32_typecode() -> str:
-    for code in "IL":
-        if array(code).itemsize == 4:
-            return code
-    raise RuntimeError("no 4-byte unsigned array type on this platform")  # pragma: no cover
-
-
-_U32 = _u32_typecode()
-_SWAP = sys.byteorder == "big"
+Ints = Any  # u32 values: an array("I"), or a memoryview of a mapped file
 
 
 class Lexicon:
@@ -77,15 +43,19 @@ class Lexicon:
 
     Nodes are ints; :attr:`root` is the empty prefix, and ``-1`` means "no such node".
     For tight loops, the flat arrays are public (read-only by convention): :attr:`first`,
-    :attr:`letters`, :attr:`targets`, :attr:`terminal`.
+    :attr:`targets` (u32 values), :attr:`terminal` (a byte per node), :attr:`edge_index` (a byte
+    per edge: its letter's index in :attr:`alphabet`) and :attr:`letters` (a ``str``, one letter
+    per edge). A loaded lexicon's arrays are views of the mapped file; its :attr:`letters` and
+    child maps are built on first use (only the pure-Python generator needs them).
     """
 
     __slots__ = (
         "_child_maps",
+        "_letters",
         "alphabet",
+        "edge_index",
         "first",
         "language",
-        "letters",
         "reversed_prefixes",
         "root",
         "targets",
@@ -97,18 +67,21 @@ class Lexicon:
         self,
         language: str,
         alphabet: tuple[str, ...],
-        first: array[int],
-        letters: str,
-        targets: array[int],
-        terminal: bytes,
+        first: Ints,
+        letters: str | Any,
+        targets: Ints,
+        terminal: bytes | memoryview,
         root: int,
         word_count: int,
         reversed_prefixes: Lexicon | None = None,
+        edge_index: bytes | memoryview | None = None,
     ) -> None:
+        """``letters`` is a ``str``, or an object whose ``decode()`` gives it on first use;
+        ``edge_index`` is computed from ``letters`` when not given."""
         self.language = language
         self.alphabet = alphabet
         self.first = first
-        self.letters = letters
+        self._letters = letters
         self.targets = targets
         self.terminal = terminal
         self.root = root
@@ -116,7 +89,19 @@ class Lexicon:
         # every prefix of the words spelled backwards, as a DAWG of its own (see the module
         # docstring); None for that DAWG itself
         self.reversed_prefixes = reversed_prefixes
-        self._child_maps: list[dict[str, int] | None] = [None] * len(terminal)
+        if edge_index is None:
+            table = {ord(letter): k for k, letter in enumerate(alphabet)}
+            edge_index = self.letters.translate(table).encode("latin-1")
+        self.edge_index = edge_index
+        self._child_maps: list[dict[str, int] | None] | None = None
+
+    @property
+    def letters(self) -> str:
+        """The letter of each edge slot, as one ``str`` (decoded on first use)."""
+        letters = self._letters
+        if not isinstance(letters, str):
+            letters = self._letters = letters.decode()
+        return letters
 
     # -- sizes -----------------------------------------------------------------------------
 
@@ -144,7 +129,8 @@ class Lexicon:
 
     def child(self, node: int, letter: str) -> int:
         """The node reached from ``node`` by ``letter``, or -1 when no word continues so."""
-        cached = self._child_maps[node]
+        maps = self._child_maps
+        cached = None if maps is None else maps[node]
         if cached is None:
             cached = self.child_map(node)
         return cached.get(letter, -1)
@@ -167,11 +153,14 @@ class Lexicon:
 
         The fastest way to probe many letters at one node: ``lex.child_map(n).get(letter, -1)``.
         """
-        cached = self._child_maps[node]
+        maps = self._child_maps
+        if maps is None:  # the first call: one slot per node, kept for the process
+            maps = self._child_maps = [None] * len(self.terminal)
+        cached = maps[node]
         if cached is None:
             start, end = self.first[node], self.first[node + 1]
             cached = dict(zip(self.letters[start:end], self.targets[start:end], strict=True))
-            self._child_maps[node] = cached
+            maps[node] = cached
         return cached
 
     def walk(self, prefix: str, node: int | None = None) -> int:
@@ -210,7 +199,7 @@ class Lexicon:
 
     def to_bytes(self) -> bytes:
         """The lexicon in the binary file format (see the module docstring)."""
-        return _encode(self)
+        return dawgfile.encode(self)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the lexicon to ``path`` atomically (a temporary file, then a rename)."""
@@ -225,16 +214,12 @@ class Lexicon:
     @classmethod
     def from_bytes(cls, data: bytes | memoryview, source: str = "<bytes>") -> Lexicon:
         """Decode a lexicon from the binary format; ``source`` names it in errors."""
-        return _decode(memoryview(data), source)
+        return dawgfile.decode(memoryview(data), source, cls)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Lexicon:
-        """Load a compiled lexicon file; raises :class:`LexiconError` naming what is wrong."""
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise LexiconError(f"cannot read compiled lexicon: {exc.strerror}", str(path)) from exc
-        return _decode(memoryview(data), str(path))
+        """Map a compiled lexicon file; raises :class:`LexiconError` naming what is wrong."""
+        return dawgfile.load(path, cls)
 
 
 # -- compiling -------------------------------------------------------------------------------
@@ -326,8 +311,8 @@ def _flatten(
     signatures: list[Signature], root: int, language: str, alphabet: tuple[str, ...], words: int
 ) -> Lexicon:
     order = {letter: i for i, letter in enumerate(alphabet)}
-    first = array(_U32)
-    targets = array(_U32)
+    first = array(U32)
+    targets = array(U32)
     letters: list[str] = []
     terminal = bytearray(len(signatures))
     for state, (final, *out) in enumerate(signatures):
@@ -338,117 +323,3 @@ def _flatten(
             targets.append(child)
     first.append(len(targets))
     return Lexicon(language, alphabet, first, "".join(letters), targets, bytes(terminal), root, words)
-
-
-# -- encoding and decoding -------------------------------------------------------------------
-
-
-def _le_bytes(values: array[int]) -> bytes:
-    if _SWAP:  # pragma: no cover - big-endian hosts
-        values = array(values.typecode, values)
-        values.byteswap()
-    return values.tobytes()
-
-
-def _encode(lex: Lexicon) -> bytes:
-    letters = lex.letters.encode("utf-8")
-    payload = b"".join((_le_bytes(lex.first), _le_bytes(lex.targets), lex.terminal, letters))
-    lang = lex.language.encode("utf-8")
-    alpha = "".join(lex.alphabet).encode("utf-8")
-    strings = bytes([len(lang)]) + lang + bytes([len(alpha)]) + alpha
-    header_size = (_FIXED.size + len(strings) + 3) // 4 * 4
-    fixed = _FIXED.pack(
-        MAGIC,
-        FORMAT_VERSION,
-        header_size,
-        lex.node_count,
-        lex.edge_count,
-        lex.word_count,
-        lex.root,
-        len(letters),
-        zlib.crc32(payload),
-    )
-    padding = b"\0" * (header_size - _FIXED.size - len(strings))
-    backwards = b"" if lex.reversed_prefixes is None else _encode(lex.reversed_prefixes)
-    return fixed + strings + padding + payload + backwards
-
-
-def _decode(data: memoryview, source: str, nested: bool = False) -> Lexicon:
-    if len(data) < _FIXED.size:
-        raise LexiconError(f"not a compiled lexicon: file too short ({len(data)} bytes)", source)
-    magic, version, header_size, nodes, edges, words, root, letters_size, crc = _FIXED.unpack_from(data)
-    if magic != MAGIC:
-        raise LexiconError(f"not a compiled lexicon: bad magic {bytes(magic)!r}", source)
-    if version != FORMAT_VERSION:
-        raise LexiconError(
-            f"unsupported lexicon format version {version} (this build reads {FORMAT_VERSION})",
-            source,
-        )
-    language, alphabet = _decode_strings(data, header_size, source)
-    expected = header_size + 4 * (nodes + 1) + 4 * edges + nodes + letters_size
-    if len(data) < expected:
-        raise LexiconError(f"truncated: {len(data)} bytes, header announces {expected}", source)
-    backwards = None
-    if len(data) > expected:
-        if nested:
-            raise LexiconError(f"oversized: {len(data)} bytes, header announces {expected}", source)
-        backwards = _decode(data[expected:], f"{source} (reversed prefixes)", nested=True)
-    payload = data[header_size:expected]
-    if zlib.crc32(payload) != crc:
-        raise LexiconError("checksum mismatch: the file is corrupt", source)
-    first, off = _u32s(payload, 0, nodes + 1), 4 * (nodes + 1)
-    targets, off = _u32s(payload, off, edges), off + 4 * edges
-    terminal, off = bytes(payload[off : off + nodes]), off + nodes
-    letters = _decode_letters(payload[off:], edges, source)
-    _check_structure(first, targets, terminal, root, edges, source)
-    return Lexicon(language, alphabet, first, letters, targets, terminal, root, words, backwards)
-
-
-def _decode_strings(data: memoryview, header_size: int, source: str) -> tuple[str, tuple[str, ...]]:
-    pos = _FIXED.size
-    out: list[str] = []
-    for field in ("language", "alphabet"):
-        if pos >= header_size or pos >= len(data):
-            raise LexiconError(f"header too short for the {field} field", source)
-        size = data[pos]
-        raw = bytes(data[pos + 1 : pos + 1 + size])
-        if len(raw) != size or pos + 1 + size > header_size:
-            raise LexiconError(f"header too short for the {field} field", source)
-        try:
-            out.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise LexiconError(f"{field} field is not UTF-8", source) from exc
-        pos += 1 + size
-    return out[0], tuple(out[1])
-
-
-def _u32s(payload: memoryview, offset: int, count: int) -> array[int]:
-    values = array(_U32)
-    values.frombytes(payload[offset : offset + 4 * count])
-    if _SWAP:  # pragma: no cover - big-endian hosts
-        values.byteswap()
-    return values
-
-
-def _decode_letters(raw: memoryview, edges: int, source: str) -> str:
-    try:
-        letters = str(raw, "utf-8")
-    except UnicodeDecodeError as exc:
-        raise LexiconError("letters section is not UTF-8", source) from exc
-    if len(letters) != edges:
-        raise LexiconError(f"letters section holds {len(letters)} letters, not {edges}", source)
-    return letters
-
-
-def _check_structure(
-    first: array[int], targets: array[int], terminal: bytes, root: int, edges: int, source: str
-) -> None:
-    nodes = len(terminal)
-    if nodes == 0 or not 0 <= root < nodes:
-        raise LexiconError(f"root node {root} out of range (nodes: {nodes})", source)
-    if first[0] != 0 or first[-1] != edges:
-        raise LexiconError("edge index does not span the edge table", source)
-    if edges and max(targets) >= nodes:
-        raise LexiconError("an edge points past the last node", source)
-    if terminal.translate(None, b"\x00\x01"):
-        raise LexiconError("terminal flags must be 0 or 1", source)

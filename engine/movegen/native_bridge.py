@@ -91,9 +91,13 @@ def dawg_arrays(lexicon: Any, letters: tuple[str, ...]) -> tuple[Any, ...]:
     found = _dawgs.get(key)
     if found is None or found[0] is not lexicon:
         assert _module is not None
-        table = {ord(ch): _NO_LETTER for ch in set(lexicon.letters)}
-        table.update({ord(ch): k for k, ch in enumerate(letters)})
-        edge_letters = lexicon.letters.translate(table).encode("latin-1")
+        # the lexicon's edges hold alphabet indexes; the core wants tile-letter indexes
+        tile = {ch: k for k, ch in enumerate(letters)}
+        table = bytes(tile.get(ch, _NO_LETTER) for ch in lexicon.alphabet)
+        if table == bytes(range(len(table))):  # the same order: the file's bytes as they are
+            edge_letters = lexicon.edge_index
+        else:
+            edge_letters = bytes(lexicon.edge_index).translate(table.ljust(256, b"\xff"))
         kids = array("Q", bytes(8 * len(lexicon.terminal)))
         _module.kid_bits(lexicon.first, edge_letters, kids)
         if len(_dawgs) > 16:
@@ -154,22 +158,27 @@ def native_moves(
     if (tables.rows > _MAX_LINE or tables.cols > _MAX_LINE or len(letters) > 63
             or sum(counts) + blanks + wildcards > min(_MAX_TILES, len(tables.bingo) - 1)):
         return None
-    board = bytearray(len(cells))
+    board = bytearray(b"\xff" * len(cells))  # _NO_LETTER: an empty square
     face = array("i", bytes(4 * len(cells)))
     old_bonus = bytearray(len(cells))
     bonus = tables.bonus_letter
     empty = True
+    faces: dict[tuple[str, bool], int] = {}  # tile_value per (letter, blank), asked once each
     for s, tile in enumerate(cells):
         if tile is None:
-            board[s] = _NO_LETTER
             continue
         empty = False
-        k = index.get(tile.letter)
+        letter, blank = tile.letter, tile.blank
+        k = index.get(letter)
         if k is None:  # a letter outside the tile set
             return None
         board[s] = k
-        face[s] = tile_value(ruleset, tile, effects)
-        old_bonus[s] = bonus is not None and not tile.blank and tile.letter == bonus
+        value = faces.get((letter, blank))
+        if value is None:
+            value = faces[letter, blank] = tile_value(ruleset, tile, effects)
+        face[s] = value
+        if letter == bonus and not blank:
+            old_bonus[s] = 1
     new_value, word_mult, cross_factor, blocked, free_start, bingo = flat_tables(tables)
     first, targets, terminal, edge_letters, kids, root = dawg_arrays(lexicon, letters)
     opening = empty and ruleset.first_play is FirstPlay.START_SQUARE

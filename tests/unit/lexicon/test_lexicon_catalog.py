@@ -3,6 +3,8 @@ time is a figure: bench/lexicon.py)."""
 
 from __future__ import annotations
 
+import mmap
+import struct
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,6 +105,51 @@ def test_corrupt_cache_entry_is_rebuilt(tmp_path: Path, monkeypatch: pytest.Monk
     (entry,) = cache.glob("xx-corrupt-*.dawg")
     entry.write_bytes(b"garbage")
     assert "HOLA" in load_lexicon("xx-corrupt")
+
+
+@pytest.mark.parametrize("damage", ["one edge flipped", "truncated", "older format", "empty"])
+def test_a_stale_or_corrupt_cache_entry_is_rebuilt_not_trusted(
+    damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled file is mapped and walked in place (by the C core too), so a damaged one
+    must never be used: each damage below is caught, the list compiled afresh and the entry
+    rewritten."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("WORDARENA_LEXICON_DIR", str(cache))
+    words = tmp_path / "list.txt"
+    words.write_text("hola\nniño\nsol\n", encoding="utf-8")
+    monkeypatch.setitem(SOURCES, "xx-damaged", LexiconSource("xx-damaged", "es", (words,)))
+    catalog.clear_loaded()  # each damage starts from its own cache
+    load_lexicon("xx-damaged")
+    catalog.clear_loaded()
+    (entry,) = cache.glob("xx-damaged-*.dawg")
+    good = entry.read_bytes()
+    data = bytearray(good)
+    header_size, nodes = struct.unpack_from("<HI", data, 10)
+    if damage == "one edge flipped":  # the first edge now leads elsewhere: only the checksum sees it
+        data[header_size + (4 * (nodes + 1) + 7) // 8 * 8] ^= 1
+    elif damage == "truncated":  # e.g. a copy cut short
+        del data[len(data) // 2 :]
+    elif damage == "older format":  # a file of format 2 under this name
+        data[8:10] = struct.pack("<H", 2)
+    else:
+        data.clear()
+    entry.write_bytes(bytes(data))
+    lex = load_lexicon("xx-damaged")
+    assert sorted(lex.words()) == ["HOLA", "NIÑO", "SOL"]
+    assert entry.read_bytes() == good  # rewritten whole
+    assert isinstance(lex.first, memoryview)  # and the process walks the new file, mapped
+
+
+def test_a_loaded_lexicon_walks_the_mapped_file_in_place() -> None:
+    """Loading copies nothing: the arrays the native core reads are views of the file's map."""
+    bundled = SOURCES["en"].bundled
+    assert bundled is not None
+    lex = Lexicon.load(bundled)
+    for view in (lex.first, lex.targets, lex.terminal, lex.edge_index):
+        assert isinstance(view, memoryview) and isinstance(view.obj, mmap.mmap)
+    assert len(lex.first) == lex.node_count + 1 and len(lex.edge_index) == lex.edge_count
+    assert lex.alphabet[lex.edge_index[0]] == lex.letters[0]
 
 
 def test_unwritable_cache_still_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
