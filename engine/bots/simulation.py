@@ -42,7 +42,7 @@ DEFAULT_BUDGET_S = 2.0  # think time per move of a level-6 bot
 #: the think times (milliseconds) a table or a bot seat may ask for (the contract's bot_think_ms)
 THINK_MS_MIN, THINK_MS_MAX = 100, 30_000
 CLOSE_POOL = 20  # unseen tiles at or below which candidates are ranked by the win estimate
-CONFIDENCE = 1.0  # standard errors a candidate must beat the static choice by (``advantage``)
+CONFIDENCE = 2.0  # standard errors a candidate must beat the static choice by (``advantage``)
 REPLY_SCAN = 100  # best-scoring replies whose equity is compared in a simulated ply
 Clock = Callable[[], float]
 
@@ -52,7 +52,7 @@ class SimSettings:
     """How much to simulate: candidates, iterations per candidate, time budget (seconds; 0 =
     none, then only ``iterations`` bounds the search)."""
 
-    candidates: int = 10
+    candidates: int = 6
     iterations: int = 400
     min_iterations: int = 12
     budget_s: float = DEFAULT_BUDGET_S
