@@ -114,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=50_000)
     parser.add_argument("--json", help="append the results to this file")
     args = parser.parse_args(argv)
-    settings = SimSettings(candidates=args.candidates, iterations=args.iterations,
-                           budget_s=args.budget)
+    settings = SimSettings(candidates=args.candidates, iterations=args.iterations, budget_s=args.budget)
     print(f"level 6 ({settings}) vs level 5, seed {args.seed}")
     for family in args.family or FAMILIES:
         tally = run(family, args.games, settings, args.seed)
@@ -124,10 +123,21 @@ def main(argv: list[str] | None = None) -> int:
             p, se = tally.share()
             s, sse = tally.spread()
             with open(args.json, "a", encoding="utf-8") as out:
-                out.write(json.dumps({"family": family, "games": tally.games, "win": p,
-                                      "win_se": se, "spread": s, "spread_se": sse,
-                                      "cpu_per_move": tally.cpu / max(1, tally.moves),
-                                      "settings": vars(args)}) + "\n")
+                out.write(
+                    json.dumps(
+                        {
+                            "family": family,
+                            "games": tally.games,
+                            "win": p,
+                            "win_se": se,
+                            "spread": s,
+                            "spread_se": sse,
+                            "cpu_per_move": tally.cpu / max(1, tally.moves),
+                            "settings": vars(args),
+                        }
+                    )
+                    + "\n"
+                )
     return 0
 
 

@@ -161,6 +161,11 @@ class Bot:
             return False
         return count > 0 and len(state.bag) >= max(rule.min_bag, count)
 
+    def best_exchange(self, state: GameState, seat: int) -> tuple[tuple[str, ...], float] | None:
+        """(tiles to keep, leave value) of ``seat``'s best exchange, or None when the rules
+        allow none (Hindsight's simulation offers it beside the plays)."""
+        return self._exchange_choice(state, seat)
+
     def _exchange_choice(self, state: GameState, seat: int) -> tuple[tuple[str, ...], float] | None:
         """(tiles to keep, equity) of the best exchange, by leave value, or None."""
         rack = state.racks[seat]

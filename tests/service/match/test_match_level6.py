@@ -24,23 +24,27 @@ ADMIN = [("authorization", f"Bearer {SERVICE_TOKEN}")]
 
 
 def _request(bot: ctl.SeatAssignment, alice_think: int = 0) -> ctl.CreateMatchRequest:
-    alice = ctl.SeatAssignment(index=0, player=c.Player(player_id="alice", display_name="Alice"),
-                               bot_think_ms=alice_think)
-    return ctl.CreateMatchRequest(match_id=uuid.uuid4().hex[:12],
-                                  ruleset=c.RulesetRef(ruleset_id="classic"), seats=[alice, bot],
-                                  seed=7)
+    alice = ctl.SeatAssignment(
+        index=0, player=c.Player(player_id="alice", display_name="Alice"), bot_think_ms=alice_think
+    )
+    return ctl.CreateMatchRequest(
+        match_id=uuid.uuid4().hex[:12], ruleset=c.RulesetRef(ruleset_id="classic"), seats=[alice, bot], seed=7
+    )
 
 
 async def _refused_field(harness: Harness, srv: Any, req: ctl.CreateMatchRequest) -> list[str]:
     with pytest.raises(grpc.aio.AioRpcError) as ei:
         await harness.control(srv).CreateMatch(req, metadata=ADMIN)
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    return [v.field for d in details_of(ei.value) if isinstance(d, error_details_pb2.BadRequest)
-            for v in d.field_violations]
+    return [
+        v.field
+        for d in details_of(ei.value)
+        if isinstance(d, error_details_pb2.BadRequest)
+        for v in d.field_violations
+    ]
 
 
-async def test_create_match_takes_level_6_and_a_think_time_and_refuses_bad_ones(
-        harness: Harness) -> None:
+async def test_create_match_takes_level_6_and_a_think_time_and_refuses_bad_ones(harness: Harness) -> None:
     srv = await harness.start()
     for bad, field in [
         (ctl.SeatAssignment(index=1, bot_level=7), "seats[1].bot_level"),
@@ -57,8 +61,9 @@ async def test_create_match_takes_level_6_and_a_think_time_and_refuses_bad_ones(
 
 
 async def _next_event(player: Player, mid: str, after_seq: int) -> c.Event:
-    call = player.stub.StreamMatch(m.StreamMatchRequest(match_id=mid, after_seq=after_seq),
-                                   metadata=player.md)
+    call = player.stub.StreamMatch(
+        m.StreamMatchRequest(match_id=mid, after_seq=after_seq), metadata=player.md
+    )
     try:
         async with asyncio.timeout(60):
             async for msg in call:
@@ -70,7 +75,8 @@ async def _next_event(player: Player, mid: str, after_seq: int) -> c.Event:
 
 
 async def test_while_a_level_6_bot_thinks_another_match_is_answered(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The bot's real choice, held at its start until the other match has been answered: if bot
     # work ran on the event loop, nothing else could be answered meanwhile and this would hang.
     started, release = threading.Event(), threading.Event()
