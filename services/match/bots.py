@@ -1,6 +1,6 @@
 """Bot seats: the engine's computer players (``engine.bots.Bot``), levels 1..6 as the contract's
 ``SeatAssignment.bot_level`` defines them (1 beginner … 5 strong, 6 champion: simulation within
-the seat's ``bot_think_ms``, default 2 s).
+the seat's ``bot_think_ms``, default 1.5 s).
 
 ``choose`` is blocking (move generation, simulation) and is run by the match manager on its
 bounded pool of bot workers (``MatchManager.run_bot``: threads apart from the analysis ones, so

@@ -88,12 +88,15 @@ def test_a_clearly_best_candidate_stops_the_simulation_early(midgame, lexicon) -
     assert result.best is best and not worst.live
 
 
-def test_the_time_budget_bounds_the_rounds(midgame, lexicon) -> None:
+def test_the_time_budget_stops_mid_round_and_drops_the_unfinished_round(midgame, lexicon) -> None:
     ticks = iter(range(1000))  # a clock that advances one second per reading
-
     settings = SimSettings(candidates=4, iterations=100, min_iterations=50, budget_s=3)
     result = _run(midgame, lexicon, settings, clock=lambda: float(next(ticks)))
-    assert result.rounds == 3 and not result.decided
+    # read at the start, then before each play-out after the first round: the third reading of
+    # round 2 is past the budget, and that round's first two play-outs are dropped
+    assert result.rounds == 1 and not result.decided
+    assert [c.n for c in result.ranked] == [1] * len(result.ranked)
+    assert all(len(c.wins) == 1 for c in result.ranked)
 
 
 def test_win_chance_grows_with_the_spread_and_narrows_late() -> None:
