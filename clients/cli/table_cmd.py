@@ -125,6 +125,9 @@ def add_settings(p: argparse.ArgumentParser, *, bots: bool = True) -> None:
         p.add_argument("--bot", type=bot_level, action="append", default=[], metavar="LEVEL",
                        help="seat a bot of this level (1..6 or 'hardest') at the next free seat; "
                        "repeatable")
+    p.add_argument("--bot-think", type=int, default=0, metavar="MS",
+                   help="the bots' think time per move, 100..30000 ms (level 6 simulates this "
+                   "long; default the server's, 1.5 s)")
     p.add_argument("--clock", type=float, default=0, metavar="MINUTES",
                    help="game clock, minutes per player (wordtiles: 3..20, default 10; "
                    "scrabble: 5..90, default 25, 10 points per started minute over)")
@@ -158,7 +161,8 @@ def settings_from_args(args: argparse.Namespace, *, seat: int | None = None) -> 
         visibility=lobby_pb2.VISIBILITY_PRIVATE if getattr(args, "private", False)
         else lobby_pb2.VISIBILITY_PUBLIC,
         start_policy=lobby_pb2.START_POLICY_HOST if getattr(args, "host_start", False)
-        else lobby_pb2.START_POLICY_WHEN_FULL)
+        else lobby_pb2.START_POLICY_WHEN_FULL,
+        bot_think_ms=getattr(args, "bot_think", 0))
     mine = 0 if seat is None else seat
     free = [i for i in range(seats) if i != mine]
     for level, index in zip(args.bot, free, strict=False):

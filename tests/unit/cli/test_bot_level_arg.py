@@ -27,3 +27,13 @@ def test_the_table_commands_take_hardest() -> None:
     assert parser.parse_args(["table", "bot", "T1", "--level", "hardest"]).level == 6
     with pytest.raises(SystemExit):
         parser.parse_args(["table", "bot", "T1", "--level", "7"])
+
+
+def test_table_create_sets_the_bots_think_time() -> None:
+    from wordarena.clients.cli.main import build_parser
+    from wordarena.clients.cli.table_cmd import settings_from_args
+
+    args = build_parser().parse_args(["table", "create", "--bot", "hardest", "--bot-think", "800"])
+    settings = settings_from_args(args)
+    assert settings.bot_think_ms == 800
+    assert [(b.seat, b.bot_level) for b in settings.bots] == [(1, 6)]
