@@ -95,10 +95,11 @@ HARDEST = "hardest"
 def bot_level(text: str) -> int:
     """An argparse type for a bot level: a number of ``engine.bots.LEVELS`` or ``hardest`` (the
     highest level, 6: simulation)."""
+    from wordarena.engine.bots import HARDEST as HARDEST_LEVEL
     from wordarena.engine.bots import LEVELS
 
     if text.strip().lower() == HARDEST:
-        return max(LEVELS)
+        return HARDEST_LEVEL
     try:
         level = int(text)
     except ValueError:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from wordarena.engine.bots import LEVELS
+from wordarena.engine.bots import HARDEST, LEVELS
 from wordarena.engine.bots.simulation import THINK_MS_MAX, THINK_MS_MIN
 from wordarena.engine.errors import EngineError
 from wordarena.engine.families import get_ruleset
@@ -37,7 +37,7 @@ __all__ = [
     "validate_settings",
 ]
 
-BOT_LEVEL_MIN, BOT_LEVEL_MAX = min(LEVELS), max(LEVELS)  # BOT_LEVEL_MAX: "the hardest"
+BOT_LEVEL_MIN, BOT_LEVEL_MAX = min(LEVELS), HARDEST
 CHALLENGE_INSTANT = "instant"
 CHALLENGE_ACCEPT_OR_CHECK = "accept_or_check"
 
