@@ -11,8 +11,9 @@ from wordarena.services.lobby.tables import Occupant, Table
 
 
 def test_think_times_survive_the_store_and_old_tables_have_none() -> None:
-    cfg = validate_settings(ruleset_id="scrabble", seats=3, bots=((1, 6), (2, 5)),
-                            bot_think_ms=1200, bot_think=((1, 800), (2, 0)))
+    cfg = validate_settings(
+        ruleset_id="scrabble", seats=3, bots=((1, 6), (2, 5)), bot_think_ms=1200, bot_think=((1, 800), (2, 0))
+    )
     assert cfg.bot_think == ((1, 800),)
     t = Table.open("t1", cfg, Occupant("p1", "Pat"), 0, 0.0)
     assert [(o.bot_level, o.think_ms) for o in t.seats if o is not None and o.is_bot] == [(6, 800), (5, 0)]
