@@ -87,3 +87,25 @@ def report_error(args: argparse.Namespace, exc: ClientError) -> None:
         print(json_text(exc.to_json()), flush=True)
     prefix = "unreachable" if exc.exit_code == EXIT_UNREACHABLE else "error"
     print(f"{prefix}: {exc.message}", file=sys.stderr, flush=True)
+
+
+HARDEST = "hardest"
+
+
+def bot_level(text: str) -> int:
+    """An argparse type for a bot level: a number of ``engine.bots.LEVELS`` or ``hardest`` (the
+    highest level, 6: simulation)."""
+    from wordarena.engine.bots import HARDEST as HARDEST_LEVEL
+    from wordarena.engine.bots import LEVELS
+
+    if text.strip().lower() == HARDEST:
+        return HARDEST_LEVEL
+    try:
+        level = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a bot level (1..{max(LEVELS)} or "
+                                         f"{HARDEST})") from None
+    if level not in LEVELS:
+        raise argparse.ArgumentTypeError(f"{level} is not a bot level (1..{max(LEVELS)} or "
+                                         f"{HARDEST})")
+    return level

@@ -9,7 +9,7 @@ import sys
 from google.protobuf import duration_pb2
 
 from wordarena.clients.cli.client import EXIT_USAGE, Client, ClientError
-from wordarena.clients.cli.common import add_common, run
+from wordarena.clients.cli.common import add_common, bot_level, run
 from wordarena.clients.cli.safe import safe_text
 from wordarena.clients.cli.screen import GameScreen
 from wordarena.clients.cli.table_cmd import add_settings, settings_from_args, table_text
@@ -27,7 +27,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "plays your current game of a tournament; with none of "
         "these, a menu lists the open tables. Type `help` on the game screen for the commands.")
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--bot", type=int, metavar="LEVEL", help="play a bot of this level (1..5)")
+    mode.add_argument("--bot", type=bot_level, metavar="LEVEL",
+                      help="play a bot of this level (1..6, or 'hardest' = 6)")
     mode.add_argument("--create", action="store_true", help="open a table and wait for players")
     mode.add_argument("--join", metavar="TABLE", help="join this table")
     mode.add_argument("--quick", action="store_true", help="quick match")
@@ -90,7 +91,8 @@ def _menu(client: Client, args: argparse.Namespace) -> str | None:
     say("Open tables:" if tables else "No open tables.")
     for i, t in enumerate(tables[:20], 1):
         say(f"  {i:>2}. {table_text(t)}")
-    say("Type a number to join, c to create a table, q for a quick match, b [LEVEL] to play a bot, "
+    say("Type a number to join, c to create a table, q for a quick match, b [LEVEL] to play a bot "
+        "(1..6, or hardest), "
         "or x to leave.")
     while True:
         try:
@@ -105,7 +107,11 @@ def _menu(client: Client, args: argparse.Namespace) -> str | None:
         if choice == "q":
             return _quick(client, args)
         if choice.startswith("b"):
-            level = int(choice[1:].strip() or 3)
+            try:
+                level = bot_level(choice[1:].strip() or "3")
+            except argparse.ArgumentTypeError as exc:
+                say(f"{exc}.")
+                continue
             return _from_table(client, client.create_table(settings_from_args(_with_bots(args, [level]))))
         if choice in ("x", "quit", "exit"):
             return None
@@ -129,8 +135,6 @@ def _play(args: argparse.Namespace, client: Client) -> int:
         client.remember_match(assignment)
         match_id = assignment.match_id
     elif args.bot is not None:
-        if not 1 <= args.bot <= 5:
-            raise ClientError("--bot LEVEL must be 1..5", EXIT_USAGE)
         table = client.create_table(settings_from_args(_with_bots(args, [args.bot])))
         match_id = _from_table(client, table)
     elif args.create:

@@ -21,7 +21,7 @@ from wordarena.engine.lexicon import LexiconError, load_lexicon
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("selfplay", help="bot against bot: win rates and spreads")
     parser.add_argument("--ruleset", default="classic", help="family[/language[/board]]")
-    parser.add_argument("--levels", default="5,3", help="two bot levels, e.g. 5,3 (1-5)")
+    parser.add_argument("--levels", default="5,3", help="two bot levels, e.g. 5,3 (1-6)")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
@@ -38,7 +38,7 @@ def _levels(text: str) -> tuple[int, int]:
         raise ValueError(f"--levels: {text!r} is not two levels like 5,3") from None
     for level in (a, b):
         if level not in LEVELS:
-            raise ValueError(f"--levels: {level} is not a bot level (1-5)")
+            raise ValueError(f"--levels: {level} is not a bot level (1-{max(LEVELS)})")
     return a, b
 
 

@@ -11,7 +11,7 @@ import argparse
 from google.protobuf import duration_pb2
 
 from wordarena.clients.cli.client import EXIT_REFUSED, Client, ClientError
-from wordarena.clients.cli.common import add_common, emit, run, to_dict
+from wordarena.clients.cli.common import add_common, bot_level, emit, run, to_dict
 from wordarena.v1 import common_pb2, lobby_pb2
 
 CHALLENGE = {"default": common_pb2.CHALLENGE_MODE_UNSPECIFIED,
@@ -69,7 +69,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("bot", help="seat a bot at your table (host only)")
     p.add_argument("table_id", metavar="ID")
-    p.add_argument("--level", type=int, default=3, help="bot strength 1..5 (default 3)")
+    p.add_argument("--level", type=bot_level, default=3,
+                   help="bot strength 1..6 or 'hardest' (= 6, simulation; default 3)")
     p.add_argument("--seat", type=int, help="seat for the bot")
     add_common(p)
     p.set_defaults(func=run(_table_bot))
@@ -93,7 +94,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seats", type=int, default=0, help="players (default 2)")
     p.add_argument("--bot-after", type=float, default=None, metavar="SECONDS",
                    help="fill empty seats with bots after this wait (5..600 s)")
-    p.add_argument("--bot-level", type=int, default=0, help="bot strength then (1..5)")
+    p.add_argument("--bot-level", type=bot_level, default=0,
+                   help="bot strength then (1..6 or 'hardest')")
     p.add_argument("--wait", type=float, default=600.0, metavar="SECONDS",
                    help="how long to wait (0 = just queue and print the ticket)")
     add_common(p)
@@ -120,8 +122,12 @@ def add_settings(p: argparse.ArgumentParser, *, bots: bool = True) -> None:
     p.add_argument("--board", default="", help="board id (default the ruleset's)")
     p.add_argument("--seats", type=int, default=0, help="seats 2..4 (default the ruleset's minimum)")
     if bots:
-        p.add_argument("--bot", type=int, action="append", default=[], metavar="LEVEL",
-                       help="seat a bot of this level (1..5) at the next free seat; repeatable")
+        p.add_argument("--bot", type=bot_level, action="append", default=[], metavar="LEVEL",
+                       help="seat a bot of this level (1..6 or 'hardest') at the next free seat; "
+                       "repeatable")
+    p.add_argument("--bot-think", type=int, default=0, metavar="MS",
+                   help="the bots' think time per move, 100..30000 ms (level 6 simulates this "
+                   "long; default the server's, 1.5 s)")
     p.add_argument("--clock", type=float, default=0, metavar="MINUTES",
                    help="game clock, minutes per player (wordtiles: 3..20, default 10; "
                    "scrabble: 5..90, default 25, 10 points per started minute over)")
@@ -155,7 +161,8 @@ def settings_from_args(args: argparse.Namespace, *, seat: int | None = None) -> 
         visibility=lobby_pb2.VISIBILITY_PRIVATE if getattr(args, "private", False)
         else lobby_pb2.VISIBILITY_PUBLIC,
         start_policy=lobby_pb2.START_POLICY_HOST if getattr(args, "host_start", False)
-        else lobby_pb2.START_POLICY_WHEN_FULL)
+        else lobby_pb2.START_POLICY_WHEN_FULL,
+        bot_think_ms=getattr(args, "bot_think", 0))
     mine = 0 if seat is None else seat
     free = [i for i in range(seats) if i != mine]
     for level, index in zip(args.bot, free, strict=False):

@@ -17,7 +17,7 @@ from typing import Any
 import grpc
 
 from wordarena.clients.cli.client import Client, ClientError
-from wordarena.clients.cli.common import add_common, emit, run, to_dict
+from wordarena.clients.cli.common import add_common, bot_level, emit, run, to_dict
 from wordarena.clients.cli.table_cmd import add_settings, settings_from_args
 from wordarena.v1 import lobby_pb2
 from wordarena.v1 import tournament_pb2 as tp
@@ -78,7 +78,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="", help="the zip file to write (default <ID>-games.zip)")
     _sub(sub, "watch", "follow a tournament until it ends (its state after each change)", _watch)
     p = _sub(sub, "bot", "director: add a bot entrant", _bot)
-    p.add_argument("--level", type=int, default=3, help="bot strength 1..5 (default 3)")
+    p.add_argument("--level", type=bot_level, default=3,
+                   help="bot strength 1..6 or 'hardest' (default 3)")
     for name, help_ in (
         ("start", "director: start"),
         ("pause", "director: pause"),

@@ -1,4 +1,4 @@
-"""Bots: five levels, from a beginner who often misses good plays to an equity player.
+"""Bots: six levels, from a beginner who often misses good plays to a simulating player.
 
 =====  ==========  =====================================================================
 level  name        plays
@@ -10,6 +10,10 @@ level  name        plays
 5      strong      the best *equity*: score + value of the tiles kept (self-play leaves);
                    exchanges a bad rack when the exchange beats every play; in the
                    ``classic`` end game, the best spread after the opponent's reply
+6      champion    simulation (``engine.bots.simulation``): level 5's best candidates by
+                   equity, each played out 2 plies deep over random draws of the unseen
+                   tiles, chosen by mean spread (win estimate when close), within a time
+                   budget (``think_s``); the end game as ``engine.bots.champion`` says
 =====  ==========  =====================================================================
 
 Every level passes or exchanges within its family's limits when it has no play, and in
@@ -22,7 +26,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from wordarena.engine.bots.champion import endgame_action, simulated_pick
 from wordarena.engine.bots.leaves import LeaveTable, leave_table
+from wordarena.engine.bots.simulation import SimSettings, static_equity
 from wordarena.engine.bots.tactics import with_actions
 from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
 from wordarena.engine.game.state import GameState
@@ -32,7 +38,8 @@ from wordarena.engine.placement import word_text
 from wordarena.engine.tiles import is_action, remove_tokens
 from wordarena.engine.words import invalid_words, resolve_words
 
-LEVELS = {1: "beginner", 2: "casual", 3: "club", 4: "expert", 5: "strong"}
+LEVELS = {1: "beginner", 2: "casual", 3: "club", 4: "expert", 5: "strong", 6: "champion"}
+HARDEST = max(LEVELS)  # what "hardest" means in the CLI and the lobby
 
 EXCHANGE_MARGIN = 1.0  # level 5 exchanges when that beats the best play's equity by this much
 # Level 5's end game (bag empty, so the opponent's rack is known): each of the best-scoring
@@ -50,6 +57,8 @@ class Bot:
     seed: int = 0
     lexicon: Any = None
     leaves: LeaveTable | None = None
+    #: level 6: how long and how wide to simulate (``think_s`` is its time budget per move)
+    sim: SimSettings = field(default_factory=SimSettings)
     rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
@@ -66,6 +75,10 @@ class Bot:
         seat = state.to_move
         if state.pending is not None:
             return Decide(seat, self._accept(state))
+        if self.level == 6:
+            solved = endgame_action(state, self.lexicon, self.sim.budget_s, self.seed)
+            if solved is not None:
+                return solved
         moves = generate_moves(state, seat, self.lexicon)
         move = self._pick(state, moves)
         chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
@@ -87,6 +100,10 @@ class Bot:
             return self.rng.choice(moves[:5])
         if self.level == 4:
             return moves[0]
+        if self.level == 6 and state.bag:
+            seat = state.to_move
+            return simulated_pick(state, moves, self._table(state), self.lexicon,
+                                  self._exchange_choice(state, seat), self.sim, self.seed)
         return self._best_equity(state, moves)
 
     def _table(self, state: GameState) -> LeaveTable:
@@ -96,17 +113,15 @@ class Bot:
 
     def _best_equity(self, state: GameState, moves: list[Move]) -> Move | None:
         seat = state.to_move
-        rack = state.racks[seat]
         if not state.bag:  # end game: tiles kept only cost points
             if ENDGAME_CANDIDATES and state.ruleset.family in ENDGAME_FAMILIES \
                     and state.players == 2:
                 return self._endgame(state, moves)
             return moves[0]
         table = self._table(state)
-        weight = min(1.0, len(state.bag) / state.ruleset.rack_size)  # leaves matter less late
         best, best_eq = None, float("-inf")
         for move in moves[:400]:
-            eq = move.score + weight * table.value(remove_tokens(rack, move.tokens))
+            eq = static_equity(state, seat, move, table)  # leaves matter less late
             if eq > best_eq:
                 best, best_eq = move, eq
         exchange = self._exchange_choice(state, seat)
@@ -145,6 +160,11 @@ class Bot:
         if rule.per_player is not None and state.exchanges[seat] >= rule.per_player:
             return False
         return count > 0 and len(state.bag) >= max(rule.min_bag, count)
+
+    def best_exchange(self, state: GameState, seat: int) -> tuple[tuple[str, ...], float] | None:
+        """(tiles to keep, leave value) of ``seat``'s best exchange, or None when the rules
+        allow none (Hindsight's simulation offers it beside the plays)."""
+        return self._exchange_choice(state, seat)
 
     def _exchange_choice(self, state: GameState, seat: int) -> tuple[tuple[str, ...], float] | None:
         """(tiles to keep, equity) of the best exchange, by leave value, or None."""

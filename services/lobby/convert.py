@@ -16,6 +16,7 @@ from wordarena.services.lobby.settings import (
     CHALLENGE_INSTANT,
     TableConfig,
     challenge_modes,
+    think_ms_problem,
     validate_settings,
 )
 from wordarena.services.lobby.table_cache import ChangeKind, TableQuery
@@ -109,9 +110,11 @@ def settings_pb(cfg: TableConfig) -> lobby_pb2.TableSettings:
         ruleset=ruleset_ref(cfg.ruleset_id, cfg.language, cfg.board_id),
         seats=cfg.seats,
         options=options_pb(cfg),
-        bots=[lobby_pb2.BotSeat(seat=s, bot_level=lv) for s, lv in cfg.bots],
+        bots=[lobby_pb2.BotSeat(seat=s, bot_level=lv, bot_think_ms=dict(cfg.bot_think).get(s, 0))
+              for s, lv in cfg.bots],
         visibility=lobby_pb2.VISIBILITY_PRIVATE if cfg.private else lobby_pb2.VISIBILITY_PUBLIC,
         start_policy=lobby_pb2.START_POLICY_HOST if cfg.host_starts else lobby_pb2.START_POLICY_WHEN_FULL,
+        bot_think_ms=cfg.bot_think_ms,
     )
 
 
@@ -135,6 +138,10 @@ def config_from_pb(s: lobby_pb2.TableSettings, prefix: str = "settings") -> Tabl
         raise LobbyError.settings("seats must be 2..4", f"{prefix}.seats")
     if len(s.bots) > 4:
         raise LobbyError.settings("at most 3 bots", f"{prefix}.bots")
+    for i, b in enumerate(s.bots):
+        if think_ms_problem(b.bot_think_ms):
+            raise LobbyError.settings(think_ms_problem(b.bot_think_ms),
+                                      f"{prefix}.bots[{i}].bot_think_ms")
     return validate_settings(
         ruleset_id=s.ruleset.ruleset_id,
         language=s.ruleset.language,
@@ -149,6 +156,8 @@ def config_from_pb(s: lobby_pb2.TableSettings, prefix: str = "settings") -> Tabl
         bots=tuple((b.seat, b.bot_level) for b in s.bots),
         private=s.visibility == lobby_pb2.VISIBILITY_PRIVATE,
         host_starts=s.start_policy == lobby_pb2.START_POLICY_HOST,
+        bot_think_ms=s.bot_think_ms,
+        bot_think=tuple((b.seat, b.bot_think_ms) for b in s.bots),
         prefix=prefix,
     )
 

@@ -73,7 +73,8 @@ class MatchControl:
         """``CreateMatch`` on the server at ``address``; returns the address the server gives for
         the match ("" when it gave none)."""
         seats = [
-            control_pb2.SeatAssignment(index=i, bot_level=o.bot_level)
+            control_pb2.SeatAssignment(index=i, bot_level=o.bot_level,
+                                       bot_think_ms=o.think_ms or cfg.bot_think_ms)
             if o.is_bot
             else control_pb2.SeatAssignment(index=i, player=convert.player_pb(o))
             for i, o in enumerate(occupants)

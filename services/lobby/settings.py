@@ -2,7 +2,8 @@
 
 The lobby never re-implements a rule: seat counts, languages, boards, clock bounds and per-turn
 deadlines (``ClockRule.check_game_clock`` / ``check_turn_deadline``) come from
-``engine.rulesets``. The lobby's own limits: bot levels 1..5, at least one human seat, and
+``engine.rulesets``. The lobby's own limits: bot levels 1..6 (``engine.bots.LEVELS``; 6 is the
+hardest), bot think times 100..30000 ms (``engine.bots.simulation``), at least one human seat, and
 challenge modes (instant for every family; Word Tiles also offers
 "accept or check", its default).
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+from wordarena.engine.bots import HARDEST, LEVELS
+from wordarena.engine.bots.simulation import THINK_MS_MAX, THINK_MS_MIN
 from wordarena.engine.errors import EngineError
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.rulesets import list_rulesets
@@ -30,10 +33,11 @@ __all__ = [
     "catalog",
     "challenge_modes",
     "resolve_ruleset",
+    "think_ms_problem",
     "validate_settings",
 ]
 
-BOT_LEVEL_MIN, BOT_LEVEL_MAX = 1, 5
+BOT_LEVEL_MIN, BOT_LEVEL_MAX = min(LEVELS), HARDEST
 CHALLENGE_INSTANT = "instant"
 CHALLENGE_ACCEPT_OR_CHECK = "accept_or_check"
 
@@ -63,6 +67,8 @@ class TableConfig:
     host_starts: bool = False
     #: The first-move deadline of the match (``MatchOptions.no_show_timeout``; tournaments' games).
     no_show_s: float = 0.0
+    bot_think_ms: int = 0  # the table's bots' think time per move (0 = the server's default)
+    bot_think: tuple[tuple[int, int], ...] = ()  # (seat, ms) of bots seated with their own
     extra: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -140,6 +146,8 @@ def validate_settings(
     bots: tuple[tuple[int, int], ...] = (),
     private: bool = False,
     host_starts: bool = False,
+    bot_think_ms: int = 0,
+    bot_think: tuple[tuple[int, int], ...] = (),
     prefix: str = "settings",
 ) -> TableConfig:
     """Validates table settings; returns the normalised config or raises ``LobbyError``.
@@ -174,6 +182,8 @@ def validate_settings(
     why = rs.clock.check_turn_deadline(idle, rs.name) if idle else ""
     if why:
         raise LobbyError.settings(why, f"{prefix}.options.clock.idle_kick_after")
+    if think_ms_problem(bot_think_ms):
+        raise LobbyError.settings(think_ms_problem(bot_think_ms), f"{prefix}.bot_think_ms")
     seen: set[int] = set()
     for i, (seat, level) in enumerate(bots):
         where = f"{prefix}.bots[{i}]"
@@ -182,7 +192,8 @@ def validate_settings(
         if seat in seen:
             raise LobbyError.settings(f"two bots at seat {seat}", f"{where}.seat")
         if not BOT_LEVEL_MIN <= level <= BOT_LEVEL_MAX:
-            raise LobbyError.settings(f"bot level must be 1..5, not {level}", f"{where}.bot_level")
+            raise LobbyError.settings(f"bot level must be {BOT_LEVEL_MIN}..{BOT_LEVEL_MAX}, "
+                                      f"not {level}", f"{where}.bot_level")
         seen.add(seat)
     if len(bots) >= n:
         raise LobbyError.settings("at least one seat must be left for a human", f"{prefix}.bots")
@@ -200,4 +211,13 @@ def validate_settings(
         bots=tuple(sorted(bots)),
         private=private,
         host_starts=host_starts,
+        bot_think_ms=bot_think_ms,
+        bot_think=tuple(sorted((s, ms) for s, ms in bot_think if ms)),
     )
+
+
+def think_ms_problem(ms: int) -> str:
+    """Why ``ms`` is not a bot think time the lobby accepts ("" when it is; 0 = the default)."""
+    if ms and not THINK_MS_MIN <= ms <= THINK_MS_MAX:
+        return f"bot think time must be {THINK_MS_MIN}..{THINK_MS_MAX} ms (0 = the default), not {ms}"
+    return ""

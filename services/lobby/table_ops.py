@@ -90,9 +90,13 @@ class Tables:
         t, _ = await self.cache.mutate(table_id, lambda t: t.leave(player_id))
         return t
 
-    async def sit_bot(self, table_id: str, player_id: str, level: int, seat: int | None) -> Table:
-        """The host seats a bot; the table starts if that fills it."""
-        t, _ = await self.cache.mutate(table_id, lambda t: t.sit_bot(player_id, level, seat))
+    async def sit_bot(
+        self, table_id: str, player_id: str, level: int, seat: int | None, think_ms: int = 0
+    ) -> Table:
+        """The host seats a bot (``think_ms``: its own think time, 0 = the table's); the table
+        starts if that fills it."""
+        t, _ = await self.cache.mutate(table_id,
+                                       lambda t: t.sit_bot(player_id, level, seat, think_ms))
         if t.should_autostart:
             t = await self._start(t.table_id, t.host_player_id)
         return t

@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from wordarena.services.lobby.errors import LobbyError, Status
-from wordarena.services.lobby.settings import BOT_LEVEL_MAX, BOT_LEVEL_MIN, TableConfig
+from wordarena.services.lobby.settings import (
+    BOT_LEVEL_MAX,
+    BOT_LEVEL_MIN,
+    TableConfig,
+    think_ms_problem,
+)
 
 __all__ = ["Occupant", "Table", "TableStatus", "bot_player_id", "new_invite_code"]
 
@@ -45,6 +50,7 @@ class Occupant:
     display_name: str
     bot_level: int = 0
     guest: bool = False
+    think_ms: int = 0  # a bot's own think time per move (0 = the table's)
 
     @property
     def is_bot(self) -> bool:
@@ -74,8 +80,10 @@ class Table:
     ) -> Table:
         """A new open table with the host seated and the configured bots."""
         seats: list[Occupant | None] = [None] * config.seats
+        think = dict(config.bot_think)
         for s, level in config.bots:
-            seats[s] = Occupant(bot_player_id(level), f"Bot {level}", bot_level=level)
+            seats[s] = Occupant(bot_player_id(level), f"Bot {level}", bot_level=level,
+                                think_ms=think.get(s, 0))
         t = cls(
             table_id,
             config,
@@ -151,15 +159,18 @@ class Table:
         self.version += 1
         return i
 
-    def sit_bot(self, by_player: str, level: int, seat: int | None = None) -> int:
-        """Seats a bot (host only)."""
+    def sit_bot(self, by_player: str, level: int, seat: int | None = None, think_ms: int = 0) -> int:
+        """Seats a bot (host only), with its own think time per move (0 = the table's)."""
         if by_player != self.host_player_id:
             raise LobbyError.denied("NOT_HOST", "only the host may seat bots")
         if not BOT_LEVEL_MIN <= level <= BOT_LEVEL_MAX:
-            raise LobbyError.invalid("bot_level must be 1..5", "bot_level")
+            raise LobbyError.invalid(f"bot_level must be {BOT_LEVEL_MIN}..{BOT_LEVEL_MAX}", "bot_level")
+        if think_ms_problem(think_ms):
+            raise LobbyError.invalid(think_ms_problem(think_ms), "bot_think_ms")
         self._require_open()
         i = self._free_seat(seat, "seat")
-        self.seats[i] = Occupant(bot_player_id(level), f"Bot {level}", bot_level=level)
+        self.seats[i] = Occupant(bot_player_id(level), f"Bot {level}", bot_level=level,
+                                 think_ms=think_ms)
         self.version += 1
         return i
 

@@ -237,7 +237,8 @@ class Directors:
         if bool(player_id) == bool(bot_level):
             raise LobbyError.invalid("give a player_id or a bot_level", "player_id")
         if bot_level and not BOT_LEVEL_MIN <= bot_level <= BOT_LEVEL_MAX:
-            raise LobbyError.invalid("bot_level must be 1..5", "bot_level")
+            raise LobbyError.invalid(f"bot_level must be {BOT_LEVEL_MIN}..{BOT_LEVEL_MAX}",
+                                     "bot_level")
         p = await self.t.db.run(store.get_player, player_id) if player_id else None
         if player_id and p is None:
             raise LobbyError.not_found("no such player", "player_id")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from wordarena.engine.analysis import hindsight, word_strength
+from wordarena.engine.analysis import best_by_simulation, hindsight, word_strength
 from wordarena.engine.families import replay
 from wordarena.engine.game import GameState, Play
 from wordarena.engine.game.actions import Move as EffectShift
@@ -88,9 +88,11 @@ def state_before(events: Sequence[StoredEvent], seq: int,
 
 
 def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: int,
-                       lexicon_for: Callable[[str], Any]) -> m.HindsightResponse:
+                       lexicon_for: Callable[[str], Any],
+                       by_simulation: bool = False) -> m.HindsightResponse:
     """Hindsight for the stored turn ``turn``: the best plays from the rack held then, what was
-    played, its rank among the legal plays and how many there were."""
+    played, its rank among the legal plays and how many there were; with ``by_simulation`` also
+    the best plays ranked by simulation (``engine.analysis.best_by_simulation``)."""
     head = turn.payload["engine"][0]
     seat = int(head["seat"])
     state = state_before(events, turn.seq, lexicon_for)
@@ -115,6 +117,25 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
             played.notation = placed_notation(r.board, state.cells, placed, data["across"])
         out.played.CopyFrom(played)
         out.played_rank = verdict.rank
+    if by_simulation:
+        out.simulated.extend(simulated_plays(state, seat, limit))
+    return out
+
+
+def simulated_plays(state: GameState, seat: int, limit: int) -> list[m.SimulatedPlay]:
+    """The SimulatedPlay messages of ``best_by_simulation`` (at least ``limit`` candidates)."""
+    r = board_ruleset(state)
+    out = []
+    for alt in best_by_simulation(state, seat, limit):
+        cand = alt.candidate
+        sim = m.SimulatedPlay(equity=cand.equity, mean_spread=cand.mean,
+                              spread_error=cand.stderr if cand.n > 1 else 0.0,
+                              iterations=cand.n, win_chance=cand.win)
+        if cand.move is not None:
+            sim.play.CopyFrom(analysed_move(state, seat, cand.move))
+        else:
+            sim.exchange.extend(views.tile(r, t) for t in cand.exchange)
+        out.append(sim)
     return out
 
 

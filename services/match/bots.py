@@ -1,8 +1,11 @@
-"""Bot seats: the engine's computer players (``engine.bots.Bot``), levels 1..5 as the contract's
-``SeatAssignment.bot_level`` defines them (1 beginner … 5 strong).
+"""Bot seats: the engine's computer players (``engine.bots.Bot``), levels 1..6 as the contract's
+``SeatAssignment.bot_level`` defines them (1 beginner … 5 strong, 6 champion: simulation within
+the seat's ``bot_think_ms``, default 1.5 s).
 
-``choose`` is blocking (move generation) and is run in a worker thread by the match manager, so
-one slow generation never stalls the event loop or other matches. The bot's random choices are
+``choose`` is blocking (move generation, simulation) and is run by the match manager on its
+bounded pool of bot workers (``MatchManager.run_bot``: threads apart from the analysis ones, so
+a thinking bot never delays Hindsight or Word Strength, and at most ``bot_workers`` bots think at
+once), never on the event loop. The bot's random choices are
 seeded from the match seed, the seat and the turn, so a bot's decision is repeatable for a given
 position. In Word Tiles a bot seat that must decide on a pending play accepts or checks it (the
 engine's ``Bot`` decides: levels 3+ check words they do not know).
@@ -16,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 from wordarena.engine.bots import LEVELS, Bot
+from wordarena.engine.bots.simulation import DEFAULT_BUDGET_S, SimSettings
 from wordarena.engine.game import Action, Exchange, GameState, Pass
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError
@@ -27,13 +31,15 @@ log = logs.get_logger(__name__)
 T = TypeVar("T")
 
 
-def choose(state: GameState, seat: int, level: int) -> Action:
+def choose(state: GameState, seat: int, level: int, think_ms: int = 0) -> Action:
     """The action of the bot of ``level`` sitting at ``seat`` (the seat to move, or the seat that
-    must accept or check a pending play) in ``state``."""
+    must accept or check a pending play) in ``state``; ``think_ms`` is a level-6 bot's time
+    budget (0 = ``DEFAULT_BUDGET_S``)."""
     if seat != state.to_move:
         raise ValueError(f"seat {seat} is not to move (seat {state.to_move} is)")
     lvl = level if level in LEVELS else min(max(level, min(LEVELS)), max(LEVELS))
-    bot = Bot(lvl, seed=(state.seed * 31 + seat) * 1009 + state.turn)
+    sim = SimSettings(budget_s=think_ms / 1000 if think_ms else DEFAULT_BUDGET_S)
+    bot = Bot(lvl, seed=(state.seed * 31 + seat) * 1009 + state.turn, sim=sim)
     return bot.choose(state)
 
 
@@ -54,7 +60,7 @@ class Host(Protocol):
 
     bot_delay: float
 
-    def run_blocking(self, use: str, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
+    def run_bot(self, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
 
     def holds(self, rt: Runtime) -> bool: ...
 
@@ -76,7 +82,8 @@ async def play_turn(host: Host, rt: Runtime) -> None:
             return
         seat = state.to_move
         try:
-            action = await host.run_blocking("bot", choose, state, seat, rt.seats[seat].bot_level)
+            info = rt.seats[seat]
+            action = await host.run_bot(choose, state, seat, info.bot_level, info.bot_think_ms)
         except Exception as exc:  # an engine bug must not stop the match
             log.error("bot failed to choose", match_id=rt.match_id, seat=seat, error=repr(exc))
             action = safe_action(state, seat)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import grpc
 
+from wordarena.engine.bots import LEVELS
+from wordarena.engine.bots.simulation import THINK_MS_MAX, THINK_MS_MIN
 from wordarena.engine.errors import InputError
 from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.rulesets.model import Ruleset, WordCheck
@@ -66,16 +68,23 @@ def seats_of(req: ctl.CreateMatchRequest, ruleset: Ruleset) -> list[SeatInfo]:
         if not 0 <= s.index < n or s.index in by_index:
             raise invalid_argument(f"seats[{k}].index", f"seat indexes must be 0..{n - 1}, each once")
         which = s.WhichOneof("occupant")
+        think = s.bot_think_ms
+        if think and which != "bot_level":
+            raise invalid_argument(f"seats[{k}].bot_think_ms", "only a bot seat has a think time")
+        if think and not THINK_MS_MIN <= think <= THINK_MS_MAX:
+            raise invalid_argument(f"seats[{k}].bot_think_ms",
+                                   f"must be {THINK_MS_MIN}..{THINK_MS_MAX} ms (0 = the default)")
         if which == "player":
             if not s.player.player_id or len(s.player.player_id) > 128:
                 raise invalid_argument(f"seats[{k}].player.player_id", "required, at most 128 chars")
             name = s.player.display_name[:64] or s.player.player_id
             by_index[s.index] = SeatInfo(s.player.player_id, name, guest=s.player.guest)
         elif which == "bot_level":
-            if not 1 <= s.bot_level <= 5:
-                raise invalid_argument(f"seats[{k}].bot_level", "must be 1..5")
+            if s.bot_level not in LEVELS:
+                raise invalid_argument(f"seats[{k}].bot_level",
+                                       f"must be {min(LEVELS)}..{max(LEVELS)}")
             by_index[s.index] = SeatInfo(f"bot:{s.bot_level}", f"Bot {s.bot_level}", bot=True,
-                                         bot_level=s.bot_level)
+                                         bot_level=s.bot_level, bot_think_ms=think)
         else:
             raise invalid_argument(f"seats[{k}]", "a seat needs a player or a bot_level")
     humans = [si.player_id for si in by_index.values() if not si.bot]

@@ -9,7 +9,9 @@ common ones — listen, metrics, database, keys, logging):
                                                         reader is cut off (default 256)
 ``--heartbeat-seconds`` / ``WORDARENA_HEARTBEAT_SECONDS`` stream heartbeat interval (default 15)
 ``--bot-delay`` / ``WORDARENA_BOT_DELAY``               seconds a bot waits before moving (default 0)
-``--engine-workers`` / ``WORDARENA_ENGINE_WORKERS``     threads for bot moves and analysis (default 2)
+``--engine-workers`` / ``WORDARENA_ENGINE_WORKERS``     threads for analysis (default 2)
+``--bot-workers`` / ``WORDARENA_BOT_WORKERS``           threads on which bots think: at most this
+                                                        many bot moves at once (default 1)
 ``--chat-rate`` / ``WORDARENA_CHAT_RATE``               chat messages a second per player and match,
                                                         after the burst (default 1)
 ``--chat-burst`` / ``WORDARENA_CHAT_BURST``             chat messages a player may send at once (default 5)
@@ -77,7 +79,9 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--deal-seed", default=0, type=int,
              help="tests and demonstrations only: deal every match created without a seed from "
              "this seed, so that its deal is known in advance (0: a random seed per match)")
-    add_flag(p, "--engine-workers", default=2, type=int, help="threads for bot moves and analysis")
+    add_flag(p, "--engine-workers", default=2, type=int, help="threads for analysis")
+    add_flag(p, "--bot-workers", default=1, type=int,
+             help="threads on which bots think (at most this many bot moves at once)")
     add_flag(p, "--chat-rate", default=1.0, type=float, help="chat messages a second per player")
     add_flag(p, "--chat-burst", default=5, type=int, help="chat messages a player may send at once")
     add_flag(p, "--chat-per-match", default=500, type=int, help="chat messages a player may post in a match")
@@ -123,6 +127,7 @@ async def start(settings: Settings) -> MatchServer:
         "heartbeat_seconds": 15.0,
         "bot_delay": 0.0,
         "engine_workers": 2,
+        "bot_workers": 1,
         "chat_rate": 1.0,
         "chat_burst": 5,
         "chat_per_match": 500,
@@ -151,6 +156,7 @@ async def start(settings: Settings) -> MatchServer:
         bot_delay=float(extra["bot_delay"]),
         deal_seed=int(extra.get("deal_seed", 0)),
         engine_workers=int(extra["engine_workers"]),
+        bot_workers=int(extra["bot_workers"]),
         chat_limits=ChatLimits(rate=float(extra["chat_rate"]), burst=int(extra["chat_burst"]),
                                per_match=int(extra["chat_per_match"])),
         orphan_timeout=float(extra["orphan_timeout"]),

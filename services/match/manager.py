@@ -101,7 +101,7 @@ class MatchManager:
     def __init__(self, store: MatchStore, *, server_id: str, address: str, lease_seconds: float = 30.0,
                  capacity: int = 5000, stream_queue: int = 256, heartbeat_seconds: float = 15.0,
                  lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0,
-                 engine_workers: int = 2, chat_limits: chat.ChatLimits | None = None,
+                 engine_workers: int = 2, bot_workers: int = 1, chat_limits: chat.ChatLimits | None = None,
                  orphan_timeout: float = 600.0, deal_seed: int = 0) -> None:
         self.store = store
         self.deal_seed = deal_seed  # operator's --deal-seed (tests, demonstrations): 0 = random
@@ -131,6 +131,11 @@ class MatchManager:
         self._loading: dict[str, asyncio.Lock] = {}
         self._engine_pool = ThreadPoolExecutor(max_workers=max(1, engine_workers),
                                                thread_name_prefix="engine")
+        # Bots think on their own bounded pool: a level-6 bot simulates for seconds, and must
+        # neither delay analysis requests nor take more than ``bot_workers`` cores' worth of
+        # the GIL from the event loop (see docs/bots.md, "Level 6 in the match server").
+        self._bot_pool = ThreadPoolExecutor(max_workers=max(1, bot_workers),
+                                            thread_name_prefix="bot")
 
     # --- life cycle ----------------------------------------------------------------------
 
@@ -157,6 +162,7 @@ class MatchManager:
             streams.close_all(rt.subscribers, "the match server is shutting down")
             self._stop_tasks(rt)
         self._engine_pool.shutdown(wait=False, cancel_futures=True)
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
         if release:
             await self.store.release(self.owner)
 
@@ -192,6 +198,18 @@ class MatchManager:
                 metrics.MOVEGEN_SECONDS.labels(use).observe(time.perf_counter() - t0)
 
         return await asyncio.get_running_loop().run_in_executor(self._engine_pool, timed)
+
+    async def run_bot(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a bot's move (``bots.choose``) on the bot workers, off the event loop; timed in
+        ``wordarena_movegen_seconds{use="bot"}``."""
+        def timed() -> T:
+            t0 = time.perf_counter()
+            try:
+                return fn(*args)
+            finally:
+                metrics.MOVEGEN_SECONDS.labels("bot").observe(time.perf_counter() - t0)
+
+        return await asyncio.get_running_loop().run_in_executor(self._bot_pool, timed)
 
     # --- creation ------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ class SeatInfo:
     guest: bool = False
     bot: bool = False
     bot_level: int = 0
+    bot_think_ms: int = 0  # a bot's think time per move (0 = the server's default)
 
     def to_pb(self) -> c.Player:
         return c.Player(player_id=self.player_id, display_name=self.display_name, guest=self.guest,
@@ -36,7 +37,7 @@ class SeatInfo:
 
     def to_dict(self) -> dict[str, Any]:
         return {"player_id": self.player_id, "display_name": self.display_name, "guest": self.guest,
-                "bot": self.bot, "bot_level": self.bot_level}
+                "bot": self.bot, "bot_level": self.bot_level, "bot_think_ms": self.bot_think_ms}
 
 
 @dataclass(slots=True)

@@ -293,7 +293,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your turn to analyse"),
             )
         return await self._analyse("hindsight", analysis.hindsight_response, events, turn,
-                                   request.limit or 1, self.manager.lexicon_for)
+                                   request.limit or 1, self.manager.lexicon_for,
+                                   request.by_simulation)
 
     @rpc
     async def WordStrength(self, request: m.WordStrengthRequest, context: Any) -> m.WordStrengthResponse:

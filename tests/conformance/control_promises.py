@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 
 import grpc
+from google.rpc import error_details_pb2
 from world import World, detail, promise, refused, rule
 
 from wordarena.services.common.config import Settings
@@ -42,6 +43,30 @@ async def _(w: World) -> None:
     await refused(w.control.CreateMatch(_create(ruleset="chess"), metadata=w.service_md), S.INVALID_ARGUMENT)
     g = await w.guest()
     await refused(w.control.CreateMatch(_create(), metadata=g.md), S.PERMISSION_DENIED)
+
+
+@promise("MatchControlService.CreateMatch",
+         "a bot seat: bot_level 1..6 and bot_think_ms 100..30000 (0 = the default); INVALID_ARGUMENT naming "
+         "seats[k].bot_level or seats[k].bot_think_ms outside them, or bot_think_ms on a player's seat")
+async def _(w: World) -> None:
+    def with_bot(bot: ctl.SeatAssignment, player_think: int = 0) -> ctl.CreateMatchRequest:
+        req = _create(players=("ctl-h",))
+        req.seats[0].bot_think_ms = player_think
+        req.seats.append(bot)
+        return req
+
+    for req, field in (
+        (with_bot(ctl.SeatAssignment(index=1, bot_level=7)), "seats[1].bot_level"),
+        (with_bot(ctl.SeatAssignment(index=1, bot_level=0)), "seats[1].bot_level"),
+        (with_bot(ctl.SeatAssignment(index=1, bot_level=6, bot_think_ms=99)), "seats[1].bot_think_ms"),
+        (with_bot(ctl.SeatAssignment(index=1, bot_level=6, bot_think_ms=30_001)), "seats[1].bot_think_ms"),
+        (with_bot(ctl.SeatAssignment(index=1, bot_level=6), player_think=500), "seats[0].bot_think_ms"),
+    ):
+        err = await refused(w.control.CreateMatch(req, metadata=w.service_md), S.INVALID_ARGUMENT)
+        bad = detail(err, error_details_pb2.BadRequest)
+        assert bad is not None and [v.field for v in bad.field_violations] == [field]
+    ok = with_bot(ctl.SeatAssignment(index=1, bot_level=6, bot_think_ms=30_000))
+    assert (await w.control.CreateMatch(ok, metadata=w.service_md)).match_id == ok.match_id
 
 
 @promise("MatchControlService.AbortMatch",

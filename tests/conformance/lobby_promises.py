@@ -124,6 +124,30 @@ async def _(w: World) -> None:
     assert again.table.table_id == first.table.table_id and first.table.host_player_id == g.player_id
 
 
+@promise("LobbyService.CreateTable",
+         "TableSettings.bot_think_ms and BotSeat.bot_think_ms: 100..30000 ms or 0 (the default), shown "
+         "back in the table; outside, INVALID_ARGUMENT naming settings.bot_think_ms or "
+         "settings.bots[i].bot_think_ms; BotSeat.bot_level 1..6 (settings.bots[i].bot_level)")
+async def _(w: World) -> None:
+    g = await w.guest()
+    bot6 = lb.BotSeat(seat=1, bot_level=6)
+    for settings, field in (
+        (_settings(bots=[bot6], bot_think_ms=99), "settings.bot_think_ms"),
+        (_settings(bots=[bot6], bot_think_ms=30_001), "settings.bot_think_ms"),
+        (_settings(bots=[lb.BotSeat(seat=1, bot_level=6, bot_think_ms=50)]), "settings.bots[0].bot_think_ms"),
+        (_settings(bots=[lb.BotSeat(seat=1, bot_level=7)]), "settings.bots[0].bot_level"),
+    ):
+        err = await refused(g.lobby.CreateTable(lb.CreateTableRequest(settings=settings, request_id=rid()),
+                                                metadata=g.md), S.INVALID_ARGUMENT)
+        assert field_of(err) == field
+    ok = _settings(bots=[lb.BotSeat(seat=1, bot_level=6, bot_think_ms=100)], bot_think_ms=30_000,
+                   start_policy=lb.START_POLICY_HOST)
+    table = (await g.lobby.CreateTable(lb.CreateTableRequest(settings=ok, request_id=rid()),
+                                       metadata=g.md)).table
+    assert table.settings.bot_think_ms == 30_000
+    assert [(b.bot_level, b.bot_think_ms) for b in table.settings.bots] == [(6, 100)]
+
+
 @promise("LobbyService.GetTable",
          "NOT_FOUND; PERMISSION_DENIED a private table the caller is not seated at, unless invite_code; "
          "a string field with a control character or over 1024 characters is INVALID_ARGUMENT naming it")
@@ -219,8 +243,8 @@ async def _(w: World) -> None:
 
 
 @promise("LobbyService.SitBot",
-         "host only: PERMISSION_DENIED NOT_HOST; INVALID_ARGUMENT bot_level outside 1..5; a repeated "
-         "request_id seats no second bot")
+         "host only: PERMISSION_DENIED NOT_HOST; INVALID_ARGUMENT bot_level outside 1..6 or "
+         "bot_think_ms outside 100..30000 (naming the field); a repeated request_id seats no second bot")
 async def _(w: World) -> None:
     host, other = await w.guest(), await w.guest()
     table = await w.table(host, host_start=True)
@@ -228,13 +252,21 @@ async def _(w: World) -> None:
                                                             request_id=rid()), metadata=other.md),
                         S.PERMISSION_DENIED)
     assert lobby_code(err) == e.LOBBY_CODE_NOT_HOST
-    await refused(host.lobby.SitBot(lb.SitBotRequest(table_id=table.table_id, bot_level=9, request_id=rid()),
-                                    metadata=host.md), S.INVALID_ARGUMENT)
+    for level, think, field in ((7, 0, "bot_level"), (6, 99, "bot_think_ms"), (6, 30_001, "bot_think_ms")):
+        err = await refused(host.lobby.SitBot(lb.SitBotRequest(table_id=table.table_id, bot_level=level,
+                                                               bot_think_ms=think, request_id=rid()),
+                                              metadata=host.md), S.INVALID_ARGUMENT)
+        assert field_of(err) == field
     big = await w.table(host, seats=4, ruleset="wordtiles", host_start=True)
     once = lb.SitBotRequest(table_id=big.table_id, bot_level=2, request_id="bot-1")
     first = await host.lobby.SitBot(once, metadata=host.md)
+    hardest = await host.lobby.SitBot(lb.SitBotRequest(table_id=big.table_id, bot_level=6,
+                                                       bot_think_ms=30_000, request_id=rid()),
+                                      metadata=host.md)
+    assert sorted(s.player.bot_level for s in hardest.table.seats if s.player.bot) == [2, 6]
     again = await host.lobby.SitBot(once, metadata=host.md)
     assert again == first and sum(s.player.bot for s in again.table.seats) == 1
+    assert sum(s.player.bot for s in hardest.table.seats) == 2  # the repeat seated no third bot
 
 
 @promise("LobbyService.StartTable",

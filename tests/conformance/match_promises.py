@@ -266,6 +266,22 @@ async def _(w: World) -> None:
     assert rule(err) == e.RULE_CODE_NOT_YOUR_SEAT
 
 
+@promise("MatchService.Hindsight",
+         "by_simulation: also the best plays ranked by simulation (SimulatedPlay: equity, mean spread, "
+         "its error, draws, win chance), the same answer for the same turn; without it, none")
+async def _(w: World) -> None:
+    mid, (a, _) = await w.match()
+    await a.submit(mid, PASS)
+    plain = await a.match.Hindsight(m.HindsightRequest(match_id=mid, limit=2), metadata=a.md)
+    assert plain.best and not plain.simulated
+    req = m.HindsightRequest(match_id=mid, limit=2, by_simulation=True)
+    first = await a.match.Hindsight(req, metadata=a.md)
+    assert first.best == plain.best and len(first.simulated) >= 2
+    assert all(s.iterations >= 1 and 0 <= s.win_chance <= 1 for s in first.simulated)
+    assert all(s.play.notation for s in first.simulated if s.HasField("play"))
+    assert await a.match.Hindsight(req, metadata=a.md) == first
+
+
 @promise("MatchService.TileBag",
          "the unseen tiles are the bag plus the opponents' racks; PERMISSION_DENIED spectators")
 async def _(w: World) -> None:

@@ -313,8 +313,8 @@ async def _(w: World) -> None:
 
 @promise(
     "TournamentService.AddEntrant",
-    "a player by id or a bot of bot_level 1..5, in REGISTRATION or RUNNING (then paired from the "
-    "next round); NOT_FOUND unknown player",
+    "a player by id or a bot of bot_level 1..6, in REGISTRATION or RUNNING (then paired from the "
+    "next round); NOT_FOUND unknown player; INVALID_ARGUMENT a bot_level outside 1..6",
 )
 async def _(w: World) -> None:
     d, p = await w.guest("td"), await w.guest("tp")
@@ -328,6 +328,10 @@ async def _(w: World) -> None:
     await turned_down(
         stub(w).AddEntrant(tp.AddEntrantRequest(tournament_id=tid, player_id="p_nobody"), metadata=d.md),
         S.NOT_FOUND,
+    )
+    await turned_down(
+        stub(w).AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=7), metadata=d.md),
+        S.INVALID_ARGUMENT,
     )
     await register(w, tid, 1)
     await stub(w).StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=d.md)

@@ -27,7 +27,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from wordarena.v1 import common_pb2 as wordarena_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1awordarena/v1/control.proto\x12\x0cwordarena.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19wordarena/v1/common.proto\"h\n\x0eSeatAssignment\x12\r\n\x05index\x18\x01 \x01(\x05\x12&\n\x06player\x18\x02 \x01(\x0b\x32\x14.wordarena.v1.PlayerH\x00\x12\x13\n\tbot_level\x18\x03 \x01(\x05H\x00\x42\n\n\x08occupant\"\xcb\x01\n\x12\x43reateMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12)\n\x07ruleset\x18\x02 \x01(\x0b\x32\x18.wordarena.v1.RulesetRef\x12+\n\x05seats\x18\x03 \x03(\x0b\x32\x1c.wordarena.v1.SeatAssignment\x12+\n\x07options\x18\x04 \x01(\x0b\x32\x1a.wordarena.v1.MatchOptions\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x10\n\x08table_id\x18\x06 \x01(\t\"F\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\"5\n\x11\x41\x62ortMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x7f\n\x12\x41\x62ortMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x17\n\x0f\x61lready_aborted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12.\n\nabort_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"d\n\nServerLoad\x12\x16\n\x0e\x61\x63tive_matches\x18\x01 \x01(\x05\x12\x10\n\x08\x63\x61pacity\x18\x02 \x01(\x05\x12\x1a\n\x12stream_subscribers\x18\x03 \x01(\x05\x12\x10\n\x08\x64raining\x18\x04 \x01(\x08\"\x10\n\x0eGetLoadRequest\"9\n\x0fGetLoadResponse\x12&\n\x04load\x18\x01 \x01(\x0b\x32\x18.wordarena.v1.ServerLoad\"\'\n\x0c\x44rainRequest\x12\x17\n\x0frelease_matches\x18\x01 \x01(\x08\"*\n\rDrainResponse\x12\x19\n\x11remaining_matches\x18\x01 \x01(\x05\"y\n\x1aRegisterMatchServerRequest\x12\x11\n\tserver_id\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12&\n\x04load\x18\x03 \x01(\x0b\x32\x18.wordarena.v1.ServerLoad\x12\x0f\n\x07version\x18\x04 \x01(\t\"\x83\x01\n\x1bRegisterMatchServerResponse\x12\x35\n\x12heartbeat_interval\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12-\n\nserver_ttl\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"^\n\x10HeartbeatRequest\x12\x11\n\tserver_id\x18\x01 \x01(\t\x12&\n\x04load\x18\x02 \x01(\x0b\x32\x18.wordarena.v1.ServerLoad\x12\x0f\n\x07\x61\x64\x64ress\x18\x03 \x01(\t\"K\n\x11HeartbeatResponse\x12\x36\n\x12next_heartbeat_due\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xbb\x01\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66inal_score\x18\x03 \x01(\x05\x12&\n\x07outcome\x18\x04 \x01(\x0e\x32\x15.wordarena.v1.Outcome\x12(\n\x06status\x18\x05 \x01(\x0e\x32\x18.wordarena.v1.SeatStatus\x12\x14\n\x0cscore_counts\x18\x06 \x01(\x08\x12\x0f\n\x07no_show\x18\x07 \x01(\x08\"\xbf\x02\n\x13ReportResultRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\tserver_id\x18\x02 \x01(\t\x12)\n\x07ruleset\x18\x03 \x01(\x0b\x32\x18.wordarena.v1.RulesetRef\x12,\n\x06reason\x18\x04 \x01(\x0e\x32\x1c.wordarena.v1.GameOverReason\x12\'\n\x05seats\x18\x05 \x03(\x0b\x32\x18.wordarena.v1.SeatResult\x12\x0f\n\x07unrated\x18\x06 \x01(\x08\x12.\n\nstart_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nturn_count\x18\t \x01(\x05\"0\n\x14ReportResultResponse\x12\x18\n\x10\x61lready_recorded\x18\x01 \x01(\x08\"R\n\x1aReportMatchLocationRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\tserver_id\x18\x02 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x03 \x01(\t\"\x1d\n\x1bReportMatchLocationResponse2\xc4\x02\n\x13MatchControlService\x12R\n\x0b\x43reateMatch\x12 .wordarena.v1.CreateMatchRequest\x1a!.wordarena.v1.CreateMatchResponse\x12O\n\nAbortMatch\x12\x1f.wordarena.v1.AbortMatchRequest\x1a .wordarena.v1.AbortMatchResponse\x12\x46\n\x07GetLoad\x12\x1c.wordarena.v1.GetLoadRequest\x1a\x1d.wordarena.v1.GetLoadResponse\x12@\n\x05\x44rain\x12\x1a.wordarena.v1.DrainRequest\x1a\x1b.wordarena.v1.DrainResponse2\x93\x03\n\x14MatchRegistryService\x12j\n\x13RegisterMatchServer\x12(.wordarena.v1.RegisterMatchServerRequest\x1a).wordarena.v1.RegisterMatchServerResponse\x12L\n\tHeartbeat\x12\x1e.wordarena.v1.HeartbeatRequest\x1a\x1f.wordarena.v1.HeartbeatResponse\x12U\n\x0cReportResult\x12!.wordarena.v1.ReportResultRequest\x1a\".wordarena.v1.ReportResultResponse\x12j\n\x13ReportMatchLocation\x12(.wordarena.v1.ReportMatchLocationRequest\x1a).wordarena.v1.ReportMatchLocationResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1awordarena/v1/control.proto\x12\x0cwordarena.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19wordarena/v1/common.proto\"~\n\x0eSeatAssignment\x12\r\n\x05index\x18\x01 \x01(\x05\x12&\n\x06player\x18\x02 \x01(\x0b\x32\x14.wordarena.v1.PlayerH\x00\x12\x13\n\tbot_level\x18\x03 \x01(\x05H\x00\x12\x14\n\x0c\x62ot_think_ms\x18\x04 \x01(\x05\x42\n\n\x08occupant\"\xcb\x01\n\x12\x43reateMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12)\n\x07ruleset\x18\x02 \x01(\x0b\x32\x18.wordarena.v1.RulesetRef\x12+\n\x05seats\x18\x03 \x03(\x0b\x32\x1c.wordarena.v1.SeatAssignment\x12+\n\x07options\x18\x04 \x01(\x0b\x32\x1a.wordarena.v1.MatchOptions\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x10\n\x08table_id\x18\x06 \x01(\t\"F\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\"5\n\x11\x41\x62ortMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x7f\n\x12\x41\x62ortMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x17\n\x0f\x61lready_aborted\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12.\n\nabort_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"d\n\nServerLoad\x12\x16\n\x0e\x61\x63tive_matches\x18\x01 \x01(\x05\x12\x10\n\x08\x63\x61pacity\x18\x02 \x01(\x05\x12\x1a\n\x12stream_subscribers\x18\x03 \x01(\x05\x12\x10\n\x08\x64raining\x18\x04 \x01(\x08\"\x10\n\x0eGetLoadRequest\"9\n\x0fGetLoadResponse\x12&\n\x04load\x18\x01 \x01(\x0b\x32\x18.wordarena.v1.ServerLoad\"\'\n\x0c\x44rainRequest\x12\x17\n\x0frelease_matches\x18\x01 \x01(\x08\"*\n\rDrainResponse\x12\x19\n\x11remaining_matches\x18\x01 \x01(\x05\"y\n\x1aRegisterMatchServerRequest\x12\x11\n\tserver_id\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12&\n\x04load\x18\x03 \x01(\x0b\x32\x18.wordarena.v1.ServerLoad\x12\x0f\n\x07version\x18\x04 \x01(\t\"\x83\x01\n\x1bRegisterMatchServerResponse\x12\x35\n\x12heartbeat_interval\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12-\n\nserver_ttl\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"^\n\x10HeartbeatRequest\x12\x11\n\tserver_id\x18\x01 \x01(\t\x12&\n\x04load\x18\x02 \x01(\x0b\x32\x18.wordarena.v1.ServerLoad\x12\x0f\n\x07\x61\x64\x64ress\x18\x03 \x01(\t\"K\n\x11HeartbeatResponse\x12\x36\n\x12next_heartbeat_due\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xbb\x01\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66inal_score\x18\x03 \x01(\x05\x12&\n\x07outcome\x18\x04 \x01(\x0e\x32\x15.wordarena.v1.Outcome\x12(\n\x06status\x18\x05 \x01(\x0e\x32\x18.wordarena.v1.SeatStatus\x12\x14\n\x0cscore_counts\x18\x06 \x01(\x08\x12\x0f\n\x07no_show\x18\x07 \x01(\x08\"\xbf\x02\n\x13ReportResultRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\tserver_id\x18\x02 \x01(\t\x12)\n\x07ruleset\x18\x03 \x01(\x0b\x32\x18.wordarena.v1.RulesetRef\x12,\n\x06reason\x18\x04 \x01(\x0e\x32\x1c.wordarena.v1.GameOverReason\x12\'\n\x05seats\x18\x05 \x03(\x0b\x32\x18.wordarena.v1.SeatResult\x12\x0f\n\x07unrated\x18\x06 \x01(\x08\x12.\n\nstart_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nturn_count\x18\t \x01(\x05\"0\n\x14ReportResultResponse\x12\x18\n\x10\x61lready_recorded\x18\x01 \x01(\x08\"R\n\x1aReportMatchLocationRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\tserver_id\x18\x02 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x03 \x01(\t\"\x1d\n\x1bReportMatchLocationResponse2\xc4\x02\n\x13MatchControlService\x12R\n\x0b\x43reateMatch\x12 .wordarena.v1.CreateMatchRequest\x1a!.wordarena.v1.CreateMatchResponse\x12O\n\nAbortMatch\x12\x1f.wordarena.v1.AbortMatchRequest\x1a .wordarena.v1.AbortMatchResponse\x12\x46\n\x07GetLoad\x12\x1c.wordarena.v1.GetLoadRequest\x1a\x1d.wordarena.v1.GetLoadResponse\x12@\n\x05\x44rain\x12\x1a.wordarena.v1.DrainRequest\x1a\x1b.wordarena.v1.DrainResponse2\x93\x03\n\x14MatchRegistryService\x12j\n\x13RegisterMatchServer\x12(.wordarena.v1.RegisterMatchServerRequest\x1a).wordarena.v1.RegisterMatchServerResponse\x12L\n\tHeartbeat\x12\x1e.wordarena.v1.HeartbeatRequest\x1a\x1f.wordarena.v1.HeartbeatResponse\x12U\n\x0cReportResult\x12!.wordarena.v1.ReportResultRequest\x1a\".wordarena.v1.ReportResultResponse\x12j\n\x13ReportMatchLocation\x12(.wordarena.v1.ReportMatchLocationRequest\x1a).wordarena.v1.ReportMatchLocationResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,45 +35,45 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'wordarena.v1.control_pb2', 
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_SEATASSIGNMENT']._serialized_start=136
-  _globals['_SEATASSIGNMENT']._serialized_end=240
-  _globals['_CREATEMATCHREQUEST']._serialized_start=243
-  _globals['_CREATEMATCHREQUEST']._serialized_end=446
-  _globals['_CREATEMATCHRESPONSE']._serialized_start=448
-  _globals['_CREATEMATCHRESPONSE']._serialized_end=518
-  _globals['_ABORTMATCHREQUEST']._serialized_start=520
-  _globals['_ABORTMATCHREQUEST']._serialized_end=573
-  _globals['_ABORTMATCHRESPONSE']._serialized_start=575
-  _globals['_ABORTMATCHRESPONSE']._serialized_end=702
-  _globals['_SERVERLOAD']._serialized_start=704
-  _globals['_SERVERLOAD']._serialized_end=804
-  _globals['_GETLOADREQUEST']._serialized_start=806
-  _globals['_GETLOADREQUEST']._serialized_end=822
-  _globals['_GETLOADRESPONSE']._serialized_start=824
-  _globals['_GETLOADRESPONSE']._serialized_end=881
-  _globals['_DRAINREQUEST']._serialized_start=883
-  _globals['_DRAINREQUEST']._serialized_end=922
-  _globals['_DRAINRESPONSE']._serialized_start=924
-  _globals['_DRAINRESPONSE']._serialized_end=966
-  _globals['_REGISTERMATCHSERVERREQUEST']._serialized_start=968
-  _globals['_REGISTERMATCHSERVERREQUEST']._serialized_end=1089
-  _globals['_REGISTERMATCHSERVERRESPONSE']._serialized_start=1092
-  _globals['_REGISTERMATCHSERVERRESPONSE']._serialized_end=1223
-  _globals['_HEARTBEATREQUEST']._serialized_start=1225
-  _globals['_HEARTBEATREQUEST']._serialized_end=1319
-  _globals['_HEARTBEATRESPONSE']._serialized_start=1321
-  _globals['_HEARTBEATRESPONSE']._serialized_end=1396
-  _globals['_SEATRESULT']._serialized_start=1399
-  _globals['_SEATRESULT']._serialized_end=1586
-  _globals['_REPORTRESULTREQUEST']._serialized_start=1589
-  _globals['_REPORTRESULTREQUEST']._serialized_end=1908
-  _globals['_REPORTRESULTRESPONSE']._serialized_start=1910
-  _globals['_REPORTRESULTRESPONSE']._serialized_end=1958
-  _globals['_REPORTMATCHLOCATIONREQUEST']._serialized_start=1960
-  _globals['_REPORTMATCHLOCATIONREQUEST']._serialized_end=2042
-  _globals['_REPORTMATCHLOCATIONRESPONSE']._serialized_start=2044
-  _globals['_REPORTMATCHLOCATIONRESPONSE']._serialized_end=2073
-  _globals['_MATCHCONTROLSERVICE']._serialized_start=2076
-  _globals['_MATCHCONTROLSERVICE']._serialized_end=2400
-  _globals['_MATCHREGISTRYSERVICE']._serialized_start=2403
-  _globals['_MATCHREGISTRYSERVICE']._serialized_end=2806
+  _globals['_SEATASSIGNMENT']._serialized_end=262
+  _globals['_CREATEMATCHREQUEST']._serialized_start=265
+  _globals['_CREATEMATCHREQUEST']._serialized_end=468
+  _globals['_CREATEMATCHRESPONSE']._serialized_start=470
+  _globals['_CREATEMATCHRESPONSE']._serialized_end=540
+  _globals['_ABORTMATCHREQUEST']._serialized_start=542
+  _globals['_ABORTMATCHREQUEST']._serialized_end=595
+  _globals['_ABORTMATCHRESPONSE']._serialized_start=597
+  _globals['_ABORTMATCHRESPONSE']._serialized_end=724
+  _globals['_SERVERLOAD']._serialized_start=726
+  _globals['_SERVERLOAD']._serialized_end=826
+  _globals['_GETLOADREQUEST']._serialized_start=828
+  _globals['_GETLOADREQUEST']._serialized_end=844
+  _globals['_GETLOADRESPONSE']._serialized_start=846
+  _globals['_GETLOADRESPONSE']._serialized_end=903
+  _globals['_DRAINREQUEST']._serialized_start=905
+  _globals['_DRAINREQUEST']._serialized_end=944
+  _globals['_DRAINRESPONSE']._serialized_start=946
+  _globals['_DRAINRESPONSE']._serialized_end=988
+  _globals['_REGISTERMATCHSERVERREQUEST']._serialized_start=990
+  _globals['_REGISTERMATCHSERVERREQUEST']._serialized_end=1111
+  _globals['_REGISTERMATCHSERVERRESPONSE']._serialized_start=1114
+  _globals['_REGISTERMATCHSERVERRESPONSE']._serialized_end=1245
+  _globals['_HEARTBEATREQUEST']._serialized_start=1247
+  _globals['_HEARTBEATREQUEST']._serialized_end=1341
+  _globals['_HEARTBEATRESPONSE']._serialized_start=1343
+  _globals['_HEARTBEATRESPONSE']._serialized_end=1418
+  _globals['_SEATRESULT']._serialized_start=1421
+  _globals['_SEATRESULT']._serialized_end=1608
+  _globals['_REPORTRESULTREQUEST']._serialized_start=1611
+  _globals['_REPORTRESULTREQUEST']._serialized_end=1930
+  _globals['_REPORTRESULTRESPONSE']._serialized_start=1932
+  _globals['_REPORTRESULTRESPONSE']._serialized_end=1980
+  _globals['_REPORTMATCHLOCATIONREQUEST']._serialized_start=1982
+  _globals['_REPORTMATCHLOCATIONREQUEST']._serialized_end=2064
+  _globals['_REPORTMATCHLOCATIONRESPONSE']._serialized_start=2066
+  _globals['_REPORTMATCHLOCATIONRESPONSE']._serialized_end=2095
+  _globals['_MATCHCONTROLSERVICE']._serialized_start=2098
+  _globals['_MATCHCONTROLSERVICE']._serialized_end=2422
+  _globals['_MATCHREGISTRYSERVICE']._serialized_start=2425
+  _globals['_MATCHREGISTRYSERVICE']._serialized_end=2828
 # @@protoc_insertion_point(module_scope)

@@ -14,14 +14,16 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class SeatAssignment(_message.Message):
-    __slots__ = ("index", "player", "bot_level")
+    __slots__ = ("index", "player", "bot_level", "bot_think_ms")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    BOT_THINK_MS_FIELD_NUMBER: _ClassVar[int]
     index: int
     player: _common_pb2.Player
     bot_level: int
-    def __init__(self, index: _Optional[int] = ..., player: _Optional[_Union[_common_pb2.Player, _Mapping]] = ..., bot_level: _Optional[int] = ...) -> None: ...
+    bot_think_ms: int
+    def __init__(self, index: _Optional[int] = ..., player: _Optional[_Union[_common_pb2.Player, _Mapping]] = ..., bot_level: _Optional[int] = ..., bot_think_ms: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("match_id", "ruleset", "seats", "options", "seed", "table_id")

@@ -193,28 +193,32 @@ class GetMeResponse(_message.Message):
     def __init__(self, player: _Optional[_Union[_common_pb2.Player, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class BotSeat(_message.Message):
-    __slots__ = ("seat", "bot_level")
+    __slots__ = ("seat", "bot_level", "bot_think_ms")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    BOT_THINK_MS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     bot_level: int
-    def __init__(self, seat: _Optional[int] = ..., bot_level: _Optional[int] = ...) -> None: ...
+    bot_think_ms: int
+    def __init__(self, seat: _Optional[int] = ..., bot_level: _Optional[int] = ..., bot_think_ms: _Optional[int] = ...) -> None: ...
 
 class TableSettings(_message.Message):
-    __slots__ = ("ruleset", "seats", "options", "bots", "visibility", "start_policy")
+    __slots__ = ("ruleset", "seats", "options", "bots", "visibility", "start_policy", "bot_think_ms")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
     VISIBILITY_FIELD_NUMBER: _ClassVar[int]
     START_POLICY_FIELD_NUMBER: _ClassVar[int]
+    BOT_THINK_MS_FIELD_NUMBER: _ClassVar[int]
     ruleset: _common_pb2.RulesetRef
     seats: int
     options: _common_pb2.MatchOptions
     bots: _containers.RepeatedCompositeFieldContainer[BotSeat]
     visibility: Visibility
     start_policy: StartPolicy
-    def __init__(self, ruleset: _Optional[_Union[_common_pb2.RulesetRef, _Mapping]] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.MatchOptions, _Mapping]] = ..., bots: _Optional[_Iterable[_Union[BotSeat, _Mapping]]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., start_policy: _Optional[_Union[StartPolicy, str]] = ...) -> None: ...
+    bot_think_ms: int
+    def __init__(self, ruleset: _Optional[_Union[_common_pb2.RulesetRef, _Mapping]] = ..., seats: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.MatchOptions, _Mapping]] = ..., bots: _Optional[_Iterable[_Union[BotSeat, _Mapping]]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., start_policy: _Optional[_Union[StartPolicy, str]] = ..., bot_think_ms: _Optional[int] = ...) -> None: ...
 
 class TableSeat(_message.Message):
     __slots__ = ("index", "player")
@@ -369,16 +373,18 @@ class LeaveTableResponse(_message.Message):
     def __init__(self, table: _Optional[_Union[Table, _Mapping]] = ...) -> None: ...
 
 class SitBotRequest(_message.Message):
-    __slots__ = ("table_id", "seat", "bot_level", "request_id")
+    __slots__ = ("table_id", "seat", "bot_level", "request_id", "bot_think_ms")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    BOT_THINK_MS_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
     bot_level: int
     request_id: str
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., bot_level: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+    bot_think_ms: int
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., bot_level: _Optional[int] = ..., request_id: _Optional[str] = ..., bot_think_ms: _Optional[int] = ...) -> None: ...
 
 class SitBotResponse(_message.Message):
     __slots__ = ("table",)

@@ -264,7 +264,8 @@ class LobbyServiceServicer:
 
     def SitBot(self, request, context):
         """Seats a bot at a free seat (host only). Errors: PERMISSION_DENIED (NOT_HOST); FAILED_PRECONDITION
-        (TABLE_FULL, TABLE_NOT_OPEN); INVALID_ARGUMENT bot_level outside 1..5; NOT_FOUND.
+        (TABLE_FULL, TABLE_NOT_OPEN); INVALID_ARGUMENT bot_level outside 1..6 or bot_think_ms outside 100..30000
+        (naming the field); NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

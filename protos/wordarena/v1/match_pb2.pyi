@@ -218,30 +218,52 @@ class AnalysedPlay(_message.Message):
     def __init__(self, play: _Optional[_Union[_common_pb2.PlayMove, _Mapping]] = ..., breakdown: _Optional[_Union[_common_pb2.ScoreBreakdown, _Mapping]] = ..., notation: _Optional[str] = ..., leave: _Optional[_Iterable[_Union[_common_pb2.Tile, _Mapping]]] = ...) -> None: ...
 
 class HindsightRequest(_message.Message):
-    __slots__ = ("match_id", "turn_seq", "limit", "seat")
+    __slots__ = ("match_id", "turn_seq", "limit", "seat", "by_simulation")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     TURN_SEQ_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    BY_SIMULATION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     turn_seq: int
     limit: int
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., turn_seq: _Optional[int] = ..., limit: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+    by_simulation: bool
+    def __init__(self, match_id: _Optional[str] = ..., turn_seq: _Optional[int] = ..., limit: _Optional[int] = ..., seat: _Optional[int] = ..., by_simulation: _Optional[bool] = ...) -> None: ...
+
+class SimulatedPlay(_message.Message):
+    __slots__ = ("play", "equity", "mean_spread", "spread_error", "iterations", "win_chance", "exchange")
+    PLAY_FIELD_NUMBER: _ClassVar[int]
+    EQUITY_FIELD_NUMBER: _ClassVar[int]
+    MEAN_SPREAD_FIELD_NUMBER: _ClassVar[int]
+    SPREAD_ERROR_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    WIN_CHANCE_FIELD_NUMBER: _ClassVar[int]
+    EXCHANGE_FIELD_NUMBER: _ClassVar[int]
+    play: AnalysedPlay
+    equity: float
+    mean_spread: float
+    spread_error: float
+    iterations: int
+    win_chance: float
+    exchange: _containers.RepeatedCompositeFieldContainer[_common_pb2.Tile]
+    def __init__(self, play: _Optional[_Union[AnalysedPlay, _Mapping]] = ..., equity: _Optional[float] = ..., mean_spread: _Optional[float] = ..., spread_error: _Optional[float] = ..., iterations: _Optional[int] = ..., win_chance: _Optional[float] = ..., exchange: _Optional[_Iterable[_Union[_common_pb2.Tile, _Mapping]]] = ...) -> None: ...
 
 class HindsightResponse(_message.Message):
-    __slots__ = ("turn_seq", "best", "played", "played_rank", "legal_play_count")
+    __slots__ = ("turn_seq", "best", "played", "played_rank", "legal_play_count", "simulated")
     TURN_SEQ_FIELD_NUMBER: _ClassVar[int]
     BEST_FIELD_NUMBER: _ClassVar[int]
     PLAYED_FIELD_NUMBER: _ClassVar[int]
     PLAYED_RANK_FIELD_NUMBER: _ClassVar[int]
     LEGAL_PLAY_COUNT_FIELD_NUMBER: _ClassVar[int]
+    SIMULATED_FIELD_NUMBER: _ClassVar[int]
     turn_seq: int
     best: _containers.RepeatedCompositeFieldContainer[AnalysedPlay]
     played: AnalysedPlay
     played_rank: int
     legal_play_count: int
-    def __init__(self, turn_seq: _Optional[int] = ..., best: _Optional[_Iterable[_Union[AnalysedPlay, _Mapping]]] = ..., played: _Optional[_Union[AnalysedPlay, _Mapping]] = ..., played_rank: _Optional[int] = ..., legal_play_count: _Optional[int] = ...) -> None: ...
+    simulated: _containers.RepeatedCompositeFieldContainer[SimulatedPlay]
+    def __init__(self, turn_seq: _Optional[int] = ..., best: _Optional[_Iterable[_Union[AnalysedPlay, _Mapping]]] = ..., played: _Optional[_Union[AnalysedPlay, _Mapping]] = ..., played_rank: _Optional[int] = ..., legal_play_count: _Optional[int] = ..., simulated: _Optional[_Iterable[_Union[SimulatedPlay, _Mapping]]] = ...) -> None: ...
 
 class WordStrengthRequest(_message.Message):
     __slots__ = ("match_id", "placements", "seat")

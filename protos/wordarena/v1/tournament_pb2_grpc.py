@@ -313,7 +313,7 @@ class TournamentServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AddEntrant(self, request, context):
-        """Director: adds an entrant (a player by id, or a bot of bot_level 1..5) in REGISTRATION or
+        """Director: adds an entrant (a player by id, or a bot of bot_level 1..6) in REGISTRATION or
         RUNNING (then paired from the next round). Errors: NOT_FOUND unknown player.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

@@ -16,7 +16,7 @@ from wordarena.services.lobby.api.errors import rpc
 from wordarena.services.lobby.api.requests import Page, Replay, check_id
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.errors import LobbyError, Status
-from wordarena.services.lobby.settings import catalog, resolve_ruleset, validate_settings
+from wordarena.services.lobby.settings import BOT_LEVEL_MAX, catalog, resolve_ruleset, validate_settings
 from wordarena.services.lobby.standings import Period
 from wordarena.services.lobby.table_cache import ChangeKind, TableChange
 from wordarena.services.lobby.tables import Table
@@ -218,7 +218,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
 
         async def make() -> lobby_pb2.SitBotResponse:
             t = await self.lobby.table_ops.sit_bot(
-                request.table_id, pid, request.bot_level or 3, _seat(request)
+                request.table_id, pid, request.bot_level or 3, _seat(request), request.bot_think_ms
             )
             return lobby_pb2.SitBotResponse(table=convert.table_pb(t, pid))
 
@@ -252,8 +252,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         c = request.criteria
         if not c.HasField("ruleset"):
             raise LobbyError.invalid("criteria.ruleset is required", "criteria.ruleset")
-        if not 0 <= c.bot_level <= 5:
-            raise LobbyError.invalid("bot_level must be 1..5 (0 = 3)", "criteria.bot_level")
+        if not 0 <= c.bot_level <= BOT_LEVEL_MAX:
+            raise LobbyError.invalid(f"bot_level must be 1..{BOT_LEVEL_MAX} (0 = 3)",
+                                     "criteria.bot_level")
         bot_after: float | None = None
         if c.HasField("bot_after"):
             bot_after = c.bot_after.ToNanoseconds() / 1e9

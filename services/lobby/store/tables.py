@@ -47,6 +47,7 @@ def table_from_json(table_id: str, data: str) -> Table:
     d = json.loads(data)
     cfg = d["config"]
     cfg["bots"] = tuple(tuple(b) for b in cfg["bots"])
+    cfg["bot_think"] = tuple(tuple(b) for b in cfg.get("bot_think", ()))
     return Table(
         table_id=table_id,
         config=TableConfig(**cfg),

@@ -1,0 +1,179 @@
+"""A level-6 bot's move through the match server: p50 / p95 / max over real gRPC, and how the
+server answers another match meanwhile.
+
+    nice -n 10 .venv/bin/python bench/bot_latency.py --moves 40 [--think-ms 0] [--workers 1]
+
+An in-process match server (``services.match.main.start``, fresh SQLite file) holds matches of a
+human seat against a level-6 bot (``bot_think_ms``: 0 = the server's default). The human plays
+the best-scoring move (the engine's move generator on the server's state) and the time is taken
+from the SubmitTurn answer to the bot's move arriving on the human's stream: the bot's whole
+turn as a player sees it (simulation, commit, stream). Meanwhile a probe client calls GetMatch
+on another match every 50 ms; its latencies show whether the server stays responsive while a
+bot thinks. Wall-clock figures: the machine's load is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from wordarena.services.common import auth
+from wordarena.services.common.config import Settings
+from wordarena.services.match.main import start
+from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
+from wordarena.v1 import match_pb2 as m
+
+TOKEN = "bench-service-token"
+
+
+def _move(state: Any, seat: int) -> c.Move:
+    """The best-scoring play, or a pass (the bench needs turns, not good ones)."""
+    from wordarena.engine.movegen import generate_moves
+
+    moves = generate_moves(state, seat)
+    if not moves:
+        return c.Move(pass_turn=c.PassMove())
+    return c.Move(
+        play=c.PlayMove(
+            placements=[
+                c.Placement(square=c.Square(row=p.row, col=p.col), letter=p.letter, is_blank=p.blank)
+                for p in moves[0].to_play(seat).placements
+            ]
+        )
+    )
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(moves: int, think_ms: int, workers: int) -> None:
+    data = Path(tempfile.mkdtemp(prefix="bot-latency-"))
+    settings = Settings(
+        service="match",
+        listen="127.0.0.1:0",
+        data_dir=data,
+        database_url=f"sqlite:///{data / 'match.db'}",
+        service_token=TOKEN,
+        metrics_listen="",
+        shutdown_grace=1.0,
+        server_id="bench",
+        advertise_address="127.0.0.1:0",
+        extra={"heartbeat_seconds": 5.0, "bot_workers": workers},
+    )
+    srv = await start(settings)
+    keys = auth.load_token_keys(data)
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}")
+    control = control_pb2_grpc.MatchControlServiceStub(channel)
+    stub = match_pb2_grpc.MatchServiceStub(channel)
+    admin = [("authorization", f"Bearer {TOKEN}")]
+    md = [("authorization", f"Bearer {keys.issue('human', 'Human', 3600)}")]
+
+    async def create(bot: bool, seed: int) -> str:
+        mid = uuid.uuid4().hex[:12]
+        seats = [ctl.SeatAssignment(index=0, player=c.Player(player_id="human", display_name="H"))]
+        seats.append(
+            ctl.SeatAssignment(index=1, bot_level=6, bot_think_ms=think_ms)
+            if bot
+            else ctl.SeatAssignment(index=1, player=c.Player(player_id="other", display_name="O"))
+        )
+        await control.CreateMatch(
+            ctl.CreateMatchRequest(
+                match_id=mid, ruleset=c.RulesetRef(ruleset_id="classic"), seats=seats, seed=seed
+            ),
+            metadata=admin,
+        )
+        return mid
+
+    probe_match = await create(False, 1)
+    probe_times: list[float] = []
+    stop = asyncio.Event()
+
+    async def probe() -> None:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            await stub.GetMatch(m.GetMatchRequest(match_id=probe_match), metadata=md)
+            probe_times.append(time.perf_counter() - t0)
+            await asyncio.sleep(0.05)
+
+    probing = asyncio.create_task(probe())
+    bot_times: list[float] = []
+    seed = 100
+    while len(bot_times) < moves:
+        mid = await create(True, seed)
+        seed += 1
+        while len(bot_times) < moves:
+            view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
+            state = srv.manager.matches[mid].state
+            if state.over:
+                break
+            call = stub.StreamMatch(m.StreamMatchRequest(match_id=mid, after_seq=view.last_seq), metadata=md)
+            await stub.SubmitTurn(
+                m.SubmitTurnRequest(
+                    match_id=mid,
+                    move=_move(state, 0),
+                    expected_seq=view.last_seq,
+                    request_id=uuid.uuid4().hex,
+                ),
+                metadata=md,
+            )
+            t0 = time.perf_counter()
+            seen_mine = False
+            async for msg in call:
+                if msg.event.HasField("heartbeat"):
+                    continue
+                if not seen_mine:  # the human's own move comes first
+                    seen_mine = True
+                    if srv.manager.matches[mid].state.over:
+                        break
+                    continue
+                bot_times.append(time.perf_counter() - t0)
+                break
+            call.cancel()
+            if srv.manager.matches[mid].state.over:
+                break
+    stop.set()
+    await probing
+    await channel.close()
+    await srv.stop(0.5)
+    load = os.getloadavg()
+    print(
+        f"level-6 move through gRPC, think {think_ms or 'default'} ms, {workers} bot worker(s), "
+        f"{len(bot_times)} moves, load average {load[0]:.1f}"
+    )
+    print(
+        f"  bot move: p50 {statistics.median(bot_times):.2f} s, p95 {_pct(bot_times, 0.95):.2f} s,"
+        f" max {max(bot_times):.2f} s"
+    )
+    print(
+        f"  GetMatch on another match meanwhile: {len(probe_times)} calls, p50 "
+        f"{statistics.median(probe_times) * 1e3:.1f} ms, p95 {_pct(probe_times, 0.95) * 1e3:.1f} ms,"
+        f" max {max(probe_times) * 1e3:.1f} ms"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--think-ms", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    asyncio.run(run(args.moves, args.think_ms, args.workers))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

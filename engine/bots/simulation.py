@@ -1,0 +1,334 @@
+"""Monte Carlo simulation of candidate plays (bot level 6, Hindsight's "best by simulation").
+
+The top ``candidates`` plays by static equity (level 5's: score + leave value, see
+:func:`static_equity`), and the best exchange when the rules allow one, are each played out
+over random *worlds*: the tiles the seat has not seen (the bag and the other racks, as one pool
+— the seat's view only: never the real racks of the others nor the bag's order) are shuffled by
+a seeded RNG and dealt to the other seats (as many tiles as each holds now, which every player
+sees) and to the bag. In each world the candidate is played, every other seat answers with its
+best-equity play, then the seat plays its own best-equity reply (2 plies in a 2-player game);
+the result is the spread gained over those plies plus the value of the tiles the seat keeps at
+the end. Every candidate sees the same worlds (common random numbers), and the choice is made on
+paired differences against the static choice (``advantage``): a candidate replaces level 5's
+play only when it beats it world by world by more than ``CONFIDENCE`` standard errors. When the
+game is close (few tiles left in the pool, see ``CLOSE_POOL``) the differences are those of an
+estimate of the chance to win, a normal model of the final spread (``win_chance``).
+
+The iterations run in rounds (one world for every live candidate per round) until the time
+budget or the iteration cap is reached, or one candidate is *clearly* best: after
+``min_iterations``, its mean minus 2 standard errors beats every other's mean plus 2 standard
+errors; candidates clearly worse than the best so far are dropped earlier. The choice is
+deterministic for a given seed and number of rounds (a fixed ``iterations`` cap with no time
+budget is fully repeatable); a time budget makes the number of rounds depend on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from wordarena.engine.bots.leaves import LeaveTable
+from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
+from wordarena.engine.game.state import GameState
+from wordarena.engine.game.turns import apply
+from wordarena.engine.movegen import Move, generate_moves
+from wordarena.engine.tiles import remove_tokens
+
+DEFAULT_BUDGET_S = 1.5  # think time per move of a level-6 bot: with move generation and the
+# last round it overshoots by, a move stays under 2 s (bench/bot_latency.py)
+#: the think times (milliseconds) a table or a bot seat may ask for (the contract's bot_think_ms)
+THINK_MS_MIN, THINK_MS_MAX = 100, 30_000
+CLOSE_POOL = 20  # unseen tiles at or below which candidates are ranked by the win estimate
+CONFIDENCE = 2.0  # standard errors a candidate must beat the static choice by (``advantage``)
+REPLY_SCAN = 100  # best-scoring replies whose equity is compared in a simulated ply
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """How much to simulate: candidates, iterations per candidate, time budget (seconds; 0 =
+    none, then only ``iterations`` bounds the search)."""
+
+    candidates: int = 6
+    iterations: int = 400
+    min_iterations: int = 12
+    budget_s: float = DEFAULT_BUDGET_S
+
+
+@dataclass
+class Candidate:
+    """One candidate (a play, or the exchange when ``move`` is None) and its simulated results."""
+
+    move: Move | None
+    equity: float  # static equity: score (0 for an exchange) + leave value
+    exchange: tuple[str, ...] = ()  # the tiles thrown back when ``move`` is None
+    spreads: list[float] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+    live: bool = True
+
+    @property
+    def n(self) -> int:
+        return len(self.spreads)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.spreads) / self.n if self.spreads else self.equity
+
+    @property
+    def stderr(self) -> float:
+        n = self.n
+        if n < 2:
+            return math.inf
+        m = self.mean
+        return math.sqrt(sum((x - m) ** 2 for x in self.spreads) / (n - 1) / n)
+
+    @property
+    def win(self) -> float:
+        return sum(self.wins) / len(self.wins) if self.wins else 0.5
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """The candidates ranked best first, the rounds run and whether one was clearly best."""
+
+    ranked: tuple[Candidate, ...]
+    rounds: int
+    decided: bool  # stopped because one candidate was clearly best
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.ranked[0] if self.ranked else None
+
+
+def leave_weight(state: GameState) -> float:
+    """How much the leave counts against the score: fully while the bag can refill a rack,
+    less as it runs out, nothing once it is empty (kept tiles then only cost points)."""
+    return min(1.0, len(state.bag) / state.ruleset.rack_size)
+
+
+def static_equity(state: GameState, seat: int, move: Move, table: LeaveTable) -> float:
+    """Level 5's equity of ``move``: its score plus the (weighted) value of the tiles kept."""
+    return move.score + leave_weight(state) * table.value(remove_tokens(state.racks[seat], move.tokens))
+
+
+class LeaveMemo:
+    """Leave values of one table, memoised by (rack, tiles used): in a simulation the same
+    racks and leaves come back in every ply, and evaluating them was most of the cost
+    (measured: 70 % of a classic simulation's time before the memo)."""
+
+    def __init__(self, table: LeaveTable) -> None:
+        self.table = table
+        self.memo: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
+
+    def leave(self, rack: tuple[str, ...], used: tuple[str, ...]) -> float:
+        """The value of what is left of ``rack`` after playing ``used``."""
+        key = (rack, tuple(sorted(used)))
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) > 200_000:
+                self.memo.clear()
+            found = self.memo[key] = self.table.value(remove_tokens(rack, used))
+        return found
+
+    def ceiling(self, rack: tuple[str, ...]) -> float:
+        """An upper bound of any leave of ``rack``: its tiles of positive value (the duplicate
+        and balance penalties are never positive), times the table's weight."""
+        values = self.table.values
+        if self.table.duplicate > 0 or self.table.balance > 0:
+            return math.inf  # no bound: scan every move
+        return max(0.0, self.table.scale) * sum(max(0.0, values.get(t, 0.0)) for t in rack)
+
+
+def best_equity_move(
+    state: GameState, seat: int, moves: Sequence[Move], leaves: LeaveMemo, scan: int = 400
+) -> Move | None:
+    """The move of highest static equity among the ``scan`` best-scoring ``moves``."""
+    best, best_eq = None, -math.inf
+    rack = state.racks[seat]
+    weight = leave_weight(state)
+    # moves come best-scoring first: once a score plus the best leave the rack could keep
+    # cannot beat the best equity found, no later move can
+    bound = weight * leaves.ceiling(rack)
+    for move in moves[:scan]:
+        if move.score + bound <= best_eq:
+            break
+        eq = move.score + weight * leaves.leave(rack, move.tokens)
+        if eq > best_eq:
+            best, best_eq = move, eq
+    return best
+
+
+def unseen_pool(state: GameState, seat: int) -> list[str]:
+    """The tiles ``seat`` has not seen (bag and other racks), sorted: their split between the
+    racks and the bag, and the bag's order, are exactly what the seat cannot know."""
+    pool = list(state.bag)
+    for other, rack in enumerate(state.racks):
+        if other != seat:
+            pool.extend(rack)
+    pool.sort()
+    return pool
+
+
+def win_chance(spread: float, pool: int) -> float:
+    """Estimated chance to win with ``spread`` ahead when ``pool`` tiles are still unseen: a
+    normal model whose deviation shrinks with the tiles left (about 4 points a tile, at least
+    8; a tie counts half)."""
+    sigma = max(8.0, 4.0 * pool)
+    return 0.5 * (1.0 + math.erf(spread / (sigma * math.sqrt(2.0))))
+
+
+def candidates_of(
+    state: GameState,
+    seat: int,
+    moves: Sequence[Move],
+    table: LeaveTable,
+    count: int,
+    exchange: tuple[tuple[str, ...], float] | None,
+) -> list[Candidate]:
+    """The ``count`` plays of best static equity, and the exchange ``exchange`` (tiles kept,
+    equity) when given."""
+    scored = sorted(
+        ((static_equity(state, seat, m, table), i, m) for i, m in enumerate(moves[:400])),
+        key=lambda t: (-t[0], t[1]),
+    )
+    found = [Candidate(m, eq) for eq, _, m in scored[:count]]
+    if exchange is not None:
+        kept, eq = exchange
+        found.append(Candidate(None, leave_weight(state) * eq, remove_tokens(state.racks[seat], kept)))
+    return found
+
+
+def simulate(
+    state: GameState,
+    seat: int,
+    candidates: list[Candidate],
+    lexicon: Any,
+    table: LeaveTable,
+    settings: SimSettings,
+    seed: int,
+    clock: Clock = time.perf_counter,
+) -> SimResult:
+    """Play every candidate out over the same seeded worlds (module doc) and rank them."""
+    if len(candidates) <= 1:
+        return SimResult(tuple(candidates), 0, True)
+    started = clock()
+    pool = unseen_pool(state, seat)
+    leaves = LeaveMemo(table)
+    close = len(pool) <= CLOSE_POOL
+    base = state.scores[seat] - max(s for i, s in enumerate(state.scores) if i != seat)
+    rounds, decided = 0, False
+    out_of_time = False
+    while rounds < settings.iterations and not out_of_time:
+        world = deal(state, seat, pool, random.Random(f"sim/{seed}/{rounds}"))
+        for cand in candidates:
+            # the budget is checked before every play-out, not only between rounds: a round
+            # costs tens of milliseconds a candidate on a loaded machine
+            if settings.budget_s and rounds and clock() - started >= settings.budget_s:
+                out_of_time = True
+                break
+            if cand.live:
+                spread, left = play_out(world, seat, cand, lexicon, leaves)
+                cand.spreads.append(spread)
+                cand.wins.append(win_chance(base + spread, left))
+        if out_of_time:  # an unfinished round is dropped: every candidate keeps the same worlds
+            for cand in candidates:
+                del cand.spreads[rounds:], cand.wins[rounds:]
+            break
+        rounds += 1
+        if rounds >= settings.min_iterations:
+            decided = prune(candidates)
+            if decided:
+                break
+
+    reference = max(candidates, key=lambda c: c.equity)  # level 5's choice
+
+    def rank(c: Candidate) -> tuple[bool, float, float]:
+        return (c.live, advantage(c, reference, close), c.win if close else c.mean)
+
+    return SimResult(tuple(sorted(candidates, key=rank, reverse=True)), rounds, decided)
+
+
+def advantage(cand: Candidate, reference: Candidate, close: bool) -> float:
+    """How surely ``cand`` beats ``reference`` (the best by static equity): the mean of their
+    differences world by world (spread, or win estimate when ``close``) minus ``CONFIDENCE``
+    standard errors of it; 0 for the reference itself. Paired differences are far less noisy
+    than the means (the same worlds), and the margin keeps a few noisy worlds from trading a
+    sound static choice for a worse one (measured: ranking by plain means at 24 worlds lost to
+    level 5)."""
+    if cand is reference:
+        return 0.0
+    mine, theirs = (cand.wins, reference.wins) if close else (cand.spreads, reference.spreads)
+    diffs = [a - b for a, b in zip(mine, theirs, strict=False)]
+    n = len(diffs)
+    if n < 2:
+        return -math.inf
+    mean = sum(diffs) / n
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    return mean - CONFIDENCE * se
+
+
+def prune(candidates: list[Candidate]) -> bool:
+    """Drop the candidates clearly worse than the leader (their mean + 2 SE below its mean -
+    2 SE); True when only the leader is left."""
+    live = [c for c in candidates if c.live]
+    leader = max(live, key=lambda c: c.mean)
+    floor = leader.mean - 2 * leader.stderr
+    for cand in live:
+        if cand is not leader and cand.mean + 2 * cand.stderr < floor:
+            cand.live = False
+    return sum(1 for c in candidates if c.live) == 1
+
+
+def deal(state: GameState, seat: int, pool: list[str], rng: random.Random) -> GameState:
+    """A world consistent with what ``seat`` sees: the unseen ``pool`` shuffled and dealt to the
+    other racks (their current sizes) and the bag; its own seed, so that no random effect of
+    the real game is foreseen."""
+    tiles = list(pool)
+    rng.shuffle(tiles)
+    racks = list(state.racks)
+    at = 0
+    for other, rack in enumerate(state.racks):
+        if other != seat:
+            racks[other] = tuple(tiles[at : at + len(rack)])
+            at += len(rack)
+    return state.evolve(racks=tuple(racks), bag=tuple(tiles[at:]), seed=rng.getrandbits(63))
+
+
+def play_out(
+    world: GameState, seat: int, cand: Candidate, lexicon: Any, leaves: LeaveMemo
+) -> tuple[float, int]:
+    """(spread gained over the plies + final leave value, tiles still unseen afterwards) of
+    ``cand`` in ``world``."""
+    first: Action = cand.move.to_play(seat) if cand.move is not None else Exchange(seat, cand.exchange)
+    state = settle(apply(world, first)[0])
+    # every other seat answers once, then the seat itself: 2 plies with two players
+    while not state.over and state.to_move != seat:
+        state = settle(apply(state, reply(state, state.to_move, lexicon, leaves))[0])
+    if not state.over:
+        state = settle(apply(state, reply(state, seat, lexicon, leaves))[0])
+    scores = state.result.scores if state.result is not None else state.scores
+    before = world.scores[seat] - max(s for i, s in enumerate(world.scores) if i != seat)
+    after = scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
+    spread = float(after - before)
+    if not state.over:
+        spread += leave_weight(state) * leaves.leave(state.racks[seat], ())
+    left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
+    return spread, left
+
+
+def settle(state: GameState) -> GameState:
+    """Word Tiles: the next player accepts a pending play (a simulated play is a real word)."""
+    while state.pending is not None and not state.over:
+        state = apply(state, Decide(state.to_move, True))[0]
+    return state
+
+
+def reply(state: GameState, who: int, lexicon: Any, leaves: LeaveMemo) -> Action:
+    """The best-equity play of ``who`` in a simulated world (a pass when it has none)."""
+    moves = generate_moves(state, who, lexicon)
+    move = best_equity_move(state, who, moves, leaves, REPLY_SCAN)
+    return move.to_play(who) if move is not None else Pass(who)

@@ -1,0 +1,32 @@
+"""Hindsight's "best by simulation" over gRPC: asked with by_simulation, the answer ranks the
+turn's best plays by the level-6 simulation (the same answer every time); without it, none."""
+
+from __future__ import annotations
+
+from match_harness import Harness, client_moves, play_move
+
+from wordarena.v1 import match_pb2 as m
+
+
+async def test_hindsight_by_simulation(harness: Harness) -> None:
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=7)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(mid)
+    await alice.submit(mid, play_move(client_moves(view)[0].to_play(0)), view.last_seq)
+
+    plain = await alice.stub.Hindsight(m.HindsightRequest(match_id=mid, limit=2), metadata=alice.md)
+    assert len(plain.best) == 2 and not plain.simulated
+    req = m.HindsightRequest(match_id=mid, limit=2, by_simulation=True)
+    simulated = await alice.stub.Hindsight(req, metadata=alice.md)
+    assert simulated.best == plain.best and simulated.played == plain.played
+    sims = simulated.simulated
+    assert len(sims) >= 2
+    plays = [s for s in sims if s.HasField("play")]
+    assert plays and all(s.play.notation and s.iterations >= 2 for s in plays)
+    assert all(0.0 <= s.win_chance <= 1.0 and s.spread_error >= 0 for s in sims)
+    assert all(s.HasField("play") != bool(s.exchange) for s in sims)
+    # candidates are legal plays of that rack: none scores more than the best play
+    assert all(s.play.breakdown.total <= plain.best[0].breakdown.total for s in plays)
+    again = await alice.stub.Hindsight(req, metadata=alice.md)
+    assert again == simulated
