@@ -187,9 +187,9 @@ class MatchManager:
         return not self.closing and self.matches.get(rt.match_id) is rt
 
     async def run_blocking(self, use: str, fn: Callable[..., T], *args: Any) -> T:
-        """Run blocking engine work (bot moves, analysis) on the engine worker threads, off the
-        event loop, so that one slow move generation never stalls other matches. ``use`` labels
-        the ``wordarena_movegen_seconds`` histogram."""
+        """Run blocking engine work (analysis; ``use="bot"``: a bot's move, on the bot workers)
+        off the event loop, so that one slow move generation never stalls other matches. ``use``
+        labels the ``wordarena_movegen_seconds`` histogram."""
         def timed() -> T:
             t0 = time.perf_counter()
             try:
@@ -197,19 +197,12 @@ class MatchManager:
             finally:
                 metrics.MOVEGEN_SECONDS.labels(use).observe(time.perf_counter() - t0)
 
-        return await asyncio.get_running_loop().run_in_executor(self._engine_pool, timed)
+        pool = self._bot_pool if use == "bot" else self._engine_pool
+        return await asyncio.get_running_loop().run_in_executor(pool, timed)
 
     async def run_bot(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a bot's move (``bots.choose``) on the bot workers, off the event loop; timed in
-        ``wordarena_movegen_seconds{use="bot"}``."""
-        def timed() -> T:
-            t0 = time.perf_counter()
-            try:
-                return fn(*args)
-            finally:
-                metrics.MOVEGEN_SECONDS.labels("bot").observe(time.perf_counter() - t0)
-
-        return await asyncio.get_running_loop().run_in_executor(self._bot_pool, timed)
+        """Run a bot's move (``bots.choose``) on the bot workers (``run_blocking``)."""
+        return await self.run_blocking("bot", fn, *args)
 
     # --- creation ------------------------------------------------------------------------
 

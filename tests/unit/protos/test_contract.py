@@ -74,6 +74,7 @@ EXPECTED_RPCS: dict[tuple[str, str], dict[str, tuple[bool, bool]]] = {
         "GetStandings": (False, False),
         "ExportStandings": (False, False),
         "ExportGames": (False, False),
+        "ExportGamesStream": (False, True),
         "Register": (False, False),
         "Unregister": (False, False),
         "CheckIn": (False, False),
