@@ -10,7 +10,7 @@ replaying (``collect``). ``engine.bots.leavefit`` fits the leave table to them.
 
     python -m wordarena.engine.bots.derive collect DIR --until 20000 [--chunk 500]
         [--deadline HH:MM] [family/language ...]     # every ruleset with a bot by default
-    python -m wordarena.engine.bots.derive fit DIR [family/language ...]
+    python -m wordarena.engine.bots.derive fit DIR [family/language ...] [--model MODEL]
 
 ``collect`` goes round the rulesets ``--chunk`` games at a time (so a deadline leaves every
 ruleset with a share), continuing each file from the games it already holds, until every
@@ -165,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     f = sub.add_parser("fit", help="fit and write the shipped leave tables")
     f.add_argument("folder", type=Path)
     f.add_argument("rulesets", nargs="*")
+    f.add_argument(
+        "--model",
+        choices=("tokens", "duplicates", "pairs", "means"),
+        help="fit this model (default: compare them on held-out racks, keep the best)",
+    )
     args = parser.parse_args(argv)
     targets = _ruleset_args(args.rulesets)
     if args.command == "collect":
@@ -179,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         if not path.exists():
             print(f"{family}/{language}: no samples in {args.folder}", file=sys.stderr)
             continue
-        table, report = fit_file(load_samples(path))
+        table, report = fit_file(load_samples(path), args.model)
         out = DATA / f"leaves-{family}-{language}.json"
         out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"{out.name}: {report}")

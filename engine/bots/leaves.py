@@ -2,7 +2,9 @@
 
 A leave's value is the sum of its tiles' values, plus a value for each extra copy of a tile
 (per tile where the self-play data measured one — two I's cost more than two E's —, else one
-penalty for every tile) and a penalty for an unbalanced vowel/consonant mix. The numbers are
+penalty for every tile), a value for each pair of different tiles kept together (Q with U,
+a consonant with a vowel …; when the table has them) and a penalty for an unbalanced
+vowel/consonant mix. The numbers are
 derived by self-play (see ``engine.bots.derive``, ``engine.bots.leavefit`` and docs/bots.md)
 and shipped as ``data/leaves-<family>-<language>.json``.
 """
@@ -42,6 +44,7 @@ class LeaveTable:
     scale: float = 1.0  # weight of the leave against the score (tuned by self-play)
     duplicates: dict[str, float] = field(default_factory=dict)  # per extra copy, per tile
     language: str = "en"
+    pairs: dict[str, float] = field(default_factory=dict)  # "A B" (sorted): both kept together
 
     def value(self, tiles: Iterable[str]) -> float:
         """The equity of keeping ``tiles`` (action tiles are worth 0 here)."""
@@ -53,13 +56,18 @@ class LeaveTable:
             total += self.values.get(t, 0.0) * n
             if n > 1:
                 total += self.duplicates.get(t, self.duplicate) * (n - 1)
+        if self.pairs and len(counts) > 1:
+            kept = sorted(counts)
+            for k, a in enumerate(kept):
+                for b in kept[k + 1 :]:
+                    total += self.pairs.get(f"{a} {b}", 0.0)
         total += self.balance * imbalance
         return total * self.scale
 
     def to_json(self) -> dict[str, object]:
         return {"family": self.family, "language": self.language, "games": self.games,
                 "duplicate": self.duplicate, "duplicates": self.duplicates,
-                "balance": self.balance, "scale": self.scale, "values": self.values}
+                "pairs": self.pairs, "balance": self.balance, "scale": self.scale, "values": self.values}
 
 
 @cache
@@ -77,4 +85,5 @@ def leave_table(family: str, language: str = "en") -> LeaveTable:
                       float(data["duplicate"]), float(data["balance"]), int(data.get("games", 0)),
                       float(data.get("scale", 1.0)),
                       {str(k): float(v) for k, v in data.get("duplicates", {}).items()},
-                      str(data.get("language", language)))
+                      str(data.get("language", language)),
+                      {str(k): float(v) for k, v in data.get("pairs", {}).items()})
