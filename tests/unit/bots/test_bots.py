@@ -151,3 +151,25 @@ def test_level5_end_game_looks_at_the_reply(lexicon) -> None:
     action = bot.choose(state)
     assert isinstance(action, Play)
     apply(state, action)  # legal
+
+
+def test_derive_collect_resumes_and_fit_writes_a_table(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``collect`` keeps aggregated rack samples per ruleset and continues a file from the
+    games it holds (game g from seed g: two runs of one game each give the samples of one run
+    of two); ``fit`` writes the table of the ruleset's language."""
+    import json
+
+    from wordarena.engine.bots import derive
+
+    for folder, steps in ((tmp_path / "a", (1, 2)), (tmp_path / "b", (2,))):
+        for until in steps:
+            assert derive.main(["collect", str(folder), "classic/it", "--until", str(until),
+                                "--chunk", "1"]) == 0
+    a = json.loads((tmp_path / "a" / "samples-classic-it.json").read_text(encoding="utf-8"))
+    b = json.loads((tmp_path / "b" / "samples-classic-it.json").read_text(encoding="utf-8"))
+    assert a["games"] == b["games"] == 2 and a["language"] == "it"
+    assert sum(v[0] for v in a["samples"].values()) == sum(v[0] for v in b["samples"].values()) > 20
+    monkeypatch.setattr(derive, "DATA", tmp_path)
+    assert derive.main(["fit", str(tmp_path / "a"), "classic/it", "--model", "means"]) == 0
+    table = json.loads((tmp_path / "leaves-classic-it.json").read_text(encoding="utf-8"))
+    assert table["games"] == 2 and table["language"] == "it" and "?" in table["values"]
