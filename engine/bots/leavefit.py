@@ -203,10 +203,10 @@ def means_table(
         return round((e[1] / e[0] - mu - base) * e[0] / (e[0] + shrink), 2)
 
     duplicates = {t: shrunk(e, 2 * values[t]) for t, e in double.items()}
-    pairs = {}
-    for k, e in pair.items():
-        a, b = k.split(" ")
-        pairs[k] = shrunk(e, values[a] + values[b])
+    pairs: dict[str, float] = {}
+    for name, e in pair.items():
+        a, b = name.split(" ")
+        pairs[name] = shrunk(e, values[a] + values[b])
     return LeaveTable(family, values, 0.0, 0.0, games, 1.0, duplicates, language, pairs)
 
 
