@@ -8,8 +8,8 @@ samples are kept aggregated per distinct rack (count, sum and sum of squares of 
 in one JSON file per family and language, so a run can be resumed and refitted without
 replaying (``collect``). ``engine.bots.leavefit`` fits the leave table to them.
 
-    python -m wordarena.engine.bots.derive collect DIR --until 20000 [--chunk 500]
-        [--deadline HH:MM] [family/language ...]     # every ruleset with a bot by default
+    python -m wordarena.engine.bots.derive collect DIR [family/language ...] --until 20000
+        [--chunk 500] [--deadline HH:MM]     # every ruleset (bots play them all) by default
     python -m wordarena.engine.bots.derive fit DIR [family/language ...] [--model MODEL]
 
 ``collect`` goes round the rulesets ``--chunk`` games at a time (so a deadline leaves every

@@ -1,21 +1,25 @@
 """Fitting a leave table to self-play rack samples (``engine.bots.derive`` collects them).
 
 Each sample is a random rack and the score of its best move on a self-play board; they come
-aggregated per distinct rack (count, sum, sum of squares of the best score). A weighted ridge
-regression (λ = ``RIDGE``, intercept not penalised) of the best score on the rack's features
-gives the leave table. Two models are fitted on nine tenths of the distinct racks (split by a
-hash of the rack) and compared by their mean squared error on the other tenth:
+aggregated per distinct rack (count, sum, sum of squares of the best score). Four models are
+fitted on nine tenths of the distinct racks (split by a hash of the rack) and compared on the
+other tenth by how well they predict a rack's best score from each of its leaves (every
+subset of its tiles: the training mean + the leave's value; ``leave_error``):
 
-* ``tokens``: one value per token, one penalty per extra copy of any tile, one per unit of
-  vowel/consonant imbalance beyond one (the first shipped model);
-* ``duplicates``: the same plus, per token, its own value for each extra copy (two I's are
-  worse than two E's, as in published leave tables); the ridge pulls a token's own duplicate
-  value towards the shared penalty, so rarely duplicated tiles keep the shared one.
+* ``tokens``: a weighted ridge regression (λ = ``RIDGE``, intercept not penalised) of the
+  best score on one value per token, one penalty per extra copy of any tile, one per unit of
+  vowel/consonant imbalance beyond one (the first shipped model); values shifted so that the
+  average tile of the set is worth 0, penalties clamped to at most 0;
+* ``duplicates``: the same plus, per token, its own value for each extra copy; the ridge
+  pulls it towards the shared penalty;
+* ``pairs``: the same plus a value per pair of different tokens;
+* ``means`` (``means_table``): the leave's worth read off the samples — the mean best score
+  of the racks holding a tile (two copies, two different tiles) less the mean of all racks,
+  the duplicate and pair values as what they add over the single values, shrunk by
+  n / (n + ``SHRINK``).
 
-The better model on the held-out tenth is refitted on all racks and shipped. Values are shifted
-so that the average tile of the set is worth 0 (a kept tile is worth what it adds over an
-average tile drawn in its place); the shared duplicate and imbalance penalties are clamped to
-at most 0.
+The best model is refitted on all racks and shipped (``means``, in every ruleset measured so
+far: docs/bots.md).
 """
 
 from __future__ import annotations
