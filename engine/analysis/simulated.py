@@ -45,7 +45,7 @@ def best_by_simulation(
     of them by static equity (and the exchange, when one was allowed), ranked by simulation."""
     check_position(state)
     moves = generate_moves(state, seat)
-    table = leave_table(state.ruleset.family)
+    table = leave_table(state.ruleset.family, state.ruleset.language)
     count = max(top, settings.candidates)
     exchange = Bot(5, lexicon=state.lexicon).best_exchange(state, seat) if state.bag else None
     found = candidates_of(state, seat, moves, table, count, exchange)

@@ -1,11 +1,12 @@
-"""Bots: six levels, from a beginner who often misses good plays to a simulating player.
+"""Bots: six levels, from a beginner with a small vocabulary to a simulating player.
 
 =====  ==========  =====================================================================
 level  name        plays
 =====  ==========  =====================================================================
-1      beginner    a random legal move
-2      casual      a random move among the better half (by score)
-3      club        one of the five best-scoring moves, at random
+1      beginner    the best-scoring move among words of up to 4 letters it knows (half
+                   of them); never a bingo
+2      casual      the same up to 5 letters (70 % of them known); never a bingo
+3      club        the same up to 7 letters (85 % known); sees a bingo half the time
 4      expert      the best-scoring move
 5      strong      the best *equity*: score + value of the tiles kept (self-play leaves);
                    exchanges a bad rack when the exchange beats every play; in the
@@ -16,8 +17,9 @@ level  name        plays
                    budget (``think_s``); the end game as ``engine.bots.champion`` says
 =====  ==========  =====================================================================
 
+The weaker levels are weakened like people (``engine.bots.ladder``), not by random moves.
 Every level passes or exchanges within its family's limits when it has no play, and in
-``wordtiles`` decides on a pending play: levels 3+ check a play whose words they do not know.
+``wordtiles`` decides on a pending play from what the lexicon says of it (``ladder.checks``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wordarena.engine.bots.champion import endgame_action, simulated_pick
+from wordarena.engine.bots.ladder import checks, human_pick
 from wordarena.engine.bots.leaves import LeaveTable, leave_table
 from wordarena.engine.bots.simulation import SimSettings, static_equity
 from wordarena.engine.bots.tactics import with_actions
@@ -59,6 +62,8 @@ class Bot:
     leaves: LeaveTable | None = None
     #: level 6: how long and how wide to simulate (``think_s`` is its time budget per move)
     sim: SimSettings = field(default_factory=SimSettings)
+    # False: War of Words action tiles are never played (the fast player of leave derivation)
+    actions: bool = True
     rng: random.Random = field(init=False)
 
     def __post_init__(self) -> None:
@@ -82,7 +87,7 @@ class Bot:
         moves = generate_moves(state, seat, self.lexicon)
         move = self._pick(state, moves)
         chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
-        if state.ruleset.family == "warofwords":  # action tiles: engine.bots.tactics
+        if state.ruleset.family == "warofwords" and self.actions:  # action tiles: engine.bots.tactics
             return with_actions(state, seat, chosen, moves, self.level, self.rng,
                                 self.lexicon)
         return chosen
@@ -92,12 +97,9 @@ class Bot:
     def _pick(self, state: GameState, moves: list[Move]) -> Move | None:
         if not moves:
             return None
-        if self.level == 1:
-            return self.rng.choice(moves)
-        if self.level == 2:
-            return self.rng.choice(moves[: max(1, len(moves) // 2)])
-        if self.level == 3:
-            return self.rng.choice(moves[:5])
+        if self.level <= 3:
+            bingo = min((b.count for b in state.ruleset.bingos), default=state.ruleset.rack_size)
+            return human_pick(self.level, moves, state.cells, bingo, self.rng)
         if self.level == 4:
             return moves[0]
         if self.level == 6 and state.bag:
@@ -108,7 +110,7 @@ class Bot:
 
     def _table(self, state: GameState) -> LeaveTable:
         if self.leaves is None:
-            self.leaves = leave_table(state.ruleset.family)
+            self.leaves = leave_table(state.ruleset.family, state.ruleset.language)
         return self.leaves
 
     def _best_equity(self, state: GameState, moves: list[Move]) -> Move | None:
@@ -194,12 +196,16 @@ class Bot:
     # -- wordtiles: accept or check ---------------------------------------------------------------
 
     def _accept(self, state: GameState) -> bool:
-        if self.level < 3 or (self.lexicon is None and state.lexicon is None):
+        """Accept, or check (False): a phantom (a word not in the lexicon) is caught with the
+        level's chance; weaker levels may doubt a valid word they do not know
+        (``ladder.checks``)."""
+        if self.lexicon is None and state.lexicon is None:
             return True
         lexicon = self.lexicon or state.lexicon
         pending = state.pending
         assert pending is not None and lexicon is not None
         texts = [word_text(state.cells, w) for w in pending.geometry.words]
         resolved = resolve_words(texts, lexicon, state.ruleset.tiles.letters)
-        return not invalid_words(texts, resolved)
+        phantom = bool(invalid_words(texts, resolved))
+        return not checks(self.level, phantom, texts[0] if texts else "", self.rng)
 

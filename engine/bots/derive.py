@@ -1,176 +1,193 @@
-"""Deriving leave values by self-play (how ``data/leaves-<family>.json`` is made).
+"""Deriving leave values by self-play (how ``data/leaves-<family>-<language>.json`` is made).
 
-Expert bots (level 4, greedy) play each other (game ``g`` from seed ``g``, ``g`` = 0 ..
-GAMES-1). At every other turn while the bag can still refill a rack, 8 racks drawn at random
-(seeded ``derive/<family>/0``) from the tiles not on the board are scored by their best move on
-that board (``collect_racks``). A ridge regression of that best score on the rack (counts of each
-token, extra copies, vowel/consonant imbalance; unpenalised intercept) gives each token's value
-and the two penalties (``fit``). Run it with
-``python -m wordarena.engine.bots.derive FAMILY GAMES [SAMPLES.json]`` (``FAMILY 0 SAMPLES.json GAMES``
-refits from kept samples without replaying). ``collect`` is the first, discarded method (the
-next-turn score of the tiles greedy players kept; see docs/bots.md).
+Two greedy players (level 4; in War of Words without their action tiles, see below) play
+each other, game ``g`` from seed ``g``. At every other turn while the bag can still refill a
+rack, 8 racks drawn at random from the tiles not on the board (letters, blanks, wildcards; no
+action tiles) are scored by their best move on that board (the native move generator). The
+samples are kept aggregated per distinct rack (count, sum and sum of squares of the best score)
+in one JSON file per family and language, so a run can be resumed and refitted without
+replaying (``collect``). ``engine.bots.leavefit`` fits the leave table to them.
+
+    python -m wordarena.engine.bots.derive collect DIR [family/language ...] --until 20000
+        [--chunk 500] [--deadline HH:MM]     # every ruleset (bots play them all) by default
+    python -m wordarena.engine.bots.derive fit DIR [family/language ...] [--model MODEL]
+
+``collect`` goes round the rulesets ``--chunk`` games at a time (so a deadline leaves every
+ruleset with a share), continuing each file from the games it already holds, until every
+ruleset has ``--until`` games or the (UTC) deadline passes. ``fit`` writes the shipped tables.
+
+War of Words is derived with level-4 players that never play action tiles (``Bot.actions``):
+the tactics module applies hundreds of candidate plays a turn (about 1.3 s of CPU a game
+against 0.1 s without); the samples only hold letters, so the boards (letters only) are what
+changes, not what is measured.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
-from collections import Counter
-from dataclasses import replace
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from wordarena.engine.bots.bot import Bot
-from wordarena.engine.bots.leaves import VOWELS, LeaveTable
+from wordarena.engine.bots.leavefit import fit_file
 from wordarena.engine.bots.selfplay import play_game
 from wordarena.engine.families import get_ruleset
-from wordarena.engine.game import Decide, Play
 from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate
+from wordarena.engine.rulesets.catalog import LANGUAGES
 from wordarena.engine.tiles import is_action
 
-RIDGE = 20.0
+DATA = Path(__file__).resolve().parent / "data"
+RACKS = 8  # random racks scored per sampled turn
+EVERY = 2  # a turn in EVERY is sampled
+SEP = " "  # between the tokens of a rack key (tokens may be more than one character)
+
+#: Aggregated samples: rack key (sorted tokens joined by SEP) -> [count, sum, sum of squares]
+Samples = dict[str, list[float]]
 
 
-def collect(family: str, games: int, seed: int = 0) -> list[tuple[tuple[str, ...], int]]:
-    """(leave, next-turn score) samples from ``games`` expert self-play games."""
-    ruleset = get_ruleset(family)
+def rulesets() -> list[tuple[str, str]]:
+    """Every (family, language) a bot may play: every ruleset (bots sit at any table)."""
+    return [(f, lang) for f, langs in LANGUAGES.items() for lang in langs]
+
+
+def collect_racks(family: str, language: str, start: int, games: int, samples: Samples) -> int:
+    """Play games ``start`` .. ``start + games - 1`` and add their (rack, best score) samples
+    to ``samples``; returns the number of samples added."""
+    ruleset = get_ruleset(family, language)
     lexicon = load_lexicon(ruleset.lexicon)
-    samples: list[tuple[tuple[str, ...], int]] = []
-    for g in range(games):
-        play_game(ruleset, [Bot(4, seed + g, lexicon), Bot(4, seed + g + 1, lexicon)],
-                  seed + g, lexicon, _recorder(samples))
-    return samples
-
-
-def collect_racks(
-    family: str, games: int, seed: int = 0, racks: int = 8, every: int = 2
-) -> list[tuple[tuple[str, ...], int]]:
-    """(rack, best score) samples: in expert self-play games, at every ``every``-th turn while
-    the bag can refill a rack, ``racks`` random racks drawn from the tiles not on the board
-    (letters only) are scored by their best move on that board."""
-    ruleset = get_ruleset(family)
-    lexicon = load_lexicon(ruleset.lexicon)
-    rng = random.Random(f"derive/{family}/{seed}")
-    samples: list[tuple[tuple[str, ...], int]] = []
+    rng = random.Random(f"derive/{family}/{language}/{start}")
     size = ruleset.rack_size
+    added = [0]
     turn = [0]
 
     def on_turn(before: GameState, action: Any, after: GameState) -> None:
         turn[0] += 1
-        if turn[0] % every or len(before.bag) < size:
+        if turn[0] % EVERY or len(before.bag) < size:
             return
         pool = [t for t in (*before.bag, *(t for r in before.racks for t in r)) if not is_action(t)]
-        for _ in range(racks):
+        for _ in range(RACKS):
             rack = rng.sample(pool, min(size, len(pool)))
             moves = generate(ruleset, before.cells, rack, lexicon, before.board_effects)
-            best = max((m.score for m in moves), default=0)
-            samples.append((tuple(sorted(rack)), best))
+            best = moves[0].score if moves else 0  # the native core returns best first
+            key = SEP.join(sorted(rack))
+            entry = samples.get(key)
+            if entry is None:
+                samples[key] = [1, best, best * best]
+            else:
+                entry[0] += 1
+                entry[1] += best
+                entry[2] += best * best
+            added[0] += 1
 
-    for g in range(games):
-        play_game(ruleset, [Bot(4, seed + g, lexicon), Bot(4, seed + g + 1, lexicon)],
-                  seed + g, lexicon, on_turn)
-    return samples
+    for g in range(start, start + games):
+        bots = [Bot(4, g, lexicon, actions=False), Bot(4, g + 1, lexicon, actions=False)]
+        play_game(ruleset, bots, g, lexicon, on_turn)
+    return added[0]
 
 
-def _recorder(samples: list[tuple[tuple[str, ...], int]]) -> Any:
-    """A turn hook pairing each leave with its player's next score."""
-    waiting: dict[int, tuple[str, ...]] = {}
+def samples_path(folder: Path, family: str, language: str) -> Path:
+    return folder / f"samples-{family}-{language}.json"
 
-    def on_turn(before: GameState, action: Any, after: GameState) -> None:
-        seat = action.seat
-        if isinstance(action, Decide):  # wordtiles: the opponent's verdict, not a turn
+
+def load_samples(path: Path) -> dict[str, Any]:
+    """A samples file (``{"family", "language", "games", "samples", "cpu_seconds"}``), or an
+    empty one."""
+    if path.exists():
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    return {"games": 0, "samples": {}, "cpu_seconds": 0.0}
+
+
+def collect(
+    folder: Path, targets: Sequence[tuple[str, str]], until: int, chunk: int, deadline: datetime | None
+) -> None:
+    """Round-robin ``chunk`` games per ruleset until each has ``until`` or ``deadline``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    while True:
+        progressed = False
+        for family, language in targets:
+            if deadline is not None and datetime.now(UTC) >= deadline:
+                return
+            path = samples_path(folder, family, language)
+            data = load_samples(path)
+            done = int(data["games"])
+            if done >= until:
+                continue
+            games = min(chunk, until - done)
+            cpu = time.process_time()
+            added = collect_racks(family, language, done, games, data["samples"])
+            data.update(
+                family=family,
+                language=language,
+                games=done + games,
+                cpu_seconds=round(data.get("cpu_seconds", 0.0) + time.process_time() - cpu, 1),
+            )
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            tmp.replace(path)
+            print(
+                f"{family}/{language}: {done + games} games, +{added} samples, {data['cpu_seconds']} s CPU",
+                flush=True,
+            )
+            progressed = True
+        if not progressed:
             return
-        if not isinstance(action, Play):
-            waiting.pop(seat, None)
-            return
-        pending = after.pending
-        gained = pending.breakdown.total if pending is not None and pending.seat == seat else \
-            after.scores[seat] - before.scores[seat]
-        if seat in waiting:
-            samples.append((waiting.pop(seat), gained))
-        if before.bag:
-            used = Counter(p.token for p in action.placements)
-            kept = tuple(sorted((Counter(before.racks[seat]) - used).elements()))
-            waiting[seat] = tuple(t for t in kept if not is_action(t))
-
-    return on_turn
 
 
-def _features(leave: tuple[str, ...], tokens: list[str]) -> list[float]:
-    """Counts of each token, extra copies, vowel/consonant imbalance beyond one."""
-    counts = Counter(leave)
-    vowels = sum(1 for t in leave if t in VOWELS)
-    extra = sum(n - 1 for n in counts.values() if n > 1)
-    imbalance = max(0, abs(vowels - (len(leave) - vowels)) - 1)
-    return [float(counts.get(t, 0)) for t in tokens] + [float(extra), float(imbalance)]
-
-
-def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting (small dense systems)."""
-    n = len(rhs)
-    a = [[*row, rhs[i]] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        div = a[col][col]
-        for r in range(n):
-            if r != col and a[r][col]:
-                f = a[r][col] / div
-                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
-    return [a[i][n] / a[i][i] for i in range(n)]
-
-
-def fit(family: str, samples: list[tuple[tuple[str, ...], int]], games: int) -> LeaveTable:
-    """Ridge regression of the next-turn score on the kept tiles: one value per token, a
-    penalty per extra copy and per unit of imbalance; an unpenalised intercept absorbs the
-    average. The ridge (RIDGE) keeps rarely kept tiles near 0."""
-    tokens = sorted({t for leave, _ in samples for t in leave})
-    width = len(tokens) + 3  # intercept, tokens, duplicates, imbalance
-    xtx = [[0.0] * width for _ in range(width)]
-    xty = [0.0] * width
-    for leave, score in samples:
-        x = [1.0, *_features(leave, tokens)]
-        nonzero = [(i, v) for i, v in enumerate(x) if v]
-        for i, vi in nonzero:
-            xty[i] += vi * score
-            row = xtx[i]
-            for j, vj in nonzero:
-                row[j] += vi * vj
-    for i in range(1, width):
-        xtx[i][i] += RIDGE
-    w = _solve(xtx, xty)
-    raw = {t: w[1 + k] for k, t in enumerate(tokens)}
-    # A tile is worth what it adds over an average tile drawn in its place: shift the values
-    # so that the average tile of the set is worth 0.
-    counts = get_ruleset(family).tiles.counts
-    weight = sum(counts.get(t, 0) for t in raw) or 1
-    mean = sum(v * counts.get(t, 0) for t, v in raw.items()) / weight
-    values = {t: round(v - mean, 2) for t, v in raw.items()}
-    return LeaveTable(family, values, round(min(0.0, w[-2]), 2), round(min(0.0, w[-1]), 2),
-                      games)
+def _ruleset_args(names: Sequence[str]) -> list[tuple[str, str]]:
+    if not names:
+        return rulesets()
+    out = []
+    for name in names:
+        family, _, language = name.partition("/")
+        out.append((family, language or "en"))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    family, games = args[0], int(args[1])
-    if games == 0 and len(args) > 2:  # refit from kept samples: FAMILY 0 SAMPLES.json GAMES
-        samples = [(tuple(leave), int(score)) for leave, score in
-                   json.loads(Path(args[2]).read_text(encoding="utf-8"))]
-        games = int(args[3]) if len(args) > 3 else 0
-    else:
-        samples = collect_racks(family, games)
-        if len(args) > 2:  # keep the raw samples, to refit without replaying
-            Path(args[2]).write_text(json.dumps(samples), encoding="utf-8")
-    out = Path(__file__).resolve().parent / "data" / f"leaves-{family}.json"
-    table = fit(family, samples, games)
-    if out.exists() and len(args) > 4:  # keep the shipped leave weight: ... GAMES keep
-        scale = float(json.loads(out.read_text(encoding="utf-8")).get("scale", 1.0))
-        table = replace(table, scale=scale)
-    out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"{out}: {len(table.values)} tokens from {games} games")
+    parser = argparse.ArgumentParser(
+        prog="python -m wordarena.engine.bots.derive", description=__doc__.split("\n\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="play self-play games and keep rack samples")
+    c.add_argument("folder", type=Path)
+    c.add_argument("rulesets", nargs="*", help="family/language (default: every ruleset)")
+    c.add_argument("--until", type=int, default=20_000, help="games per ruleset")
+    c.add_argument("--chunk", type=int, default=500, help="games per ruleset per round")
+    c.add_argument("--deadline", help="stop after this UTC time (HH:MM, today)")
+    f = sub.add_parser("fit", help="fit and write the shipped leave tables")
+    f.add_argument("folder", type=Path)
+    f.add_argument("rulesets", nargs="*")
+    f.add_argument(
+        "--model",
+        choices=("tokens", "duplicates", "pairs", "means"),
+        help="fit this model (default: compare them on held-out racks, keep the best)",
+    )
+    args = parser.parse_args(argv)
+    targets = _ruleset_args(args.rulesets)
+    if args.command == "collect":
+        deadline = None
+        if args.deadline:
+            hh, mm = (int(x) for x in args.deadline.split(":"))
+            deadline = datetime.now(UTC).replace(hour=hh, minute=mm, second=0, microsecond=0)
+        collect(args.folder, targets, args.until, args.chunk, deadline)
+        return 0
+    for family, language in targets:
+        path = samples_path(args.folder, family, language)
+        if not path.exists():
+            print(f"{family}/{language}: no samples in {args.folder}", file=sys.stderr)
+            continue
+        table, report = fit_file(load_samples(path), args.model)
+        out = DATA / f"leaves-{family}-{language}.json"
+        out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"{out.name}: {report}")
     return 0
 
 

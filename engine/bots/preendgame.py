@@ -156,7 +156,7 @@ def candidate_actions(state: GameState, lexicon: Any, count: int) -> list[Action
     seat = state.to_move
     rack = state.racks[seat]
     moves = generate_moves(state, seat, lexicon)
-    table = leave_table(state.ruleset.family)
+    table = leave_table(state.ruleset.family, state.ruleset.language)
     weight = min(1.0, len(state.bag) / state.ruleset.rack_size)
     ranked = sorted(
         moves[:400], key=lambda m: -(m.score + weight * table.value(remove_tokens(rack, m.tokens)))

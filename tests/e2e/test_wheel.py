@@ -30,7 +30,7 @@ PACKAGE_DATA = (
     "wordarena/v1/match_pb2.py",
     "wordarena/engine/lexicon/data/en.dawg",
     "wordarena/engine/rulesets/data/boards/classic.json",
-    "wordarena/engine/bots/data/leaves-classic.json",
+    "wordarena/engine/bots/data/leaves-classic-en.json",
     "wordarena/services/lobby/migrations/env.py",
     "wordarena/services/lobby/migrations/versions/0001_initial.py",
     "wordarena/services/match/migrations/versions/0001_initial.py",
