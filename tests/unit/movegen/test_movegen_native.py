@@ -76,7 +76,9 @@ def game(family: str, language: str, seed: int) -> tuple[GameState, ...]:
 def with_portals(state: GameState, rng: random.Random) -> GameState:
     """``state`` with one open portal pair (now and then two) on empty open squares: the first
     next to a letter when there is one, the others anywhere, a third of them on the first one's
-    row or column (lines closing on themselves: rings)."""
+    row or column (lines closing on themselves: rings). Letters may be played on a portal
+    square: a third of the time the first holds one, and half the time a random play through
+    the pair follows."""
     board = state.ruleset.board
     cols = board.cols
     empty = [i for i, t in enumerate(state.cells) if t is None and not board.squares[i].blocked]
@@ -85,13 +87,23 @@ def with_portals(state: GameState, rng: random.Random) -> GameState:
         and (j // cols == i // cols or j % cols == i % cols)
         for j in (i - 1, i + 1, i - cols, i + cols))]
     first = rng.choice(near or empty)
+    occupied = [i for i, t in enumerate(state.cells) if t is not None]
+    if occupied and rng.random() < 0.33:
+        first = rng.choice(occupied)
     portals = [first]
     for _ in range(1 if rng.random() < 0.8 else 3):
         free = [i for i in empty if i not in portals]
         line = [i for i in free if i // cols == first // cols or i % cols == first % cols]
         portals.append(rng.choice(line if line and rng.random() < 0.33 else free))
     markers = tuple(Marker("portal", s, k % 2) for k, s in enumerate(portals))
-    return state.evolve(effects=state.effects + markers)
+    state = state.evolve(effects=state.effects + markers)
+    if rng.random() < 0.5:
+        moves = generate_moves(state)
+        if moves:
+            state, _ = apply(state, rng.choice(moves).to_play(state.to_move))
+            if state.pending is not None:
+                state, _ = apply(state, Decide(state.to_move, True))
+    return state
 
 
 def position(family: str, language: str, seed: int, turn: int, rack_seed: int) -> GameState:
