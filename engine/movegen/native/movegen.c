@@ -577,10 +577,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     if (!g.xs || !g.board_anchor) { PyErr_NoMemory(); goto done; }
     if (g.wild_mode) {
         g.nodes = (size_t)nodes;
-        g.arena_cap = (size_t)1 << 20;
-        g.arena = malloc(sizeof(uint32_t) * g.arena_cap);
-        g.stamp = calloc(g.nodes, sizeof(uint32_t));
-        if (!g.arena || !g.stamp) { PyErr_NoMemory(); goto done; }
+        if (!wild_init(&g)) { PyErr_NoMemory(); goto done; }
     }
     find_anchors(&g, opening, start);
     Py_BEGIN_ALLOW_THREADS
@@ -642,8 +639,7 @@ done:
     free(g.found);
     free(g.xs);
     free(g.board_anchor);
-    free(g.arena);
-    free(g.stamp);
+    wild_free(&g);
     free(g.relaxed);
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         if (all[k]->obj) PyBuffer_Release(all[k]);

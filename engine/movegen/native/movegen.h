@@ -64,11 +64,8 @@ typedef struct {
     /* War of Words wildcards (letter index nl on the board and in a move): wildcards.c */
     int wilds;              /* wildcards on the rack now */
     int wild_mode;          /* a wildcard on the rack or the board: the node-set search */
-    uint32_t *arena;        /* node sets, stacked */
-    size_t arena_top, arena_cap;
-    uint32_t *stamp;        /* per node: the set being built that holds it already */
-    size_t nodes;
-    uint32_t stamp_now;
+    struct WildSets *ws;    /* the generation's node sets and their steps (wildcards.c) */
+    size_t nodes;           /* DAWG nodes */
     /* War of Words portals (portals.c); partner is NULL without an open pair */
     const int32_t *partner;   /* per square: its partner square, -1 when not a portal */
     const int32_t *perp;      /* [across * size + square]: the id of its line that way */
@@ -95,6 +92,8 @@ void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *afte
                 int base, int hasbon);
 
 /* wildcards.c */
+int wild_init(Gen *g);
+void wild_free(Gen *g);
 uint64_t wild_cross_bits(Gen *g, const int *prefix, int nb, const int *suffix, int na);
 void wild_from_anchor(Gen *g, int a, int limit);
 
