@@ -155,7 +155,7 @@ def _differential(family: str) -> None:
         assert portals[0] > EXAMPLES[family] // 5, portals
 
 
-# War of Words takes ~30 s of CPU (portal positions: the Python generator and the engine's
+# War of Words takes ~75 s of CPU (portal positions: the Python generator and the engine's
 # judge are slow), and several times that in wall time on a loaded machine
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("family", list(RULESETS))
