@@ -52,7 +52,8 @@ class OptionalBuildExt(build_ext):
 
 NATIVE = Extension(
     "wordarena.engine.movegen.native_core",
-    sources=["engine/movegen/native/movegen.c", "engine/movegen/native/wildcards.c"],
+    sources=["engine/movegen/native/movegen.c", "engine/movegen/native/wildcards.c",
+             "engine/movegen/native/portals.c"],
     depends=["engine/movegen/native/movegen.h"],
     extra_compile_args=["-O2", "-std=c99"] if sys.platform != "win32" else [],
     optional=True,

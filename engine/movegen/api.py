@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -14,7 +15,7 @@ from wordarena.engine.movegen.generator import Generator
 from wordarena.engine.movegen.lexwalk import walker_for
 from wordarena.engine.movegen.move import Move
 from wordarena.engine.movegen.native_bridge import implementation, native_moves
-from wordarena.engine.movegen.portals import PortalGenerator
+from wordarena.engine.movegen.portals import PortalGenerator, judged_move
 from wordarena.engine.movegen.tables import square_tables
 from wordarena.engine.placement import NO_LINKS, Links
 from wordarena.engine.rulesets.model import Ruleset
@@ -41,8 +42,18 @@ def generate(
     The one dispatch point between the native core and the pure-Python generator
     (``engine.movegen.native_bridge``, ``WORDARENA_MOVEGEN``): the native core answers every position
     it covers (its moves come best first, as ``sort_moves`` orders them); the Python generator
-    the others (portals, War of Words wildcards)."""
+    those it declines (see docs/movegen.md)."""
     return _generate(ruleset, cells, rack, lexicon, effects, links)[0]
+
+
+def native_generate(
+    ruleset: Ruleset, cells: Cells, rack: Sequence[str], lexicon: Any,
+    effects: BoardEffects = NO_EFFECTS, links: Links = NO_LINKS,
+) -> list[Move] | None:
+    """The native core's moves (best first), or None when it declines the position."""
+    tables = square_tables(ruleset, effects)
+    judge = partial(judged_move, ruleset, cells, links, lexicon, effects) if links else None
+    return native_moves(ruleset, tables, lexicon, cells, rack, effects, links, judge)
 
 
 def _generate(
@@ -50,11 +61,11 @@ def _generate(
     links: Links,
 ) -> tuple[list[Move], bool]:
     """``generate``'s moves, and whether they are already in ``sort_moves`` order."""
-    tables = square_tables(ruleset, effects)
-    if not links and implementation() == "native":
-        moves = native_moves(ruleset, tables, lexicon, cells, rack, effects)
+    if implementation() == "native":
+        moves = native_generate(ruleset, cells, rack, lexicon, effects, links)
         if moves is not None:
             return moves, True
+    tables = square_tables(ruleset, effects)
     walker = walker_for(lexicon, tables.letters)
     # The generator makes no reference cycles; the cyclic collector would only rescan the many
     # small tuples it allocates, so it is paused for the call.

@@ -10,8 +10,9 @@ the tile-letter index of each edge and the child letters of each node (computed 
 lexicon and alphabet), and per position the board, the rack and the scorer's per-square tables
 (``tables.SquareTables``, flattened once per ruleset and board effects). War of Words wildcards
 are letter index ``len(letters)`` (``engine/movegen/native/wildcards.c`` walks them as node
-sets). What it does not cover goes to the Python generator: portals (``api.generate`` never
-asks), and what :func:`native_moves` declines with None (see docs/movegen.md).
+sets); open portal pairs come as the chains of squares the lines follow (``portal_arrays``,
+``engine/movegen/native/portals.c``). What :func:`native_moves` declines with None goes to the
+Python generator (see docs/movegen.md).
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ from __future__ import annotations
 import os
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
 from wordarena.engine.board import Cells
 from wordarena.engine.errors import InputError
 from wordarena.engine.lexicon import Lexicon
-from wordarena.engine.movegen.move import Move
+from wordarena.engine.movegen.move import Move, NewTile
+from wordarena.engine.movegen.portals import line_geometry
 from wordarena.engine.movegen.tables import SquareTables
+from wordarena.engine.placement import Links
 from wordarena.engine.rulesets.model import FirstPlay, Ruleset
 from wordarena.engine.scoring import BoardEffects, tile_value
 from wordarena.engine.tiles import BLANK, WILDCARD
@@ -37,6 +40,7 @@ CHOICES = ("auto", "native", "python")
 _NO_LETTER = 255
 _MAX_LINE = 64
 _MAX_TILES = 15
+_MAX_SPAN = 256  # longest chain of squares through portals (MAXSPAN in movegen.h)
 
 
 def _load() -> tuple[ModuleType | None, str]:
@@ -134,15 +138,68 @@ def flat_tables(tables: SquareTables) -> tuple[Any, ...]:
     return found[1]
 
 
+# -- War of Words portals ------------------------------------------------------------------------
+
+PortalArrays = tuple["array[int]", "array[int]", "array[int]", "array[int]"]
+_portals: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[Ruleset, PortalArrays | None]] = {}
+
+
+def portal_arrays(ruleset: Ruleset, links: Links) -> PortalArrays | None:
+    """(partner, perp, squares, chains) of the open portal pairs ``links`` for the C core
+    (``native/portals.c``): each square's partner (-1: none); each square's line id across then
+    down; the squares of every chain, across first, lines before rings; and per chain (offset,
+    length, across, ring). Cached per board and pairs; None when a chain is longer than the
+    core's lines (``_MAX_SPAN``: impossible on a board of up to 256 squares)."""
+    key = (id(ruleset), tuple(sorted(links.items())))
+    found = _portals.get(key)
+    if found is None or found[0] is not ruleset:
+        geometry = line_geometry(ruleset, links)
+        size = ruleset.board.rows * ruleset.board.cols
+        partner = array("i", [-1] * size)
+        for s, t in links.items():
+            partner[s] = t
+        perp = array("i", [0] * (2 * size))
+        squares = array("i")
+        chains = array("i")
+        too_long = False
+        for across in (True, False):
+            lines, rings = geometry[across]
+            for k, line in enumerate([*lines, *rings]):
+                too_long |= len(line) > _MAX_SPAN
+                for s in line:
+                    perp[(0 if across else size) + s] = k
+                chains.extend((len(squares), len(line), int(across), int(k >= len(lines))))
+                squares.extend(line)
+        if len(_portals) > 64:
+            _portals.clear()
+        found = _portals[key] = (ruleset, None if too_long else (partner, perp, squares, chains))
+    return found[1]
+
+
+Judge = Callable[[tuple[NewTile, ...]], Move | None]
+
+
 def native_moves(
     ruleset: Ruleset, tables: SquareTables, lexicon: Any, cells: Cells, rack: Sequence[str],
-    effects: BoardEffects,
+    effects: BoardEffects, links: Links | None = None, judge: Judge | None = None,
 ) -> list[Move] | None:
     """Every legal play (best first) from the C core, or None when it declines the position:
     a lexicon that is not a compiled ``Lexicon``, a board or rack past its limits, or War of
-    Words wildcards whose node sets outgrow the core's stack (none seen in the tests)."""
+    Words wildcards whose node sets outgrow the core's stack (none seen in the tests).
+
+    ``links``: War of Words open portal pairs (as for ``engine.placement.check_placement``);
+    ``judge`` then checks and scores the plays whose tiles share a cross word through a portal
+    (``engine.movegen.portals.judged_move``)."""
     if not isinstance(lexicon, Lexicon):  # the core walks a compiled DAWG's arrays only
         return None
+    portals: tuple[Any, ...] | None = None
+    if links:
+        if judge is None:
+            raise ValueError("portal positions need a judge for the plays on entangled squares")
+        flat = portal_arrays(ruleset, links)
+        if flat is None:
+            return None
+        portals = (*flat, judge)
     letters = tables.letters
     index = {ch: k for k, ch in enumerate(letters)}
     index[WILDCARD] = len(letters)  # a wildcard on the board
@@ -189,6 +246,6 @@ def native_moves(
         board, face, old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,
         int(tables.additive), -1 if bonus is None else index[bonus], tables.bonus_points,
         counts, blanks, wildcards, ruleset.first_play_min_tiles if opening else 1, int(opening),
-        -1 if start is None else start, (*letters, WILDCARD), Move,
+        -1 if start is None else start, (*letters, WILDCARD), Move, portals,
     )
     return moves

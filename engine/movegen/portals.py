@@ -26,6 +26,7 @@ What differs from the plain walk:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from wordarena.engine.board import Cells, with_tiles
 from wordarena.engine.errors import RuleError
@@ -38,6 +39,22 @@ from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.scoring import BoardEffects, score_play
 from wordarena.engine.tiles import BLANK
 from wordarena.engine.words import invalid_words, resolve_words
+
+LineGeometry = dict[bool, tuple[list[list[int]], list[list[int]]]]
+_geometry: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[Ruleset, LineGeometry]] = {}
+
+
+def line_geometry(ruleset: Ruleset, links: Links) -> LineGeometry:
+    """(lines, rings) across and down (``portal_lines``), cached per board and pairs: the same
+    for every position until a portal pair opens or closes. Not to be changed by the caller."""
+    key = (id(ruleset), tuple(sorted(links.items())))
+    found = _geometry.get(key)
+    if found is None or found[0] is not ruleset:
+        if len(_geometry) > 64:
+            _geometry.clear()
+        found = _geometry[key] = (
+            ruleset, {across: portal_lines(ruleset, links, across) for across in (True, False)})
+    return found[1]
 
 
 def portal_lines(ruleset: Ruleset, links: Links, across: bool) -> tuple[list[list[int]], list[list[int]]]:
@@ -83,7 +100,7 @@ class PortalGenerator(Generator):
         self.effects = effects
         super().__init__(ruleset, tables, walker, cells, rack, effects)
         self.line_id: dict[bool, list[int]] = {}
-        self.geometry = {across: portal_lines(ruleset, links, across) for across in (True, False)}
+        self.geometry = line_geometry(ruleset, links)
         for across, (lines, rings) in self.geometry.items():
             ids = [0] * len(cells)
             for k, line in enumerate([*lines, *rings]):
@@ -196,21 +213,30 @@ class PortalGenerator(Generator):
         release()
 
     def checked_move(self, tiles: tuple[NewTile, ...]) -> Move | None:
-        """The play ``tiles`` checked and scored by the engine itself (validator, word list with
-        wildcard resolution, scorer), or None when it is not legal."""
-        ruleset, cells = self.ruleset, self.cells
-        cols = ruleset.board.cols
-        placements = [Placement(s // cols, s % cols, letter, blank) for s, letter, blank in tiles]
-        try:
-            geometry = check_placement(ruleset, cells, placements, 0, self.links)
-        except RuleError:
-            return None
-        after = with_tiles(cells, geometry.placed)
-        texts = [word_text(after, w) for w in geometry.words]
-        resolved = resolve_words(texts, self.w.lexicon, ruleset.tiles.letters)
-        if invalid_words(texts, resolved):
-            return None
-        tokens = tuple(BLANK if blank else letter for _, letter, blank in tiles)
-        words = tuple(r or x for r, x in zip(resolved, texts, strict=True))
-        score = score_play(ruleset, after, geometry, words, tokens, self.effects).total
-        return new_move(Move, (score, tiles, geometry.across, cols))
+        """The play ``tiles`` judged by the engine itself (``judged_move``)."""
+        return judged_move(self.ruleset, self.cells, self.links, self.w.lexicon, self.effects,
+                           tiles)
+
+
+def judged_move(
+    ruleset: Ruleset, cells: Cells, links: Links, lexicon: Any, effects: BoardEffects,
+    tiles: tuple[NewTile, ...],
+) -> Move | None:
+    """The play ``tiles`` checked and scored by the engine itself (validator, word list with
+    wildcard resolution, scorer), or None when it is not legal: the plays on entangled squares,
+    for this generator and for the native core (``native/portals.c``)."""
+    cols = ruleset.board.cols
+    placements = [Placement(s // cols, s % cols, letter, blank) for s, letter, blank in tiles]
+    try:
+        geometry = check_placement(ruleset, cells, placements, 0, links)
+    except RuleError:
+        return None
+    after = with_tiles(cells, geometry.placed)
+    texts = [word_text(after, w) for w in geometry.words]
+    resolved = resolve_words(texts, lexicon, ruleset.tiles.letters)
+    if invalid_words(texts, resolved):
+        return None
+    tokens = tuple(BLANK if blank else letter for _, letter, blank in tiles)
+    words = tuple(r or x for r, x in zip(resolved, texts, strict=True))
+    score = score_play(ruleset, after, geometry, words, tokens, effects).total
+    return new_move(Move, (score, tiles, geometry.across, cols))

@@ -12,7 +12,8 @@
  * engine.movegen.api.sort_moves gives the Python generator's moves too).
  *
  * A War of Words wildcard on the rack or the board switches the search to sets of DAWG nodes
- * (wildcards.c). Not given here (the Python layer keeps them): War of Words portals.
+ * (wildcards.c); open War of Words portal pairs make lines chains through the portals
+ * (portals.c). The search below reads a line as the squares g->sq[0..n-1], whichever they are.
  */
 #include "movegen.h"
 
@@ -31,7 +32,19 @@ static inline int32_t nv_of(const Gen *g, int s, int letter) {
 
 /* -- output ------------------------------------------------------------------------------- */
 
+Found *new_found(Gen *g) {
+    if (g->nfound == g->capfound) {
+        size_t cap = g->capfound ? g->capfound * 2 : 1024;
+        Found *more = realloc(g->found, cap * sizeof(Found));
+        if (!more) { g->failed = 2; return NULL; }
+        g->found = more;
+        g->capfound = cap;
+    }
+    return &g->found[g->nfound++];
+}
+
 void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum) {
+    if (g->partner && portal_record(g, i, nt)) return;
     if (i - g->start < 2 || nt < g->min_tiles) return;
     int direction = g->across;
     if (nt == 1) {
@@ -39,14 +52,9 @@ void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum) {
         else if (g->xlen[g->anchor_i] > 1) return; /* found in the across pass */
     }
     if (nt >= g->nbingo) { g->failed = 1; return; }
-    if (g->nfound == g->capfound) {
-        size_t cap = g->capfound ? g->capfound * 2 : 1024;
-        Found *more = realloc(g->found, cap * sizeof(Found));
-        if (!more) { g->failed = 2; return; }
-        g->found = more;
-        g->capfound = cap;
-    }
-    Found *f = &g->found[g->nfound++];
+    Found *f = new_found(g);
+    if (!f) return;
+    f->check = 0;
     f->score = (msum + (bon ? g->bp : 0)) * (wf ? wf : 1) + xsum + g->bingo[nt];
     f->nt = (uint8_t)nt;
     f->across = (uint8_t)direction;
@@ -195,10 +203,20 @@ static void cross_check(Gen *g, int i, int s) {
         base += g->face[j + step];
         hasbon |= g->oldbon[j + step];
     }
-    if (!nb && !na) { g->cross[i] = g->all_bits; return; }
-    g->xlen[i] = nb + na + 1;
     int prefix[MAXLINE];
     for (int k = 0; k < nb; k++) prefix[k] = before[nb - 1 - k];
+    cross_word(g, i, s, prefix, nb, after, na, base, hasbon);
+}
+
+/* The cross-check of square i of the line (square s) between the letters prefix (nb of them,
+   in reading order) and suffix (na): the letters that make a word there, and each one's cross
+   score from the tiles' face values (base) and whether one shows the Bonus Letter. */
+void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *after, int na,
+                int base, int hasbon) {
+    const int nl = g->nl;
+    int32_t *xs = g->xs + (size_t)i * (nl + 1);
+    if (!nb && !na) { g->cross[i] = g->all_bits; return; }
+    g->xlen[i] = nb + na + 1;
     uint64_t bits = 0;
     int64_t node = g->wild_mode ? -1 : walk(g, g->root, prefix, nb);
     if (g->wild_mode) bits = wild_cross_bits(g, prefix, nb, after, na);
@@ -227,23 +245,23 @@ static int left_limit(const Gen *g, int a) {
     return limit > g->tiles - 1 ? g->tiles - 1 : limit;
 }
 
-static void generate_line(Gen *g, int across, int k) {
-    g->across = across;
-    g->n = across ? g->cols : g->rows;
+/* Every move whose main word lies on the line g->sq[0..g->n-1], read g->across. */
+void run_line(Gen *g) {
     const int n = g->n;
     int any = 0;
     for (int i = 0; i < n; i++) {
-        int s = across ? k * g->cols + i : i * g->cols + k;
-        g->sq[i] = s;
+        int s = g->sq[i];
         g->let[i] = g->cells[s] == NOLETTER ? -1 : g->cells[s];
         g->anchor[i] = g->board_anchor[s];
         any |= g->anchor[i];
     }
     if (!any) return;
     for (int i = 0; i < n; i++) {
-        if (g->let[i] < 0) cross_check(g, i, g->sq[i]);
-        else { g->cross[i] = 0; g->xlen[i] = 1; }
+        if (g->let[i] >= 0) { g->cross[i] = 0; g->xlen[i] = 1; }
+        else if (g->partner) portal_cross_check(g, i, g->sq[i]);
+        else cross_check(g, i, g->sq[i]);
     }
+    if (g->partner) portal_relax(g);
     for (int a = 0; a < n && !g->failed; a++) {
         if (!g->anchor[a] || !g->cross[a]) continue;
         g->anchor_i = a;
@@ -271,7 +289,15 @@ static void generate_line(Gen *g, int across, int k) {
     }
 }
 
+static void generate_line(Gen *g, int across, int k) {
+    g->across = across;
+    g->n = across ? g->cols : g->rows;
+    for (int i = 0; i < g->n; i++) g->sq[i] = across ? k * g->cols + i : i * g->cols + k;
+    run_line(g);
+}
+
 static void find_anchors(Gen *g, int opening, int start) {
+    if (g->partner && !opening) { portal_anchors(g); return; }
     const int rows = g->rows, cols = g->cols, size = rows * cols;
     const uint8_t *cells = g->cells;
     for (int i = 0; i < size; i++) {
@@ -437,9 +463,11 @@ PyDoc_STRVAR(generate_doc,
 "generate(first, targets, terminal, edge_letters, kid_bits, root, rows, cols, cells, face,\n"
 "         old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,\n"
 "         additive, bonus, bonus_points, counts, blanks, wildcards, min_tiles, opening,\n"
-"         start, shown, move_type) -> list of moves, best first, or None\n\n"
+"         start, shown, move_type, portals=None) -> list of moves, best first, or None\n\n"
 "Every legal play of the rack on the board (see engine/movegen/native_bridge.py for the arrays).\n"
 "``shown``: the tile letters, then the wildcard's '*' (letter index len(shown) - 1 on the board).\n"
+"``portals``: None, or (partner, perp, squares, chains, judge) for open War of Words portal\n"
+"pairs (portals.c).\n"
 "None: node sets of wildcards too large; the Python generator answers.");
 
 static PyObject *py_generate(PyObject *self, PyObject *args) {
@@ -449,13 +477,14 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     memset(&g, 0, sizeof g);
     unsigned int root;
     int blanks, wilds, opening, start;
-    PyObject *letters, *move_type;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Iiiy*y*y*y*y*y*y*y*y*iiiy*iiiiiO!O!:generate",
+    PyObject *letters, *move_type, *portals = Py_None, *judge = NULL;
+    Py_buffer partner = {0}, perp = {0}, psq = {0}, pinfo = {0};
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Iiiy*y*y*y*y*y*y*y*y*iiiy*iiiiiO!O!|O:generate",
                           &b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &root,
                           &g.rows, &g.cols, &b.cells, &b.face, &b.oldbon, &b.nv, &b.wm, &b.xf,
                           &b.blocked, &b.freestart, &b.bingo, &g.additive, &g.bonus, &g.bp,
                           &b.counts, &blanks, &wilds, &g.min_tiles, &opening, &start,
-                          &PyTuple_Type, &letters, &PyType_Type, &move_type))
+                          &PyTuple_Type, &letters, &PyType_Type, &move_type, &portals))
         return NULL;
     PyObject *result = NULL;
     uint32_t *order = NULL;
@@ -515,23 +544,49 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "native movegen: too many tiles on the rack");
         goto done;
     }
+    Py_ssize_t chains = 0;
+    if (portals != Py_None) {
+        if (!PyArg_ParseTuple(portals, "y*y*y*y*O:portals", &partner, &perp, &psq, &pinfo, &judge))
+            goto done;
+        chains = pinfo.len / (4 * 4);
+        const int32_t *info = pinfo.buf, *sqs = psq.buf;
+        if (!need(&partner, 4 * size, "partner") || !need(&perp, 8 * size, "perp"))
+            goto done;
+        for (Py_ssize_t c = 0; c < chains; c++) {
+            const int32_t *ci = info + 4 * c;
+            if (ci[1] < 1 || ci[1] > MAXSPAN || ci[0] < 0 || (ci[0] + ci[1]) * 4 > psq.len) {
+                PyErr_SetString(PyExc_ValueError, "native movegen: a portal line out of range");
+                goto done;
+            }
+            for (int32_t k = 0; k < ci[1]; k++)
+                if (sqs[ci[0] + k] < 0 || sqs[ci[0] + k] >= size) {
+                    PyErr_SetString(PyExc_ValueError, "native movegen: a portal square off the board");
+                    goto done;
+                }
+        }
+        g.partner = partner.buf;
+        g.perp = perp.buf;
+        g.relaxed = calloc((size_t)size, 1);
+        if (!g.relaxed) { PyErr_NoMemory(); goto done; }
+    }
     result = PyList_New(0);
     if (g.tiles == 0) goto done;
     Py_CLEAR(result);
-    g.xs = malloc(sizeof(int32_t) * MAXLINE * (g.nl + 1));
+    g.xs = malloc(sizeof(int32_t) * MAXSPAN * (g.nl + 1));
     g.board_anchor = malloc((size_t)size);
     if (!g.xs || !g.board_anchor) { PyErr_NoMemory(); goto done; }
     if (g.wild_mode) {
         g.nodes = (size_t)nodes;
-        g.arena_cap = (size_t)1 << 20;
-        g.arena = malloc(sizeof(uint32_t) * g.arena_cap);
-        g.stamp = calloc(g.nodes, sizeof(uint32_t));
-        if (!g.arena || !g.stamp) { PyErr_NoMemory(); goto done; }
+        if (!wild_init(&g)) { PyErr_NoMemory(); goto done; }
     }
     find_anchors(&g, opening, start);
     Py_BEGIN_ALLOW_THREADS
-    for (int k = 0; k < g.rows && !g.failed; k++) generate_line(&g, 1, k);
-    for (int k = 0; k < g.cols && !g.failed; k++) generate_line(&g, 0, k);
+    if (g.partner) {
+        portal_lines(&g, psq.buf, pinfo.buf, chains);
+    } else {
+        for (int k = 0; k < g.rows && !g.failed; k++) generate_line(&g, 1, k);
+        for (int k = 0; k < g.cols && !g.failed; k++) generate_line(&g, 0, k);
+    }
     Py_END_ALLOW_THREADS
     if (g.failed == 3) { /* node sets too large: the Python generator answers */
         result = Py_None;
@@ -543,6 +598,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         else PyErr_SetString(PyExc_ValueError, "native movegen: a move past the bingo table");
         goto done;
     }
+    if (g.partner && !portal_finish(&g, judge, letters)) goto done;
     {
         Py_UCS4 codes[MAXLETTERS + 1];
         for (int l = 0; l <= g.nl; l++) {
@@ -583,10 +639,13 @@ done:
     free(g.found);
     free(g.xs);
     free(g.board_anchor);
-    free(g.arena);
-    free(g.stamp);
+    wild_free(&g);
+    free(g.relaxed);
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         if (all[k]->obj) PyBuffer_Release(all[k]);
+    Py_buffer *more[] = {&partner, &perp, &psq, &pinfo};
+    for (size_t k = 0; k < sizeof more / sizeof more[0]; k++)
+        if (more[k]->obj) PyBuffer_Release(more[k]);
     return result;
 }
 

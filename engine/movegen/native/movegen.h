@@ -1,6 +1,7 @@
 /*
- * Shared by the native move generator's files: movegen.c (the plain search and the module) and
- * wildcards.c (War of Words wildcards, walked as sets of DAWG nodes).
+ * Shared by the native move generator's files: movegen.c (the plain search and the module),
+ * wildcards.c (War of Words wildcards, walked as sets of DAWG nodes) and portals.c (War of
+ * Words lines read through open portal pairs).
  */
 #ifndef WORDARENA_MOVEGEN_H
 #define WORDARENA_MOVEGEN_H
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #define MAXLINE 64   /* longest row or column */
+#define MAXSPAN 256  /* longest line: a row or column, or a chain through portals */
 #define MAXTILES 16  /* most tiles on a rack */
 #define MAXLETTERS 64
 #define NOLETTER 255
@@ -22,6 +24,7 @@ typedef struct {
     uint16_t sq[MAXTILES];
     uint8_t let[MAXTILES];
     uint8_t blank[MAXTILES];
+    uint8_t check;  /* portals: a play the engine's validator must judge (portals.c) */
 } Found;
 
 typedef struct {
@@ -48,11 +51,11 @@ typedef struct {
     int blanks, tiles;
     /* the line in hand */
     int n, across;
-    int sq[MAXLINE];
-    int let[MAXLINE];       /* letter index, -1 when empty */
-    uint64_t cross[MAXLINE];
-    int xlen[MAXLINE];
-    uint8_t anchor[MAXLINE];
+    int sq[MAXSPAN];
+    int let[MAXSPAN];       /* letter index, -1 when empty */
+    uint64_t cross[MAXSPAN];
+    int xlen[MAXSPAN];
+    uint8_t anchor[MAXSPAN];
     int32_t *xs;            /* [i * (nl + 1) + letter], letter nl = a blank */
     uint8_t *board_anchor;
     /* the move being built */
@@ -61,11 +64,14 @@ typedef struct {
     /* War of Words wildcards (letter index nl on the board and in a move): wildcards.c */
     int wilds;              /* wildcards on the rack now */
     int wild_mode;          /* a wildcard on the rack or the board: the node-set search */
-    uint32_t *arena;        /* node sets, stacked */
-    size_t arena_top, arena_cap;
-    uint32_t *stamp;        /* per node: the set being built that holds it already */
-    size_t nodes;
-    uint32_t stamp_now;
+    struct WildSets *ws;    /* the generation's node sets and their steps (wildcards.c) */
+    size_t nodes;           /* DAWG nodes */
+    /* War of Words portals (portals.c); partner is NULL without an open pair */
+    const int32_t *partner;   /* per square: its partner square, -1 when not a portal */
+    const int32_t *perp;      /* [across * size + square]: the id of its line that way */
+    uint8_t *relaxed;         /* per square: shares a cross line with another of the line's */
+    int end_only;             /* a ring cut open: only words ending at its last square */
+    int any_relaxed;
     /* output */
     Found *found;
     size_t nfound, capfound;
@@ -80,9 +86,23 @@ static inline int64_t child_of(const Gen *g, uint32_t node, int letter) {
 }
 
 void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum);
+Found *new_found(Gen *g);
+void run_line(Gen *g);
+void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *after, int na,
+                int base, int hasbon);
 
 /* wildcards.c */
+int wild_init(Gen *g);
+void wild_free(Gen *g);
 uint64_t wild_cross_bits(Gen *g, const int *prefix, int nb, const int *suffix, int na);
 void wild_from_anchor(Gen *g, int a, int limit);
+
+/* portals.c */
+void portal_anchors(Gen *g);
+void portal_cross_check(Gen *g, int i, int s);
+void portal_relax(Gen *g);
+int portal_record(Gen *g, int i, int nt);
+void portal_lines(Gen *g, const int32_t *squares, const int32_t *info, Py_ssize_t chains);
+int portal_finish(Gen *g, PyObject *judge, PyObject *letters);
 
 #endif

@@ -6,115 +6,241 @@
  * along every tile letter, and a word ends where any node of the set ends one. A placement is
  * thus walked once from its leftmost anchor, so no move is found twice.
  *
- * Sets live on a stack (Gen.arena): each step pushes its result, and the caller pops it when
- * done. A set never holds a node twice (Gen.stamp marks the nodes of the set being built).
- * When the stack would overflow, Gen.failed = 3 and the position goes back to the Python
- * generator (engine/movegen/native_bridge.py).
+ * The same sets recur from anchor to anchor and line to line (the set after "*", after "*E",
+ * ...), and stepping a set is most of the work of such a generation (measured: 70 % of the C
+ * call with two wildcards). So each set is *interned* for the whole generation: stored once,
+ * named by a number, with its child letters and whether it ends a word kept beside it, and
+ * each step of a set by a letter is computed once and remembered (WildSets.memo), as
+ * wildcards.py keeps its steps. Set 0 is the empty set. When the sets would outgrow
+ * MAX_SET_NODES, Gen.failed = 3 and the position goes back to the Python generator
+ * (engine/movegen/native_bridge.py; never seen in the tests).
  */
 #include "movegen.h"
 
-typedef struct {
-    size_t off, count;
-} Set;
+#define NOSET UINT32_MAX          /* a step not computed yet */
+#define MAX_SET_NODES (1u << 24)  /* nodes over all sets of one generation */
 
-static inline uint32_t next_stamp(Gen *g) {
-    if (++g->stamp_now == 0) { /* wrapped: forget every mark */
-        memset(g->stamp, 0, sizeof(uint32_t) * g->nodes);
-        g->stamp_now = 1;
-    }
-    return g->stamp_now;
+typedef struct {
+    uint32_t off, count;  /* its nodes: WildSets.nodes[off .. off + count - 1], ascending */
+    uint32_t hash;
+    uint8_t term;         /* some node ends a word */
+    uint64_t kids;        /* the tile letters leaving some node */
+} SetInfo;
+
+struct WildSets {
+    uint32_t *nodes;                 /* every set's nodes, one set after another */
+    size_t nnodes, capnodes;
+    SetInfo *sets;
+    uint32_t nsets, capsets;
+    uint32_t *memo;                  /* [set * (nl + 1) + letter]: the set reached; nl: any */
+    uint32_t *table;                 /* open addressing: set numbers, 0 = free */
+    uint32_t tcap;                   /* a power of two */
+    uint32_t *stamp;                 /* per DAWG node: the step that holds it already */
+    uint32_t stamp_now;
+    uint32_t *scratch;               /* the step being built */
+    size_t capscratch;
+    uint32_t root;                   /* the set {root} */
+};
+
+static uint32_t single(Gen *g, uint32_t node);
+
+int wild_init(Gen *g) {
+    struct WildSets *w = calloc(1, sizeof *w);
+    if (!w) return 0;
+    g->ws = w;
+    w->capnodes = 1 << 12;
+    w->capsets = 1 << 10;
+    w->tcap = 1 << 11;
+    w->capscratch = 1 << 10;
+    w->nodes = malloc(sizeof(uint32_t) * w->capnodes);
+    w->sets = malloc(sizeof(SetInfo) * w->capsets);
+    w->memo = malloc(sizeof(uint32_t) * w->capsets * (g->nl + 1));
+    w->table = calloc(w->tcap, sizeof(uint32_t));
+    w->stamp = calloc(g->nodes, sizeof(uint32_t));
+    w->scratch = malloc(sizeof(uint32_t) * w->capscratch);
+    if (!w->nodes || !w->sets || !w->memo || !w->table || !w->stamp || !w->scratch) return 0;
+    /* set 0: the empty set, which every step leaves empty */
+    memset(&w->sets[0], 0, sizeof(SetInfo));
+    for (int l = 0; l <= g->nl; l++) w->memo[l] = 0;
+    w->nsets = 1;
+    w->root = single(g, g->root);
+    return !g->failed;
 }
 
-/* The set `in` moved along `letter` (g->nl: along every tile letter), pushed on the stack. */
-static Set step(Gen *g, Set in, int letter) {
-    Set out = {g->arena_top, 0};
-    const uint32_t mark = next_stamp(g);
+void wild_free(Gen *g) {
+    struct WildSets *w = g->ws;
+    if (!w) return;
+    free(w->nodes);
+    free(w->sets);
+    free(w->memo);
+    free(w->table);
+    free(w->stamp);
+    free(w->scratch);
+    free(w);
+    g->ws = NULL;
+}
+
+static uint32_t hash_nodes(const uint32_t *nodes, uint32_t n) {
+    uint32_t h = 2166136261u;
+    for (uint32_t k = 0; k < n; k++) h = (h ^ nodes[k]) * 16777619u;
+    return h ? h : 1;
+}
+
+static int by_node(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int grow_table(struct WildSets *w) {
+    uint32_t cap = w->tcap * 2, *table = calloc(cap, sizeof(uint32_t));
+    if (!table) return 0;
+    for (uint32_t id = 1; id < w->nsets; id++) {
+        uint32_t pos = w->sets[id].hash & (cap - 1);
+        while (table[pos]) pos = (pos + 1) & (cap - 1);
+        table[pos] = id;
+    }
+    free(w->table);
+    w->table = table;
+    w->tcap = cap;
+    return 1;
+}
+
+/* The number of the set of the n nodes in `nodes` (distinct; sorted here), stored if new. */
+static uint32_t intern(Gen *g, uint32_t *nodes, uint32_t n) {
+    struct WildSets *w = g->ws;
+    if (!n) return 0;
+    if (n < 16) { /* most sets are small */
+        for (uint32_t k = 1; k < n; k++) {
+            uint32_t v = nodes[k], j = k;
+            for (; j > 0 && nodes[j - 1] > v; j--) nodes[j] = nodes[j - 1];
+            nodes[j] = v;
+        }
+    } else {
+        qsort(nodes, n, sizeof(uint32_t), by_node);
+    }
+    const uint32_t h = hash_nodes(nodes, n);
+    uint32_t pos = h & (w->tcap - 1);
+    for (uint32_t id; (id = w->table[pos]); pos = (pos + 1) & (w->tcap - 1)) {
+        const SetInfo *s = &w->sets[id];
+        if (s->hash == h && s->count == n && !memcmp(w->nodes + s->off, nodes, 4 * (size_t)n))
+            return id;
+    }
+    if (w->nnodes + n > MAX_SET_NODES) { g->failed = 3; return 0; }
+    if (w->nnodes + n > w->capnodes) {
+        size_t cap = w->capnodes;
+        while (cap < w->nnodes + n) cap *= 2;
+        uint32_t *more = realloc(w->nodes, sizeof(uint32_t) * cap);
+        if (!more) { g->failed = 2; return 0; }
+        w->nodes = more;
+        w->capnodes = cap;
+    }
+    if (w->nsets == w->capsets) {
+        uint32_t cap = w->capsets * 2;
+        SetInfo *sets = realloc(w->sets, sizeof(SetInfo) * cap);
+        if (sets) w->sets = sets;
+        uint32_t *memo = sets ? realloc(w->memo, sizeof(uint32_t) * cap * (g->nl + 1)) : NULL;
+        if (!memo) { g->failed = 2; return 0; }
+        w->memo = memo;
+        w->capsets = cap;
+    }
+    const uint32_t id = w->nsets++;
+    SetInfo *s = &w->sets[id];
+    s->off = (uint32_t)w->nnodes;
+    s->count = n;
+    s->hash = h;
+    s->term = 0;
+    s->kids = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        w->nodes[w->nnodes++] = nodes[k];
+        s->term |= g->terminal[nodes[k]];
+        s->kids |= g->kids[nodes[k]];
+    }
+    memset(w->memo + (size_t)id * (g->nl + 1), 0xFF, sizeof(uint32_t) * (g->nl + 1));
+    w->table[pos] = id; /* the free slot the search above ended on */
+    /* keep the table at most half full */
+    if (2 * (size_t)w->nsets > w->tcap && !grow_table(w)) { g->failed = 2; return 0; }
+    return id;
+}
+
+static uint32_t single(Gen *g, uint32_t node) {
+    uint32_t one = node;
+    return intern(g, &one, 1);
+}
+
+/* The set `id` moved along `letter` (g->nl: along every tile letter): computed once per
+   generation, then remembered. */
+static uint32_t step(Gen *g, uint32_t id, int letter) {
+    struct WildSets *w = g->ws;
+    const size_t slot = (size_t)id * (g->nl + 1) + letter;
+    if (w->memo[slot] != NOSET) return w->memo[slot];
+    if (++w->stamp_now == 0) { /* wrapped: forget every mark */
+        memset(w->stamp, 0, sizeof(uint32_t) * g->nodes);
+        w->stamp_now = 1;
+    }
+    const uint32_t mark = w->stamp_now;
     const int any = letter == g->nl;
-    for (size_t k = 0; k < in.count; k++) {
-        uint32_t node = g->arena[in.off + k];
+    const SetInfo s = w->sets[id];
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < s.count; k++) {
+        uint32_t node = w->nodes[s.off + k];
         uint32_t e = g->first[node], end = g->first[node + 1];
         for (; e < end; e++) {
             int l = g->elet[e];
             if (l == NOLETTER || (!any && l != letter)) continue;
             uint32_t child = g->targets[e];
-            if (g->stamp[child] == mark) continue;
-            g->stamp[child] = mark;
-            if (g->arena_top >= g->arena_cap) {
-                g->failed = 3;
-                out.count = 0;
-                return out;
+            if (w->stamp[child] == mark) continue;
+            w->stamp[child] = mark;
+            if (n == w->capscratch) {
+                uint32_t *more = realloc(w->scratch, sizeof(uint32_t) * w->capscratch * 2);
+                if (!more) { g->failed = 2; return 0; }
+                w->scratch = more;
+                w->capscratch *= 2;
             }
-            g->arena[g->arena_top++] = child;
-            out.count++;
+            w->scratch[n++] = child;
         }
     }
+    const uint32_t out = intern(g, w->scratch, n);
+    if (g->failed) return 0;
+    w->memo[slot] = out; /* memo may have moved while interning: indexed afresh */
     return out;
 }
 
-static Set single(Gen *g, uint32_t node) {
-    Set out = {g->arena_top, 0};
-    if (g->arena_top >= g->arena_cap) {
-        g->failed = 3;
-        return out;
-    }
-    g->arena[g->arena_top++] = node;
-    out.count = 1;
-    return out;
-}
+static inline uint64_t kids_of(const Gen *g, uint32_t id) { return g->ws->sets[id].kids; }
 
-static uint64_t kids_of(const Gen *g, Set set) {
-    uint64_t bits = 0;
-    for (size_t k = 0; k < set.count; k++) bits |= g->kids[g->arena[set.off + k]];
-    return bits;
-}
-
-static int ends_word(const Gen *g, Set set) {
-    for (size_t k = 0; k < set.count; k++)
-        if (g->terminal[g->arena[set.off + k]]) return 1;
-    return 0;
-}
+static inline int ends_word(const Gen *g, uint32_t id) { return g->ws->sets[id].term; }
 
 /* Cross-check bits: the tile letters L such that prefix + L + suffix is a word, wildcards in
    prefix and suffix (letter nl) standing for any letter. */
 uint64_t wild_cross_bits(Gen *g, const int *prefix, int nb, const int *suffix, int na) {
-    const size_t top = g->arena_top;
-    Set p = single(g, g->root);
-    for (int k = 0; k < nb && p.count; k++) p = step(g, p, prefix[k]);
-    uint64_t bits = 0;
-    for (size_t k = 0; k < p.count && !g->failed; k++) {
-        uint32_t node = g->arena[p.off + k];
-        uint32_t e = g->first[node], end = g->first[node + 1];
-        for (; e < end; e++) {
-            int l = g->elet[e];
-            if (l == NOLETTER || ((bits >> l) & 1)) continue;
-            const size_t mark = g->arena_top;
-            Set q = single(g, g->targets[e]);
-            for (int j = 0; j < na && q.count; j++) q = step(g, q, suffix[j]);
-            if (q.count && ends_word(g, q)) bits |= (uint64_t)1 << l;
-            g->arena_top = mark;
-        }
+    uint32_t p = g->ws->root;
+    for (int k = 0; k < nb && p; k++) p = step(g, p, prefix[k]);
+    uint64_t bits = 0, kids = kids_of(g, p);
+    for (int l = 0; l < g->nl && !g->failed; l++) {
+        if (!((kids >> l) & 1)) continue;
+        /* the union of the children by l: a word ends after the suffix from any of them */
+        uint32_t q = step(g, p, l);
+        for (int j = 0; j < na && q; j++) q = step(g, q, suffix[j]);
+        if (q && ends_word(g, q)) bits |= (uint64_t)1 << l;
     }
-    g->arena_top = top;
     return bits;
 }
 
 /* Extend right from square i of the line with the node set `set` (as extend in movegen.c). */
-static void extend(Gen *g, int i, Set set, int msum, int wf, int bon, int xsum, int nt) {
+static void extend(Gen *g, int i, uint32_t set, int msum, int wf, int bon, int xsum, int nt) {
     const int n = g->n, nl = g->nl;
-    const size_t top = g->arena_top;
     while (i < n && g->let[i] >= 0) {
         set = step(g, set, g->let[i]);
-        if (!set.count) { g->arena_top = top; return; }
+        if (!set) return;
         msum += g->face[g->sq[i]];
         bon |= g->oldbon[g->sq[i]];
         i++;
     }
     if (i > g->anchor_i && ends_word(g, set)) record(g, i, nt, msum, wf, bon, xsum);
-    if (i == n || nt >= g->tiles || g->failed) { g->arena_top = top; return; }
+    if (i == n || nt >= g->tiles || g->failed) return;
     const uint64_t kids = kids_of(g, set), cs = g->cross[i];
     const uint64_t fit = kids & cs & (g->blanks ? g->all_bits : g->lav);
     const int wild_here = g->wilds && cs && kids; /* some letter fits across: a wildcard does */
-    if (!fit && !wild_here) { g->arena_top = top; return; }
+    if (!fit && !wild_here) return;
     const int s = g->sq[i];
     const int32_t *xs = g->xs + (size_t)i * (nl + 1);
     const int32_t *nv = g->nv + (size_t)s * nl;
@@ -124,8 +250,7 @@ static void extend(Gen *g, int i, Set set, int msum, int wf, int bon, int xsum, 
     for (int letter = 0; letter < nl && !g->failed; letter++) {
         const uint64_t bit = (uint64_t)1 << letter;
         if (!(fit & bit)) continue;
-        const size_t mark = g->arena_top;
-        Set child = step(g, set, letter);
+        const uint32_t child = step(g, set, letter);
         if (g->counts[letter]) {
             if (--g->counts[letter] == 0) g->lav &= ~bit;
             g->plet[np] = letter;
@@ -141,10 +266,9 @@ static void extend(Gen *g, int i, Set set, int msum, int wf, int bon, int xsum, 
             extend(g, i + 1, child, msum, nwf, bon, xsum + xs[nl], nt + 1);
             g->blanks++;
         }
-        g->arena_top = mark;
     }
     if (wild_here && !g->failed) {
-        Set child = step(g, set, nl);
+        const uint32_t child = step(g, set, nl);
         g->wilds--;
         g->plet[np] = nl;
         g->pblank[np] = 0;
@@ -153,11 +277,10 @@ static void extend(Gen *g, int i, Set set, int msum, int wf, int bon, int xsum, 
         g->wilds++;
     }
     g->np = np;
-    g->arena_top = top;
 }
 
 /* Extend from anchor a after the left part in psq/plet/pblank[0..k-1] (squares a-k..a-1). */
-static void from_left_part(Gen *g, int a, Set set, int k) {
+static void from_left_part(Gen *g, int a, uint32_t set, int k) {
     int msum = 0, wf = g->additive ? 0 : 1, bon = 0;
     for (int j = 0; j < k; j++) {
         int s = g->sq[a - k + j], letter = g->plet[j];
@@ -178,7 +301,7 @@ static inline uint64_t playable(const Gen *g) {
     return g->blanks || g->wilds ? g->all_bits : g->lav;
 }
 
-static void left_parts(Gen *g, int a, Set set, int k, int limit) {
+static void left_parts(Gen *g, int a, uint32_t set, int k, int limit) {
     const uint64_t kids = kids_of(g, set);
     if ((kids & g->cross[a] & (g->blanks ? g->all_bits : g->lav)) || (g->wilds && g->cross[a] && kids))
         from_left_part(g, a, set, k);
@@ -187,8 +310,7 @@ static void left_parts(Gen *g, int a, Set set, int k, int limit) {
     for (int letter = 0; letter < nl && !g->failed; letter++) {
         const uint64_t bit = (uint64_t)1 << letter;
         if (!(kids & bit) || (!g->counts[letter] && !g->blanks)) continue;
-        const size_t mark = g->arena_top;
-        Set child = step(g, set, letter);
+        const uint32_t child = step(g, set, letter);
         const uint64_t next = kids_of(g, child);
         if (g->counts[letter]) {
             if (--g->counts[letter] == 0) g->lav &= ~bit;
@@ -208,11 +330,9 @@ static void left_parts(Gen *g, int a, Set set, int k, int limit) {
             }
             g->blanks++;
         }
-        g->arena_top = mark;
     }
     if (g->wilds && kids && !g->failed) {
-        const size_t mark = g->arena_top;
-        Set child = step(g, set, nl);
+        const uint32_t child = step(g, set, nl);
         g->wilds--;
         if (kids_of(g, child) & playable(g)) {
             g->plet[k] = nl;
@@ -220,31 +340,28 @@ static void left_parts(Gen *g, int a, Set set, int k, int limit) {
             left_parts(g, a, child, k + 1, limit);
         }
         g->wilds++;
-        g->arena_top = mark;
     }
 }
 
 /* Every move from anchor a of the line in hand: after the tiles left of it, or after every
    left part of up to `limit` rack tiles. */
 void wild_from_anchor(Gen *g, int a, int limit) {
-    const size_t top = g->arena_top;
-    Set set = single(g, g->root);
+    uint32_t set = g->ws->root;
     if (a > 0 && g->let[a - 1] >= 0) {
         int start = a - 1;
         while (start > 0 && g->let[start - 1] >= 0) start--;
         int msum = 0, bon = 0;
-        for (int j = start; j < a && set.count; j++) {
+        for (int j = start; j < a && set; j++) {
             set = step(g, set, g->let[j]);
             msum += g->face[g->sq[j]];
             bon |= g->oldbon[g->sq[j]];
         }
-        if (set.count) {
+        if (set) {
             g->start = start;
             g->np = 0;
             extend(g, a, set, msum, g->additive ? 0 : 1, bon, 0, 0);
         }
-    } else if (set.count) {
+    } else if (set) {
         left_parts(g, a, set, 0, limit);
     }
-    g->arena_top = top;
 }

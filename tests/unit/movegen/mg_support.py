@@ -49,20 +49,23 @@ def moves_by(name: str, state: GameState, seat: int | None = None) -> list:
 
 
 def native_covers(state: GameState, seat: int | None = None) -> bool:
-    """True when the native core answers this position itself: every position but War of
-    Words' with an open portal pair."""
+    """True when the native core answers this position itself: every position of the tests,
+    War of Words wildcards and open portal pairs included (docs/movegen.md)."""
+    return True
+
+
+def state_links(state: GameState) -> dict[int, int]:
+    """The open portal pairs of ``state`` (empty outside War of Words)."""
     from wordarena.engine.warofwords.arena import portal_links
 
-    return not (state.effects and portal_links(state))
+    return portal_links(state) if state.effects else {}
 
 
 def agreed_moves(state: GameState, seat: int | None = None) -> list:
     """The moves of ``state``, checked to be the same list (tiles, scores, directions, order)
     from the Python generator and the native core; and, where the native core covers the
     position, proof that it answered (it did not hand the position back to Python)."""
-    from wordarena.engine.movegen.api import board_ruleset
-    from wordarena.engine.movegen.native_bridge import native_moves
-    from wordarena.engine.movegen.tables import square_tables
+    from wordarena.engine.movegen.api import board_ruleset, native_generate
 
     python = moves_by("python", state, seat)
     native = moves_by("native", state, seat)
@@ -78,8 +81,8 @@ def agreed_moves(state: GameState, seat: int | None = None) -> list:
     if native_covers(state, seat):
         who = state.to_move if seat is None else seat
         ruleset = board_ruleset(state)
-        answered = native_moves(ruleset, square_tables(ruleset, state.board_effects),
-                                state.lexicon, state.cells, state.racks[who], state.board_effects)
+        answered = native_generate(ruleset, state.cells, state.racks[who], state.lexicon,
+                                   state.board_effects, state_links(state))
         assert answered is not None, "the native core declined a position it covers"
     return native
 

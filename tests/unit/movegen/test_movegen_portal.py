@@ -50,7 +50,7 @@ def _through_same(state, key) -> bool:
 def _check_exact(state, label: str) -> int:
     """Generated moves == every legal play (portal-aware brute force), same scores, no
     duplicates, each accepted by ``apply`` with its score; returns the plays through a portal.
-    Both implementations must agree (the native core hands portal positions to Python)."""
+    Both implementations must agree, the native core answering itself (native/portals.c)."""
     moves = agreed_moves(state)
     keys = [tuple(sorted(m.key)) for m in moves]
     assert len(keys) == len(set(keys)), f"{label}: duplicates"
