@@ -148,6 +148,10 @@ def test_breakdown_lists_each_letter_as_the_player_reads_it():
          "electrification": 1, "points": 0},
     ]
     assert word["letter_sum"] == dog["total"] == 2 * 2 + 1 + 0
+    # Whole numbers, as the contract's int32 fields need (2.0 == 2 would pass the line above).
+    assert json.dumps(word["letters"][0]) == (
+        '{"square": 94, "letter": "D", "value": 2, "new": true, "factor": 2, "electrification": 1, '
+        '"points": 4}')
     # War of Words: AT on the oasis board's water charged to 3 — the charge is its own column,
     # not a letter factor, and each letter's points are value × charge.
     ruleset = get_ruleset("warofwords", "en", "warofwords-oasis")
