@@ -148,7 +148,7 @@ def test_breakdown_lists_each_letter_as_the_player_reads_it():
          "electrification": 1, "points": 0},
     ]
     assert word["letter_sum"] == dog["total"] == 2 * 2 + 1 + 0
-    # Whole numbers, as the contract's int32 fields need (2.0 == 2 would pass the line above).
+    # Whole numbers in the JSON the event log stores (2.0 == 2 would pass the line above).
     assert json.dumps(word["letters"][0]) == (
         '{"square": 94, "letter": "D", "value": 2, "new": true, "factor": 2, "electrification": 1, '
         '"points": 4}')
@@ -161,3 +161,20 @@ def test_breakdown_lists_each_letter_as_the_player_reads_it():
     assert [(x["letter"], x["factor"], x["electrification"], x["points"]) for x in letters] == [
         ("A", 1, 3, 3), ("T", 1, 3, 3)]
     assert at["total"] == 6
+
+
+def test_a_breakdown_handed_out_cannot_be_changed_by_its_reader():
+    """The breakdown, its words, letters and premiums are the ones the game state keeps (a
+    pending play's breakdown is shown again on every view): whoever reads one cannot change
+    the score everybody else sees."""
+    import dataclasses
+
+    import pytest
+
+    breakdown = _score("classic", "7E", "D.g", tiles=[("7F", "O")])
+    word = breakdown.words[0]
+    for obj, name in ((breakdown, "total"), (word, "score"), (word.letters[0], "points"),
+                      (word.premiums[0], "factor"), (BoardEffects(), "irradiated")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, 99)
+    assert breakdown.total == word.score == 5
