@@ -23,13 +23,16 @@ async def _stream(p: Player, mid: str, until: int, after: int = 0) -> list[c.Eve
     """The events of the match from ``after`` up to seq ``until``, as StreamMatch sends them."""
     out: list[c.Event] = []
     call = p.stub.StreamMatch(m.StreamMatchRequest(match_id=mid, after_seq=after), metadata=p.md)
-    async for msg in call:
-        if msg.event.HasField("heartbeat"):
-            continue
-        out.append(msg.event)
-        if msg.event.seq >= until:
-            break
-    call.cancel()
+    try:
+        async with asyncio.timeout(30):  # an event that never comes fails the test, not hangs it
+            async for msg in call:
+                if msg.event.HasField("heartbeat"):
+                    continue
+                out.append(msg.event)
+                if msg.event.seq >= until:
+                    break
+    finally:
+        call.cancel()
     return out
 
 
@@ -132,3 +135,31 @@ async def test_expected_seq_is_accepted_from_game_seq_to_the_latest_seq_and_nowh
     assert [ev.seq for ev in r.events] == [latest + 1]
     r = await alice.submit(mid, pass_move(), r.last_seq)
     assert [ev.seq for ev in r.events] == [latest + 2]
+
+
+async def test_two_time_outs_in_a_row_are_two_events(harness: Harness) -> None:
+    """A time-out is committed with no request id, like every action the server takes itself;
+    each one is its own turn in the log (none is mistaken for a repeat of the one before). Word
+    Tiles with three players: Alice's clock runs out, then Bob's; Carl is left and wins. The clocks
+    are shortened on the runtime (they run in minutes); what is checked is what Carl's stream and
+    view show."""
+    srv = await harness.start()
+    mid = await harness.create(srv, ruleset="wordtiles", players=("alice", "bob", "carl"), seed=4)
+    rt = srv.manager.matches[mid]
+    carl = harness.player(srv, "carl")
+    start = (await carl.view(mid)).last_seq
+    for seat in (0, 1):
+        async with rt.lock:  # this seat is to move: its clock now has a moment left
+            rt.clocks[seat] = 0.2
+            srv.manager.start_turn(rt)
+        (ev,) = await _stream(carl, mid, start + 1, after=start)
+        assert ev.HasField("player_timed_out") and ev.player_timed_out.seat == seat, ev
+        start = ev.seq
+    view = await carl.view(mid)
+    assert [s.status for s in view.seats] == [
+        c.SEAT_STATUS_TIMED_OUT,
+        c.SEAT_STATUS_TIMED_OUT,
+        c.SEAT_STATUS_ACTIVE,
+    ]
+    over = [ev for ev in await _stream(carl, mid, view.last_seq) if ev.HasField("game_over")]
+    assert len(over) == 1 and list(over[0].game_over.winner_seats) == [2]
