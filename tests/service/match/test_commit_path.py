@@ -163,3 +163,24 @@ async def test_two_time_outs_in_a_row_are_two_events(harness: Harness) -> None:
     ]
     over = [ev for ev in await _stream(carl, mid, view.last_seq) if ev.HasField("game_over")]
     assert len(over) == 1 and list(over[0].game_over.winner_seats) == [2]
+
+
+async def test_a_turn_sent_after_the_clock_ran_out_meets_the_time_out_first(harness: Harness) -> None:
+    """A clock that has run out times the seat out before the seat's own request is looked at,
+    even when the server's timer has not fired yet: the late turn is refused and the log shows the
+    time-out, not the turn. (The clock is set to zero on the runtime without re-arming its timer,
+    which still waits for the ten minutes the seat had.)"""
+    srv = await harness.start()
+    mid = await harness.create(srv, ruleset="wordtiles", players=("alice", "bob", "carl"), seed=4)
+    rt = srv.manager.matches[mid]
+    alice, carl = harness.player(srv, "alice"), harness.player(srv, "carl")
+    view = await alice.view(mid)
+    async with rt.lock:
+        rt.clocks[0] = 0.0
+    late = await _refused(alice.submit(mid, pass_move(), view.last_seq, request_id="late"))
+    assert late.code() == grpc.StatusCode.FAILED_PRECONDITION
+    (ev,) = await _stream(carl, mid, view.last_seq + 1, after=view.last_seq)
+    assert ev.HasField("player_timed_out") and ev.player_timed_out.seat == 0
+    after = await carl.view(mid)
+    assert after.last_seq == view.last_seq + 1 and after.to_move_seat == 1
+    assert after.seats[0].status == c.SEAT_STATUS_TIMED_OUT
