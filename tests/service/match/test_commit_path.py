@@ -184,3 +184,19 @@ async def test_a_turn_sent_after_the_clock_ran_out_meets_the_time_out_first(harn
     after = await carl.view(mid)
     assert after.last_seq == view.last_seq + 1 and after.to_move_seat == 1
     assert after.seats[0].status == c.SEAT_STATUS_TIMED_OUT
+
+
+async def test_a_turn_sent_to_a_finished_match_is_told_the_game_is_over(harness: Harness) -> None:
+    """After Bob resigns, Alice's turn (with the seq she received) is refused with the rule it
+    breaks, GAME_OVER, and nothing is added to the log."""
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=8)
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    view = await alice.view(mid)
+    passed = await alice.submit(mid, pass_move(), view.last_seq)
+    resigned = await bob.submit(mid, c.Move(resign=c.ResignMove()), passed.last_seq)
+    assert any(ev.HasField("game_over") for ev in resigned.events)
+    err = await _refused(alice.submit(mid, pass_move(), resigned.last_seq))
+    assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert detail(err, e.RuleViolation).code == e.RULE_CODE_GAME_OVER
+    assert (await alice.view(mid)).last_seq == resigned.last_seq
