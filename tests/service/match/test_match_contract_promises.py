@@ -288,8 +288,12 @@ async def test_a_stream_ended_by_the_client_counts_cancelled_and_logs_no_error(
     finally:
         stop.set()
         await task
-    await asyncio.sleep(0.5)
-    after = await _stream_handled(srv.grpc.metrics_port)
+    # Each stream is counted when the server has finished it: wait until all are, then look at
+    # how (the codes), rather than sleeping and hoping they were.
+    async with asyncio.timeout(20):
+        while sum((after := await _stream_handled(srv.grpc.metrics_port)).values()) < (
+                sum(before.values()) + streams):
+            await asyncio.sleep(0.05)
     grown = {code: n - before.get(code, 0.0) for code, n in after.items() if n != before.get(code, 0.0)}
     assert grown == {"CANCELLED": float(streams)}, grown
     assert await _metric(srv.grpc.metrics_port, "wordarena_stream_subscribers") <= open_before

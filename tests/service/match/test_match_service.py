@@ -339,9 +339,12 @@ async def test_metrics_health_and_bad_tokens(harness: Harness) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as exc:
         await alice.stub.GetMatch(m.GetMatchRequest(match_id="nope"), metadata=alice.md)
     assert exc.value.code() == grpc.StatusCode.NOT_FOUND
-    await asyncio.sleep(0.2)
     port = harness.servers[0].grpc.metrics_port
-    body = await asyncio.to_thread(lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode())
+    # The interceptor counts a call once it has answered: wait for the NOT_FOUND just refused.
+    async with asyncio.timeout(20):
+        while 'grpc_code="NOT_FOUND"' not in (body := await asyncio.to_thread(
+                lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode())):
+            await asyncio.sleep(0.05)
     assert 'grpc_server_handled_total{grpc_code="OK",grpc_method="GetMatch"' in body
     assert 'grpc_code="UNAUTHENTICATED"' in body and 'grpc_code="NOT_FOUND"' in body
     assert 'grpc_server_started_total{grpc_method="StreamMatch",grpc_service="wordarena.v1.MatchService",' \

@@ -129,3 +129,52 @@ def test_tile_value_without_board_effects_is_the_face_value():
 
     assert tile_value(get_ruleset("classic"), Tile("Q", False, 0)) == 10
     assert tile_value(get_ruleset("classic"), Tile("Q", True, 0)) == 0
+
+
+def test_breakdown_lists_each_letter_as_the_player_reads_it():
+    """Every letter of a word in the breakdown a client shows (the dict stored with the play
+    event): its square (row × 15 + column), the letter as it reads (a blank in lower case), its
+    face value, whether it is new, its letter factor, the water's charge and the points it adds.
+    DOG on row 7 of the classic board: D (2) new on E7, a double letter; O (1) already there; a
+    blank as G (0) new on G7."""
+    dog = _score("classic", "7E", "D.g", tiles=[("7F", "O")]).to_dict()
+    (word,) = dog["words"]
+    assert word["letters"] == [
+        {"square": 6 * 15 + 4, "letter": "D", "value": 2, "new": True, "factor": 2,
+         "electrification": 1, "points": 4},
+        {"square": 6 * 15 + 5, "letter": "O", "value": 1, "new": False, "factor": 1,
+         "electrification": 1, "points": 1},
+        {"square": 6 * 15 + 6, "letter": "g", "value": 0, "new": True, "factor": 1,
+         "electrification": 1, "points": 0},
+    ]
+    assert word["letter_sum"] == dog["total"] == 2 * 2 + 1 + 0
+    # Whole numbers in the JSON the event log stores (2.0 == 2 would pass the line above).
+    assert json.dumps(word["letters"][0]) == (
+        '{"square": 94, "letter": "D", "value": 2, "new": true, "factor": 2, "electrification": 1, '
+        '"points": 4}')
+    # War of Words: AT on the oasis board's water charged to 3 — the charge is its own column,
+    # not a letter factor, and each letter's points are value × charge.
+    ruleset = get_ruleset("warofwords", "en", "warofwords-oasis")
+    charged = BoardEffects(electrification=(3,) * (max(ruleset.board.water_patch) + 1))
+    at = _score("warofwords", "4D", "AT", board="warofwords-oasis", effects=charged).to_dict()
+    letters = at["words"][0]["letters"]
+    assert [(x["letter"], x["factor"], x["electrification"], x["points"]) for x in letters] == [
+        ("A", 1, 3, 3), ("T", 1, 3, 3)]
+    assert at["total"] == 6
+
+
+def test_a_breakdown_handed_out_cannot_be_changed_by_its_reader():
+    """The breakdown, its words, letters and premiums are the ones the game state keeps (a
+    pending play's breakdown is shown again on every view): whoever reads one cannot change
+    the score everybody else sees."""
+    import dataclasses
+
+    import pytest
+
+    breakdown = _score("classic", "7E", "D.g", tiles=[("7F", "O")])
+    word = breakdown.words[0]
+    for obj, name in ((breakdown, "total"), (word, "score"), (word.letters[0], "points"),
+                      (word.premiums[0], "factor"), (BoardEffects(), "irradiated")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, 99)
+    assert breakdown.total == word.score == 5
