@@ -112,27 +112,20 @@ def leave_weight(state: GameState) -> float:
 
 def static_equity(state: GameState, seat: int, move: Move, table: LeaveTable) -> float:
     """Level 5's equity of ``move``: its score plus the (weighted) value of the tiles kept."""
-    return move.score + leave_weight(state) * table.value(remove_tokens(state.racks[seat], move.tokens))
+    return move.score + leave_weight(state) * table.after(state.racks[seat], move.tokens)
 
 
 class LeaveMemo:
-    """Leave values of one table, memoised by (rack, tiles used): in a simulation the same
-    racks and leaves come back in every ply, and evaluating them was most of the cost
-    (measured: 70 % of a classic simulation's time before the memo)."""
+    """Leave values of one table for a simulation (memoised by the table, ``LeaveTable.after``:
+    the same racks and leaves come back in every ply, and evaluating them was 70 % of a classic
+    simulation's time before the memo), and the bound of :meth:`ceiling`."""
 
     def __init__(self, table: LeaveTable) -> None:
         self.table = table
-        self.memo: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
 
     def leave(self, rack: tuple[str, ...], used: tuple[str, ...]) -> float:
         """The value of what is left of ``rack`` after playing ``used``."""
-        key = (rack, tuple(sorted(used)))
-        found = self.memo.get(key)
-        if found is None:
-            if len(self.memo) > 200_000:
-                self.memo.clear()
-            found = self.memo[key] = self.table.value(remove_tokens(rack, used))
-        return found
+        return self.table.after(rack, used)
 
     def ceiling(self, rack: tuple[str, ...]) -> float:
         """An upper bound of any leave of ``rack``: its tiles of positive value (the duplicate
