@@ -11,10 +11,12 @@ from typing import Any
 
 import grpc
 import pytest
-from match_harness import Harness, Player, client_move, pass_move
+from match_harness import SERVICE_TOKEN, Harness, Player, client_move, pass_move
 
 from wordarena.services.common.errors import detail
 from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import control_pb2 as ctl
+from wordarena.v1 import control_pb2_grpc
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
 
@@ -200,3 +202,141 @@ async def test_a_turn_sent_to_a_finished_match_is_told_the_game_is_over(harness:
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_GAME_OVER
     assert (await alice.view(mid)).last_seq == resigned.last_seq
+
+
+async def test_a_turn_queued_behind_an_abort_is_refused_not_applied(harness: Harness) -> None:
+    """Alice's first turn waits on the match's lock while AbortMatch holds it and stores the
+    abort; once the abort is stored and the lock is free, the turn is refused as about an aborted
+    match (MATCH_ABORTED; with ``commit``'s aborted check mutated, the turn went on to the seq
+    check and was told its seq was stale, as if it could be sent again) and nothing follows the
+    abort in the log. The
+    order is forced with two seams on the server, for ordering only (no value checked comes from
+    them): the store's append holds the abort until released, and the match lock's ``acquire``
+    says when the turn has reached the lock."""
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=9)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(mid)
+    manager = srv.manager
+    rt = manager.matches[mid]
+    append = manager.store.append
+    abort_storing, abort_may_store = asyncio.Event(), asyncio.Event()
+
+    async def held_append(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("status") == "aborted":
+            abort_storing.set()
+            await abort_may_store.wait()
+        return await append(*args, **kwargs)
+
+    manager.store.append = held_append  # type: ignore[method-assign]
+    control = harness.control(srv)
+    svc = [("authorization", f"Bearer {SERVICE_TOKEN}")]
+    abort = asyncio.ensure_future(
+        control.AbortMatch(ctl.AbortMatchRequest(match_id=mid, reason="cancelled"), metadata=svc)
+    )
+    async with asyncio.timeout(30):
+        await abort_storing.wait()  # the abort holds the match's lock now
+    assert rt.lock.locked()
+    acquire, turn_waits = rt.lock.acquire, asyncio.Event()
+
+    async def noted_acquire() -> bool:
+        turn_waits.set()
+        return await acquire()
+
+    rt.lock.acquire = noted_acquire  # type: ignore[method-assign]
+    turn = asyncio.ensure_future(alice.submit(mid, pass_move(), view.last_seq, request_id="queued"))
+    async with asyncio.timeout(30):
+        await turn_waits.wait()  # the turn is at the lock, behind the abort
+        abort_may_store.set()
+        aborted = await abort
+        err = await _refused(turn)
+    assert not aborted.already_aborted
+    assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert err.details() == f"match {mid!r} was aborted by the service; it has no result"
+    assert detail(err, e.RuleViolation).code == e.RULE_CODE_MATCH_ABORTED
+    after = await _refused(alice.view(mid))  # the match is gone for players, its log has no turn
+    assert detail(after, e.RuleViolation).code == e.RULE_CODE_MATCH_ABORTED
+    again = await control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=svc)
+    assert again.already_aborted and again.reason == "cancelled"
+    # No RPC reads an aborted match's log; the stored log (as test_match_abort reads it) ends
+    # with the abort, right after the seq Alice had received.
+    stored = await manager.store.load(mid)
+    assert stored is not None
+    assert [ev.seq for ev in stored.events] == list(range(1, view.last_seq + 2))
+    assert stored.events[-1].kind == "aborted"
+
+
+class _RecordingRegistry(control_pb2_grpc.MatchRegistryServiceServicer):
+    """A stand-in for the lobby's registry (no such fake existed in tests/service/match): it
+    accepts registrations and heartbeats and records every ReportResult it receives, which is
+    what "the result reaches the lobby" means from the match server's side. The lobby's own
+    handling of a report is tested in tests/service/lobby."""
+
+    def __init__(self) -> None:
+        self.reports: list[ctl.ReportResultRequest] = []
+        self.reported = asyncio.Condition()
+
+    async def RegisterMatchServer(self, request: Any, context: Any) -> Any:
+        return ctl.RegisterMatchServerResponse()
+
+    async def Heartbeat(self, request: Any, context: Any) -> Any:
+        return ctl.HeartbeatResponse()
+
+    async def ReportMatchLocation(self, request: Any, context: Any) -> Any:
+        return ctl.ReportMatchLocationResponse()
+
+    async def ReportResult(self, request: ctl.ReportResultRequest, context: Any) -> Any:
+        async with self.reported:
+            self.reports.append(request)
+            self.reported.notify_all()
+        return ctl.ReportResultResponse()
+
+    async def wait_for(self, match_id: str) -> None:
+        async with asyncio.timeout(30), self.reported:
+            await self.reported.wait_for(lambda: any(r.match_id == match_id for r in self.reports))
+
+
+async def _resign_game(p: tuple[Player, Player], mid: str) -> m.MatchView:
+    """Alice passes, Bob resigns: the game ends on Bob's turn. Returns Alice's view after it."""
+    alice, bob = p
+    passed = await alice.submit(mid, pass_move(), (await alice.view(mid)).last_seq)
+    resigned = await bob.submit(mid, c.Move(resign=c.ResignMove()), passed.last_seq)
+    assert any(ev.HasField("game_over") for ev in resigned.events)
+    return await alice.view(mid)
+
+
+async def test_a_finished_game_is_stored_as_finished_and_reported_once(harness: Harness) -> None:
+    """The turn that ends the game finishes the match: GetMatch shows it finished with an end
+    time, a server restarted from the database shows the same, and the lobby receives the result
+    once, with that end time (a second match's report, sent after the restart, shows the report
+    loop has run since: the first one was not sent again)."""
+    registry = _RecordingRegistry()
+    lobby = grpc.aio.server()
+    control_pb2_grpc.add_MatchRegistryServiceServicer_to_server(registry, lobby)
+    port = lobby.add_insecure_port("127.0.0.1:0")
+    await lobby.start()
+    try:
+        srv = await harness.start(lobby=f"127.0.0.1:{port}")
+        mid = await harness.create(srv, seed=10)
+        players = harness.player(srv, "alice"), harness.player(srv, "bob")
+        view = await _resign_game(players, mid)
+        assert view.status == m.MATCH_STATUS_FINISHED
+        assert view.HasField("end_time") and view.end_time.seconds > 0
+        assert view.result.winner_seats == [0]
+        await registry.wait_for(mid)
+
+        await srv.stop(0.5)
+        srv2 = await harness.start(lobby=f"127.0.0.1:{port}")
+        alice2 = harness.player(srv2, "alice")
+        after = await alice2.view(mid)
+        assert after.status == m.MATCH_STATUS_FINISHED
+        assert after.end_time == view.end_time and after.last_seq == view.last_seq
+        mid2 = await harness.create(srv2, seed=11)
+        await _resign_game((alice2, harness.player(srv2, "bob")), mid2)
+        await registry.wait_for(mid2)
+        assert [r.match_id for r in registry.reports] == [mid, mid2]
+        (report,) = [r for r in registry.reports if r.match_id == mid]
+        assert report.end_time == view.end_time
+        assert report.reason == view.result.reason != c.GAME_OVER_REASON_UNSPECIFIED
+    finally:
+        await lobby.stop(0)
