@@ -102,6 +102,10 @@ def run_migrations(engine: Engine, script_location: str | Path, version_table: s
     cfg.set_main_option("version_table", version_table)
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
+            # The upgrade is one transaction with Python work (loading the scripts) between its
+            # statements: a connection's idle-in-transaction timeout (the match server's third of
+            # a lease, for frozen writers) must not end it on a busy machine.
+            conn.execute(text("SET LOCAL idle_in_transaction_session_timeout = 0"))
             # Released when this transaction ends (commit or rollback, or the connection drops).
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         cfg.attributes["connection"] = conn

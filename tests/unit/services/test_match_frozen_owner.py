@@ -110,3 +110,29 @@ async def test_an_append_the_database_fails_is_a_storage_error(postgres_database
         blocker.rollback()
         blocker.close()
         db.close()
+
+
+def test_a_slow_start_up_migration_is_not_ended_by_the_frozen_writer_timeout(
+    postgres_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The schema upgrade is one transaction with Python work between its statements (Alembic
+    # loading its scripts); on a busy machine that took longer than the third of a lease the
+    # match server's connections allow a transaction to sit idle, and the server failed to start
+    # (seen in CI: IdleInTransactionSessionTimeout inside migrate()). Here the pause is made
+    # longer than that timeout on purpose, between the lock and the first migration.
+    from alembic import command
+
+    upgrade = command.upgrade
+
+    def slow_upgrade(*args: object, **kwargs: object) -> None:
+        time.sleep(LEASE / 3 + 0.5)
+        upgrade(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(command, "upgrade", slow_upgrade)
+    db = open_database(postgres_database, LEASE)
+    try:
+        MatchStore(db).migrate()
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM matches")).scalar_one() == 0
+    finally:
+        db.close()
