@@ -173,6 +173,8 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
             first.set()
             done.set()
 
+    local = {k: n for n, k in enumerate(slots)}
+
     async def slot(k: int) -> None:
         players = [f"{tag}s{k}a", f"{tag}s{k}b"]
         md = [[("authorization", f"Bearer {keys.issue(p, p, 7200)}")] for p in players]
@@ -182,7 +184,7 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
             script = scripts[(k + game * 7) % len(scripts)]
             game += 1
             mid = f"{tag}-{k}-{game}"
-            ch = channels[k % len(channels)]
+            ch = channels[local[k] % len(channels)]  # this process's slots, spread evenly
             stub = match_pb2_grpc.MatchServiceStub(ch)
             try:
                 await control.CreateMatch(ctl.CreateMatchRequest(
@@ -475,7 +477,11 @@ def main() -> None:
     ap.add_argument("--servers", type=int, default=1,
                     help="match servers (default 1; needs --procs >= --servers: client process i "
                          "drives server i mod N; histograms are the first server's)")
-    ap.add_argument("--channels", type=int, default=8, help="gRPC connections per client process")
+    ap.add_argument("--channels", type=int, default=0,
+                    help="gRPC connections per client process (default: one per 20 matches, so "
+                         "that a connection's streams and calls stay under the server's "
+                         "--max-streams-per-connection of 100; past it HTTP/2 refuses streams "
+                         "with REFUSED_STREAM)")
     ap.add_argument("--scripts", type=int, default=40, help="distinct precomputed games (default 40)")
     ap.add_argument("--no-cache", action="store_true", help="recompute the game scripts")
     ap.add_argument("--postgres", action="store_true", help="also run on PostgreSQL")
@@ -485,6 +491,8 @@ def main() -> None:
                     help="with --profile: sample only the thread holding the GIL (Python's CPU)")
     ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
     args = ap.parse_args()
+    if args.channels <= 0:  # two players' streams and calls per match: 20 matches <= ~80 streams
+        args.channels = max(1, -(-args.matches // (20 * args.procs)))
     scripts = load_scripts(args.scripts, not args.no_cache)
     targets = [("sqlite", "sqlite:///{dir}/bench.db")]
     pg_name = admin = None
