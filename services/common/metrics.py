@@ -158,14 +158,19 @@ def instrument(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHan
             received.inc()
             yield r
 
+    def begin(request: Any, context: Any) -> tuple[_Call, Any]:
+        """Start the call's book-keeping and logging context; the request (a stream of them
+        counted as they arrive) to hand to the handler."""
+        call = _Call(per_method)
+        _bind_request(context, method)
+        if handler.request_streaming:
+            return call, count_requests(request)
+        received.inc()
+        return call, request
+
     if not handler.response_streaming:
         async def unary_response(request: Any, context: Any) -> Any:
-            call = _Call(per_method)
-            _bind_request(context, method)
-            if handler.request_streaming:
-                request = count_requests(request)
-            else:
-                received.inc()
+            call, request = begin(request, context)
             exc: BaseException | None = None
             try:
                 response = await behavior(request, context)
@@ -180,12 +185,7 @@ def instrument(method: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHan
         wrapped: Any = unary_response
     else:
         async def stream_response(request: Any, context: Any) -> AsyncIterator[Any]:
-            call = _Call(per_method)
-            _bind_request(context, method)
-            if handler.request_streaming:
-                request = count_requests(request)
-            else:
-                received.inc()
+            call, request = begin(request, context)
             exc: BaseException | None = None
             try:
                 result = behavior(request, _CountingContext(context, sent))
