@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,53 @@ class Player:
             request_id=request_id or uuid.uuid4().hex), metadata=self.md)
         self.received.append(r)
         return r
+
+
+class RecordingRegistry(control_pb2_grpc.MatchRegistryServiceServicer):
+    """A stand-in for the lobby's registry: it accepts registrations and heartbeats and records
+    every ReportResult it receives, which is what "the result reaches the lobby" means from the
+    match server's side. The lobby's own handling of a report is tested in tests/service/lobby."""
+
+    def __init__(self) -> None:
+        self.reports: list[ctl.ReportResultRequest] = []
+        self.reported = asyncio.Condition()
+        self.address = ""
+
+    async def RegisterMatchServer(self, request: Any, context: Any) -> Any:
+        return ctl.RegisterMatchServerResponse()
+
+    async def Heartbeat(self, request: Any, context: Any) -> Any:
+        return ctl.HeartbeatResponse()
+
+    async def ReportMatchLocation(self, request: Any, context: Any) -> Any:
+        return ctl.ReportMatchLocationResponse()
+
+    async def ReportResult(self, request: ctl.ReportResultRequest, context: Any) -> Any:
+        async with self.reported:
+            self.reports.append(request)
+            self.reported.notify_all()
+        return ctl.ReportResultResponse()
+
+    async def wait_for(self, match_id: str) -> ctl.ReportResultRequest:
+        """The report of ``match_id``, once it has arrived (30 s at most)."""
+        async with asyncio.timeout(30), self.reported:
+            await self.reported.wait_for(lambda: any(r.match_id == match_id for r in self.reports))
+        return next(r for r in self.reports if r.match_id == match_id)
+
+
+@contextlib.asynccontextmanager
+async def recording_lobby() -> AsyncIterator[RecordingRegistry]:
+    """A :class:`RecordingRegistry` served on loopback; pass ``lobby=registry.address`` to
+    ``Harness.start`` to link a match server to it."""
+    registry = RecordingRegistry()
+    server = grpc.aio.server()
+    control_pb2_grpc.add_MatchRegistryServiceServicer_to_server(registry, server)
+    registry.address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
+    await server.start()
+    try:
+        yield registry
+    finally:
+        await server.stop(0)
 
 
 class Harness:

@@ -11,12 +11,11 @@ from typing import Any
 
 import grpc
 import pytest
-from match_harness import SERVICE_TOKEN, Harness, Player, client_move, pass_move
+from match_harness import SERVICE_TOKEN, Harness, Player, client_move, pass_move, recording_lobby
 
 from wordarena.services.common.errors import detail
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
-from wordarena.v1 import control_pb2_grpc
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
 
@@ -266,36 +265,6 @@ async def test_a_turn_queued_behind_an_abort_is_refused_not_applied(harness: Har
     assert stored.events[-1].kind == "aborted"
 
 
-class _RecordingRegistry(control_pb2_grpc.MatchRegistryServiceServicer):
-    """A stand-in for the lobby's registry (no such fake existed in tests/service/match): it
-    accepts registrations and heartbeats and records every ReportResult it receives, which is
-    what "the result reaches the lobby" means from the match server's side. The lobby's own
-    handling of a report is tested in tests/service/lobby."""
-
-    def __init__(self) -> None:
-        self.reports: list[ctl.ReportResultRequest] = []
-        self.reported = asyncio.Condition()
-
-    async def RegisterMatchServer(self, request: Any, context: Any) -> Any:
-        return ctl.RegisterMatchServerResponse()
-
-    async def Heartbeat(self, request: Any, context: Any) -> Any:
-        return ctl.HeartbeatResponse()
-
-    async def ReportMatchLocation(self, request: Any, context: Any) -> Any:
-        return ctl.ReportMatchLocationResponse()
-
-    async def ReportResult(self, request: ctl.ReportResultRequest, context: Any) -> Any:
-        async with self.reported:
-            self.reports.append(request)
-            self.reported.notify_all()
-        return ctl.ReportResultResponse()
-
-    async def wait_for(self, match_id: str) -> None:
-        async with asyncio.timeout(30), self.reported:
-            await self.reported.wait_for(lambda: any(r.match_id == match_id for r in self.reports))
-
-
 async def _resign_game(p: tuple[Player, Player], mid: str) -> m.MatchView:
     """Alice passes, Bob resigns: the game ends on Bob's turn. Returns Alice's view after it."""
     alice, bob = p
@@ -310,13 +279,8 @@ async def test_a_finished_game_is_stored_as_finished_and_reported_once(harness: 
     time, a server restarted from the database shows the same, and the lobby receives the result
     once, with that end time (a second match's report, sent after the restart, shows the report
     loop has run since: the first one was not sent again)."""
-    registry = _RecordingRegistry()
-    lobby = grpc.aio.server()
-    control_pb2_grpc.add_MatchRegistryServiceServicer_to_server(registry, lobby)
-    port = lobby.add_insecure_port("127.0.0.1:0")
-    await lobby.start()
-    try:
-        srv = await harness.start(lobby=f"127.0.0.1:{port}")
+    async with recording_lobby() as registry:
+        srv = await harness.start(lobby=registry.address)
         mid = await harness.create(srv, seed=10)
         players = harness.player(srv, "alice"), harness.player(srv, "bob")
         view = await _resign_game(players, mid)
@@ -326,7 +290,7 @@ async def test_a_finished_game_is_stored_as_finished_and_reported_once(harness: 
         await registry.wait_for(mid)
 
         await srv.stop(0.5)
-        srv2 = await harness.start(lobby=f"127.0.0.1:{port}")
+        srv2 = await harness.start(lobby=registry.address)
         alice2 = harness.player(srv2, "alice")
         after = await alice2.view(mid)
         assert after.status == m.MATCH_STATUS_FINISHED
@@ -338,5 +302,3 @@ async def test_a_finished_game_is_stored_as_finished_and_reported_once(harness: 
         (report,) = [r for r in registry.reports if r.match_id == mid]
         assert report.end_time == view.end_time
         assert report.reason == view.result.reason != c.GAME_OVER_REASON_UNSPECIFIED
-    finally:
-        await lobby.stop(0)
