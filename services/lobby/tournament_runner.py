@@ -133,6 +133,7 @@ class TournamentRunner:
         self._inflight: set[tuple[str, tuple[str, int, int, int]]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._watchers: dict[str, set[asyncio.Event]] = {}
+        self.sweeps = 0  # finished ticks: what a test waits on to know a sweep saw its change
 
     # -- watchers ---------------------------------------------------------------------------
 
@@ -204,6 +205,7 @@ class TournamentRunner:
                 await self._start_due(t.tournament_id, at)
         for tid in await self.db.run(store.live_tournaments):
             await self.advance(tid)
+        self.sweeps += 1
 
     async def _start_due(self, tournament_id: str, now: float) -> None:
         """Starts a due tournament; one that cannot start yet (a division with fewer than 2

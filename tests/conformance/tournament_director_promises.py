@@ -5,8 +5,6 @@ pairings, results and entrants. Every director action is in the director log."""
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 from google.protobuf import duration_pb2
 from lobby_promises import field_of
@@ -19,9 +17,6 @@ from wordarena.v1 import tournament_pb2 as tp
 
 S = grpc.StatusCode
 RESIGN = c.Move(resign=c.ResignMove())
-#: Long enough for the lobby's tournament loop (every 0.1 s in the world) to act many times.
-SETTLE_S = 0.6
-
 
 def ref(g: tp.TournamentGame) -> tp.GameRef:
     """The game's reference."""
@@ -131,7 +126,7 @@ async def _(w: World) -> None:
     st = await eventually(counted)
     wins = {s.display_name: s.wins for s in st.standings[0].standings}
     assert wins == {a.name: 1, b.name: 0}
-    await asyncio.sleep(SETTLE_S)
+    await w.tournament_sweeps()
     st = await state(w, d, tid)
     assert dict(st.tournament.rounds_paired) == {"Open": 1} and len(st.games) == 1
     await stub(w).ResumeTournament(tp.ResumeTournamentRequest(tournament_id=tid), metadata=d.md)
@@ -211,7 +206,7 @@ async def _(w: World) -> None:
 
     await turned_down(pair_round(good), S.FAILED_PRECONDITION)  # not started
     await stub(w).StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=d.md)
-    await asyncio.sleep(SETTLE_S)
+    await w.tournament_sweeps()
     st = await state(w, d, tid)
     assert not st.games and dict(st.tournament.rounds_paired).get("Open", 0) == 0
     for bad, at_fault in (

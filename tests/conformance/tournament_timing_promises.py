@@ -6,7 +6,6 @@ match server (real time: the shortest no-show times the contract allows)."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import io
 import time
@@ -88,7 +87,7 @@ async def _(w: World) -> None:
         tp.SetResultRequest(tournament_id=tid, game=ref, first_score=300, second_score=200, reason="sheet"),
         metadata=d.md,
     )
-    await asyncio.sleep(0.5)  # several tournament ticks of the world's lobby (every 0.1 s)
+    await w.tournament_sweeps()
     st = await state(w, d, tid)
     assert max(g.round for g in st.games) == 1 and st.tournament.status == tp.TOURNAMENT_STATUS_RUNNING
     await stub(w).EndTournament(tp.EndTournamentRequest(tournament_id=tid), metadata=d.md)

@@ -80,6 +80,7 @@ class World:
     lobby_server: Any = None
     lobby_db: Any = None
     match_server: MatchServer | None = None
+    lobby_app: Any = None
     channels: list[grpc.aio.Channel] = field(default_factory=list)
 
     @property
@@ -141,6 +142,17 @@ class World:
         first = view.to_move_seat
         return mid, guests[first:] + guests[:first] if first else guests
 
+    async def tournament_sweeps(self, n: int = 2) -> None:
+        """Waits until the lobby's tournament loop has finished ``n`` more sweeps: then a sweep
+        that began after every change made so far has looked at it (the event to wait on
+        before checking that a sweep did *not* pair a round, instead of sleeping)."""
+        target = self.lobby_app.runner.sweeps + n
+
+        async def swept() -> bool:
+            return self.lobby_app.runner.sweeps >= target
+
+        await eventually(swept)
+
     async def close(self) -> None:
         for ch in (self.lobby_channel, self.match_channel, *self.channels):
             await ch.close()
@@ -175,7 +187,7 @@ async def start_world(data_dir: Path) -> World:
     return World(f"127.0.0.1:{port}", f"127.0.0.1:{srv.port}",
                  grpc.aio.insecure_channel(f"127.0.0.1:{port}"),
                  grpc.aio.insecure_channel(f"127.0.0.1:{srv.port}"),
-                 [("authorization", f"Bearer {token}")], data_dir, server, db, srv)
+                 [("authorization", f"Bearer {token}")], data_dir, server, db, srv, lobby)
 
 
 async def eventually(check: Callable[[], Awaitable[Any]], timeout: float = 20.0) -> Any:
