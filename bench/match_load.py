@@ -123,7 +123,6 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
     channels = [grpc.aio.insecure_channel(target, options=[("grpc.channel_id", i)])
                 for i in range(channels_n)]
     service_md = [("authorization", f"Bearer {SERVICE_TOKEN}")]
-    control = control_pb2_grpc.MatchControlServiceStub(channels[0])
     latencies: list[float] = []
     delivery: list[float] = []
     counts = {"turns": 0, "refused": 0, "matches": 0, "stale": 0, "cutoffs": 0, "errors": 0}
@@ -186,6 +185,7 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
             mid = f"{tag}-{k}-{game}"
             ch = channels[local[k] % len(channels)]  # this process's slots, spread evenly
             stub = match_pb2_grpc.MatchServiceStub(ch)
+            control = control_pb2_grpc.MatchControlServiceStub(ch)  # as a lobby would: its own calls
             try:
                 await control.CreateMatch(ctl.CreateMatchRequest(
                     match_id=mid, ruleset=c.RulesetRef(ruleset_id=RULESET), seed=script["seed"],
@@ -260,6 +260,9 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
             await asyncio.sleep(spread / max(len(slots), 1))
         return tasks  # type: ignore[return-value]
 
+    # Connected before the burst: until a connection has the server's SETTINGS (its limit of
+    # 100 streams) the client does not queue past it, and the server refuses the excess.
+    await asyncio.gather(*(ch.channel_ready() for ch in channels))
     tasks: Any = await pace()
     await started.wait()
     t_start = time.perf_counter()
@@ -478,7 +481,7 @@ def main() -> None:
                     help="match servers (default 1; needs --procs >= --servers: client process i "
                          "drives server i mod N; histograms are the first server's)")
     ap.add_argument("--channels", type=int, default=0,
-                    help="gRPC connections per client process (default: one per 20 matches, so "
+                    help="gRPC connections per client process (default: one per 10 matches, so "
                          "that a connection's streams and calls stay under the server's "
                          "--max-streams-per-connection of 100; past it HTTP/2 refuses streams "
                          "with REFUSED_STREAM)")
@@ -491,8 +494,8 @@ def main() -> None:
                     help="with --profile: sample only the thread holding the GIL (Python's CPU)")
     ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
     args = ap.parse_args()
-    if args.channels <= 0:  # two players' streams and calls per match: 20 matches <= ~80 streams
-        args.channels = max(1, -(-args.matches // (20 * args.procs)))
+    if args.channels <= 0:  # per match two streams, two calls and a CreateMatch: 10 matches <= 50
+        args.channels = max(1, -(-args.matches // (10 * args.procs)))
     scripts = load_scripts(args.scripts, not args.no_cache)
     targets = [("sqlite", "sqlite:///{dir}/bench.db")]
     pg_name = admin = None
