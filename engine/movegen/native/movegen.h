@@ -85,6 +85,17 @@ static inline int64_t child_of(const Gen *g, uint32_t node, int letter) {
     return -1;
 }
 
+/* A move to sort: a 64-bit key that never contradicts the full order (score, then the first
+   two tiles' square, letter rank and blank), so most comparisons are one integer compare. */
+typedef struct {
+    uint64_t key;
+    uint32_t index;
+} SortItem;
+
+void find_anchors(Gen *g, int opening, int start);
+void generate_plain(Gen *g, int opening, int start);
+uint64_t sort_key(const Found *f, const uint8_t *rank);
+int compare_moves(const Found *a, const Found *b, const Py_UCS4 *codes);
 void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum);
 Found *new_found(Gen *g);
 void run_line(Gen *g);
