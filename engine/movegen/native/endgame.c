@@ -49,6 +49,10 @@ int eg_init(Search *s) {
     s->arena_cap = (size_t)1 << 18;
     s->arena = malloc(sizeof(Found) * s->arena_cap);
     if (!s->cache || !s->arena) return 0;
+    s->g.xc_mask = ((size_t)1 << 16) - 1;
+    s->g.xc_keys = calloc(s->g.xc_mask + 1, sizeof(uint64_t));
+    s->g.xc_bits = malloc(sizeof(uint64_t) * (s->g.xc_mask + 1));
+    if (!s->g.xc_keys || !s->g.xc_bits) return 0;
     s->g.xs = malloc(sizeof(int32_t) * MAXSPAN * (nl + 1));
     s->g.board_anchor = malloc((size_t)size);
     if (!s->z_square || !s->tt || !s->ends || !s->g.xs || !s->g.board_anchor) return 0;
@@ -77,6 +81,8 @@ void eg_free(Search *s) {
     free(s->cache);
     free(s->arena);
     free(s->scratch);
+    free(s->g.xc_keys);
+    free(s->g.xc_bits);
     free(s->g.xs);
     free(s->g.board_anchor);
     for (int p = 0; p < EG_MAXPLY + 2; p++) {

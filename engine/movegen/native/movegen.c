@@ -218,7 +218,23 @@ void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *afte
     int32_t *xs = g->xs + (size_t)i * (nl + 1);
     if (!nb && !na) { g->cross[i] = g->all_bits; return; }
     g->xlen[i] = nb + na + 1;
-    uint64_t bits = 0;
+    uint64_t bits = 0, key = 0, *slot = NULL;
+    if (g->xc_keys && !g->wild_mode) {
+        key = 0x9E3779B97F4A7C15ull * (uint64_t)(nb + 1) ^ (uint64_t)na << 56;
+        for (int k = 0; k < nb; k++) key = (key ^ (uint64_t)prefix[k]) * 0x100000001B3ull;
+        key = (key ^ 0xFF) * 0x100000001B3ull;
+        for (int k = 0; k < na; k++) key = (key ^ (uint64_t)after[k]) * 0x100000001B3ull;
+        key = (key ^ (key >> 30)) * 0xBF58476D1CE4E5B9ull;
+        key = (key ^ (key >> 27)) * 0x94D049BB133111EBull;
+        key = (key ^ (key >> 31)) | 1;  /* 0: a free slot */
+        size_t at = key & g->xc_mask;
+        int probe = 0;
+        for (; probe < 8; probe++, at = (at + 1) & g->xc_mask) {
+            if (g->xc_keys[at] == key) { bits = g->xc_bits[at]; goto scored; }
+            if (!g->xc_keys[at]) break;
+        }
+        slot = &g->xc_keys[probe < 8 ? at : key & g->xc_mask];
+    }
     int64_t node = g->wild_mode ? -1 : walk(g, g->root, prefix, nb);
     if (g->wild_mode) bits = wild_cross_bits(g, prefix, nb, after, na);
     if (node >= 0) {
@@ -230,6 +246,11 @@ void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *afte
             if (last >= 0 && g->terminal[last]) bits |= (uint64_t)1 << letter;
         }
     }
+    if (slot) { /* a full run of probes: the last slot is overwritten */
+        *slot = key;
+        g->xc_bits[slot - g->xc_keys] = bits;
+    }
+scored:
     g->cross[i] = bits;
     const int factor = g->xf[s];
     for (int l = 0; l < nl; l++)

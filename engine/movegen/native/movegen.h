@@ -72,6 +72,10 @@ typedef struct {
     uint8_t *relaxed;         /* per square: shares a cross line with another of the line's */
     int end_only;             /* a ring cut open: only words ending at its last square */
     int any_relaxed;
+    /* a cache of cross-check bits per (letters before, letters after), kept across calls by a
+       caller that generates on many similar boards (the end-game search); NULL: none */
+    uint64_t *xc_keys, *xc_bits;
+    size_t xc_mask;
     /* output */
     Found *found;
     size_t nfound, capfound;
