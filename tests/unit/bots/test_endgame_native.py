@@ -57,8 +57,8 @@ def test_the_end_of_the_game_comes_from_the_engine(lexicon, monkeypatch) -> None
     base = solve_endgame(state, lexicon, 1e9, engine="native")
     assert base.exact
     real = endgame.end_adjustment
-    monkeypatch.setattr(endgame, "end_adjustment",
-                        lambda root, racks, reason, out: tuple(v + 1000 for v in real(root, racks, reason, out)))
+    monkeypatch.setattr(endgame, "end_adjustment", lambda root, racks, reason, out: tuple(
+        v + 1000 for v in real(root, racks, reason, out)))
     shifted = solve_endgame(state, lexicon, 1e9, engine="native")
     assert shifted.value == base.value  # +1000 to both seats: spreads unchanged
     monkeypatch.setattr(endgame, "end_adjustment",
@@ -73,3 +73,21 @@ def test_the_end_of_the_game_comes_from_the_engine(lexicon, monkeypatch) -> None
     monkeypatch.setattr(endgame, "end_adjustment", broken)
     with pytest.raises(RuntimeError, match="end_game failed"):
         solve_endgame(state, lexicon, 1e9, engine="native")
+
+
+def test_level_6_plays_the_c_search_end_game(lexicon, monkeypatch) -> None:
+    from wordarena.engine.bots.champion import endgame_action
+
+    state = next(empty_bag_positions("classic", range(3), lexicon))
+    calls = []
+    real = endgame_native.run
+
+    def spy(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(endgame_native, "run", spy)
+    action = endgame_action(state, lexicon, 0.0, 1)  # no time budget: the node limit
+    assert calls == [state]
+    expected = solve_endgame(state, lexicon, 1e9, node_limit=20_000, engine="python").action
+    assert action == expected
