@@ -53,6 +53,8 @@ int eg_init(Search *s) {
     s->g.xc_keys = calloc(s->g.xc_mask + 1, sizeof(uint64_t));
     s->g.xc_bits = malloc(sizeof(uint64_t) * (s->g.xc_mask + 1));
     if (!s->g.xc_keys || !s->g.xc_bits) return 0;
+    s->g.lines = line_cache_new((size_t)1 << 16, (size_t)1 << 18);
+    if (!s->g.lines) return 0;
     s->g.xs = malloc(sizeof(int32_t) * MAXSPAN * (nl + 1));
     s->g.board_anchor = malloc((size_t)size);
     if (!s->z_square || !s->tt || !s->ends || !s->g.xs || !s->g.board_anchor) return 0;
@@ -81,6 +83,7 @@ void eg_free(Search *s) {
     free(s->cache);
     free(s->arena);
     free(s->scratch);
+    line_cache_free(s->g.lines);
     free(s->g.xc_keys);
     free(s->g.xc_bits);
     free(s->g.xs);
@@ -209,6 +212,7 @@ static size_t fresh(Search *s, Ply *p) {
     g->tiles += g->blanks;
     const int opening = s->opening_ok && s->on_board == 0;
     g->min_tiles = opening ? s->min_tiles : 1;
+    g->rack_key = s->mover_hash[seat] ^ (seat ? 0x51ED270B27422BCDull : 0);
     if (g->tiles) generate_plain(g, opening, s->start);
     p->found = g->found;
     p->cap = g->capfound;

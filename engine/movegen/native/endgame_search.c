@@ -113,13 +113,14 @@ static int negamax(Search *s, int depth, int alpha, int beta, int ply, int *hori
 }
 
 typedef struct {
-    uint64_t board_hash, rack_hash;
+    uint64_t board_hash, rack_hash, mover_hash[2];
     int racks[2][MAXLETTERS + 1], rack_n[2], seat, run, scored, on_board;
 } Root;
 
 static void save_root(const Search *s, Root *r) {
     r->board_hash = s->board_hash;
     r->rack_hash = s->rack_hash;
+    memcpy(r->mover_hash, s->mover_hash, sizeof r->mover_hash);
     memcpy(r->racks, s->racks, sizeof r->racks);
     memcpy(r->rack_n, s->rack_n, sizeof r->rack_n);
     r->seat = s->seat;
@@ -133,6 +134,7 @@ static void load_root(Search *s, const Root *r, const uint8_t *cells, const int3
                       const uint8_t *oldbon) {
     s->board_hash = r->board_hash;
     s->rack_hash = r->rack_hash;
+    memcpy(s->mover_hash, r->mover_hash, sizeof r->mover_hash);
     memcpy(s->racks, r->racks, sizeof r->racks);
     memcpy(s->rack_n, r->rack_n, sizeof r->rack_n);
     s->seat = r->seat;

@@ -218,22 +218,10 @@ void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *afte
     int32_t *xs = g->xs + (size_t)i * (nl + 1);
     if (!nb && !na) { g->cross[i] = g->all_bits; return; }
     g->xlen[i] = nb + na + 1;
-    uint64_t bits = 0, key = 0, *slot = NULL;
-    if (g->xc_keys && !g->wild_mode) {
-        key = 0x9E3779B97F4A7C15ull * (uint64_t)(nb + 1) ^ (uint64_t)na << 56;
-        for (int k = 0; k < nb; k++) key = (key ^ (uint64_t)prefix[k]) * 0x100000001B3ull;
-        key = (key ^ 0xFF) * 0x100000001B3ull;
-        for (int k = 0; k < na; k++) key = (key ^ (uint64_t)after[k]) * 0x100000001B3ull;
-        key = (key ^ (key >> 30)) * 0xBF58476D1CE4E5B9ull;
-        key = (key ^ (key >> 27)) * 0x94D049BB133111EBull;
-        key = (key ^ (key >> 31)) | 1;  /* 0: a free slot */
-        size_t at = key & g->xc_mask;
-        int probe = 0;
-        for (; probe < 8; probe++, at = (at + 1) & g->xc_mask) {
-            if (g->xc_keys[at] == key) { bits = g->xc_bits[at]; goto scored; }
-            if (!g->xc_keys[at]) break;
-        }
-        slot = &g->xc_keys[probe < 8 ? at : key & g->xc_mask];
+    uint64_t bits = 0, *slot = NULL;
+    if (g->xc_keys && !g->wild_mode) {  /* a caller's cache (linecache.c) */
+        slot = cross_cached(g, prefix, nb, after, na, &bits);
+        if (!slot) goto scored;
     }
     int64_t node = g->wild_mode ? -1 : walk(g, g->root, prefix, nb);
     if (g->wild_mode) bits = wild_cross_bits(g, prefix, nb, after, na);
@@ -246,10 +234,7 @@ void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *afte
             if (last >= 0 && g->terminal[last]) bits |= (uint64_t)1 << letter;
         }
     }
-    if (slot) { /* a full run of probes: the last slot is overwritten */
-        *slot = key;
-        g->xc_bits[slot - g->xc_keys] = bits;
-    }
+    if (slot) g->xc_bits[slot - g->xc_keys] = bits;
 scored:
     g->cross[i] = bits;
     const int factor = g->xf[s];
@@ -341,8 +326,14 @@ void find_anchors(Gen *g, int opening, int start) {
    caller sets up g (board, tables, rack, buffers); the moves land in g->found. */
 void generate_plain(Gen *g, int opening, int start) {
     find_anchors(g, opening, start);
-    for (int k = 0; k < g->rows && !g->failed; k++) generate_line(g, 1, k);
-    for (int k = 0; k < g->cols && !g->failed; k++) generate_line(g, 0, k);
+    for (int across = 1; across >= 0; across--)
+        for (int k = 0; k < (across ? g->rows : g->cols) && !g->failed; k++) {
+            uint64_t key = 0;
+            if (g->lines && line_cached(g, across, k, opening, &key)) continue;
+            const size_t before = g->nfound;
+            generate_line(g, across, k);
+            if (g->lines && !g->failed) line_store(g, key, before);
+        }
 }
 
 /* -- canonical order: score (best first), then the tiles as Python compares the tuples ------ */

@@ -76,6 +76,9 @@ typedef struct {
        caller that generates on many similar boards (the end-game search); NULL: none */
     uint64_t *xc_keys, *xc_bits;
     size_t xc_mask;
+    /* the moves of each line, per the line's content and the rack (linecache.c); NULL: none */
+    struct LineCache *lines;
+    uint64_t rack_key;        /* the rack's hash, set by the caller with `lines` */
     /* output */
     Found *found;
     size_t nfound, capfound;
@@ -105,6 +108,14 @@ Found *new_found(Gen *g);
 void run_line(Gen *g);
 void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *after, int na,
                 int base, int hasbon);
+
+/* linecache.c */
+int line_cached(Gen *g, int across, int k, int opening, uint64_t *key);
+void line_store(Gen *g, uint64_t key, size_t before);
+uint64_t *cross_cached(Gen *g, const int *prefix, int nb, const int *after, int na,
+                       uint64_t *bits);
+struct LineCache *line_cache_new(size_t slots, size_t moves);
+void line_cache_free(struct LineCache *c);
 
 /* wildcards.c */
 int wild_init(Gen *g);
