@@ -29,6 +29,9 @@ with negamax and alpha-beta:
   anyone has scored (classic's 0-0 rule): all the rest of the game depends on. Entries keep an
   exact value or a lower / upper bound, the depth and whether their subtree reached a horizon
   (an entry that did not is valid at any depth);
+* **two implementations**: this module is the reference; ``engine.bots.endgame_native`` runs
+  the same search in C (same moves, order, windows and table rules: the same value, move, line
+  and node count), used by :func:`solve_endgame` when the extension is built;
 * **budget**: ``budget_s`` of wall-clock time (and optionally a node limit, which is
   repeatable); when it runs out the best move of the last finished iteration is returned with
   ``exact=False``.
@@ -328,7 +331,7 @@ def solve_endgame(
     extension is built and ``WORDARENA_MOVEGEN`` is not ``python``, else this module's;
     ``native`` or ``python`` asks for one (``native``: ``ValueError`` when it cannot run). Both
     find the same value, move and line (the same search, ordering and table rules; the
-    tests compare them), the native one about 50 times faster."""
+    tests compare them), the native one about 10 times faster per node (docs/bots.md)."""
     del seed
     if not supports(state):
         raise ValueError(

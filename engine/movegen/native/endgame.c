@@ -125,7 +125,7 @@ int eg_adjust(Search *s, int out, int out_seat, int32_t adj[2]) {
         if (!e->used) break;
         if (e->key == key) { adj[0] = e->adj[0]; adj[1] = e->adj[1]; return 1; }
     }
-    PyEval_RestoreThread(s->save);
+    PyGILState_STATE gil = PyGILState_Ensure();  /* the search runs without it */
     int ok = 0;
     PyObject *r0 = rack_tuple(s, 0), *r1 = rack_tuple(s, 1), *result = NULL;
     if (r0 && r1) {
@@ -140,7 +140,7 @@ int eg_adjust(Search *s, int out, int out_seat, int32_t adj[2]) {
     Py_XDECREF(result);
     Py_XDECREF(r0);
     Py_XDECREF(r1);
-    s->save = PyEval_SaveThread();
+    PyGILState_Release(gil);
     if (!ok) eg_fail(s, 1);
     if (++s->ends_used > s->ends_mask / 2) { /* full enough: start again, as Python's cache */
         memset(s->ends, 0, sizeof(EndEntry) * (s->ends_mask + 1));

@@ -85,9 +85,8 @@ typedef struct Search {
     int cutoffs;
     jmp_buf out;                  /* out of time, or an error (failed set) */
     int failed;                   /* 1: the callback raised, 2: out of memory, 3: generator */
-    /* the engine's end_game, called back with the GIL held */
+    /* the engine's end_game, called back (the GIL taken for the call) */
     PyObject *final, *letters;
-    PyThreadState *save;
 } Search;
 
 typedef struct { int run, scored; } Undo;

@@ -185,10 +185,10 @@ PyObject *py_endgame_search(PyObject *self, PyObject *args) {
     if (!eg_init(s)) { PyErr_NoMemory(); goto done; }
     Found pv[EG_PVMAX];
     int npv = 0, exact = 0, depth = 0;
-    s->save = PyEval_SaveThread();
+    PyThreadState *save = PyEval_SaveThread();  /* other threads run while it searches */
     s->deadline = eg_now() + budget;
     const int value = eg_solve(s, pv, &npv, &exact, &depth);
-    PyEval_RestoreThread(s->save);
+    PyEval_RestoreThread(save);
     if (s->failed) {
         if (s->failed == 2) PyErr_NoMemory();
         else if (s->failed == 3) PyErr_SetString(PyExc_ValueError, "endgame_search: generator failed");

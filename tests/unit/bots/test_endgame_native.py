@@ -91,3 +91,28 @@ def test_level_6_plays_the_c_search_end_game(lexicon, monkeypatch) -> None:
     assert calls == [state]
     expected = solve_endgame(state, lexicon, 1e9, node_limit=20_000, engine="python").action
     assert action == expected
+
+
+def test_the_c_search_lets_other_threads_run(lexicon) -> None:
+    """It releases the GIL while it searches: a Python thread runs meanwhile (a search holding
+    it would leave this thread waiting until the search had ended)."""
+    import threading
+
+    state = next(empty_bag_positions("classic", range(3), lexicon))
+    started = threading.Event()
+    out: list = []
+
+    def search() -> None:
+        started.set()
+        out.append(solve_endgame(state, lexicon, 1e9, node_limit=150_000, engine="native"))
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    started.wait()
+    steps = 0
+    while worker.is_alive() and steps < 200_000:
+        steps += 1  # Python work while the search runs
+    alive = worker.is_alive()
+    worker.join()
+    assert alive, "the search ended before this thread could run 200 000 steps"
+    assert out[0].nodes == 150_001
