@@ -53,8 +53,10 @@ class OptionalBuildExt(build_ext):
 NATIVE = Extension(
     "wordarena.engine.movegen.native_core",
     sources=["engine/movegen/native/movegen.c", "engine/movegen/native/wildcards.c",
-             "engine/movegen/native/portals.c"],
-    depends=["engine/movegen/native/movegen.h"],
+             "engine/movegen/native/portals.c", "engine/movegen/native/endgame.c",
+             "engine/movegen/native/endgame_search.c", "engine/movegen/native/endgame_py.c",
+             "engine/movegen/native/linecache.c"],
+    depends=["engine/movegen/native/movegen.h", "engine/movegen/native/endgame.h"],
     extra_compile_args=["-O2", "-std=c99"] if sys.platform != "win32" else [],
     optional=True,
 )

@@ -6,6 +6,11 @@ level 5, game ``seed`` for seeds ``--first`` ...), and, with ``--tiles N``, the 
 on by their bots until both racks hold at most N tiles together.
 
     .venv/bin/python bench/endgame.py [--family classic] [--games 40] [--budget 2.0] [--tiles 0]
+                                      [--engine auto|native|python]
+
+``--engine``: the C search (``native``, engine.bots.endgame_native), the Python reference
+(``python``) or whichever ``solve_endgame`` picks (``auto``). Both are the same search: at a
+node limit they visit the same nodes; only their speed differs.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tiles", type=int, default=0, help="play on until the racks hold at most this many tiles (0: no)"
     )
+    parser.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
     args = parser.parse_args(argv)
     lexicon = load_lexicon("en")
     solved = total = nodes = 0
@@ -49,14 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     by_tiles: dict[int, list[int]] = {}
     for state in positions(args.family, range(args.first, args.first + args.games), lexicon, args.tiles):
         t0 = time.process_time()
-        result = solve_endgame(state, lexicon, args.budget)
+        result = solve_endgame(state, lexicon, args.budget, engine=args.engine)
         cpu += time.process_time() - t0
         total += 1
         solved += result.exact
         nodes += result.nodes
         count = sum(len(r) for r in state.racks)
         by_tiles.setdefault(count, [0, 0])[result.exact] += 1
-    print(f"{args.family}: {total} end games, budget {args.budget:.1f} s wall clock each")
+    print(f"{args.family}: {total} end games, budget {args.budget:.1f} s wall clock each, "
+          f"engine {args.engine}")
     print(f"solved exactly within the budget: {solved}/{total} = {solved / max(total, 1):.1%}")
     print(
         f"nodes: {nodes}, {nodes / max(cpu, 1e-9):,.0f} nodes per CPU second, "

@@ -21,7 +21,8 @@ from wordarena.engine.game.actions import Action
 from wordarena.engine.game.state import GameState
 from wordarena.engine.movegen import Move
 
-#: The end game's node budget when a bot has no time budget (about 1–2 s of search here).
+#: The end game's node budget when a bot has no time budget: about 0.15 CPU s with the native
+#: search (C), 1–2 s with the Python one; the same nodes and move with either (docs/bots.md).
 ENDGAME_NODES = 20_000
 
 
@@ -48,8 +49,9 @@ def simulated_pick(
 
 def endgame_action(state: GameState, lexicon: Any, budget_s: float, seed: int) -> Action | None:
     """The exact end game's action (``engine.bots.endgame``: bag empty, 2 players, a family the
-    search covers), or None when the position is not such an end game (War of Words, 3–4
-    players, a pending play): the bot then plays level 5's end game. ``budget_s`` 0 (no time
+    search covers; the C search when the extension is built, else the Python one), or None
+    when the position is not such an end game (War of Words, 3–4 players, a pending play):
+    the bot then plays level 5's end game. ``budget_s`` 0 (no time
     budget, as in repeatable benches) bounds the search by :data:`ENDGAME_NODES` instead."""
     if not endgame.supports(state):
         return None

@@ -29,6 +29,9 @@ with negamax and alpha-beta:
   anyone has scored (classic's 0-0 rule): all the rest of the game depends on. Entries keep an
   exact value or a lower / upper bound, the depth and whether their subtree reached a horizon
   (an entry that did not is valid at any depth);
+* **two implementations**: this module is the reference; ``engine.bots.endgame_native`` runs
+  the same search in C (same moves, order, windows and table rules: the same value, move, line
+  and node count), used by :func:`solve_endgame` when the extension is built;
 * **budget**: ``budget_s`` of wall-clock time (and optionally a node limit, which is
   repeatable); when it runs out the best move of the last finished iteration is returned with
   ``exact=False``.
@@ -49,10 +52,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wordarena.engine.board import Cells, with_tiles
+from wordarena.engine.bots import endgame_native
 from wordarena.engine.game.actions import Action, Decide, Pass
 from wordarena.engine.game.endgame import end_game, zero_turn_limit
 from wordarena.engine.game.state import GameState
 from wordarena.engine.movegen import Move, generate
+from wordarena.engine.movegen.native_bridge import implementation
 from wordarena.engine.rulesets.model import WordCheck
 from wordarena.engine.tiles import Tile
 
@@ -99,6 +104,18 @@ class Entry:
     value: int
     best: Move  # the best move (``PASS``: the pass), for ordering and the variation
     horizon: bool  # the subtree reached the depth limit somewhere
+
+
+def end_adjustment(
+    root: GameState, racks: Racks, reason: str, out_seat: int | None
+) -> tuple[int, int]:
+    """What the engine's ``end_game`` adds to each seat's score when the game ends from
+    ``root`` with ``racks`` for ``reason`` (both searches' one source for the end's rule)."""
+    state = root.evolve(racks=racks)
+    ended, _ = end_game(state, reason, [], out_seat)
+    assert ended.result is not None
+    got = tuple(a - b for a, b in zip(ended.result.scores, state.scores, strict=True))
+    return got[0], got[1]
 
 
 def spread(state: GameState, seat: int) -> int:
@@ -159,11 +176,7 @@ class Search:
         key = (racks, reason, out_seat)
         found = self.ends.get(key)
         if found is None:
-            state = self.root.evolve(racks=racks)
-            ended, _ = end_game(state, reason, [], out_seat)
-            assert ended.result is not None
-            got = tuple(a - b for a, b in zip(ended.result.scores, state.scores, strict=True))
-            found = self.ends[key] = (got[0], got[1])
+            found = self.ends[key] = end_adjustment(self.root, racks, reason, out_seat)
         return found
 
     def generated(self, cells: Cells, board: int, rack: tuple[str, ...]) -> list[Move]:
@@ -304,6 +317,7 @@ def solve_endgame(
     *,
     node_limit: int | None = None,
     table_cutoffs: bool = True,
+    engine: str = "auto",
 ) -> EndgameResult:
     """The best move for the seat to move with the bag empty (see the module doc).
 
@@ -311,7 +325,13 @@ def solve_endgame(
     budget that does not depend on the machine's speed); ``seed`` is accepted for the bots'
     common signature (the search is deterministic). ``table_cutoffs=False`` keeps the
     transposition table for move ordering only (slower; the tests compare the two). Raises
-    ``ValueError`` when the position is not one the search covers (:func:`supports`)."""
+    ``ValueError`` when the position is not one the search covers (:func:`supports`).
+
+    ``engine``: ``auto`` runs the native search (C, ``engine.bots.endgame_native``) when the
+    extension is built and ``WORDARENA_MOVEGEN`` is not ``python``, else this module's;
+    ``native`` or ``python`` asks for one (``native``: ``ValueError`` when it cannot run). Both
+    find the same value, move and line (the same search, ordering and table rules; the
+    tests compare them), the native one about 10 times faster per node (docs/bots.md)."""
     del seed
     if not supports(state):
         raise ValueError(
@@ -320,11 +340,25 @@ def solve_endgame(
         )
     started = time.monotonic()
     lex = lexicon if lexicon is not None else state.lexicon
-    search = Search(state, lex, started + budget_s, node_limit, cutoffs=table_cutoffs)
     seat = state.to_move
+    base = spread(state, seat)
+    if engine == "native" or (engine == "auto" and implementation() == "native"):
+        raw = endgame_native.run(
+            state, lex, budget_s, node_limit, table_cutoffs,
+            lambda r0, r1, reason, out: end_adjustment(state, (r0, r1), reason, out),
+        )
+        if raw is not None:
+            value, exact, nodes, depth, found = raw
+            line = [PASS if move is None else move for move in found]
+            played = actions(line, seat, state)
+            return EndgameResult(
+                played[0], base + value, played, exact, nodes, depth, time.monotonic() - started
+            )
+        if engine == "native":
+            raise ValueError("the native end-game search is not built or cannot take this position")
+    search = Search(state, lex, started + budget_s, node_limit, cutoffs=table_cutoffs)
     racks: Racks = (tuple(sorted(state.racks[0])), tuple(sorted(state.racks[1])))
     root: Node = (state.cells, 0, racks, seat, state.zero_run, any(state.scores))
-    base = spread(state, seat)
     best: tuple[Move, int] | None = None
     exact, finished, depth = False, 0, 0
     while not exact:

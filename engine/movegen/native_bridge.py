@@ -83,6 +83,12 @@ def available() -> bool:
     return _module is not None
 
 
+def native_module() -> ModuleType | None:
+    """The extension module (``native_core``), None when it was not built. For the other
+    native entry points beside the generator (the end-game search, engine.bots.endgame_native)."""
+    return _module
+
+
 # -- the lexicon, as the C core walks it --------------------------------------------------------
 
 _dawgs: dict[tuple[int, tuple[str, ...]], tuple[Any, tuple[Any, ...]]] = {}

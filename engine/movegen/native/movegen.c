@@ -16,6 +16,7 @@
  * (portals.c). The search below reads a line as the squares g->sq[0..n-1], whichever they are.
  */
 #include "movegen.h"
+#include "endgame.h"
 
 /* -- the DAWG ----------------------------------------------------------------------------- */
 
@@ -217,7 +218,11 @@ void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *afte
     int32_t *xs = g->xs + (size_t)i * (nl + 1);
     if (!nb && !na) { g->cross[i] = g->all_bits; return; }
     g->xlen[i] = nb + na + 1;
-    uint64_t bits = 0;
+    uint64_t bits = 0, *slot = NULL;
+    if (g->xc_keys && !g->wild_mode) {  /* a caller's cache (linecache.c) */
+        slot = cross_cached(g, prefix, nb, after, na, &bits);
+        if (!slot) goto scored;
+    }
     int64_t node = g->wild_mode ? -1 : walk(g, g->root, prefix, nb);
     if (g->wild_mode) bits = wild_cross_bits(g, prefix, nb, after, na);
     if (node >= 0) {
@@ -229,6 +234,8 @@ void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *afte
             if (last >= 0 && g->terminal[last]) bits |= (uint64_t)1 << letter;
         }
     }
+    if (slot) g->xc_bits[slot - g->xc_keys] = bits;
+scored:
     g->cross[i] = bits;
     const int factor = g->xf[s];
     for (int l = 0; l < nl; l++)
@@ -296,7 +303,7 @@ static void generate_line(Gen *g, int across, int k) {
     run_line(g);
 }
 
-static void find_anchors(Gen *g, int opening, int start) {
+void find_anchors(Gen *g, int opening, int start) {
     if (g->partner && !opening) { portal_anchors(g); return; }
     const int rows = g->rows, cols = g->cols, size = rows * cols;
     const uint8_t *cells = g->cells;
@@ -315,12 +322,25 @@ static void find_anchors(Gen *g, int opening, int start) {
     }
 }
 
+/* Every plain move of the rack (no portals): the anchors, then each row and column. The
+   caller sets up g (board, tables, rack, buffers); the moves land in g->found. */
+void generate_plain(Gen *g, int opening, int start) {
+    find_anchors(g, opening, start);
+    for (int across = 1; across >= 0; across--)
+        for (int k = 0; k < (across ? g->rows : g->cols) && !g->failed; k++) {
+            uint64_t key = 0;
+            if (g->lines && line_cached(g, across, k, opening, &key)) continue;
+            const size_t before = g->nfound;
+            generate_line(g, across, k);
+            if (g->lines && !g->failed) line_store(g, key, before);
+        }
+}
+
 /* -- canonical order: score (best first), then the tiles as Python compares the tuples ------ */
 
-static const Py_UCS4 *sort_codes;
-
-/* the full order: score (best first), then the tiles as Python compares the tuples */
-static int compare_moves(const Found *a, const Found *b) {
+/* the full order: score (best first), then the tiles as Python compares the tuples, the
+   letters by their code points `codes` */
+int compare_moves(const Found *a, const Found *b, const Py_UCS4 *sort_codes) {
     if (a->score != b->score) return a->score > b->score ? -1 : 1;
     int n = a->nt < b->nt ? a->nt : b->nt;
     for (int k = 0; k < n; k++) {
@@ -332,16 +352,10 @@ static int compare_moves(const Found *a, const Found *b) {
     return a->nt < b->nt ? -1 : (a->nt > b->nt ? 1 : 0);
 }
 
-/* A move to sort: a 64-bit key that never contradicts the full order (score, then the first
-   two tiles' square, letter rank and blank), so most comparisons are one integer compare. */
-typedef struct {
-    uint64_t key;
-    uint32_t index;
-} SortItem;
 
 /* Sort by key (LSD radix, 11 bits a pass), then each run of equal keys by the full order
    (insertion: such runs are short). Returns 0 when out of memory. */
-static int sort_items(SortItem *items, size_t n, const Found *found) {
+static int sort_items(SortItem *items, size_t n, const Found *found, const Py_UCS4 *codes) {
     SortItem *tmp = malloc(sizeof(SortItem) * (n + 1));
     if (!tmp) return 0;
     SortItem *src = items, *dst = tmp;
@@ -368,7 +382,7 @@ static int sort_items(SortItem *items, size_t n, const Found *found) {
         SortItem item = items[m];
         size_t j = m;
         while (j > 0 && items[j - 1].key == item.key
-               && compare_moves(&found[items[j - 1].index], &found[item.index]) > 0) {
+               && compare_moves(&found[items[j - 1].index], &found[item.index], codes) > 0) {
             items[j] = items[j - 1];
             j--;
         }
@@ -377,7 +391,7 @@ static int sort_items(SortItem *items, size_t n, const Found *found) {
     return 1;
 }
 
-static uint64_t sort_key(const Found *f, const uint8_t *rank) {
+uint64_t sort_key(const Found *f, const uint8_t *rank) {
     uint64_t score = f->score < 0 ? 0 : (f->score > 0xFFFFF ? 0xFFFFF : (uint64_t)f->score);
     uint64_t key = (0xFFFFF - score) << 38;
     for (int k = 0; k < 2 && k < f->nt; k++) {
@@ -621,9 +635,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
             items[m].key = sort_key(&g.found[m], rank);
             items[m].index = (uint32_t)m;
         }
-        sort_codes = codes;
-        int sorted = g.nfound < 2 || sort_items(items, g.nfound, g.found);
-        sort_codes = NULL;
+        int sorted = g.nfound < 2 || sort_items(items, g.nfound, g.found, codes);
         if (!sorted) { free(items); PyErr_NoMemory(); goto done; }
         for (size_t m = 0; m < g.nfound; m++) order[m] = items[m].index;
         free(items);
@@ -687,6 +699,7 @@ done:
 static PyMethodDef methods[] = {
     {"generate", py_generate, METH_VARARGS, generate_doc},
     {"kid_bits", py_kid_bits, METH_VARARGS, kid_bits_doc},
+    {"endgame_search", py_endgame_search, METH_VARARGS, endgame_search_doc},
     {NULL, NULL, 0, NULL},
 };
 

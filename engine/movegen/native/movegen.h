@@ -72,6 +72,13 @@ typedef struct {
     uint8_t *relaxed;         /* per square: shares a cross line with another of the line's */
     int end_only;             /* a ring cut open: only words ending at its last square */
     int any_relaxed;
+    /* a cache of cross-check bits per (letters before, letters after), kept across calls by a
+       caller that generates on many similar boards (the end-game search); NULL: none */
+    uint64_t *xc_keys, *xc_bits;
+    size_t xc_mask;
+    /* the moves of each line, per the line's content and the rack (linecache.c); NULL: none */
+    struct LineCache *lines;
+    uint64_t rack_key;        /* the rack's hash, set by the caller with `lines` */
     /* output */
     Found *found;
     size_t nfound, capfound;
@@ -85,11 +92,30 @@ static inline int64_t child_of(const Gen *g, uint32_t node, int letter) {
     return -1;
 }
 
+/* A move to sort: a 64-bit key that never contradicts the full order (score, then the first
+   two tiles' square, letter rank and blank), so most comparisons are one integer compare. */
+typedef struct {
+    uint64_t key;
+    uint32_t index;
+} SortItem;
+
+void find_anchors(Gen *g, int opening, int start);
+void generate_plain(Gen *g, int opening, int start);
+uint64_t sort_key(const Found *f, const uint8_t *rank);
+int compare_moves(const Found *a, const Found *b, const Py_UCS4 *codes);
 void record(Gen *g, int i, int nt, int msum, int wf, int bon, int xsum);
 Found *new_found(Gen *g);
 void run_line(Gen *g);
 void cross_word(Gen *g, int i, int s, const int *prefix, int nb, const int *after, int na,
                 int base, int hasbon);
+
+/* linecache.c */
+int line_cached(Gen *g, int across, int k, int opening, uint64_t *key);
+void line_store(Gen *g, uint64_t key, size_t before);
+uint64_t *cross_cached(Gen *g, const int *prefix, int nb, const int *after, int na,
+                       uint64_t *bits);
+struct LineCache *line_cache_new(size_t slots, size_t moves);
+void line_cache_free(struct LineCache *c);
 
 /* wildcards.c */
 int wild_init(Gen *g);

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from wordarena.engine.bots import endgame_native
 from wordarena.engine.bots.endcorpus import empty_bag_positions, small_racks
 from wordarena.engine.bots.endgame import solve_endgame, spread, supports
 from wordarena.engine.bots.preendgame import possible_bags, preendgame_choice
@@ -20,6 +21,9 @@ from wordarena.engine.movegen import generate_moves
 # 200 small end games: (family, positions, rack cuts per self-play game). Word Tiles' brute
 # force is the slowest (a pending play is accepted or checked; 4 zero turns end its game).
 SMALL = (("classic", 130, 10), ("scrabble", 50, 10), ("wordtiles", 20, 5))
+# The implementations of the search: the Python reference, and the C one when it is built
+# (engine.bots.endgame_native); each is checked on its own against brute force.
+ENGINES = ("python", "native") if endgame_native.available() else ("python",)
 
 
 @pytest.fixture(scope="module")
@@ -71,15 +75,20 @@ def test_the_search_agrees_with_brute_force_on_200_small_end_games(lexicon) -> N
             state = state.evolve(lexicon=None, check_words=False)
         exact = brute_force(state, lexicon)
         mine = exact if state.to_move == 0 else -exact
-        result = solve_endgame(state, lexicon, budget_s=60.0)
-        assert result.exact
-        assert result.value == mine, (state.ruleset.family, state.racks, state.scores)
-        # Its principal variation, played by the engine, ends the game with that spread.
-        line = state
-        for action in result.pv:
-            line, _ = apply(line, action)
-        assert line.over and spread(line, state.to_move) == mine
-        outcomes[(result.value > spread(state, state.to_move), len(result.pv) > 1)] += 1
+        results = [solve_endgame(state, lexicon, budget_s=60.0, engine=e) for e in ENGINES]
+        for result in results:
+            assert result.exact
+            assert result.value == mine, (state.ruleset.family, state.racks, state.scores)
+            # Its principal variation, played by the engine, ends the game with that spread.
+            line = state
+            for action in result.pv:
+                line, _ = apply(line, action)
+            assert line.over and spread(line, state.to_move) == mine
+        # The same search in C: the same move, line and tree.
+        first = results[0]
+        assert all((r.action, r.pv, r.nodes, r.depth) == (first.action, first.pv, first.nodes,
+                                                          first.depth) for r in results)
+        outcomes[(first.value > spread(state, state.to_move), len(first.pv) > 1)] += 1
     assert len(outcomes) >= 3  # not all one kind of end game: wins, losses, long and short lines
 
 
@@ -95,24 +104,30 @@ def test_real_end_games_are_solved_and_their_line_scores_what_it_says(lexicon) -
             state, _ = apply(state, moves[-1].to_play(seat) if moves else Pass(seat))
         if state.over:
             continue
-        result = solve_endgame(state, lexicon, budget_s=120.0)
-        assert result.exact and result.pv[0] == result.action
-        seat, line = state.to_move, state
-        for action in result.pv:
-            line, _ = apply(line, action)
-        assert line.over and spread(line, seat) == result.value
-        again = solve_endgame(state, lexicon, budget_s=120.0)
-        assert (again.action, again.value, again.nodes) == (result.action, result.value, result.nodes)
-        # The table's bounds are right: without its cutoffs the search finds the same value.
-        plain = solve_endgame(state, lexicon, budget_s=300.0, table_cutoffs=False)
-        assert plain.exact and plain.value == result.value
+        for engine in ENGINES:
+            result = solve_endgame(state, lexicon, budget_s=120.0, engine=engine)
+            assert result.exact and result.pv[0] == result.action
+            seat, line = state.to_move, state
+            for action in result.pv:
+                line, _ = apply(line, action)
+            assert line.over and spread(line, seat) == result.value
+            again = solve_endgame(state, lexicon, budget_s=120.0, engine=engine)
+            assert (again.action, again.value, again.nodes) == (result.action, result.value,
+                                                                result.nodes)
+            # The table's bounds are right: without its cutoffs the search finds the same value.
+            plain = solve_endgame(state, lexicon, budget_s=300.0, table_cutoffs=False,
+                                  engine=engine)
+            assert plain.exact and plain.value == result.value
         checked += 1
     assert checked >= 4
 
 
-def test_a_search_out_of_budget_returns_a_legal_move_and_says_it_is_not_exact(lexicon) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_search_out_of_budget_returns_a_legal_move_and_says_it_is_not_exact(
+    lexicon, engine: str
+) -> None:
     state = next(empty_bag_positions("classic", range(3), lexicon))
-    result = solve_endgame(state, lexicon, budget_s=60.0, node_limit=50)
+    result = solve_endgame(state, lexicon, budget_s=60.0, node_limit=50, engine=engine)
     assert not result.exact and result.nodes <= 51
     apply(state, result.action)  # legal
 
