@@ -363,7 +363,8 @@ class MatchManager:
         answer = build(events) if build is not None else events
         request = None
         if request_id:
-            blob = answer.SerializeToString() if hasattr(answer, "SerializeToString") else b""
+            blob = answer if isinstance(answer, bytes) else (
+                answer.SerializeToString() if hasattr(answer, "SerializeToString") else b"")
             request = StoredRequest(rt.match_id, player_id, request_id, method, rt.seq + len(events), blob)
         over = new_state.over and not rt.state.over
         try:
