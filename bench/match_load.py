@@ -419,7 +419,7 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
                  # --native needs the process paused while its stacks are read
                  *([] if args.profile_native else ["--nonblocking"]),
                  *(["--gil"] if args.profile_gil else []),
-                 *(["--native"] if args.profile_native else [])],
+                 *(["--native", "--threads"] if args.profile_native else [])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = []
         peak_active = 0
@@ -493,7 +493,8 @@ def main() -> None:
     ap.add_argument("--profile-gil", action="store_true",
                     help="with --profile: sample only the thread holding the GIL (Python's CPU)")
     ap.add_argument("--profile-native", action="store_true",
-                    help="with --profile: include C frames (grpc's Cython, protobuf's upb)")
+                    help="with --profile: include C frames (grpc's Cython, protobuf's upb, SQLite) "
+                         "and one root per thread")
     ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
     args = ap.parse_args()
     if args.channels <= 0:  # two players' streams and calls per match: 20 matches <= ~80 streams

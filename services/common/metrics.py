@@ -18,8 +18,8 @@ name to the structlog context of the call. ``start_metrics_server(host_port)`` s
 from __future__ import annotations
 
 import contextlib
-import time
 import os
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
