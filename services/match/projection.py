@@ -210,7 +210,7 @@ def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
     seat = head.get("seat")
     kind = ev.kind
     if kind == "match-started":
-        board = views.board_view(r, _empty_cells(rt), {}, set())
+        board = views.empty_board_view(r)
         if wow is not None:
             for i in wow["hidden"]:
                 board.squares[i].CopyFrom(views.live_square(r, i, r.board.squares[i], None,
@@ -333,10 +333,6 @@ def game_over_pb(rt: Runtime, data: dict[str, Any], after: dict[str, Any]) -> c.
         fs.remaining_rack.extend(views.tile(r, t) for t in data.get("racks", [[]] * len(rt.seats))[i])
         go.final_scores.append(fs)
     return go
-
-
-def _empty_cells(rt: Runtime) -> tuple[None, ...]:
-    return (None,) * (rt.ruleset.board.rows * rt.ruleset.board.cols)
 
 
 def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.MatchView:

@@ -152,6 +152,19 @@ def board_view(ruleset: Ruleset, cells: Cells, placed_seq: dict[int, int], pendi
     return view
 
 
+_EMPTY_BOARDS: dict[str, bytes] = {}
+
+
+def empty_board_view(ruleset: Ruleset) -> c.BoardView:
+    """``board_view`` of the ruleset's empty board (every new match shows it), built once per
+    ruleset id like its squares (``_static_squares``) and parsed from its bytes after that."""
+    got = _EMPTY_BOARDS.get(ruleset.id)
+    if got is None:
+        cells = (None,) * (ruleset.board.rows * ruleset.board.cols)
+        got = _EMPTY_BOARDS[ruleset.id] = board_view(ruleset, cells, {}, set()).SerializeToString()
+    return c.BoardView.FromString(got)
+
+
 def breakdown(ruleset: Ruleset, data: dict[str, Any], tiles_placed: int = 0) -> c.ScoreBreakdown:
     """The contract's ScoreBreakdown from the engine's ``ScoreBreakdown.to_dict()``."""
     return c.ScoreBreakdown(**breakdown_fields(ruleset, data, tiles_placed))

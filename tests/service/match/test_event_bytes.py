@@ -48,6 +48,10 @@ def _check(rt: Runtime, events: list[Any], mover: int | None) -> None:
             assert c.Event.FromString(projection.event_bytes(rt, ev, viewer)) == want, (ev.kind, viewer)
             streamed = m.StreamMatchResponse.FromString(projection.stream_message(rt, ev, viewer))
             assert streamed == m.StreamMatchResponse(event=want), (ev.kind, viewer)
+            if ev.kind == "match-started":  # the empty board, cached per ruleset: as built anew
+                size = rt.ruleset.board.rows * rt.ruleset.board.cols
+                assert want.match_started.board == views.board_view(rt.ruleset, (None,) * size, {}, set())
+                assert len(want.match_started.board.squares) == size
             if viewer is None:  # a spectator never gets a rack
                 assert not want.HasField("viewer_rack")
             elif ev.kind in ("match-started", "turn-played") and viewer == (mover or 0):
