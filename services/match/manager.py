@@ -214,7 +214,7 @@ class MatchManager:
             return creation.existing_answer(existing, req, self.address)
         if self.draining or self.closing:
             raise ServiceError(grpc.StatusCode.UNAVAILABLE, "this match server is draining")
-        if self.active_matches >= self.capacity:
+        if len(self.matches) >= self.capacity and self.active_matches >= self.capacity:  # cheap first
             raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                f"this match server is at capacity ({self.capacity} matches)")
         ruleset = creation.ruleset_of(req.ruleset)
