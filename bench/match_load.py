@@ -418,8 +418,11 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
             profiler = subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
                  "--format", "raw", "--rate", "200", "--output", args.profile,
-                 "--duration", str(int(args.duration)), "--nonblocking",
-                 *(["--gil"] if args.profile_gil else [])],
+                 "--duration", str(int(args.duration)),
+                 # --native needs the process paused while its stacks are read
+                 *([] if args.profile_native else ["--nonblocking"]),
+                 *(["--gil"] if args.profile_gil else []),
+                 *(["--native", "--threads"] if args.profile_native else [])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = []
         peak_active = 0
@@ -492,6 +495,9 @@ def main() -> None:
     ap.add_argument("--profile", default="", help="py-spy raw profile of the server to this file")
     ap.add_argument("--profile-gil", action="store_true",
                     help="with --profile: sample only the thread holding the GIL (Python's CPU)")
+    ap.add_argument("--profile-native", action="store_true",
+                    help="with --profile: include C frames (grpc's Cython, protobuf's upb, SQLite) "
+                         "and one root per thread")
     ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
     args = ap.parse_args()
     if args.channels <= 0:  # per match two streams, two calls and a CreateMatch: 10 matches <= 50

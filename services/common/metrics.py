@@ -18,8 +18,8 @@ name to the structlog context of the call. ``start_metrics_server(host_port)`` s
 from __future__ import annotations
 
 import contextlib
+import os
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -115,7 +115,7 @@ def _bind_request(context: Any, method: str) -> None:
         if key == "x-request-id":
             request_id = str(value)
     logs.clear()
-    logs.bind(rpc=method, request_id=request_id or uuid.uuid4().hex[:16])
+    logs.bind(rpc=method, request_id=request_id or os.urandom(8).hex())  # 16 hex digits
 
 
 def _serializer(serialize: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:

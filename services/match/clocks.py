@@ -72,12 +72,17 @@ def arm(rt: Runtime, commit: Commit) -> None:
     due = time_out_at(rt)
     if due is None:
         return
-    seat = rt.state.to_move
-    rt.timer = asyncio.create_task(_timer(rt, seat, rt.seq, max(due - wallclock.now(), 0.0), commit))
+    seat, seq = rt.state.to_move, rt.seq
+
+    def fire() -> None:
+        # The timer becomes a task only when it fires; until then ``rt.timer`` is the loop's
+        # timer handle (a turn re-arms it: a task per turn cost more than the rest of arming).
+        rt.timer = asyncio.create_task(_timer(rt, seat, seq, commit))
+
+    rt.timer = wallclock.call_later(max(due - wallclock.now(), 0.0), fire)
 
 
-async def _timer(rt: Runtime, seat: int, seq: int, delay: float, commit: Commit) -> None:
-    await wallclock.sleep(delay)
+async def _timer(rt: Runtime, seat: int, seq: int, commit: Commit) -> None:
     async with rt.lock:
         if rt.seq != seq or rt.state.over or rt.state.to_move != seat or rt.status != "in-progress":
             return

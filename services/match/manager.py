@@ -214,7 +214,7 @@ class MatchManager:
             return creation.existing_answer(existing, req, self.address)
         if self.draining or self.closing:
             raise ServiceError(grpc.StatusCode.UNAVAILABLE, "this match server is draining")
-        if self.active_matches >= self.capacity:
+        if len(self.matches) >= self.capacity and self.active_matches >= self.capacity:  # cheap first
             raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                f"this match server is at capacity ({self.capacity} matches)")
         ruleset = creation.ruleset_of(req.ruleset)
@@ -363,7 +363,8 @@ class MatchManager:
         answer = build(events) if build is not None else events
         request = None
         if request_id:
-            blob = answer.SerializeToString() if hasattr(answer, "SerializeToString") else b""
+            blob = answer if isinstance(answer, bytes) else (
+                answer.SerializeToString() if hasattr(answer, "SerializeToString") else b"")
             request = StoredRequest(rt.match_id, player_id, request_id, method, rt.seq + len(events), blob)
         over = new_state.over and not rt.state.over
         try:

@@ -35,35 +35,38 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
             views.violation(e.RULE_CODE_TOO_MANY_TILES, "more tiles than a rack holds"),
         )
     out = []
+    has_letter = ruleset.tiles.has_letter
     for k, p in enumerate(pls):
-        where = f"{field}[{k}]"
-        if not layout.in_bounds(p.square.row, p.square.col):
+        square = p.square
+        row, col = square.row, square.col
+        if not layout.in_bounds(row, col):
             v = views.violation(
                 e.RULE_CODE_OFF_BOARD,
-                f"({p.square.row}, {p.square.col}) is off the {layout.rows}x{layout.cols} board",
+                f"({row}, {col}) is off the {layout.rows}x{layout.cols} board",
             )
-            v.squares.append(c.Square(row=p.square.row, col=p.square.col))
-            raise invalid_argument(f"{where}.square", v.message, v)
+            v.squares.append(c.Square(row=row, col=col))
+            raise invalid_argument(f"{field}[{k}].square", v.message, v)
         if p.action:
             if ruleset.family != "warofwords":
-                raise invalid_argument(f"{where}.action", "action tiles are War of Words tiles")
+                raise invalid_argument(f"{field}[{k}].action", "action tiles are War of Words tiles")
             token = views.action_token(p.action, p.action_factor)
             if not token:
-                raise invalid_argument(f"{where}.action", "not an action tile")
+                raise invalid_argument(f"{field}[{k}].action", "not an action tile")
             facing = {v: k for k, v in views.FACING_PB.items()}.get(p.facing, "")
-            out.append(Placement(p.square.row, p.square.col, token, facing=facing))
+            out.append(Placement(row, col, token, facing=facing))
             continue
+        blank = p.is_blank
         if p.is_wildcard:
             letter = WILDCARD
         else:
             letter = p.letter.strip().upper()
-            if not ruleset.tiles.has_letter(letter):
+            if not has_letter(letter):
                 v = views.violation(
-                    e.RULE_CODE_INVALID_BLANK_LETTER if p.is_blank else e.RULE_CODE_LETTER_NOT_IN_SET,
+                    e.RULE_CODE_INVALID_BLANK_LETTER if blank else e.RULE_CODE_LETTER_NOT_IN_SET,
                     f"{p.letter[:8]!r} is not a letter of the {ruleset.language} alphabet",
                 )
-                raise invalid_argument(f"{where}.letter", v.message, v)
-        out.append(Placement(p.square.row, p.square.col, letter, bool(p.is_blank)))
+                raise invalid_argument(f"{field}[{k}].letter", v.message, v)
+        out.append(Placement(row, col, letter, bool(blank)))
     return tuple(out)
 
 

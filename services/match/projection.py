@@ -85,15 +85,70 @@ def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
     return got  # type: ignore[no-any-return]
 
 
+def event_bytes(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
+    """``project(rt, ev, viewer)`` serialized, once per event and kind of viewer. A seat's own
+    view of an event that changed its rack is the public bytes followed by its ``viewer_rack``
+    field: protobuf parsers merge fields in any order, so this parses to exactly
+    ``project(rt, ev, viewer)`` (tested), without copying the public message to build it.
+    An exchange (the exchanger's returned tiles, inside the event's ``oneof``) is built whole."""
+    private = private_to(ev, viewer)
+    key = ("bytes", viewer if private else None)
+    got = ev.shown.get(key)
+    if got is None:
+        if not private:
+            got = project(rt, ev, None).SerializeToString()
+        elif ev.kind == "tiles-exchanged":
+            got = project(rt, ev, viewer).SerializeToString()
+        else:  # ``_project``: only the rack differs (private_to: the event changed it)
+            rack = views.rack(rt.ruleset, (ev.payload.get("after") or {})["racks"][viewer])
+            got = event_bytes(rt, ev, None) + _len_field(_EVENT_VIEWER_RACK, rack.SerializeToString())
+        _shown(rt, ev)[key] = got
+    return got  # type: ignore[no-any-return]
+
+
 def stream_message(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
     """``StreamMatchResponse{event: project(rt, ev, viewer)}`` serialized, built once per event
     and kind of viewer (the streams of every viewer who sees the same thing share the bytes)."""
     key = ("stream", viewer if private_to(ev, viewer) else None)
     got = ev.shown.get(key)
     if got is None:
-        got = m.StreamMatchResponse(event=project(rt, ev, viewer)).SerializeToString()
+        got = _len_field(_STREAM_EVENT, event_bytes(rt, ev, viewer))
         _shown(rt, ev)[key] = got
     return got  # type: ignore[no-any-return]
+
+
+def turn_answer(rt: Runtime, events: list[StoredEvent], viewer: int, last_seq: int, rack: c.Rack) -> bytes:
+    """``SubmitTurnResponse(events=[project(rt, ev, viewer)...], last_seq, rack)`` serialized,
+    from the events' bytes (``event_bytes``, shared with the viewer's own stream)."""
+    out = [_len_field(_ANSWER_EVENTS, event_bytes(rt, ev, viewer)) for ev in events]
+    if last_seq:
+        out.append(_ANSWER_LAST_SEQ + _varint(last_seq))
+    out.append(_len_field(_ANSWER_RACK, rack.SerializeToString()))
+    return b"".join(out)
+
+
+# Wire-format keys (field number << 3 | wire type; 2: length-delimited, 0: varint) of the
+# fields written as bytes above; ``test_event_bytes`` checks them against the messages.
+_STREAM_EVENT = 1 << 3 | 2  # StreamMatchResponse.event
+_EVENT_VIEWER_RACK = 6 << 3 | 2  # Event.viewer_rack
+_ANSWER_EVENTS = 1 << 3 | 2  # SubmitTurnResponse.events
+_ANSWER_LAST_SEQ = bytes((2 << 3 | 0,))  # SubmitTurnResponse.last_seq
+_ANSWER_RACK = 3 << 3 | 2  # SubmitTurnResponse.rack
+
+
+def _varint(n: int) -> bytes:
+    """A non-negative integer in protobuf's base-128 varint."""
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _len_field(key: int, data: bytes) -> bytes:
+    """A length-delimited field (``key`` < 128: one byte) holding ``data``."""
+    return bytes((key,)) + _varint(len(data)) + data
 
 
 def _project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
@@ -155,7 +210,7 @@ def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
     seat = head.get("seat")
     kind = ev.kind
     if kind == "match-started":
-        board = views.board_view(r, _empty_cells(rt), {}, set())
+        board = views.empty_board_view(r)
         if wow is not None:
             for i in wow["hidden"]:
                 board.squares[i].CopyFrom(views.live_square(r, i, r.board.squares[i], None,
@@ -188,8 +243,8 @@ def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
                 invalid_words=data.get("invalid_words", []), points=data.get("score", 0) if held else 0))
     elif kind == "play-pending":
         out.play_pending.CopyFrom(c.PlayPending(
-            seat=seat, placements=views.placements(r, data["placed"]),
-            breakdown=views.breakdown(r, data["breakdown"], len(data["placed"])),
+            seat=seat, placements=views.placement_fields(r, data["placed"]),
+            breakdown=views.breakdown_fields(r, data["breakdown"], len(data["placed"])),
             decider_seat=after.get("to_move") or 0))
     elif kind == "turn-passed":
         out.turn_passed.CopyFrom(c.TurnPassed(seat=seat, scoreless_turns=after.get("zero_run", 0)))
@@ -231,10 +286,9 @@ def _effect_moves(r: Ruleset, shifts: list[list[Any]], veiled: set[int]) -> list
 def _turn_played(rt: Runtime, seat: int, data: dict[str, Any], drawn: int, notation: str) -> c.TurnPlayed:
     r = rt.ruleset
     tiles = len(data["placed"]) + len(data.get("actions", ()))
-    bd = views.breakdown(r, data["breakdown"], tiles)
-    out = c.TurnPlayed(seat=seat, placements=views.placements(r, data["placed"]), breakdown=bd,
-                       points=data["score"], drawn_count=drawn,
-                       notation=notation)
+    out = c.TurnPlayed(seat=seat, placements=views.placement_fields(r, data["placed"]),
+                       breakdown=views.breakdown_fields(r, data["breakdown"], tiles),
+                       points=data["score"], drawn_count=drawn, notation=notation)
     for action in data.get("actions", ()):  # War of Words: [index, token, facing?]
         kind, factor = views.action_kind(action[1])
         pl = c.Placement(square=views.square(r, int(action[0])), action=kind,  # type: ignore[arg-type]
@@ -279,10 +333,6 @@ def game_over_pb(rt: Runtime, data: dict[str, Any], after: dict[str, Any]) -> c.
         fs.remaining_rack.extend(views.tile(r, t) for t in data.get("racks", [[]] * len(rt.seats))[i])
         go.final_scores.append(fs)
     return go
-
-
-def _empty_cells(rt: Runtime) -> tuple[None, ...]:
-    return (None,) * (rt.ruleset.board.rows * rt.ruleset.board.cols)
 
 
 def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.MatchView:

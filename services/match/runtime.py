@@ -92,7 +92,8 @@ class Runtime:
     clocks: list[float] | None = None  # remaining seconds per seat at ``turn_start``
     turn_start: float = 0.0  # wall time when the seat to move began its turn
     last_move: list[float] = field(default_factory=list)
-    timer: asyncio.Task[None] | None = None
+    #: The clock timer (``clocks.arm``): the loop's timer handle, a task once it fired.
+    timer: wallclock.Cancellable | None = None
     bot_task: asyncio.Task[None] | None = None
     #: SendChat's token buckets by player id: [tokens, monotonic time of the last refill].
     chat_buckets: dict[str, tuple[float, float]] = field(default_factory=dict)

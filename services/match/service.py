@@ -190,13 +190,12 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         seat = self._acting_seat(rt, claims, self._seat_arg(request))
         action = moves.action_of(rt.state, seat, request.move)
 
-        def build(events: list[StoredEvent]) -> m.SubmitTurnResponse:
+        def build(events: list[StoredEvent]) -> bytes:
+            # The answer serialized (a SubmitTurnResponse), from the bytes of the events that
+            # the seat's own stream sends too (``projection.turn_answer``).
             racks = events[-1].payload["after"]["racks"] if events else [list(r) for r in rt.state.racks]
-            return m.SubmitTurnResponse(
-                events=self._events(rt, events, seat),
-                last_seq=rt.seq + len(events),
-                rack=views.rack(rt.ruleset, racks[seat]),
-            )
+            return projection.turn_answer(rt, events, seat, rt.seq + len(events),
+                                          views.rack(rt.ruleset, racks[seat]))
 
         result = await self._turn(
             rt, claims, seat, action, request.request_id, moves.expected_seq_of(request), "SubmitTurn", build

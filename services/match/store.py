@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, or_, update
+from sqlalchemy import or_, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
@@ -29,6 +29,11 @@ from wordarena.services.common.db import Database, run_migrations
 from wordarena.services.match.models import EventRow, MatchRow, RequestRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+#: A stored event's payload as compact JSON. Payloads are plain dicts and lists built afresh for
+#: each event (``eventlog.to_stored``), never cyclic: without the cycle check the encoder takes
+#: half the time, on every append.
+encode_payload = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 VERSION_TABLE = "alembic_version_match"
 
 
@@ -46,7 +51,7 @@ class StoredEvent:
 
     def to_row(self, match_id: str) -> EventRow:
         return EventRow(match_id=match_id, seq=self.seq, time=self.time, kind=self.kind,
-                        payload=json.dumps(self.payload, separators=(",", ":")))
+                        payload=encode_payload(self.payload))
 
     @classmethod
     def from_row(cls, row: EventRow) -> StoredEvent:
@@ -245,24 +250,51 @@ class MatchStore:
         (committed) or the ``ConflictError`` that refused it."""
         if len(group) > 1:
             try:
-                with self.db.engine.begin() as conn:
-                    self._write_items(conn, group)
+                self._transaction(group)
                 return [None] * len(group)
             except (IntegrityError, _Refused):
                 pass  # find the culprit(s): one transaction each
         out: list[Exception | None] = []
         for item in group:
             try:
-                with self.db.engine.begin() as conn:
-                    self._write_items(conn, [item])
+                self._transaction([item])
                 out.append(None)
             except (IntegrityError, _Refused):
                 out.append(ConflictError(item.match_id))
         return out
 
-    def _write_items(self, conn: Connection, group: list[_Append]) -> None:
+    def _transaction(self, group: list[_Append]) -> None:
+        """``_write_items`` in one transaction, on a DBAPI connection of the engine's pool: an
+        SQLAlchemy ``Connection`` and its transaction cost about as much CPU as the statements
+        (events, checks, the pool's bookkeeping per statement). Driver errors are raised as
+        SQLAlchemy's (``IntegrityError``, ``DBAPIError``), as a ``Connection`` raises them; a
+        connection the database dropped is not given back to the pool."""
+        engine = self.db.engine
+        raw = engine.raw_connection()
+        try:
+            cur = raw.cursor()
+            try:
+                self._write_items(cur, group)
+                raw.commit()
+            except BaseException:
+                raw.rollback()
+                raise
+            finally:
+                cur.close()
+        except engine.dialect.loaded_dbapi.Error as exc:
+            invalidated = engine.dialect.is_disconnect(exc, raw.dbapi_connection, None)
+            if invalidated:
+                raw.invalidate(exc)
+            raise DBAPIError.instance(None, None, exc, engine.dialect.loaded_dbapi.Error,
+                                      connection_invalidated=invalidated,
+                                      dialect=engine.dialect) from exc
+        finally:
+            raw.close()
+
+    def _write_items(self, cur: Any, group: list[_Append]) -> None:
         """A few statements for the whole group, whatever its size: on SQLite each statement
-        costs the writer thread a GIL hand-off, which under load dominates the write."""
+        costs the writer thread a GIL hand-off, which under load dominates the write. ``cur``:
+        a DBAPI cursor in the group's transaction."""
         p = "?" if self.db.sqlite else "%s"
         row = f"({p}, CAST({p} AS INTEGER), {p}, CAST({p} AS INTEGER), CAST({p} AS VARCHAR(16)), " \
               f"CAST({p} AS DOUBLE PRECISION))"
@@ -273,26 +305,26 @@ class MatchStore:
                        v.get("ended_at"))
         # b: (id, expected last seq, owner, new last seq, status, ended_at); no WITH, so that
         # the driver reports the row count.
-        result = conn.exec_driver_sql(
+        cur.execute(
             "UPDATE matches SET last_seq = b.column4, status = COALESCE(b.column5, matches.status), "
             "ended_at = COALESCE(b.column6, matches.ended_at) "
             f"FROM (VALUES {', '.join([row] * len(group))}) AS b "
             "WHERE matches.id = b.column1 AND matches.last_seq = b.column2 AND matches.owner = b.column3",
             tuple(params))
-        if result.rowcount != len(group):
+        if cur.rowcount != len(group):
             raise _Refused
-        events = [(item.match_id, e.seq, e.time, e.kind, json.dumps(e.payload, separators=(",", ":")))
+        events = [(item.match_id, e.seq, e.time, e.kind, encode_payload(e.payload))
                   for item in group for e in item.events]
         for k in range(0, len(events), 1000):
             chunk = events[k:k + 1000]
-            conn.exec_driver_sql(
+            cur.execute(
                 "INSERT INTO match_events (match_id, seq, time, kind, payload) VALUES "
                 + ", ".join([f"({p}, {p}, {p}, {p}, {p})"] * len(chunk)),
                 tuple(x for ev in chunk for x in ev))
         requests = [tuple(item.request[c] for c in _REQUEST_COLUMNS) for item in group if item.request]
         for k in range(0, len(requests), 1000):
             chunk = requests[k:k + 1000]
-            conn.exec_driver_sql(
+            cur.execute(
                 f"INSERT INTO match_requests ({', '.join(_REQUEST_COLUMNS)}) VALUES "
                 + ", ".join([f"({p}, {p}, {p}, {p}, {p}, {p})"] * len(chunk)),
                 tuple(x for rq in chunk for x in rq))

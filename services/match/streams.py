@@ -36,8 +36,9 @@ class Subscriber:
         self.viewer = viewer
         self.queue: asyncio.Queue[StoredEvent | None] = asyncio.Queue(maxsize=size)
         self.overflowed = False
-        #: Set with ``overflowed``: wakes a ``deliver`` held back by a client that does not read.
-        self.overflow = asyncio.Event()
+        #: What a ``deliver`` held back by its write waits on; set by the write's end or by the
+        #: subscriber overflowing (a client that does not read).
+        self.waiter: asyncio.Future[None] | None = None
         #: The write gRPC still held when the subscriber overflowed (``deliver``).
         self.held: asyncio.Future[None] | None = None
         self.closed_reason: str | None = None
@@ -55,7 +56,7 @@ class Subscriber:
 
     def _overflow(self) -> None:
         self.overflowed = True
-        self.overflow.set()
+        _wake(self.waiter)
 
     def close(self, reason: str, error: Any = None) -> None:
         """End the stream (drain / lost ownership: UNAVAILABLE; or ``error``, a ``ServiceError``,
@@ -75,19 +76,30 @@ async def deliver(context: grpc.aio.ServicerContext, sub: Subscriber, message: A
     ever reads again."""
     write = asyncio.ensure_future(context.write(message))
     if not write.done():
-        overflow = asyncio.ensure_future(sub.overflow.wait())
+        # One future woken by whichever comes first (the write's end, ``_overflow``): cheaper
+        # than ``asyncio.wait`` over the write and a task waiting for an overflow event, which
+        # every message of every stream paid.
+        sub.waiter = waiter = write.get_loop().create_future()
+        write.add_done_callback(lambda _: _wake(waiter))
+        if sub.overflowed:
+            _wake(waiter)
         try:
-            await asyncio.wait({write, overflow}, return_when=asyncio.FIRST_COMPLETED)
+            await waiter
         except asyncio.CancelledError:
             write.cancel()
             raise
         finally:
-            overflow.cancel()
+            sub.waiter = None
         if not write.done():
             sub.held = write
             return False
     write.result()
     return True
+
+
+def _wake(waiter: asyncio.Future[None] | None) -> None:
+    if waiter is not None and not waiter.done():
+        waiter.set_result(None)
 
 
 async def cut_off(subscribers: set[Subscriber], sub: Subscriber) -> bool:
