@@ -233,3 +233,30 @@ async def test_a_resignation_ends_a_three_seat_pass_and_play_game(harness: Harne
     assert all(fs.rack_penalty == 0 for fs in over[0].final_scores)
     assert sorted(over[0].winner_seats) == [0, 2]
     assert (await alice.view(mid)).status == m.MATCH_STATUS_FINISHED
+
+
+async def test_leaving_in_the_first_round_is_no_loss_and_a_restart_keeps_it(harness: Harness) -> None:
+    """"During the first round of turns, any player may choose to Leave Game without incurring
+    a loss on their record": Alice resigns at her first turn, and her result is no result,
+    before and after the server restarts from its log (the stored game-over keeps who left in
+    the first round; a commit-path mutant that dropped it survived every test); Bob, after the
+    first round, loses when he resigns."""
+    srv = await harness.start()
+    mid = await harness.create(srv, ruleset=FIELD, players=("alice", "bob", "carol"))
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    view = await alice.view(mid)
+    await alice.submit(mid, c.Move(resign=c.ResignMove()), view.last_seq)
+    view = await bob.view(mid)
+    assert not view.HasField("result")  # two players remain: the game goes on
+    await bob.submit(mid, pass_move(), view.last_seq)
+    carol = harness.player(srv, "carol")
+    view = await carol.view(mid)
+    await carol.submit(mid, pass_move(), view.last_seq)  # the first round is over
+    view = await bob.view(mid)
+    await bob.submit(mid, c.Move(resign=c.ResignMove()), view.last_seq)
+    outcomes = [fs.outcome for fs in (await carol.view(mid)).result.final_scores]
+    assert outcomes == [c.OUTCOME_NO_RESULT, c.OUTCOME_LOSS, c.OUTCOME_WIN]
+    await srv.stop(0.5)
+    srv2 = await harness.start()
+    again = await harness.player(srv2, "carol").view(mid)
+    assert [fs.outcome for fs in again.result.final_scores] == outcomes
