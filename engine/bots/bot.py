@@ -24,6 +24,7 @@ Every level passes or exchanges within its family's limits when it has no play, 
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +32,12 @@ from typing import Any
 from wordarena.engine.bots.champion import endgame_action, simulated_pick
 from wordarena.engine.bots.ladder import checks, human_pick
 from wordarena.engine.bots.leaves import LeaveTable, leave_table
-from wordarena.engine.bots.simulation import SimSettings, static_equity
+from wordarena.engine.bots.simulation import (
+    LeaveMemo,
+    SimSettings,
+    best_equity_move,
+    static_equity,
+)
 from wordarena.engine.bots.tactics import with_actions
 from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
 from wordarena.engine.game.state import GameState
@@ -120,12 +126,10 @@ class Bot:
                     and state.players == 2:
                 return self._endgame(state, moves)
             return moves[0]
-        table = self._table(state)
-        best, best_eq = None, float("-inf")
-        for move in moves[:400]:
-            eq = static_equity(state, seat, move, table)  # leaves matter less late
-            if eq > best_eq:
-                best, best_eq = move, eq
+        # the same choice as scoring every one of the 400 best-scoring moves by static_equity
+        # (leaves matter less late), stopping once no later score can beat it
+        best = best_equity_move(state, seat, moves, LeaveMemo(self._table(state)), 400)
+        best_eq = -math.inf if best is None else static_equity(state, seat, best, self._table(state))
         exchange = self._exchange_choice(state, seat)
         if exchange is not None and best is not None:
             _, eq = exchange
