@@ -139,10 +139,10 @@ def flat_tables(tables: SquareTables) -> tuple[Any, ...]:
     return found[1]
 
 
-_faces: dict[tuple[int, BoardEffects, tuple[str, ...]], tuple[Ruleset, "array[int]"]] = {}
+_faces: dict[tuple[int, BoardEffects, tuple[str, ...]], tuple[Ruleset, array[int]]] = {}
 
 
-def face_values(ruleset: Ruleset, effects: BoardEffects, letters: tuple[str, ...]) -> "array[int]":
+def face_values(ruleset: Ruleset, effects: BoardEffects, letters: tuple[str, ...]) -> array[int]:
     """``tile_value`` of a tile on the board per tile-letter index (``letters``, then the
     wildcard) and blank: entry ``2 * index + blank`` (cached per ruleset, effects and
     alphabet)."""
@@ -207,6 +207,7 @@ Judge = Callable[[tuple[NewTile, ...]], Move | None]
 def native_moves(
     ruleset: Ruleset, tables: SquareTables, lexicon: Any, cells: Cells, rack: Sequence[str],
     effects: BoardEffects, links: Links | None = None, judge: Judge | None = None,
+    limit: int | None = None,
 ) -> list[Move] | None:
     """Every legal play (best first) from the C core, or None when it declines the position:
     a lexicon that is not a compiled ``Lexicon``, a board or rack past its limits, or War of
@@ -214,7 +215,8 @@ def native_moves(
 
     ``links``: War of Words open portal pairs (as for ``engine.placement.check_placement``);
     ``judge`` then checks and scores the plays whose tiles share a cross word through a portal
-    (``engine.movegen.portals.judged_move``)."""
+    (``engine.movegen.portals.judged_move``). ``limit``: only the first ``limit`` moves of that
+    list (the others are found and ordered, but not built as ``Move`` tuples)."""
     if not isinstance(lexicon, Lexicon):  # the core walks a compiled DAWG's arrays only
         return None
     portals: tuple[Any, ...] | None = None
@@ -246,12 +248,13 @@ def native_moves(
     assert _module is not None
     # the core reads the board from ``cells`` itself (that loop over every square, in Python
     # here, was about a tenth of a mid-game generation)
+    board = cells if type(cells) is tuple else tuple(cells)
     moves: list[Move] | None = _module.generate(
         first, targets, terminal, edge_letters, kids, root, tables.rows, tables.cols,
-        cells if type(cells) is tuple else tuple(cells), face_values(ruleset, effects, letters), new_value, word_mult, cross_factor,
+        board, face_values(ruleset, effects, letters), new_value, word_mult, cross_factor,
         blocked, free_start, bingo, int(tables.additive), -1 if bonus is None else index[bonus],
         tables.bonus_points, counts, blanks, wildcards, ruleset.first_play_min_tiles,
         int(ruleset.first_play is FirstPlay.START_SQUARE), -1 if start is None else start,
-        (*letters, WILDCARD), Move, portals,
+        (*letters, WILDCARD), Move, portals, -1 if limit is None else limit,
     )
     return moves

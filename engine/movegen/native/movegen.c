@@ -499,11 +499,13 @@ static PyObject **tile_slots;
 static size_t tile_cap;
 static uint32_t *tile_made;
 
-static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
+/* The first `count` moves of `order` (at most g->nfound) as a list of Moves. */
+static PyObject *build_moves(Gen *g, const uint32_t *order, size_t count, PyObject *letters,
                              PyObject *move_type) {
     const int nl = g->nl, size = g->rows * g->cols;
     const size_t slots = (size_t)size * (nl + 1) * 2;
-    PyObject *out = PyList_New((Py_ssize_t)g->nfound);
+    if (count > g->nfound) count = g->nfound;
+    PyObject *out = PyList_New((Py_ssize_t)count);
     if (!out) return NULL;
     if (slots > tile_cap) {
         PyObject **more = calloc(slots, sizeof(PyObject *));
@@ -525,7 +527,7 @@ static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
     PyObject *cols = PyLong_FromLong(g->cols);
     PyTypeObject *type = (PyTypeObject *)move_type;
     if (!cols) goto fail;
-    for (size_t m = 0; m < g->nfound; m++) {
+    for (size_t m = 0; m < count; m++) {
         Found *f = &g->found[order[m]];
         PyObject *key = PyTuple_New(f->nt);
         if (!key) goto fail;
@@ -574,14 +576,14 @@ PyDoc_STRVAR(generate_doc,
 "generate(first, targets, terminal, edge_letters, kid_bits, root, rows, cols, cells, faces,\n"
 "         new_value, word_mult, cross_factor, blocked, free_start, bingo, additive, bonus,\n"
 "         bonus_points, counts, blanks, wildcards, first_min_tiles, start_rule, start, shown,\n"
-"         move_type, portals=None) -> list of moves, best first, or None\n\n"
+"         move_type, portals=None, limit=-1) -> list of moves, best first, or None\n\n"
 "Every legal play of the rack on the board (see engine/movegen/native_bridge.py for the arrays).\n"
 "``cells``: the board's tuple (None or a tile: letter, blank, ...); ``faces``: int32 face value\n"
 "per letter index and blank (2 * letter + blank); ``start_rule``: an empty board's first play\n"
 "must cover ``start`` with at least ``first_min_tiles`` tiles.\n"
 "``shown``: the tile letters, then the wildcard's '*' (letter index len(shown) - 1 on the board).\n"
 "``portals``: None, or (partner, perp, squares, chains, judge) for open War of Words portal\n"
-"pairs (portals.c).\n"
+"pairs (portals.c). ``limit`` >= 0: only the first ``limit`` moves of that list.\n"
 "None: a tile's letter outside ``shown``, or node sets of wildcards too large; the Python\n"
 "generator answers.");
 
@@ -593,15 +595,16 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     unsigned int root;
     int blanks, wilds, first_min, start_rule, start, opening = 0;
     PyObject *cells, *letters, *move_type, *portals = Py_None, *judge = NULL;
+    Py_ssize_t limit = -1;
     uint8_t *board = NULL, *oldbon = NULL;
     int32_t *face = NULL;
     Py_buffer partner = {0}, perp = {0}, psq = {0}, pinfo = {0};
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*IiiO!y*y*y*y*y*y*y*iiiy*iiiiiO!O!|O:generate",
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*IiiO!y*y*y*y*y*y*y*iiiy*iiiiiO!O!|On:generate",
                           &b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &root,
                           &g.rows, &g.cols, &PyTuple_Type, &cells, &b.faces, &b.nv, &b.wm, &b.xf,
                           &b.blocked, &b.freestart, &b.bingo, &g.additive, &g.bonus, &g.bp,
                           &b.counts, &blanks, &wilds, &first_min, &start_rule, &start,
-                          &PyTuple_Type, &letters, &PyType_Type, &move_type, &portals))
+                          &PyTuple_Type, &letters, &PyType_Type, &move_type, &portals, &limit))
         return NULL;
     PyObject *result = NULL;
     uint32_t *order = NULL;
@@ -759,7 +762,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     {
         /* tens of thousands of new tuples, none in a cycle: no collection while building */
         int collecting = PyGC_Disable();
-        result = build_moves(&g, order, letters, move_type);
+        result = build_moves(&g, order, limit < 0 ? g.nfound : (size_t)limit, letters, move_type);
         if (collecting) PyGC_Enable();
     }
 done:
