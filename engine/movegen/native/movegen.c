@@ -744,8 +744,18 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
             for (int m = 0; m <= g.nl; m++) rank[l] += codes[m] < codes[l];
         }
         order = malloc(sizeof(uint32_t) * (g.nfound + 1));
+        if (!order) { PyErr_NoMemory(); goto done; }
+        if (limit == 1 && g.nfound > 1) { /* the best move alone: one pass, no sort */
+            size_t best = 0;
+            sort_codes = codes;
+            for (size_t m = 1; m < g.nfound; m++)
+                if (compare_moves(&g.found[m], &g.found[best]) < 0) best = m;
+            sort_codes = NULL;
+            order[0] = (uint32_t)best;
+            goto built;
+        }
         SortItem *items = malloc(sizeof(SortItem) * (g.nfound + 1));
-        if (!order || !items) { free(items); PyErr_NoMemory(); goto done; }
+        if (!items) { PyErr_NoMemory(); goto done; }
         const KeyShape shape = key_shape(&g);
         for (size_t m = 0; m < g.nfound; m++) {
             items[m].key = sort_key(&g.found[m], rank, &shape);
@@ -759,6 +769,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         for (size_t m = 0; m < g.nfound; m++) order[m] = items[m].index;
         free(items);
     }
+built:
     {
         /* tens of thousands of new tuples, none in a cycle: no collection while building */
         int collecting = PyGC_Disable();
