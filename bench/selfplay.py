@@ -1,6 +1,7 @@
-"""Self-play speed: games per second for the strongest, the static (level 3) and the weakest
-bot, per ruleset, with the pure-Python move generator and the native core side by side
-(``WORDARENA_MOVEGEN``; the same games, since both give the same moves in the same order).
+"""Self-play speed: games per second for the static bots (level 5: best equity, score + leave;
+level 4: best score), a human-like ladder level (3) and the weakest (1), per ruleset, with the
+pure-Python move generator and the native core side by side (``WORDARENA_MOVEGEN``; the same
+games, since both give the same moves in the same order).
 
     .venv/bin/python bench/selfplay.py [--games 10] [--family classic ...] [--impl python|native|both]
 
@@ -120,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     print("games/s and turns/s in CPU time, per move generator")
     print(f"{'ruleset':<12}{'bot':<14}" + "".join(f"{i + ' g/s':>13}{'turns/s':>9}" for i in impls))
     for family in args.family or FAMILIES:
-        for level, name in ((5, "strong (5)"), (3, "static (3)"), (1, "beginner (1)")):
+        for level, name in ((5, "strong (5)"), (4, "expert (4)"), (3, "club (3)"),
+                            (1, "beginner (1)")):
             row = ""
             for impl in impls:
                 gps, tps = games_per_second(family, level, args.games, impl)

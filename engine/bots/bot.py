@@ -24,6 +24,7 @@ Every level passes or exchanges within its family's limits when it has no play, 
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +33,12 @@ from wordarena.engine.bots.actionkeep import KeepTable, keep_table, kind
 from wordarena.engine.bots.champion import endgame_action, simulated_pick
 from wordarena.engine.bots.ladder import checks, human_pick
 from wordarena.engine.bots.leaves import LeaveTable, leave_table
-from wordarena.engine.bots.simulation import SimSettings, static_equity
+from wordarena.engine.bots.simulation import (
+    LeaveMemo,
+    SimSettings,
+    best_equity_move,
+    static_equity,
+)
 from wordarena.engine.bots.tactics import with_actions
 from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
 from wordarena.engine.game.state import GameState
@@ -50,6 +56,7 @@ EXCHANGE_MARGIN = 1.0  # level 5 exchanges when that beats the best play's equit
 # ENDGAME_CANDIDATES plays (and the best play that goes out) is followed by the opponent's
 # best-scoring reply; the play with the best spread afterwards wins. Families where measured.
 ENDGAME_CANDIDATES = 8
+BEST_EQUITY_SCAN = 400  # level 5 weighs the equity of this many of the best-scoring moves
 ENDGAME_FAMILIES = frozenset({"classic"})
 
 
@@ -87,7 +94,7 @@ class Bot:
             solved = endgame_action(state, self.lexicon, self.sim.budget_s, self.seed)
             if solved is not None:
                 return solved
-        moves = generate_moves(state, seat, self.lexicon)
+        moves = generate_moves(state, seat, self.lexicon, limit=self._needed(state))
         move = self._pick(state, moves)
         chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
         if state.ruleset.family == "warofwords" and self.actions:  # action tiles: engine.bots.tactics
@@ -96,6 +103,18 @@ class Bot:
         return chosen
 
     # -- choosing a play -------------------------------------------------------------------
+
+    def _needed(self, state: GameState) -> int | None:
+        """How many of the best-scoring moves the choice reads (None: all of them): level 4
+        the best, level 5 the 400 it weighs while the bag is not empty (its end game looks
+        for a play that goes out among all). War of Words action tiles weigh every move."""
+        if state.ruleset.family == "warofwords" and self.actions:
+            return None
+        if self.level == 4:
+            return 1
+        if self.level == 5 and state.bag:
+            return BEST_EQUITY_SCAN
+        return None
 
     def _pick(self, state: GameState, moves: list[Move]) -> Move | None:
         if not moves:
@@ -128,12 +147,11 @@ class Bot:
                     and state.players == 2:
                 return self._endgame(state, moves)
             return moves[0]
-        table = self._table(state)
-        best, best_eq = None, float("-inf")
-        for move in moves[:400]:
-            eq = static_equity(state, seat, move, table)  # leaves matter less late
-            if eq > best_eq:
-                best, best_eq = move, eq
+        # the same choice as scoring every one of the BEST_EQUITY_SCAN best-scoring moves by static_equity
+        # (leaves matter less late), stopping once no later score can beat it
+        best = best_equity_move(state, seat, moves, LeaveMemo(self._table(state)),
+                                BEST_EQUITY_SCAN)
+        best_eq = -math.inf if best is None else static_equity(state, seat, best, self._table(state))
         exchange = self._exchange_choice(state, seat)
         if exchange is not None and best is not None:
             _, eq = exchange

@@ -128,12 +128,28 @@ class LeaveMemo:
         return self.table.after(rack, used)
 
     def ceiling(self, rack: tuple[str, ...]) -> float:
-        """An upper bound of any leave of ``rack``: its tiles of positive value (the duplicate
-        and balance penalties are never positive), times the table's weight."""
-        values = self.table.values
-        if self.table.duplicate > 0 or self.table.balance > 0:
+        """An upper bound of any leave of ``rack``: the positive parts of its terms (tile
+        values per copy, per-tile duplicate values per extra copy, pair values of two different
+        tiles on the rack; the balance penalty is never positive), times the table's scale,
+        plus a hair for the rounding of a sum taken in another order."""
+        table = self.table
+        if table.duplicate > 0 or table.balance > 0 or table.scale < 0:
             return math.inf  # no bound: scan every move
-        return max(0.0, self.table.scale) * sum(max(0.0, values.get(t, 0.0)) for t in rack)
+        values, duplicates = table.values, table.duplicates
+        counts: dict[str, int] = {}
+        for t in rack:
+            counts[t] = counts.get(t, 0) + 1
+        total = 0.0
+        for t, n in counts.items():
+            total += max(0.0, values.get(t, 0.0)) * n
+            if n > 1:
+                total += max(0.0, duplicates.get(t, table.duplicate)) * (n - 1)
+        if table.pairs:
+            kept = sorted(counts)
+            for k, a in enumerate(kept):
+                for b in kept[k + 1 :]:
+                    total += max(0.0, table.pairs.get(f"{a} {b}", 0.0))
+        return table.scale * total + 1e-9
 
 
 def best_equity_move(
@@ -146,10 +162,12 @@ def best_equity_move(
     # moves come best-scoring first: once a score plus the best leave the rack could keep
     # cannot beat the best equity found, no later move can
     bound = weight * leaves.ceiling(rack)
+    leave = leaves.leave
     for move in moves[:scan]:
-        if move.score + bound <= best_eq:
+        score = move.score
+        if score + bound <= best_eq:
             break
-        eq = move.score + weight * leaves.leave(rack, move.tokens)
+        eq = score + weight * leave(rack, move.tokens)
         if eq > best_eq:
             best, best_eq = move, eq
     return best

@@ -48,21 +48,23 @@ def generate(
 
 def native_generate(
     ruleset: Ruleset, cells: Cells, rack: Sequence[str], lexicon: Any,
-    effects: BoardEffects = NO_EFFECTS, links: Links = NO_LINKS,
+    effects: BoardEffects = NO_EFFECTS, links: Links = NO_LINKS, limit: int | None = None,
 ) -> list[Move] | None:
-    """The native core's moves (best first), or None when it declines the position."""
+    """The native core's moves (best first; the first ``limit`` of them), or None when it
+    declines the position."""
     tables = square_tables(ruleset, effects)
     judge = partial(judged_move, ruleset, cells, links, lexicon, effects) if links else None
-    return native_moves(ruleset, tables, lexicon, cells, rack, effects, links, judge)
+    return native_moves(ruleset, tables, lexicon, cells, rack, effects, links, judge, limit)
 
 
 def _generate(
     ruleset: Ruleset, cells: Cells, rack: Sequence[str], lexicon: Any, effects: BoardEffects,
-    links: Links,
+    links: Links, limit: int | None = None,
 ) -> tuple[list[Move], bool]:
-    """``generate``'s moves, and whether they are already in ``sort_moves`` order."""
+    """``generate``'s moves, and whether they are already in ``sort_moves`` order (then only
+    the first ``limit`` of them; else all of them)."""
     if implementation() == "native":
-        moves = native_generate(ruleset, cells, rack, lexicon, effects, links)
+        moves = native_generate(ruleset, cells, rack, lexicon, effects, links, limit)
         if moves is not None:
             return moves, True
     tables = square_tables(ruleset, effects)
@@ -90,13 +92,16 @@ def sort_moves(moves: list[Move]) -> list[Move]:
 
 
 def generate_moves(
-    state: GameState, seat: int | None = None, lexicon: Any = None, *, ordered: bool = True
+    state: GameState, seat: int | None = None, lexicon: Any = None, *, ordered: bool = True,
+    limit: int | None = None,
 ) -> list[Move]:
     """Every legal letter play for ``seat`` (default: the seat to move) in ``state``.
 
     Uses the state's lexicon unless ``lexicon`` is given. Every move returned is accepted by
     ``engine.game.apply`` (as ``move.to_play(seat)``) with the same score. ``ordered`` sorts
-    best first.
+    best first. ``limit``: only the ``limit`` best (ordered), the same list as
+    ``generate_moves(state, seat, lexicon)[:limit]``; on the native core the others are not
+    built as ``Move`` tuples.
 
     War of Words Portals: on a position with an open portal pair lines are read through the
     portals (``engine.movegen.portals``), so plays through a portal are generated too."""
@@ -112,8 +117,12 @@ def generate_moves(
         from wordarena.engine.warofwords.arena import portal_links
 
         links = portal_links(state) or NO_LINKS
+    if limit is not None and limit < 0:
+        raise InputError(f"limit must be at least 0, not {limit}", "limit")
     moves, in_order = _generate(ruleset, state.cells, state.racks[who], lex, state.board_effects,
-                                links)
+                                links, limit)
+    if limit is not None:
+        return moves if in_order else sort_moves(moves)[:limit]
     return sort_moves(moves) if ordered and not in_order else moves
 
 

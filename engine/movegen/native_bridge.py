@@ -21,6 +21,7 @@ import os
 import sys
 from array import array
 from collections.abc import Callable, Sequence
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -33,7 +34,7 @@ from wordarena.engine.movegen.tables import SquareTables
 from wordarena.engine.placement import Links
 from wordarena.engine.rulesets.model import FirstPlay, Ruleset
 from wordarena.engine.scoring import BoardEffects, tile_value
-from wordarena.engine.tiles import BLANK, WILDCARD
+from wordarena.engine.tiles import BLANK, WILDCARD, Tile
 
 ENV = "WORDARENA_MOVEGEN"
 CHOICES = ("auto", "native", "python")
@@ -144,6 +145,24 @@ def flat_tables(tables: SquareTables) -> tuple[Any, ...]:
     return found[1]
 
 
+_faces: dict[tuple[int, BoardEffects, tuple[str, ...]], tuple[Ruleset, array[int]]] = {}
+
+
+def face_values(ruleset: Ruleset, effects: BoardEffects, letters: tuple[str, ...]) -> array[int]:
+    """``tile_value`` of a tile on the board per tile-letter index (``letters``, then the
+    wildcard) and blank: entry ``2 * index + blank`` (cached per ruleset, effects and
+    alphabet)."""
+    key = (id(ruleset), effects, letters)
+    found = _faces.get(key)
+    if found is None or found[0] is not ruleset:
+        values = array("i", [tile_value(ruleset, Tile(letter, blank, 0), effects)
+                             for letter in (*letters, WILDCARD) for blank in (False, True)])
+        if len(_faces) > 64:
+            _faces.clear()
+        found = _faces[key] = (ruleset, values)
+    return found[1]
+
+
 # -- War of Words portals ------------------------------------------------------------------------
 
 PortalArrays = tuple["array[int]", "array[int]", "array[int]", "array[int]"]
@@ -182,12 +201,19 @@ def portal_arrays(ruleset: Ruleset, links: Links) -> PortalArrays | None:
     return found[1]
 
 
+@cache
+def _letter_index(letters: tuple[str, ...]) -> dict[str, int]:
+    """Tile-letter index of each letter, the wildcard last (a wildcard on the board)."""
+    return {**{ch: k for k, ch in enumerate(letters)}, WILDCARD: len(letters)}
+
+
 Judge = Callable[[tuple[NewTile, ...]], Move | None]
 
 
 def native_moves(
     ruleset: Ruleset, tables: SquareTables, lexicon: Any, cells: Cells, rack: Sequence[str],
     effects: BoardEffects, links: Links | None = None, judge: Judge | None = None,
+    limit: int | None = None,
 ) -> list[Move] | None:
     """Every legal play (best first) from the C core, or None when it declines the position:
     a lexicon that is not a compiled ``Lexicon``, a board or rack past its limits, or War of
@@ -195,7 +221,8 @@ def native_moves(
 
     ``links``: War of Words open portal pairs (as for ``engine.placement.check_placement``);
     ``judge`` then checks and scores the plays whose tiles share a cross word through a portal
-    (``engine.movegen.portals.judged_move``)."""
+    (``engine.movegen.portals.judged_move``). ``limit``: only the first ``limit`` moves of that
+    list (the others are found and ordered, but not built as ``Move`` tuples)."""
     if not isinstance(lexicon, Lexicon):  # the core walks a compiled DAWG's arrays only
         return None
     portals: tuple[Any, ...] | None = None
@@ -207,8 +234,7 @@ def native_moves(
             return None
         portals = (*flat, judge)
     letters = tables.letters
-    index = {ch: k for k, ch in enumerate(letters)}
-    index[WILDCARD] = len(letters)  # a wildcard on the board
+    index = _letter_index(letters)
     counts = bytearray(len(letters) + 1)
     blanks = 0
     for token in rack:
@@ -221,37 +247,20 @@ def native_moves(
     if (tables.rows > _MAX_LINE or tables.cols > _MAX_LINE or len(letters) > 63
             or sum(counts) + blanks + wildcards > min(_MAX_TILES, len(tables.bingo) - 1)):
         return None
-    board = bytearray(b"\xff" * len(cells))  # _NO_LETTER: an empty square
-    face = array("i", bytes(4 * len(cells)))
-    old_bonus = bytearray(len(cells))
-    bonus = tables.bonus_letter
-    empty = True
-    faces: dict[tuple[str, bool], int] = {}  # tile_value per (letter, blank), asked once each
-    for s, tile in enumerate(cells):
-        if tile is None:
-            continue
-        empty = False
-        letter, blank = tile.letter, tile.blank
-        k = index.get(letter)
-        if k is None:  # a letter outside the tile set
-            return None
-        board[s] = k
-        value = faces.get((letter, blank))
-        if value is None:
-            value = faces[letter, blank] = tile_value(ruleset, tile, effects)
-        face[s] = value
-        if letter == bonus and not blank:
-            old_bonus[s] = 1
     new_value, word_mult, cross_factor, blocked, free_start, bingo = flat_tables(tables)
     first, targets, terminal, edge_letters, kids, root = dawg_arrays(lexicon, letters)
-    opening = empty and ruleset.first_play is FirstPlay.START_SQUARE
     start = ruleset.board.start
+    bonus = tables.bonus_letter
     assert _module is not None
+    # the core reads the board from ``cells`` itself (that loop over every square, in Python
+    # here, was about a tenth of a mid-game generation)
+    board = cells if type(cells) is tuple else tuple(cells)
     moves: list[Move] | None = _module.generate(
         first, targets, terminal, edge_letters, kids, root, tables.rows, tables.cols,
-        board, face, old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,
-        int(tables.additive), -1 if bonus is None else index[bonus], tables.bonus_points,
-        counts, blanks, wildcards, ruleset.first_play_min_tiles if opening else 1, int(opening),
-        -1 if start is None else start, (*letters, WILDCARD), Move, portals,
+        board, face_values(ruleset, effects, letters), new_value, word_mult, cross_factor,
+        blocked, free_start, bingo, int(tables.additive), -1 if bonus is None else index[bonus],
+        tables.bonus_points, counts, blanks, wildcards, ruleset.first_play_min_tiles,
+        int(ruleset.first_play is FirstPlay.START_SQUARE), -1 if start is None else start,
+        (*letters, WILDCARD), Move, portals, -1 if limit is None else limit,
     )
     return moves

@@ -353,24 +353,41 @@ int compare_moves(const Found *a, const Found *b, const Py_UCS4 *sort_codes) {
 }
 
 
-/* Sort by key (LSD radix, 11 bits a pass), then each run of equal keys by the full order
-   (insertion: such runs are short). Returns 0 when out of memory. */
-static int sort_items(SortItem *items, size_t n, const Found *found, const Py_UCS4 *codes) {
+/* The fields of a generation's sort key: two tiles of (square, letter rank, blank) below the
+   score's distance from the best score, each as wide as the position needs (so fewer radix
+   passes). */
+typedef struct {
+    int rank_bits, tile_bits, score_bits, max_score;
+} KeyShape;
+
+static int bit_length(uint64_t v) {
+    int bits = 0;
+    while (v) { bits++; v >>= 1; }
+    return bits;
+}
+
+/* Sort by key (LSD radix over `bits` bits, in passes of at most 11 bits), then each run of
+   equal keys by the full order (insertion: such runs are short). Returns 0 when out of
+   memory. */
+static int sort_items(SortItem *items, size_t n, const Found *found, const Py_UCS4 *codes,
+                      int bits) {
     SortItem *tmp = malloc(sizeof(SortItem) * (n + 1));
     if (!tmp) return 0;
     SortItem *src = items, *dst = tmp;
     size_t count[2048];
-    for (int shift = 0; shift < 64; shift += 11) {
-        memset(count, 0, sizeof count);
-        for (size_t m = 0; m < n; m++) count[(src[m].key >> shift) & 2047]++;
-        if (count[(src[0].key >> shift) & 2047] == n) continue; /* one digit everywhere */
+    const int passes = bits < 1 ? 1 : (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    const uint64_t digits = (uint64_t)1 << (width < 1 ? 1 : width), mask = digits - 1;
+    for (int shift = 0; shift < bits; shift += width) {
+        memset(count, 0, sizeof(size_t) * digits);
+        for (size_t m = 0; m < n; m++) count[(src[m].key >> shift) & mask]++;
+        if (count[(src[0].key >> shift) & mask] == n) continue; /* one digit everywhere */
         size_t total = 0;
-        for (int d = 0; d < 2048; d++) {
+        for (uint64_t d = 0; d < digits; d++) {
             size_t c = count[d];
             count[d] = total;
             total += c;
         }
-        for (size_t m = 0; m < n; m++) dst[count[(src[m].key >> shift) & 2047]++] = src[m];
+        for (size_t m = 0; m < n; m++) dst[count[(src[m].key >> shift) & mask]++] = src[m];
         SortItem *swap = src;
         src = dst;
         dst = swap;
@@ -391,6 +408,8 @@ static int sort_items(SortItem *items, size_t n, const Found *found, const Py_UC
     return 1;
 }
 
+/* A fixed-shape key (the end-game search's: any position of up to 512 squares and 63
+   letters) that never contradicts the full order. */
 uint64_t sort_key(const Found *f, const uint8_t *rank) {
     uint64_t score = f->score < 0 ? 0 : (f->score > 0xFFFFF ? 0xFFFFF : (uint64_t)f->score);
     uint64_t key = (0xFFFFF - score) << 38;
@@ -401,12 +420,79 @@ uint64_t sort_key(const Found *f, const uint8_t *rank) {
     return key;
 }
 
+/* The key's fields for this generation, clamped to what is left of 64 bits (clamped keys
+   tie: the full order decides). */
+static KeyShape key_shape(const Gen *g) {
+    KeyShape shape;
+    int lo = 0, hi = 0;
+    for (size_t m = 0; m < g->nfound; m++) {
+        int score = g->found[m].score;
+        if (m == 0 || score < lo) lo = score;
+        if (m == 0 || score > hi) hi = score;
+    }
+    shape.rank_bits = bit_length((uint64_t)g->nl);  /* a rank is at most nl */
+    shape.tile_bits = bit_length((uint64_t)(g->rows * g->cols - 1)) + shape.rank_bits + 1;
+    shape.max_score = hi;
+    shape.score_bits = bit_length((uint64_t)((int64_t)hi - lo));
+    if (shape.score_bits > 64 - 2 * shape.tile_bits) shape.score_bits = 64 - 2 * shape.tile_bits;
+    return shape;
+}
+
+static uint64_t shaped_key(const Found *f, const uint8_t *rank, const KeyShape *shape) {
+    const int tb = shape->tile_bits;
+    const uint64_t most = ((uint64_t)1 << shape->score_bits) - 1;
+    uint64_t distance = (uint64_t)((int64_t)shape->max_score - f->score);
+    uint64_t key = (distance > most ? most : distance) << (2 * tb);
+    for (int k = 0; k < 2 && k < f->nt; k++) {
+        uint64_t tile = ((uint64_t)f->sq[k] << (shape->rank_bits + 1))
+                        | ((uint64_t)rank[f->let[k]] << 1) | f->blank[k];
+        key |= tile << (tb * (1 - k));
+    }
+    return key;
+}
+
 /* -- Python glue -------------------------------------------------------------------------- */
 
 typedef struct {
-    Py_buffer first, targets, terminal, elet, kids, cells, face, oldbon, nv, wm, xf, blocked,
-        freestart, bingo, counts;
+    Py_buffer first, targets, terminal, elet, kids, faces, nv, wm, xf, blocked, freestart, bingo,
+        counts;
 } Buffers;
+
+/* The board from the cells tuple (None, or a tile whose items 0 and 1 are its letter and
+   whether it is a blank): letter index per square (NOLETTER: empty), the face value of its tile
+   (faces[2 * letter + blank], the bridge's tile_value per letter and blank) and whether it shows
+   the Bonus Letter. Returns 1, 0 when a tile's letter is not among `codes` (the position goes
+   to the Python generator), -1 on a malformed tile (exception set). *empty: no tile at all. */
+static int read_cells(Gen *g, PyObject *cells, const Py_UCS4 *codes, const int32_t *faces,
+                      uint8_t *board, int32_t *face, uint8_t *oldbon, int *empty) {
+    const Py_ssize_t size = (Py_ssize_t)g->rows * g->cols;
+    *empty = 1;
+    for (Py_ssize_t s = 0; s < size; s++) {
+        PyObject *tile = PyTuple_GET_ITEM(cells, s);
+        board[s] = NOLETTER;
+        face[s] = 0;
+        oldbon[s] = 0;
+        if (tile == Py_None) continue;
+        *empty = 0;
+        if (!PyTuple_Check(tile) || PyTuple_GET_SIZE(tile) < 2
+            || !PyUnicode_Check(PyTuple_GET_ITEM(tile, 0))) {
+            PyErr_SetString(PyExc_TypeError, "native movegen: a cell is neither None nor a tile");
+            return -1;
+        }
+        PyObject *letter = PyTuple_GET_ITEM(tile, 0), *flag = PyTuple_GET_ITEM(tile, 1);
+        if (PyUnicode_GET_LENGTH(letter) != 1) return 0;
+        const Py_UCS4 code = PyUnicode_READ_CHAR(letter, 0);
+        int k = 0;
+        while (k <= g->nl && codes[k] != code) k++;
+        if (k > g->nl) return 0;  /* a letter outside the tile set */
+        const int blank = flag == Py_True ? 1 : flag == Py_False ? 0 : PyObject_IsTrue(flag);
+        if (blank < 0) return -1;
+        board[s] = (uint8_t)k;
+        face[s] = faces[2 * k + blank];
+        oldbon[s] = k == g->bonus && !blank;
+    }
+    return 1;
+}
 
 static int need(Py_buffer *b, Py_ssize_t bytes, const char *name) {
     if (b->len < bytes) {
@@ -417,15 +503,59 @@ static int need(Py_buffer *b, Py_ssize_t bytes, const char *name) {
     return 1;
 }
 
-static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
+/* A new Move (a tuple subclass of 4 items) whose items the caller sets, all of them, before
+   anything else runs. Not tracked by the cyclic collector: its items (an int, a tuple of
+   untracked tile tuples, a bool, an int) never form a cycle. Through tp_alloc it would be
+   zeroed and tracked only to be untracked again (a tenth of the output's cost); CPython 3.14
+   gives tuples a cached hash that tp_alloc initialises, so there tp_alloc it is. */
+static PyObject *new_move(PyTypeObject *type) {
+#if PY_VERSION_HEX < 0x030E0000
+    if (type->tp_itemsize == sizeof(PyObject *)
+        && type->tp_basicsize == PyTuple_Type.tp_basicsize && (type->tp_flags & Py_TPFLAGS_HAVE_GC)
+        && type->tp_dictoffset == 0 && type->tp_weaklistoffset == 0)
+        return (PyObject *)PyObject_GC_NewVar(PyObject, type, 4);
+#endif
+    PyObject *move = type->tp_alloc(type, 4);
+    if (move) PyObject_GC_UnTrack(move);
+    return move;
+}
+
+/* The (square, letter, blank) tuples already made in this call, by square, letter and blank:
+   kept between calls (only the entries made are cleared), so a call does not zero a table of
+   rows x cols x letters x 2 pointers. */
+static PyObject **tile_slots;
+static size_t tile_cap;
+static uint32_t *tile_made;
+
+/* The first `count` moves of `order` (at most g->nfound) as a list of Moves. */
+static PyObject *build_moves(Gen *g, const uint32_t *order, size_t count, PyObject *letters,
                              PyObject *move_type) {
     const int nl = g->nl, size = g->rows * g->cols;
-    PyObject *out = PyList_New((Py_ssize_t)g->nfound);
+    const size_t slots = (size_t)size * (nl + 1) * 2;
+    if (count > g->nfound) count = g->nfound;
+    PyObject *out = PyList_New((Py_ssize_t)count);
     if (!out) return NULL;
-    PyObject **tiles = calloc((size_t)size * (nl + 1) * 2, sizeof(PyObject *));
+    if (slots > tile_cap) {
+        PyObject **more = calloc(slots, sizeof(PyObject *));
+        uint32_t *made = malloc(sizeof(uint32_t) * slots);
+        if (!more || !made) {
+            free(more);
+            free(made);
+            Py_DECREF(out);
+            return PyErr_NoMemory();
+        }
+        free(tile_slots);
+        free(tile_made);
+        tile_slots = more;
+        tile_made = made;
+        tile_cap = slots;
+    }
+    PyObject **tiles = tile_slots;
+    size_t nmade = 0;
     PyObject *cols = PyLong_FromLong(g->cols);
-    if (!tiles || !cols) goto fail;
-    for (size_t m = 0; m < g->nfound; m++) {
+    PyTypeObject *type = (PyTypeObject *)move_type;
+    if (!cols) goto fail;
+    for (size_t m = 0; m < count; m++) {
         Found *f = &g->found[order[m]];
         PyObject *key = PyTuple_New(f->nt);
         if (!key) goto fail;
@@ -434,18 +564,23 @@ static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
             PyObject *tile = tiles[slot];
             if (!tile) {
                 PyObject *letter = PyTuple_GET_ITEM(letters, f->let[k]);
-                tile = tiles[slot] = Py_BuildValue("(iOO)", (int)f->sq[k], letter,
-                                                    f->blank[k] ? Py_True : Py_False);
+                tile = Py_BuildValue("(iOO)", (int)f->sq[k], letter,
+                                     f->blank[k] ? Py_True : Py_False);
                 if (!tile) { Py_DECREF(key); goto fail; }
+                tiles[slot] = tile;
+                tile_made[nmade++] = (uint32_t)slot;
                 PyObject_GC_UnTrack(tile);
             }
             Py_INCREF(tile);
             PyTuple_SET_ITEM(key, k, tile);
         }
-        PyTypeObject *type = (PyTypeObject *)move_type;
-        PyObject *move = type->tp_alloc(type, 4);
+        /* ints, strs and bools only: never part of a cycle, so kept out of the collector's
+           sight (CPython untracks such tuples itself, but only after scanning them once) */
+        PyObject_GC_UnTrack(key);
         PyObject *score = PyLong_FromLong(f->score);
-        if (!move || !score) { Py_XDECREF(move); Py_XDECREF(score); Py_DECREF(key); goto fail; }
+        if (!score) { Py_DECREF(key); goto fail; }
+        PyObject *move = new_move(type);
+        if (!move) { Py_DECREF(score); Py_DECREF(key); goto fail; }
         PyObject *across = f->across ? Py_True : Py_False;
         Py_INCREF(across);
         Py_INCREF(cols);
@@ -453,36 +588,32 @@ static PyObject *build_moves(Gen *g, const uint32_t *order, PyObject *letters,
         PyTuple_SET_ITEM(move, 1, key);
         PyTuple_SET_ITEM(move, 2, across);
         PyTuple_SET_ITEM(move, 3, cols);
-        /* ints, strs and bools only: never part of a cycle, so kept out of the collector's
-           sight (CPython untracks such tuples itself, but only after scanning them once) */
-        PyObject_GC_UnTrack(key);
-        PyObject_GC_UnTrack(move);
         PyList_SET_ITEM(out, (Py_ssize_t)m, move);
     }
-    for (size_t k = 0; k < (size_t)size * (nl + 1) * 2; k++) Py_XDECREF(tiles[k]);
-    free(tiles);
+    for (size_t k = 0; k < nmade; k++) Py_CLEAR(tiles[tile_made[k]]);
     Py_DECREF(cols);
     return out;
 fail:
-    if (tiles) {
-        for (size_t k = 0; k < (size_t)size * (nl + 1) * 2; k++) Py_XDECREF(tiles[k]);
-        free(tiles);
-    }
+    for (size_t k = 0; k < nmade; k++) Py_CLEAR(tiles[tile_made[k]]);
     Py_XDECREF(cols);
     Py_DECREF(out);
     return NULL;
 }
 
 PyDoc_STRVAR(generate_doc,
-"generate(first, targets, terminal, edge_letters, kid_bits, root, rows, cols, cells, face,\n"
-"         old_bonus, new_value, word_mult, cross_factor, blocked, free_start, bingo,\n"
-"         additive, bonus, bonus_points, counts, blanks, wildcards, min_tiles, opening,\n"
-"         start, shown, move_type, portals=None) -> list of moves, best first, or None\n\n"
+"generate(first, targets, terminal, edge_letters, kid_bits, root, rows, cols, cells, faces,\n"
+"         new_value, word_mult, cross_factor, blocked, free_start, bingo, additive, bonus,\n"
+"         bonus_points, counts, blanks, wildcards, first_min_tiles, start_rule, start, shown,\n"
+"         move_type, portals=None, limit=-1) -> list of moves, best first, or None\n\n"
 "Every legal play of the rack on the board (see engine/movegen/native_bridge.py for the arrays).\n"
+"``cells``: the board's tuple (None or a tile: letter, blank, ...); ``faces``: int32 face value\n"
+"per letter index and blank (2 * letter + blank); ``start_rule``: an empty board's first play\n"
+"must cover ``start`` with at least ``first_min_tiles`` tiles.\n"
 "``shown``: the tile letters, then the wildcard's '*' (letter index len(shown) - 1 on the board).\n"
 "``portals``: None, or (partner, perp, squares, chains, judge) for open War of Words portal\n"
-"pairs (portals.c).\n"
-"None: node sets of wildcards too large; the Python generator answers.");
+"pairs (portals.c). ``limit`` >= 0: only the first ``limit`` moves of that list.\n"
+"None: a tile's letter outside ``shown``, or node sets of wildcards too large; the Python\n"
+"generator answers.");
 
 static PyObject *py_generate(PyObject *self, PyObject *args) {
     Buffers b;
@@ -490,21 +621,23 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     Gen g;
     memset(&g, 0, sizeof g);
     unsigned int root;
-    int blanks, wilds, opening, start;
-    PyObject *letters, *move_type, *portals = Py_None, *judge = NULL;
+    int blanks, wilds, first_min, start_rule, start, opening = 0;
+    PyObject *cells, *letters, *move_type, *portals = Py_None, *judge = NULL;
+    Py_ssize_t limit = -1;
+    uint8_t *board = NULL, *oldbon = NULL;
+    int32_t *face = NULL;
     Py_buffer partner = {0}, perp = {0}, psq = {0}, pinfo = {0};
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Iiiy*y*y*y*y*y*y*y*y*iiiy*iiiiiO!O!|O:generate",
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*IiiO!y*y*y*y*y*y*y*iiiy*iiiiiO!O!|On:generate",
                           &b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &root,
-                          &g.rows, &g.cols, &b.cells, &b.face, &b.oldbon, &b.nv, &b.wm, &b.xf,
+                          &g.rows, &g.cols, &PyTuple_Type, &cells, &b.faces, &b.nv, &b.wm, &b.xf,
                           &b.blocked, &b.freestart, &b.bingo, &g.additive, &g.bonus, &g.bp,
-                          &b.counts, &blanks, &wilds, &g.min_tiles, &opening, &start,
-                          &PyTuple_Type, &letters, &PyType_Type, &move_type, &portals))
+                          &b.counts, &blanks, &wilds, &first_min, &start_rule, &start,
+                          &PyTuple_Type, &letters, &PyType_Type, &move_type, &portals, &limit))
         return NULL;
     PyObject *result = NULL;
     uint32_t *order = NULL;
-    Py_buffer *all[] = {&b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &b.cells, &b.face,
-                        &b.oldbon, &b.nv, &b.wm, &b.xf, &b.blocked, &b.freestart, &b.bingo,
-                        &b.counts};
+    Py_buffer *all[] = {&b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &b.faces, &b.nv,
+                        &b.wm, &b.xf, &b.blocked, &b.freestart, &b.bingo, &b.counts};
     g.nl = (int)PyTuple_GET_SIZE(letters) - 1;
     const Py_ssize_t size = (Py_ssize_t)g.rows * g.cols;
     const Py_ssize_t nodes = b.terminal.len;
@@ -514,8 +647,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         goto done;
     }
     if (!need(&b.first, 4 * (nodes + 1), "first") || !need(&b.kids, 8 * nodes, "kid_bits")
-        || !need(&b.cells, size, "cells") || !need(&b.face, 4 * size, "face")
-        || !need(&b.oldbon, size, "old_bonus") || !need(&b.nv, 4 * size * g.nl, "new_value")
+        || !need(&b.faces, 8 * (g.nl + 1), "faces") || !need(&b.nv, 4 * size * g.nl, "new_value")
         || !need(&b.wm, 4 * size, "word_mult") || !need(&b.xf, 4 * size, "cross_factor")
         || !need(&b.blocked, size, "blocked") || !need(&b.freestart, size, "free_start")
         || !need(&b.counts, g.nl, "counts") || !need(&b.bingo, 4, "bingo"))
@@ -526,9 +658,6 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     g.elet = b.elet.buf;
     g.kids = b.kids.buf;
     g.root = root;
-    g.cells = b.cells.buf;
-    g.face = b.face.buf;
-    g.oldbon = b.oldbon.buf;
     g.nv = b.nv.buf;
     g.wm = b.wm.buf;
     g.xf = b.xf.buf;
@@ -546,14 +675,37 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         g.tiles += g.counts[l];
         if (g.counts[l]) g.lav |= (uint64_t)1 << l;
     }
-    for (Py_ssize_t s = 0; s < size; s++) {
-        uint8_t c = g.cells[s];
-        g.wild_mode |= c == g.nl;
-        if (c != NOLETTER && c > g.nl) {
-            PyErr_SetString(PyExc_ValueError, "native movegen: a board letter outside the alphabet");
+    Py_UCS4 codes[MAXLETTERS + 1];
+    for (int l = 0; l <= g.nl; l++) {
+        PyObject *letter = PyTuple_GET_ITEM(letters, l);
+        if (!PyUnicode_Check(letter) || PyUnicode_GET_LENGTH(letter) != 1) {
+            PyErr_SetString(PyExc_ValueError, "native movegen: letters must be 1-character str");
             goto done;
         }
+        codes[l] = PyUnicode_READ_CHAR(letter, 0);
     }
+    if (PyTuple_GET_SIZE(cells) != size) {
+        PyErr_SetString(PyExc_ValueError, "native movegen: cells is not rows x cols long");
+        goto done;
+    }
+    board = malloc((size_t)size);
+    oldbon = malloc((size_t)size);
+    face = malloc(sizeof(int32_t) * (size_t)size);
+    if (!board || !oldbon || !face) { PyErr_NoMemory(); goto done; }
+    int empty;
+    int read = read_cells(&g, cells, codes, b.faces.buf, board, face, oldbon, &empty);
+    if (read < 0) goto done;
+    if (read == 0) { /* a letter outside the tile set: the Python generator answers */
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    g.cells = board;
+    g.face = face;
+    g.oldbon = oldbon;
+    for (Py_ssize_t s = 0; s < size; s++) g.wild_mode |= board[s] == g.nl;
+    opening = empty && start_rule;
+    g.min_tiles = opening ? first_min : 1;
     if (g.tiles >= MAXTILES || g.tiles >= g.nbingo) {
         PyErr_SetString(PyExc_ValueError, "native movegen: too many tiles on the rack");
         goto done;
@@ -614,39 +766,45 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     }
     if (g.partner && !portal_finish(&g, judge, letters)) goto done;
     {
-        Py_UCS4 codes[MAXLETTERS + 1];
-        for (int l = 0; l <= g.nl; l++) {
-            PyObject *letter = PyTuple_GET_ITEM(letters, l);
-            if (!PyUnicode_Check(letter) || PyUnicode_GET_LENGTH(letter) != 1) {
-                PyErr_SetString(PyExc_ValueError, "native movegen: letters must be 1-character str");
-                goto done;
-            }
-            codes[l] = PyUnicode_READ_CHAR(letter, 0);
-        }
         uint8_t rank[MAXLETTERS + 1];
         for (int l = 0; l <= g.nl; l++) {
             rank[l] = 0;
             for (int m = 0; m <= g.nl; m++) rank[l] += codes[m] < codes[l];
         }
         order = malloc(sizeof(uint32_t) * (g.nfound + 1));
+        if (!order) { PyErr_NoMemory(); goto done; }
+        if (limit == 1 && g.nfound > 1) { /* the best move alone: one pass, no sort */
+            size_t best = 0;
+            for (size_t m = 1; m < g.nfound; m++)
+                if (compare_moves(&g.found[m], &g.found[best], codes) < 0) best = m;
+            order[0] = (uint32_t)best;
+            goto built;
+        }
         SortItem *items = malloc(sizeof(SortItem) * (g.nfound + 1));
-        if (!order || !items) { free(items); PyErr_NoMemory(); goto done; }
+        if (!items) { PyErr_NoMemory(); goto done; }
+        const KeyShape shape = key_shape(&g);
         for (size_t m = 0; m < g.nfound; m++) {
-            items[m].key = sort_key(&g.found[m], rank);
+            items[m].key = shaped_key(&g.found[m], rank, &shape);
             items[m].index = (uint32_t)m;
         }
-        int sorted = g.nfound < 2 || sort_items(items, g.nfound, g.found, codes);
+        int sorted = g.nfound < 2
+                     || sort_items(items, g.nfound, g.found, codes,
+                                   shape.score_bits + 2 * shape.tile_bits);
         if (!sorted) { free(items); PyErr_NoMemory(); goto done; }
         for (size_t m = 0; m < g.nfound; m++) order[m] = items[m].index;
         free(items);
     }
+built:
     {
         /* tens of thousands of new tuples, none in a cycle: no collection while building */
         int collecting = PyGC_Disable();
-        result = build_moves(&g, order, letters, move_type);
+        result = build_moves(&g, order, limit < 0 ? g.nfound : (size_t)limit, letters, move_type);
         if (collecting) PyGC_Enable();
     }
 done:
+    free(board);
+    free(oldbon);
+    free(face);
     free(order);
     free(g.found);
     free(g.xs);

@@ -140,3 +140,47 @@ def test_level6_plays_level5s_end_game_where_the_search_does_not_apply(lexicon) 
     end = _bag_empty(state)
     assert champion.endgame_action(end, lexicon, 1.0, 0) is None
     assert Bot(6, 4, lexicon, sim=FIXED).choose(end) == Bot(5, 4, lexicon).choose(end)
+
+
+@pytest.mark.parametrize("family, language", [("classic", "en"), ("scrabble", "pl"), ("warofwords", "en")])
+def test_the_leave_ceiling_bounds_every_leave_of_the_rack(family: str, language: str) -> None:
+    """best_equity_move (levels 5 and 6) stops at the first score that cannot beat the best
+    equity with the best leave: every leave of the rack, pairs and duplicates included, must
+    be at most the ceiling."""
+    from itertools import combinations
+
+    from wordarena.engine.bots.simulation import LeaveMemo
+
+    table = leave_table(family, language)
+    memo = LeaveMemo(table)
+    tokens = sorted(table.values)
+    rng = random.Random(7)
+    for _ in range(60):
+        rack = tuple(rng.choice(tokens) for _ in range(7))
+        ceiling = memo.ceiling(rack)
+        for size in range(len(rack) + 1):
+            for kept in set(combinations(sorted(rack), size)):
+                assert table.value(kept) <= ceiling, (rack, kept)
+
+
+def test_level5_plays_the_best_static_equity_of_the_400_best_scores(lexicon) -> None:
+    """Level 5 stops scanning early, but its choice is that of scoring all 400 by equity."""
+    from wordarena.engine.bots.simulation import static_equity
+
+    for seed in range(4):
+        state, _ = start_game(get_ruleset("classic"), 2, seed, lexicon)
+        for _turn in range(8):
+            seat = state.to_move
+            moves = generate_moves(state)
+            bot = Bot(5, seed, lexicon)
+            table = bot._table(state)
+            best, best_eq = None, -math.inf
+            for move in moves[:400]:
+                eq = static_equity(state, seat, move, table)
+                if eq > best_eq:
+                    best, best_eq = move, eq
+            assert bot._best_equity(state, moves) in (best, None)
+            action = bot.choose(state)
+            state, _ = apply(state, action)
+            if state.over:
+                break

@@ -211,3 +211,29 @@ def test_without_the_extension_auto_uses_python_and_says_so_once(
         assert generate_moves(state) == expected
     err = capsys.readouterr().err
     assert err.count("native move generator unavailable") == 1, err
+
+
+@pytest.mark.parametrize("family", list(RULESETS))
+def test_a_limit_gives_the_first_moves_of_the_whole_list(family: str) -> None:
+    """``generate_moves(limit=k)`` (the bots' level 4 and 5 ask for 1 and 400) is the whole
+    ordered list cut after k, on both implementations, including a blank on the rack and a
+    limit past the end."""
+    lexicon = load_lexicon("en")
+    state, _ = start_game(get_ruleset(family), 2, 11, lexicon)
+    for turn in range(6):
+        if turn == 3:  # a blank (a wildcard in War of Words) on the rack
+            joker = WILDCARD if family == "warofwords" else BLANK
+            state = set_rack(state, state.to_move, (joker, *state.racks[state.to_move][1:]))
+        for impl in ("python", "native"):
+            with movegen_implementation(impl):
+                whole = generate_moves(state)
+                assert len(whole) > 3
+                for k in (0, 1, 2, 3, len(whole) - 1, len(whole), len(whole) + 5):
+                    assert generate_moves(state, limit=k) == whole[:k], (impl, turn, k)
+        if state.pending is not None:
+            state, _ = apply(state, Decide(state.to_move, True))
+        state, _ = apply(state, whole[turn % 3].to_play(state.to_move))
+        if state.pending is not None:
+            state, _ = apply(state, Decide(state.to_move, True))
+    with pytest.raises(InputError, match="limit"):
+        generate_moves(state, limit=-1)
