@@ -9,13 +9,10 @@ games, since both give the same moves in the same order).
 alternate, game g from seed SEED + g), the stronger level's win rate (ties half) and average
 spread, each with its standard error, as rows of docs/bots.md's ladder table.
 ``--versus-leaves FILE`` plays level 5 with the shipped leave table against level 5 with the
-table in FILE on the same deals; ``--versus-keep none`` (or a keep table's FILE) plays War of
-Words level 5 weighing what holding an action tile is worth (``engine.bots.actionkeep``, the
-shipped table) against level 5 that spends a tile on any gain (or weighs FILE's table).
+table in FILE on the same deals.
 
     .venv/bin/python bench/selfplay.py --ladder [--games 300] [--seed 30000] [--family classic]
     .venv/bin/python bench/selfplay.py --versus-leaves OLD.json [--games 600] [--family classic]
-    .venv/bin/python bench/selfplay.py --versus-keep none --family warofwords [--games 200]
 """
 
 from __future__ import annotations
@@ -24,10 +21,8 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
 from wordarena.engine.bots import Bot, LeaveTable, play_game
-from wordarena.engine.bots.actionkeep import KeepTable, read_table
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen.native_bridge import ENV
@@ -93,20 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--impl", choices=("python", "native", "both"), default="both")
     parser.add_argument("--ladder", action="store_true", help="win rates of adjacent levels")
     parser.add_argument("--versus-leaves", help="level 5, shipped leaves against these")
-    parser.add_argument("--versus-keep", help="level 5, shipped action keep values against "
-                                              "these (a FILE, or none)")
     parser.add_argument("--pairs", default="2,1 3,2 4,3 5,4", help="--ladder: the pairs")
     parser.add_argument("--seed", type=int, default=30000)
     args = parser.parse_args(argv)
-    if args.ladder or args.versus_leaves or args.versus_keep:
+    if args.ladder or args.versus_leaves:
         for family in args.family or ("classic",):
-            if args.versus_keep:
-                other = KeepTable() if args.versus_keep == "none" else \
-                    read_table(Path(args.versus_keep).read_text(encoding="utf-8"))
-                print(f"{family} 5 keeping action tiles vs 5 with {args.versus_keep}: "
-                      f"{match(family, Bot(5, 0), Bot(5, 0, keep=other), args.games, args.seed)}",
-                      flush=True)
-                continue
             if args.versus_leaves:
                 old = Bot(5, 0, leaves=load_table(args.versus_leaves))
                 print(f"{family} 5 new leaves vs 5 old: "

@@ -29,7 +29,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from wordarena.engine.bots.actionkeep import KeepTable, keep_table, kind
 from wordarena.engine.bots.champion import endgame_action, simulated_pick
 from wordarena.engine.bots.ladder import checks, human_pick
 from wordarena.engine.bots.leaves import LeaveTable, leave_table
@@ -68,8 +67,6 @@ class Bot:
     seed: int = 0
     lexicon: Any = None
     leaves: LeaveTable | None = None
-    #: War of Words: what holding each action tile kind is worth (None: the shipped table)
-    keep: KeepTable | None = None
     #: level 6: how long and how wide to simulate (``think_s`` is its time budget per move)
     sim: SimSettings = field(default_factory=SimSettings)
     # False: War of Words action tiles are never played (the fast player of leave derivation)
@@ -99,7 +96,7 @@ class Bot:
         chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
         if state.ruleset.family == "warofwords" and self.actions:  # action tiles: engine.bots.tactics
             return with_actions(state, seat, chosen, moves, self.level, self.rng,
-                                self.lexicon, self._keep(state))
+                                self.lexicon)
         return chosen
 
     # -- choosing a play -------------------------------------------------------------------
@@ -129,11 +126,6 @@ class Bot:
             return simulated_pick(state, moves, self._table(state), self.lexicon,
                                   self._exchange_choice(state, seat), self.sim, self.seed)
         return self._best_equity(state, moves)
-
-    def _keep(self, state: GameState) -> KeepTable:
-        if self.keep is None:
-            self.keep = keep_table(state.ruleset.family, state.ruleset.language)
-        return self.keep
 
     def _table(self, state: GameState) -> LeaveTable:
         if self.leaves is None:
@@ -198,21 +190,13 @@ class Bot:
         """(tiles to keep, equity) of the best exchange, by leave value, or None."""
         rack = state.racks[seat]
         table = self._table(state)
-        held = self._keep(state)
-
-        def worth(t: str) -> float:  # an action tile: what holding it is worth (else thrown first)
-            if not is_action(t):
-                return table.values.get(t, -5.0)
-            k = kind(t)
-            return held.keep(state, k) if k in held.gains else -9.0
-
-        ranked = sorted(rack, key=worth)
+        ranked = sorted(rack, key=lambda t: (table.values.get(t, -5.0) if not is_action(t) else -9))
         best: tuple[tuple[str, ...], float] | None = None
         for keep in range(0, len(rack)):
             kept = tuple(ranked[len(rack) - keep:]) if keep else ()
             if not self._can_exchange(state, seat, len(rack) - keep):
                 continue
-            eq = table.value(kept) + sum(max(0.0, worth(t)) for t in kept if is_action(t))
+            eq = table.value(kept)
             if best is None or eq > best[1]:
                 best = (kept, eq)
         return best

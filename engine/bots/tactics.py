@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from wordarena.engine.bots.actionkeep import KeepTable, keep_table, kind_of
 from wordarena.engine.errors import EngineError
 from wordarena.engine.game.actions import Action, Play
 from wordarena.engine.game.actions import Move as BoardMove
@@ -58,7 +57,6 @@ MOVE_TARGETS = 4  # destinations tried (with ``apply``) per Rain / Whirlwind of 
 MIN_MOVE_GAIN = 1.0  # gain a move of the bot's Rain / Whirlwind must bring
 MIN_GAIN = {1: 12.0, 2: 8.0, 3: 4.0, 4: 2.0, 5: 1.0}  # gain an action play must bring
 USE_CHANCE = {1: 0.05, 2: 0.1, 3: 0.5, 4: 1.0, 5: 1.0}  # how often a level considers actions
-KEEP_LEVEL = 4  # from this level on a bot weighs what keeping a tile is worth (actionkeep)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,23 +69,19 @@ class ActionPlay:
 
 
 def with_actions(state: GameState, seat: int, chosen: Action, moves: Sequence[Move],
-                 level: int, rng: random.Random, lexicon: Any = None,
-                 keep: KeepTable | None = None) -> Action:
+                 level: int, rng: random.Random, lexicon: Any = None) -> Action:
     """``chosen`` (a bot's letter play, pass or exchange), or a play adding action tiles to
     it when that wins more; levels 3-5 then add moves of their Rain / Whirlwind that gain
     (``with_moves``). ``moves`` are the bot's letter moves, best first; ``lexicon`` the bot's
-    (default: the state's), for the Portal look-ahead; ``keep`` what holding each kind is
-    worth (default: the shipped table; weighed from level ``KEEP_LEVEL`` on)."""
-    if keep is None:
-        keep = keep_table(state.ruleset.family, state.ruleset.language)
-    action = _with_tiles(state, seat, chosen, moves, level, rng, lexicon, keep)
+    (default: the state's), for the Portal look-ahead."""
+    action = _with_tiles(state, seat, chosen, moves, level, rng, lexicon)
     if level >= 3 and isinstance(action, Play) and action.placements and state.pending is None:
         action = with_moves(state, seat, action)
     return action
 
 
 def _with_tiles(state: GameState, seat: int, chosen: Action, moves: Sequence[Move],
-                level: int, rng: random.Random, lexicon: Any, keep: KeepTable) -> Action:
+                level: int, rng: random.Random, lexicon: Any) -> Action:
     tokens = [t for t in state.racks[seat] if is_action(t)]
     if not tokens or state.pending is not None or rng.random() >= USE_CHANCE.get(level, 1.0):
         return chosen
@@ -99,12 +93,8 @@ def _with_tiles(state: GameState, seat: int, chosen: Action, moves: Sequence[Mov
             return chosen
         pick = rng.choice(options)
         return Play(seat, letters + pick.placements)
+    best = best_action(state, seat, letters, moves, lexicon)
     clogged = len(tokens) >= 4  # a rack full of action tiles makes poor words: spend them
-    found = candidates(state, seat, letters, moves, lexicon=lexicon)
-    if level >= KEEP_LEVEL and not clogged:  # what the tile would be worth kept for later
-        found = [replace(a, gain=a.gain - keep.keep(state, kind_of(a.placements) or ""))
-                 for a in found]
-    best = max(found, key=lambda a: a.gain, default=None)
     threshold = 0.0 if clogged or not letters else MIN_GAIN.get(level, 1.0)
     if best is None or best.gain <= threshold:
         return chosen
