@@ -11,7 +11,17 @@ from typing import Any
 
 import grpc
 import pytest
-from match_harness import SERVICE_TOKEN, Harness, Player, client_move, pass_move, recording_lobby
+from match_harness import (
+    SERVICE_TOKEN,
+    Harness,
+    Player,
+    client_move,
+    client_moves,
+    expected_notation,
+    pass_move,
+    play_move,
+    recording_lobby,
+)
 
 from wordarena.services.common.errors import detail
 from wordarena.v1 import common_pb2 as c
@@ -302,3 +312,24 @@ async def test_a_finished_game_is_stored_as_finished_and_reported_once(harness: 
         (report,) = [r for r in registry.reports if r.match_id == mid]
         assert report.end_time == view.end_time
         assert report.reason == view.result.reason != c.GAME_OVER_REASON_UNSPECIFIED
+
+
+async def test_a_stream_opened_after_a_play_replays_its_notation(harness: Harness) -> None:
+    """TurnPlayed.notation ("8H WORD") of a turn read back from the match's log — a stream
+    opened after the play, and one opened after a restart — is the play as the player wrote it
+    (by hand from the board, not by the engine's notation module). A commit-path mutant that
+    stored no notation survived every test; this one fails on it."""
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=10)
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    view = await alice.view(mid)
+    best = client_moves(view)[0]
+    answer = await alice.submit(mid, play_move(best.to_play(0)), view.last_seq)
+    written = expected_notation(view, best.placements(), best.across)
+    played = [ev for ev in await _stream(bob, mid, answer.last_seq) if ev.HasField("turn_played")]
+    assert [ev.turn_played.notation for ev in played] == [written]
+    await srv.stop(0.5)
+    srv2 = await harness.start()
+    again = [ev for ev in await _stream(harness.player(srv2, "bob"), mid, answer.last_seq)
+             if ev.HasField("turn_played")]
+    assert [ev.turn_played.notation for ev in again] == [written]
