@@ -82,6 +82,30 @@ async def test_a_restarted_server_keeps_each_seats_clock_as_it_stood(
     assert [s.clock.running for s in view.seats] == [True, False]  # Alice is to move again
 
 
+async def test_last_move_time_is_when_the_seat_last_moved_or_joined_and_survives_a_restart(
+        harness: Harness, clock: FakeClock) -> None:
+    """Seat.last_move_time: "When the seat last made a move (or joined)": both seats at the
+    match's creation, then Alice's at her pass 4 minutes later; a restarted server reads the same
+    from its log. (A commit-path mutant that never recorded a move survived every test.)"""
+    srv = await harness.start()
+    mid = await harness.create(srv)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(mid)
+    created = view.create_time.ToNanoseconds() / 1e9
+
+    def moved(v: m.MatchView) -> list[float]:
+        return [s.last_move_time.ToNanoseconds() / 1e9 for s in v.seats]
+
+    assert moved(view) == [pytest.approx(created)] * 2
+    await clock.advance(4 * MINUTE)
+    await alice.submit(mid, pass_move(), view.last_seq)
+    view = await alice.view(mid)
+    assert moved(view) == [pytest.approx(created + 4 * MINUTE), pytest.approx(created)]
+    await srv.stop(0.5)
+    again = await harness.player(await harness.start(), "alice").view(mid)
+    assert moved(again) == moved(view)
+
+
 async def test_scrabble_seat_ten_minutes_over_times_out_and_loses(
         harness: Harness, clock: FakeClock) -> None:
     srv = await harness.start()
