@@ -88,6 +88,21 @@ async def _(w: World) -> None:
     assert "placements" in detail(err, error_details_pb2.BadRequest).field_violations[0].field
 
 
+@promise("MatchService.SubmitTurn",
+         "INVALID_ARGUMENT for coordinates off the board or a letter outside the alphabet, with a "
+         "BadRequest naming the move; nothing is played")
+async def _(w: World) -> None:
+    mid, (a, _) = await w.match()
+    before = await a.view(mid)
+    for bad in (one_tile(20, 3), one_tile(7, 7, "Ж")):
+        move = c.Move(play=c.PlayMove(placements=bad))
+        err = await refused(a.match.SubmitTurn(m.SubmitTurnRequest(
+            match_id=mid, expected_seq=before.last_seq, request_id=rid(), move=move), metadata=a.md),
+            S.INVALID_ARGUMENT)
+        assert detail(err, error_details_pb2.BadRequest).field_violations[0].field.startswith("move")
+    assert (await a.view(mid)).last_seq == before.last_seq
+
+
 @promise("MatchService.WordStrength", "INVALID_ARGUMENT malformed placements (a letter outside the alphabet)")
 async def _(w: World) -> None:
     mid, (a, _) = await w.match()
