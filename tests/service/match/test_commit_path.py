@@ -333,3 +333,30 @@ async def test_a_stream_opened_after_a_play_replays_its_notation(harness: Harnes
     again = [ev for ev in await _stream(harness.player(srv2, "bob"), mid, answer.last_seq)
              if ev.HasField("turn_played")]
     assert [ev.turn_played.notation for ev in again] == [written]
+
+
+async def test_the_turn_that_ends_a_game_shows_the_scores_before_the_rack_adjustments(
+    harness: Harness,
+) -> None:
+    """Event.scores is "every seat's score after this event": the sixth pass of a Scrabble game
+    (seed 4: racks worth 9 and 12) leaves both on 0, and the GameOver that follows it shows them
+    after the racks are deducted, -9 and -12 — live and replayed after a restart. (A commit-path
+    mutant that added the adjustments to the pass's scores instead of taking them off survived
+    every test; this fails on it.)"""
+    srv = await harness.start()
+    mid = await harness.create(srv, ruleset="scrabble", seed=4)
+    players = harness.player(srv, "alice"), harness.player(srv, "bob")
+    for _ in range(6):
+        view = await players[0].view(mid)
+        await players[view.to_move_seat].submit(mid, pass_move(), view.last_seq)
+    view = await players[0].view(mid)
+    assert view.HasField("result")
+
+    def last_two(events: list[c.Event]) -> list[tuple[str, list[int]]]:
+        return [(ev.WhichOneof("kind") or "", list(ev.scores)) for ev in events[-2:]]
+
+    expected = [("turn_passed", [0, 0]), ("game_over", [-9, -12])]
+    assert last_two(await _stream(players[1], mid, view.last_seq)) == expected
+    await srv.stop(0.5)
+    srv2 = await harness.start()
+    assert last_two(await _stream(harness.player(srv2, "bob"), mid, view.last_seq)) == expected
