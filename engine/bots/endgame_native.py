@@ -10,7 +10,8 @@ itself comes from the engine, as in the Python search:
 * the end of the game: the engine's ``end_game``, called back from C (``final``) and cached per
   (racks, reason, out seat);
 * the run of zero turns: the family's ``zero_turns.counts`` and the engine's ``zero_turn_limit``;
-* tile face values: ``engine.scoring.tile_value`` per (letter, blank), computed here.
+* tile face values: ``engine.scoring.tile_value`` per (letter, blank), as the generator
+  reads them (``native_bridge.face_values``).
 
 :func:`run` returns None when the native search cannot take the position (the extension is not
 built, the lexicon is not a compiled DAWG, a rack token outside the tile set): the caller then
@@ -27,11 +28,15 @@ from wordarena.engine.game.endgame import zero_turn_limit
 from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import Lexicon
 from wordarena.engine.movegen import Move
-from wordarena.engine.movegen.native_bridge import dawg_arrays, flat_tables, native_module
+from wordarena.engine.movegen.native_bridge import (
+    dawg_arrays,
+    face_values,
+    flat_tables,
+    native_module,
+)
 from wordarena.engine.movegen.tables import square_tables
 from wordarena.engine.rulesets.model import FirstPlay
-from wordarena.engine.scoring import tile_value
-from wordarena.engine.tiles import BLANK, Tile
+from wordarena.engine.tiles import BLANK
 
 #: log2 of the transposition table's slots (32 bytes each: 2**20 is 32 MB, touched lazily).
 TT_BITS = 20
@@ -77,6 +82,7 @@ def run(
     face = array("i", bytes(4 * len(state.cells)))
     old_bonus = bytearray(len(state.cells))
     bonus = tables.bonus_letter
+    face_of = face_values(ruleset, effects, letters)  # the generator's, per letter and blank
     for s, tile in enumerate(state.cells):
         if tile is None:
             continue
@@ -84,10 +90,8 @@ def run(
         if k is None or k == nl:
             return None
         cells[s] = k
-        face[s] = tile_value(ruleset, tile, effects)
+        face[s] = face_of[2 * k + tile.blank]
         old_bonus[s] = tile.letter == bonus and not tile.blank
-    face_of = array("i", [tile_value(ruleset, Tile(ch, blank, 0), effects)
-                          for ch in letters for blank in (False, True)])
     value = ruleset.tiles.value
     values = array("i", [value(ch) for ch in (*letters, BLANK)])
     kinds = sum(bit for kind, bit in _KINDS.items() if kind in ruleset.zero_turns.counts)

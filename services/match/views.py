@@ -187,8 +187,9 @@ def _square_fields(cols: int, index: int) -> dict[str, Any]:
     return got
 
 
-def _premium_fields(name: str, kind_name: str, factor: int) -> dict[str, Any]:
-    """A ``PremiumApplied``'s fields (the engine names its square, ``J2``), as a shared dict."""
+def _premium_fields(cols: int, name: str, kind_name: str, factor: int) -> dict[str, Any]:
+    """A ``PremiumApplied``'s fields (the engine names its square, ``J2``; a board ``cols``
+    wide), as a shared dict."""
     key = (name, kind_name, factor)
     got = _PREMIUM_FIELDS.get(key)
     if got is None:
@@ -196,9 +197,8 @@ def _premium_fields(name: str, kind_name: str, factor: int) -> dict[str, Any]:
         colour = COLOUR_BY_NAME.get(kind_name, 0)
         kind = c.PREMIUM_KIND_WORD if kind_name.endswith("W") else (
             c.PREMIUM_KIND_COLOUR if colour else c.PREMIUM_KIND_LETTER)
-        sq = square_at(row, col)
         got = _PREMIUM_FIELDS[key] = {
-            "square": {"row": sq.row, "col": sq.col, "notation": sq.notation}, "kind": kind,
+            "square": _square_fields(cols, row * cols + col), "kind": kind,
             "factor": factor, "colour": COLOURS.get(colour, 0)}
     return got
 
@@ -218,7 +218,7 @@ def breakdown_fields(ruleset: Ruleset, data: dict[str, Any], tiles_placed: int =
             "word": w["word"], "main_word": k == 0, "letter_total": int(w["letter_sum"]),
             "bonus_letter_bonus": int(w.get("bonus_letter", 0)), "word_factor": int(w["word_factor"]),
             "score": int(w["score"]),
-            "premiums": [_premium_fields(str(p["square"]), str(p["kind"]), int(p["factor"]))
+            "premiums": [_premium_fields(cols, str(p["square"]), str(p["kind"]), int(p["factor"]))
                          for p in w.get("premiums", [])],
             "letters": letters}
         if letters:
