@@ -1,12 +1,12 @@
-"""The match server's game time: wall-clock seconds (``now``) and waiting (``sleep``), for game
-clocks, per-turn deadlines and idle kicks. One module, so that a test can run matches on a fake
-clock by replacing both (``tests/service/match/fake_clock.py``)."""
+"""The match server's game time: wall-clock seconds (``now``) and timers (``call_later``), for
+game clocks, per-turn deadlines and idle kicks. One module, so that a test can run matches on a
+fake clock by replacing both (``tests/service/match/fake_clock.py``, with :func:`on_sleep`)."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 
@@ -15,30 +15,30 @@ def now() -> float:
     return time.time()
 
 
-async def sleep(delay: float) -> None:
-    """Wait ``delay`` seconds of game time."""
-    await asyncio.sleep(delay)
-
-
 class Cancellable(Protocol):
     """What ``call_later`` returns: an ``asyncio.TimerHandle``, or a task."""
 
     def cancel(self) -> Any: ...
 
 
-_real_sleep = sleep
-
-
 def call_later(delay: float, fn: Callable[[], Any]) -> Cancellable:
-    """Call ``fn`` (from the event loop) after ``delay`` seconds of game time. On the real clock
-    this is the loop's own timer (no task: the match server re-arms a timer on every turn); when
-    a test has replaced ``sleep`` (a fake clock), it waits with that ``sleep`` in a task."""
-    loop = asyncio.get_running_loop()
-    if sleep is _real_sleep:
-        return loop.call_later(delay, fn)
+    """Call ``fn`` (from the event loop) after ``delay`` seconds of game time: the loop's own
+    timer (no task: the match server re-arms a timer on every turn). A game clock that is not
+    the real one replaces this too, with :func:`on_sleep` of its own ``sleep``."""
+    return asyncio.get_running_loop().call_later(delay, fn)
 
-    async def later() -> None:
-        await sleep(delay)
-        fn()
 
-    return loop.create_task(later())
+CallLater = Callable[[float, Callable[[], Any]], Cancellable]
+
+
+def on_sleep(sleep_fn: Callable[[float], Awaitable[None]]) -> CallLater:
+    """A ``call_later`` for another game clock: ``fn`` runs after ``sleep_fn(delay)``, in a task."""
+
+    def later(delay: float, fn: Callable[[], Any]) -> Cancellable:
+        async def wait_then_call() -> None:
+            await sleep_fn(delay)
+            fn()
+
+        return asyncio.get_running_loop().create_task(wait_then_call())
+
+    return later

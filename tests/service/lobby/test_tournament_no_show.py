@@ -39,7 +39,7 @@ class SkewedClock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> SkewedClock:
     c = SkewedClock()
     monkeypatch.setattr(wallclock, "now", c.now)
-    monkeypatch.setattr(wallclock, "sleep", c.sleep)
+    monkeypatch.setattr(wallclock, "call_later", wallclock.on_sleep(c.sleep))
     return c
 
 

@@ -38,5 +38,5 @@ class FakeClock:
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> FakeClock:
         monkeypatch.setattr(wallclock, "now", self.now)
-        monkeypatch.setattr(wallclock, "sleep", self.sleep)
+        monkeypatch.setattr(wallclock, "call_later", wallclock.on_sleep(self.sleep))
         return self

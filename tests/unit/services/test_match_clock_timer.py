@@ -1,7 +1,8 @@
 """The match's clock timer on the real clock (``clocks.arm`` through ``wallclock.call_later``):
 a loop timer handle until it fires, then the time-out is committed under the match's lock; a
 re-armed or disarmed timer never fires. The service tests run timers on a fake clock, which
-takes the other path of ``call_later`` (a task waiting on the fake ``sleep``): checked here too."""
+replaces ``call_later`` with ``wallclock.on_sleep`` of its own ``sleep`` (a task waiting on it):
+checked here too."""
 
 from __future__ import annotations
 
@@ -59,13 +60,13 @@ async def test_a_disarmed_or_rearmed_timer_does_not_fire() -> None:
     assert commits.actions == []
 
 
-async def test_with_sleep_replaced_the_timer_waits_on_that_sleep(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_on_a_fake_clock_the_timer_waits_on_its_sleep(monkeypatch: pytest.MonkeyPatch) -> None:
     woken = asyncio.Event()
 
     async def fake_sleep(delay: float) -> None:
         await woken.wait()
 
-    monkeypatch.setattr(wallclock, "sleep", fake_sleep)
+    monkeypatch.setattr(wallclock, "call_later", wallclock.on_sleep(fake_sleep))
     rt, commits = _runtime(3600.0), _Commits()  # an hour of game time: only the fake sleep ends it
     monkeypatch.setattr(wallclock, "now", lambda: rt.turn_start + 3601.0)
     clocks.arm(rt, commits)
