@@ -75,8 +75,8 @@ def collect_racks(family: str, language: str, start: int, games: int, samples: S
         pool = [t for t in (*before.bag, *(t for r in before.racks for t in r)) if not is_action(t)]
         for _ in range(RACKS):
             rack = rng.sample(pool, min(size, len(pool)))
-            moves = generate(ruleset, before.cells, rack, lexicon, before.board_effects)
-            best = moves[0].score if moves else 0  # the native core returns best first
+            moves = generate(ruleset, before.cells, rack, lexicon, before.board_effects, limit=1)
+            best = moves[0].score if moves else 0
             key = SEP.join(sorted(rack))
             entry = samples.get(key)
             if entry is None:

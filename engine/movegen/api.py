@@ -32,8 +32,13 @@ def generate(
     lexicon: Any,
     effects: BoardEffects = NO_EFFECTS,
     links: Links = NO_LINKS,
+    *,
+    ordered: bool = False,
+    limit: int | None = None,
 ) -> list[Move]:
     """Every legal play of ``rack`` on ``cells`` (letter plays only; action tiles are ignored).
+    ``ordered`` sorts them best first (``sort_moves``); ``limit``: only the ``limit`` best,
+    best first (the native core then builds no others).
 
     ``links`` are War of Words open portal pairs (square -> partner, as for
     ``engine.placement.check_placement``): lines are then read through them (see ``portals``);
@@ -43,7 +48,12 @@ def generate(
     (``engine.movegen.native_bridge``, ``WORDARENA_MOVEGEN``): the native core answers every position
     it covers (its moves come best first, as ``sort_moves`` orders them); the Python generator
     those it declines (see docs/movegen.md)."""
-    return _generate(ruleset, cells, rack, lexicon, effects, links)[0]
+    if limit is not None and limit < 0:
+        raise InputError(f"limit must be at least 0, not {limit}", "limit")
+    moves, in_order = _generate(ruleset, cells, rack, lexicon, effects, links, limit)
+    if in_order or not (ordered or limit is not None):
+        return moves
+    return sort_moves(moves) if limit is None else sort_moves(moves)[:limit]
 
 
 def native_generate(
@@ -117,13 +127,8 @@ def generate_moves(
         from wordarena.engine.warofwords.arena import portal_links
 
         links = portal_links(state) or NO_LINKS
-    if limit is not None and limit < 0:
-        raise InputError(f"limit must be at least 0, not {limit}", "limit")
-    moves, in_order = _generate(ruleset, state.cells, state.racks[who], lex, state.board_effects,
-                                links, limit)
-    if limit is not None:
-        return moves if in_order else sort_moves(moves)[:limit]
-    return sort_moves(moves) if ordered and not in_order else moves
+    return generate(ruleset, state.cells, state.racks[who], lex, state.board_effects, links,
+                    ordered=ordered, limit=limit)
 
 
 _live: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, Ruleset]] = {}

@@ -24,9 +24,11 @@ from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, GameState, apply, set_rack, start_game
 from wordarena.engine.lexicon import Lexicon, compile_words, load_lexicon
 from wordarena.engine.lexicon.alphabet import ALPHABETS
-from wordarena.engine.movegen import generate_moves, native_bridge
+from wordarena.engine.movegen import generate, generate_moves, native_bridge
+from wordarena.engine.movegen.api import board_ruleset
+from wordarena.engine.placement import NO_LINKS
 from wordarena.engine.tiles import BLANK, WILDCARD
-from wordarena.engine.warofwords.arena import Marker
+from wordarena.engine.warofwords.arena import Marker, portal_links
 
 # (family, language) pairs with a ruleset, by family
 RULESETS = {
@@ -230,6 +232,12 @@ def test_a_limit_gives_the_first_moves_of_the_whole_list(family: str) -> None:
                 assert len(whole) > 3
                 for k in (0, 1, 2, 3, len(whole) - 1, len(whole), len(whole) + 5):
                     assert generate_moves(state, limit=k) == whole[:k], (impl, turn, k)
+                # the board-and-rack entry (the leave derivation scores racks by limit=1)
+                rack = state.racks[state.to_move]
+                on_board = (board_ruleset(state), state.cells, rack, lexicon, state.board_effects,
+                            portal_links(state) or NO_LINKS)
+                assert generate(*on_board, limit=1) == whole[:1], (impl, turn)
+                assert generate(*on_board, ordered=True) == whole, (impl, turn)
         if state.pending is not None:
             state, _ = apply(state, Decide(state.to_move, True))
         state, _ = apply(state, whole[turn % 3].to_play(state.to_move))
