@@ -67,11 +67,11 @@ int eg_init(Search *s) {
     s->z_seat = eg_mix(seed++);
     s->z_scored = eg_mix(seed++);
     for (int r = 0; r <= EG_MAXPLY; r++) s->z_run[r] = r ? eg_mix(seed++) : 0;
-    s->rack_hash = 0;
+    s->at.rack_hash = 0;
     for (int seat = 0; seat < 2; seat++) {
-        s->mover_hash[seat] = 0;
-        for (int l = 0; l <= nl; l++) s->mover_hash[seat] ^= s->z_rack[seat][l][s->racks[seat][l]];
-        s->rack_hash ^= s->mover_hash[seat];
+        s->at.mover_hash[seat] = 0;
+        for (int l = 0; l <= nl; l++) s->at.mover_hash[seat] ^= s->z_rack[seat][l][s->at.racks[seat][l]];
+        s->at.rack_hash ^= s->at.mover_hash[seat];
     }
     return 1;
 }
@@ -103,11 +103,11 @@ void eg_fail(Search *s, int why) {
 /* -- the end of the game: the engine's end_game, called back and cached -------------------- */
 
 static PyObject *rack_tuple(Search *s, int seat) {
-    PyObject *out = PyTuple_New(s->rack_n[seat]);
+    PyObject *out = PyTuple_New(s->at.rack_n[seat]);
     if (!out) return NULL;
     Py_ssize_t k = 0;
     for (int l = 0; l <= s->nl; l++)
-        for (int c = 0; c < s->racks[seat][l]; c++) {
+        for (int c = 0; c < s->at.racks[seat][l]; c++) {
             PyObject *letter = PyTuple_GET_ITEM(s->letters, l);
             Py_INCREF(letter);
             PyTuple_SET_ITEM(out, k++, letter);
@@ -118,7 +118,7 @@ static PyObject *rack_tuple(Search *s, int seat) {
 /* What end_game adds to each seat's score with the racks as they are now: `out` (out_seat
    went out) or a run of zero turns. Returns 1; on an error in the callback, longjmps. */
 int eg_adjust(Search *s, int out, int out_seat, int32_t adj[2]) {
-    uint64_t key = eg_mix(s->rack_hash ^ (out ? 0xA5A5ull + (uint64_t)out_seat : 0x77ull));
+    uint64_t key = eg_mix(s->at.rack_hash ^ (out ? 0xA5A5ull + (uint64_t)out_seat : 0x77ull));
     size_t at = key & s->ends_mask;
     for (;; at = (at + 1) & s->ends_mask) {
         EndEntry *e = &s->ends[at];
@@ -195,7 +195,7 @@ static void *grow(void *buf, size_t *cap, size_t need, size_t item, Search *s) {
 /* Generate the mover's plays into p->found, in canonical order. */
 static size_t fresh(Search *s, Ply *p) {
     Gen *g = &s->g;
-    const int nl = s->nl, seat = s->seat;
+    const int nl = s->nl, seat = s->at.seat;
     g->found = p->found;
     g->capfound = p->cap;
     g->nfound = 0;
@@ -204,15 +204,15 @@ static size_t fresh(Search *s, Ply *p) {
     g->lav = 0;
     g->tiles = 0;
     for (int l = 0; l < nl; l++) {
-        g->counts[l] = s->racks[seat][l];
+        g->counts[l] = s->at.racks[seat][l];
         g->tiles += g->counts[l];
         if (g->counts[l]) g->lav |= (uint64_t)1 << l;
     }
-    g->blanks = s->racks[seat][nl];
+    g->blanks = s->at.racks[seat][nl];
     g->tiles += g->blanks;
-    const int opening = s->opening_ok && s->on_board == 0;
+    const int opening = s->opening_ok && s->at.on_board == 0;
     g->min_tiles = opening ? s->min_tiles : 1;
-    g->rack_key = s->mover_hash[seat] ^ (seat ? 0x51ED270B27422BCDull : 0);
+    g->rack_key = s->at.mover_hash[seat] ^ (seat ? 0x51ED270B27422BCDull : 0);
     if (g->tiles) generate_plain(g, opening, s->start);
     p->found = g->found;
     p->cap = g->capfound;
@@ -237,7 +237,7 @@ static size_t fresh(Search *s, Ply *p) {
    generated plays are cached per (board, rack) (Python: Search.generated). */
 int eg_generate(Search *s, int ply) {
     Ply *p = &s->plies[ply];
-    const uint64_t key = eg_mix(s->board_hash ^ s->mover_hash[s->seat] ^ (uint64_t)s->seat);
+    const uint64_t key = eg_mix(s->at.board_hash ^ s->at.mover_hash[s->at.seat] ^ (uint64_t)s->at.seat);
     size_t at = key & s->cache_mask, n;
     for (; s->cache[at].count && s->cache[at].key != key; at = (at + 1) & s->cache_mask) {}
     CacheSlot *slot = &s->cache[at];
@@ -264,7 +264,7 @@ int eg_generate(Search *s, int ply) {
     }
     p->ordered = grow(p->ordered, &p->ocap, n + 1, sizeof(int), s);
     int k = 0;
-    const int size = s->rack_n[s->seat];
+    const int size = s->at.rack_n[s->at.seat];
     for (size_t m = 0; m < n; m++)
         if (p->found[m].nt == size) p->ordered[k++] = (int)m;
     for (size_t m = 0; m < n; m++)
@@ -292,12 +292,12 @@ void eg_lead(Ply *p, int count, uint64_t fp) {
 /* -- playing a move -------------------------------------------------------------------------- */
 
 static void take(Search *s, int seat, int letter, int delta) {
-    int *c = &s->racks[seat][letter];
+    int *c = &s->at.racks[seat][letter];
     const uint64_t change = s->z_rack[seat][letter][*c] ^ s->z_rack[seat][letter][*c + delta];
     *c += delta;
-    s->rack_hash ^= change;
-    s->mover_hash[seat] ^= change;
-    s->rack_n[seat] += delta;
+    s->at.rack_hash ^= change;
+    s->at.mover_hash[seat] ^= change;
+    s->at.rack_n[seat] += delta;
 }
 
 static void rack_move(Search *s, int seat, const Found *m, int delta) {
@@ -307,14 +307,14 @@ static void rack_move(Search *s, int seat, const Found *m, int delta) {
 /* Play `m` (NULL: pass) for the seat to move. Returns 1 when the game ends (*gain then holds
    the end's adjustment too, and only the rack changed), else 0 and the child is set up. */
 int eg_play(Search *s, const Found *m, int *gain, Undo *u) {
-    const int seat = s->seat, other = 1 - seat;
+    const int seat = s->at.seat, other = 1 - seat;
     *gain = m ? m->score : 0;
     const int kind = m ? (*gain ? EG_WORD : EG_SCORELESS) : EG_PASS;
-    const int run = kind & s->zero_kinds ? s->run + 1 : 0;
-    const int scored = s->scored || *gain > 0;
+    const int run = kind & s->zero_kinds ? s->at.run + 1 : 0;
+    const int scored = s->at.scored || *gain > 0;
     if (m) rack_move(s, seat, m, -1);
     int32_t adj[2];
-    if (m && s->rack_n[seat] == 0) {
+    if (m && s->at.rack_n[seat] == 0) {
         eg_adjust(s, 1, seat, adj);
         *gain += adj[seat] - adj[other];
         return 1;
@@ -330,34 +330,34 @@ int eg_play(Search *s, const Found *m, int *gain, Undo *u) {
             s->cells[sq] = (uint8_t)l;
             s->face[sq] = s->face_of[l * 2 + b];
             s->oldbon[sq] = l == s->bonus && !b;
-            s->board_hash ^= s->z_square[((size_t)sq * s->nl + l) * 2 + b];
+            s->at.board_hash ^= s->z_square[((size_t)sq * s->nl + l) * 2 + b];
         }
-        s->on_board += m->nt;
+        s->at.on_board += m->nt;
     }
-    u->run = s->run;
-    u->scored = s->scored;
-    s->seat = other;
-    s->run = run;
-    s->scored = scored;
+    u->run = s->at.run;
+    u->scored = s->at.scored;
+    s->at.seat = other;
+    s->at.run = run;
+    s->at.scored = scored;
     return 0;
 }
 
 void eg_unplay(Search *s, const Found *m, int ended, const Undo *u) {
     if (!ended) {
-        s->seat = 1 - s->seat;
-        s->run = u->run;
-        s->scored = u->scored;
+        s->at.seat = 1 - s->at.seat;
+        s->at.run = u->run;
+        s->at.scored = u->scored;
         if (m) {
             for (int k = 0; k < m->nt; k++) {
                 const int sq = m->sq[k];
-                s->board_hash ^= s->z_square[((size_t)sq * s->nl + m->let[k]) * 2 + m->blank[k]];
+                s->at.board_hash ^= s->z_square[((size_t)sq * s->nl + m->let[k]) * 2 + m->blank[k]];
                 s->cells[sq] = NOLETTER;
                 s->face[sq] = 0;
                 s->oldbon[sq] = 0;
             }
-            s->on_board -= m->nt;
+            s->at.on_board -= m->nt;
         }
     }
-    if (m) rack_move(s, s->seat, m, 1);
+    if (m) rack_move(s, s->at.seat, m, 1);
 }
 

@@ -44,6 +44,17 @@ typedef struct {
     size_t icap, ocap;
 } Ply;
 
+/* The search's position apart from the board arrays: what a play changes and a longjmp back to
+   the root restores in one assignment. */
+typedef struct {
+    int racks[2][MAXLETTERS + 1];  /* index nl: blanks */
+    int rack_n[2];
+    int seat, run, scored;         /* to move; zero-turn run; has anyone scored */
+    int on_board;                  /* tiles on the board */
+    uint64_t board_hash, rack_hash;
+    uint64_t mover_hash[2];        /* each seat's rack alone */
+} EgState;
+
 typedef struct Search {
     Gen g;                    /* the generator, its tables pointing at ours */
     int size, nl;
@@ -51,14 +62,10 @@ typedef struct Search {
     int32_t *face;
     const int32_t *face_of;   /* [letter * 2 + blank]: face value of a laid tile */
     int bonus;
-    int opening_ok, start, min_tiles, on_board;
+    int opening_ok, start, min_tiles;
     const Py_UCS4 *codes;     /* letter code points (canonical order) */
     uint8_t rank[MAXLETTERS + 1];
-    /* the position: racks (index nl: blanks), seat, zero-turn run, anyone scored */
-    int racks[2][MAXLETTERS + 1];
-    int rack_n[2];
-    int seat, run, scored;
-    uint64_t board_hash, rack_hash;
+    EgState at;               /* the position now (the board arrays above are its squares) */
     const int32_t *values;    /* face value per rack letter (nl: blank) for the horizon guess */
     int limits[2];            /* zero-turn limits: [0] someone scored, [1] 0-0 */
     int zero_kinds;
@@ -77,7 +84,6 @@ typedef struct Search {
     size_t cache_mask, cache_used;
     Found *arena, *scratch;
     size_t arena_cap, arena_used, scratch_cap;
-    uint64_t mover_hash[2];   /* each seat's rack alone */
     Ply plies[EG_MAXPLY + 2];
     /* budget */
     long long nodes, node_limit;  /* node_limit < 0: none */

@@ -141,15 +141,15 @@ PyObject *py_endgame_search(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "endgame_search: a board letter outside the alphabet");
             goto done;
         }
-        s->on_board += s->cells[q] != NOLETTER;
+        s->at.on_board += s->cells[q] != NOLETTER;
     }
     for (int k = 0; k < 2; k++) {
         const uint8_t *counts = (k ? rack1 : rack0).buf;
         for (int l = 0; l <= nl; l++) {
-            s->racks[k][l] = counts[l];
-            s->rack_n[k] += counts[l];
+            s->at.racks[k][l] = counts[l];
+            s->at.rack_n[k] += counts[l];
         }
-        if (s->rack_n[k] >= MAXTILES || s->rack_n[k] >= g->nbingo) {
+        if (s->at.rack_n[k] >= MAXTILES || s->at.rack_n[k] >= g->nbingo) {
             PyErr_SetString(PyExc_ValueError, "endgame_search: too many tiles on a rack");
             goto done;
         }
@@ -168,9 +168,9 @@ PyObject *py_endgame_search(PyObject *self, PyObject *args) {
         for (int m = 0; m < nl; m++) s->rank[l] += codes[m] < codes[l];
     }
     s->codes = codes;
-    s->seat = seat;
-    s->run = run;
-    s->scored = scored != 0;
+    s->at.seat = seat;
+    s->at.run = run;
+    s->at.scored = scored != 0;
     s->opening_ok = opening;
     s->start = start;
     s->min_tiles = min_tiles;

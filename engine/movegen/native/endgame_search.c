@@ -10,8 +10,8 @@
 #define EG_PROBES 8
 
 static uint64_t node_key(const Search *s) {
-    return s->board_hash ^ s->rack_hash ^ (s->seat ? s->z_seat : 0) ^ s->z_run[s->run]
-        ^ (s->scored ? s->z_scored : 0);
+    return s->at.board_hash ^ s->at.rack_hash ^ (s->at.seat ? s->z_seat : 0) ^ s->z_run[s->at.run]
+        ^ (s->at.scored ? s->z_scored : 0);
 }
 
 static TTEntry *tt_find(Search *s, uint64_t key) {
@@ -52,7 +52,7 @@ static void tick(Search *s) {
 
 static int points(const Search *s, int seat) {
     int total = 0;
-    for (int l = 0; l <= s->nl; l++) total += s->racks[seat][l] * s->values[l];
+    for (int l = 0; l <= s->nl; l++) total += s->at.racks[seat][l] * s->values[l];
     return total;
 }
 
@@ -62,7 +62,7 @@ static int negamax(Search *s, int depth, int alpha, int beta, int ply, int *hori
     tick(s);
     if (depth == 0) {
         *horizon = 1;
-        return points(s, 1 - s->seat) - points(s, s->seat);
+        return points(s, 1 - s->at.seat) - points(s, s->at.seat);
     }
     const uint64_t key = node_key(s);
     const TTEntry *e = tt_find(s, key);
@@ -112,35 +112,10 @@ static int negamax(Search *s, int depth, int alpha, int beta, int ply, int *hori
     return best;
 }
 
-typedef struct {
-    uint64_t board_hash, rack_hash, mover_hash[2];
-    int racks[2][MAXLETTERS + 1], rack_n[2], seat, run, scored, on_board;
-} Root;
-
-static void save_root(const Search *s, Root *r) {
-    r->board_hash = s->board_hash;
-    r->rack_hash = s->rack_hash;
-    memcpy(r->mover_hash, s->mover_hash, sizeof r->mover_hash);
-    memcpy(r->racks, s->racks, sizeof r->racks);
-    memcpy(r->rack_n, s->rack_n, sizeof r->rack_n);
-    r->seat = s->seat;
-    r->run = s->run;
-    r->scored = s->scored;
-    r->on_board = s->on_board;
-}
-
 /* back to the root after a longjmp (the board from its copy) */
-static void load_root(Search *s, const Root *r, const uint8_t *cells, const int32_t *face,
+static void load_root(Search *s, const EgState *r, const uint8_t *cells, const int32_t *face,
                       const uint8_t *oldbon) {
-    s->board_hash = r->board_hash;
-    s->rack_hash = r->rack_hash;
-    memcpy(s->mover_hash, r->mover_hash, sizeof r->mover_hash);
-    memcpy(s->racks, r->racks, sizeof r->racks);
-    memcpy(s->rack_n, r->rack_n, sizeof r->rack_n);
-    s->seat = r->seat;
-    s->run = r->run;
-    s->scored = r->scored;
-    s->on_board = r->on_board;
+    s->at = *r;
     memcpy(s->cells, cells, (size_t)s->size);
     memcpy(s->face, face, sizeof(int32_t) * (size_t)s->size);
     memcpy(s->oldbon, oldbon, (size_t)s->size);
@@ -172,8 +147,7 @@ static int variation(Search *s, uint64_t first, Found *pv) {
 }
 
 int eg_solve(Search *s, Found *pv, int *npv, int *exact, int *depth) {
-    Root root;
-    save_root(s, &root);
+    const EgState root = s->at;
     uint8_t *cells = malloc((size_t)s->size * 2);
     int32_t *face = malloc(sizeof(int32_t) * (size_t)s->size);
     if (!cells || !face) { free(cells); free(face); s->failed = 2; return 0; }
