@@ -184,7 +184,8 @@ class Search:
         key = (board, rack)
         moves = self.moves.get(key)
         if moves is None:
-            moves = generate(self.root.ruleset, cells, rack, self.lexicon, self.effects)
+            moves = generate(self.root.ruleset, cells, rack, self.lexicon, self.effects,
+                             ordered=True)
             if len(self.moves) > CACHE_LIMIT:
                 self.moves.clear()
             self.moves[key] = moves

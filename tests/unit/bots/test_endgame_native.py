@@ -48,6 +48,20 @@ def test_movegen_python_runs_the_python_search(lexicon, monkeypatch) -> None:
         solve_endgame(state, lexicon, 1e9, node_limit=100)
 
 
+def test_the_python_search_is_one_search_on_either_generator(lexicon, monkeypatch) -> None:
+    """The Python search tries the moves in the generator's best-first order, which the
+    pure-Python generator only gives when asked: solved exactly on either, the same tree."""
+    for state in empty_bag_positions("classic", range(2), lexicon):
+        while sum(len(r) for r in state.racks) > 8:
+            state, _ = apply(state, solve_endgame(state, lexicon, 1e9, node_limit=2000).action)
+        monkeypatch.setenv("WORDARENA_MOVEGEN", "native")
+        native = solve_endgame(state, lexicon, 1e9, engine="python")
+        monkeypatch.setenv("WORDARENA_MOVEGEN", "python")
+        python = solve_endgame(state, lexicon, 1e9, engine="python")
+        assert native.exact
+        assert (python.value, python.pv, python.nodes) == (native.value, native.pv, native.nodes)
+
+
 def test_the_end_of_the_game_comes_from_the_engine(lexicon, monkeypatch) -> None:
     """The C search scores the end through the engine's end_game (called back): change what
     it says and the C search's value follows; make it fail and its error comes out."""
