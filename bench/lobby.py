@@ -9,7 +9,11 @@ high for the benchmark), signs in guests with ``--clients`` concurrent callers, 
 ``--tables`` tables, then calls ListTables (a page of 50) the same way. For each phase it prints
 the calls per second the load generator got, the latency, and the lobby process's CPU seconds
 per call (user + system, from /proc) with what that makes per core (``1 / CPU per call``): the
-figure that does not depend on how busy the machine is. ``--profile PREFIX`` records each phase
+figure that does not depend on how busy the machine is. A third phase calls the gRPC health
+``Check`` as often as ListTables: the cheapest unary call the server answers (no token, no lobby
+code), so its CPU per call is the floor that gRPC, the event loop and the server's per-call
+metrics and logging context set for any call; a fourth calls the same on a bare ``grpc.aio``
+server process with nothing else in it (gRPC's own floor). ``--profile PREFIX`` records each phase
 with py-spy (``PREFIX-signin.raw``, ``PREFIX-list.raw``). A figure script, not a timed test.
 """
 
@@ -29,6 +33,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 
@@ -121,7 +126,7 @@ async def phase(
     n = len(lat)
     print(
         f"{name}: {n} calls in {dt:.2f} s = {n / dt:.0f}/s ({clients} clients), p50 {q[49] * 1e3:.1f} ms, "
-        f"p99 {q[98] * 1e3:.1f} ms; lobby CPU {cpu:.2f} s = {cpu / n * 1e3:.3f} ms per call "
+        f"p99 {q[98] * 1e3:.1f} ms; server CPU {cpu:.2f} s = {cpu / n * 1e3:.3f} ms per call "
         f"= {n / cpu:.0f} calls/s per core",
         flush=True,
     )
@@ -161,10 +166,47 @@ async def run(args: argparse.Namespace) -> None:
             assert len(r.tables) == 50
 
         await phase("list", proc.pid, args.clients, args.lists, list_tables, args.profile)
+        health = health_pb2_grpc.HealthStub(channel)
+
+        async def check(_k: int) -> None:
+            r = await health.Check(health_pb2.HealthCheckRequest(service=""))
+            assert r.status == health_pb2.HealthCheckResponse.SERVING
+
+        # the floor: the cheapest unary call this server answers (no token, no lobby code)
+        await phase("health", proc.pid, args.clients, args.lists, check, args.profile)
         await channel.close()
     finally:
         proc.terminate()
         proc.wait(30)
+    # and under that, grpc.aio itself: a server process with nothing but the health service
+    port = free_port()
+    bare = subprocess.Popen([sys.executable, "-c", BARE_SERVER, str(port)], cwd=ROOT)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            grpc.channel_ready_future(ch).result(timeout=60)
+        channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+        health = health_pb2_grpc.HealthStub(channel)
+        await phase("bare grpc.aio health", bare.pid, args.clients, args.lists, check, "")
+        await channel.close()
+    finally:
+        bare.terminate()
+        bare.wait(30)
+
+
+BARE_SERVER = """
+import asyncio, sys
+import grpc
+from grpc_health.v1 import health, health_pb2_grpc
+
+async def main():
+    server = grpc.aio.server()
+    health_pb2_grpc.add_HealthServicer_to_server(health.aio.HealthServicer(), server)
+    server.add_insecure_port(f"127.0.0.1:{sys.argv[1]}")
+    await server.start()
+    await server.wait_for_termination()
+
+asyncio.run(main())
+"""
 
 
 def main() -> None:
