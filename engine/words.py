@@ -15,6 +15,9 @@ def resolve_word(text: str, lexicon: Container[str], letters: Sequence[str]) -> 
     """``text`` if it is a word, or its first valid reading with wildcards filled; else None."""
     if WILDCARD not in text:
         return text if text in lexicon else None
+    first_reading = getattr(lexicon, "first_reading", None)
+    if first_reading is not None and all(len(letter) == 1 for letter in letters):
+        return first_reading(text, WILDCARD, letters)  # the same reading, found in one walk
     holes = [i for i, ch in enumerate(text) if ch == WILDCARD]
     chars = list(text)
     for choice in product(letters, repeat=len(holes)):

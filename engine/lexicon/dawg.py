@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +173,30 @@ class Lexicon:
                 return -1
             n = targets[i]
         return n
+
+    def first_reading(self, pattern: str, wildcard: str, letters: Sequence[str]) -> str | None:
+        """The word ``pattern`` spells with each ``wildcard`` filled by one of ``letters`` (single
+        characters), the first in the order that tries ``letters`` in turn at the first
+        wildcard, then at the next (what trying every filling in that order would find first),
+        or None: one walk down the DAWG, leaving a branch as soon as no word continues it."""
+        chars = list(pattern)
+        end = len(pattern)
+
+        def down(i: int, node: int) -> bool:
+            if i == end:
+                return self.terminal[node] == 1
+            kids = self.child_map(node)
+            if pattern[i] != wildcard:
+                nxt = kids.get(pattern[i], -1)
+                return nxt >= 0 and down(i + 1, nxt)
+            for letter in letters:
+                nxt = kids.get(letter, -1)
+                if nxt >= 0 and down(i + 1, nxt):
+                    chars[i] = letter
+                    return True
+            return False
+
+        return "".join(chars) if end and down(0, self.root) else None
 
     def __contains__(self, word: object) -> bool:
         """True when ``word`` (an upper-case, normalised str) is a word of the lexicon."""

@@ -217,3 +217,40 @@ def test_malformed_reversed_prefixes(tmp_path: Path, good_bytes: bytes) -> None:
     # only one level: nothing may follow the reversed prefixes
     with pytest.raises(LexiconError, match=r"\(reversed prefixes\): oversized"):
         Lexicon.load(write(tmp_path, good_bytes + plain.to_bytes()))
+
+
+class _Listed:
+    """A lexicon that only answers ``in``: ``resolve_word`` then tries every filling in turn."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        self.lex = lex
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.lex
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_a_wildcard_reading_is_the_first_filling_in_letter_order(data) -> None:
+    """War of Words' wildcards: the DAWG's one-walk reading (``first_reading``) is the reading
+    that trying every filling, letters in the given order, finds first, or None for both; on
+    words of the English list with 1-3 letters replaced, and on strings that spell nothing."""
+    from wordarena.engine.tiles import WILDCARD
+    from wordarena.engine.words import resolve_word
+
+    lex = load_lexicon("en")
+    letters = data.draw(st.permutations(list(ALPHABETS["en"])))
+    if data.draw(st.booleans()):
+        word = data.draw(st.sampled_from(_SOME_WORDS))
+    else:
+        word = data.draw(st.text(alphabet="AEIOUSTRNXQZ", min_size=2, max_size=9))
+    holes = data.draw(st.sets(st.integers(0, len(word) - 1), min_size=1, max_size=min(3, len(word))))
+    text = "".join(WILDCARD if i in holes else ch for i, ch in enumerate(word))
+    expected = resolve_word(text, _Listed(lex), letters)
+    assert resolve_word(text, lex, letters) == expected
+    if word in lex:
+        assert expected is not None
+
+
+_SOME_WORDS = ("QI", "ZA", "CAT", "JINX", "QUARTZ", "RETAINS", "STRAINED", "OXYPHENBUTAZONE",
+               "AA", "EXCEPTIONAL", "WHIZZ", "ZYZZYVA")
