@@ -11,6 +11,7 @@ replaying (``collect``). ``engine.bots.leavefit`` fits the leave table to them.
     python -m wordarena.engine.bots.derive collect DIR [family/language ...] --until 20000
         [--chunk 500] [--deadline HH:MM]     # every ruleset (bots play them all) by default
     python -m wordarena.engine.bots.derive fit DIR [family/language ...] [--model MODEL]
+    python -m wordarena.engine.bots.derive merge OUT DIR DIR ... [--rulesets family/language ...]
 
 ``collect`` goes round the rulesets ``--chunk`` games at a time (so a deadline leaves every
 ruleset with a share), continuing each file from the games it already holds, until every
@@ -105,10 +106,48 @@ def load_samples(path: Path) -> dict[str, Any]:
     return {"games": 0, "samples": {}, "cpu_seconds": 0.0}
 
 
+def write_samples(path: Path, data: dict[str, Any]) -> None:
+    """Write a samples file whole or not at all (a run stopped mid-write keeps the old one)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    tmp.replace(path)
+
+
+def merge(out: Path, folders: Sequence[Path], targets: Sequence[tuple[str, str]]) -> None:
+    """One samples file per ruleset in ``out`` from the files of ``folders`` that play
+    consecutive ranges of games (``collect --first``): the same samples as one run of them all,
+    since game g is dealt from seed g and each chunk's racks from the seed of its first game."""
+    out.mkdir(parents=True, exist_ok=True)
+    for family, language in targets:
+        parts = [load_samples(p) for f in folders if (p := samples_path(f, family, language)).exists()]
+        if not parts:
+            continue
+        parts.sort(key=lambda d: int(d.get("first", 0)))
+        merged: dict[str, Any] = {"family": family, "language": language, "samples": {},
+                                  "first": int(parts[0].get("first", 0)), "games": 0, "cpu_seconds": 0.0}
+        for part in parts:
+            if int(part.get("first", 0)) != merged["first"] + merged["games"]:
+                raise SystemExit(f"{family}/{language}: games {merged['first']}.."
+                                 f"{merged['first'] + merged['games'] - 1} are not followed by game "
+                                 f"{part.get('first', 0)}")
+            for key, (count, total, squares) in part["samples"].items():
+                entry = merged["samples"].setdefault(key, [0, 0, 0])
+                entry[0] += count
+                entry[1] += total
+                entry[2] += squares
+            merged["games"] += int(part["games"])
+            merged["cpu_seconds"] = round(merged["cpu_seconds"] + float(part.get("cpu_seconds", 0.0)), 1)
+        write_samples(samples_path(out, family, language), merged)
+        print(f"{family}/{language}: games {merged['first']}..{merged['first'] + merged['games'] - 1} "
+              f"from {len(parts)} folders")
+
+
 def collect(
-    folder: Path, targets: Sequence[tuple[str, str]], until: int, chunk: int, deadline: datetime | None
+    folder: Path, targets: Sequence[tuple[str, str]], until: int, chunk: int, deadline: datetime | None,
+    first: int = 0,
 ) -> None:
-    """Round-robin ``chunk`` games per ruleset until each has ``until`` or ``deadline``."""
+    """Round-robin ``chunk`` games per ruleset until each has ``until`` or ``deadline``; a new
+    file starts at game ``first`` (so several processes can each play a range: ``merge``)."""
     folder.mkdir(parents=True, exist_ok=True)
     while True:
         progressed = False
@@ -117,21 +156,22 @@ def collect(
                 return
             path = samples_path(folder, family, language)
             data = load_samples(path)
-            done = int(data["games"])
+            data.setdefault("first", first)
+            done, start = int(data["games"]), int(data["first"])
+            if start != first:
+                raise SystemExit(f"{path} starts at game {start}, not {first}")
             if done >= until:
                 continue
             games = min(chunk, until - done)
             cpu = time.process_time()
-            added = collect_racks(family, language, done, games, data["samples"])
+            added = collect_racks(family, language, start + done, games, data["samples"])
             data.update(
                 family=family,
                 language=language,
                 games=done + games,
                 cpu_seconds=round(data.get("cpu_seconds", 0.0) + time.process_time() - cpu, 1),
             )
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            tmp.replace(path)
+            write_samples(path, data)
             print(
                 f"{family}/{language}: {done + games} games, +{added} samples, {data['cpu_seconds']} s CPU",
                 flush=True,
@@ -162,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--until", type=int, default=20_000, help="games per ruleset")
     c.add_argument("--chunk", type=int, default=500, help="games per ruleset per round")
     c.add_argument("--deadline", help="stop after this UTC time (HH:MM, today)")
+    c.add_argument("--first", type=int, default=0, help="a new file's first game (see merge)")
+    m = sub.add_parser("merge", help="join folders that played consecutive ranges of games")
+    m.add_argument("out", type=Path)
+    m.add_argument("folders", type=Path, nargs="+")
+    m.add_argument("--rulesets", nargs="*", default=[])
     f = sub.add_parser("fit", help="fit and write the shipped leave tables")
     f.add_argument("folder", type=Path)
     f.add_argument("rulesets", nargs="*")
@@ -177,7 +222,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.deadline:
             hh, mm = (int(x) for x in args.deadline.split(":"))
             deadline = datetime.now(UTC).replace(hour=hh, minute=mm, second=0, microsecond=0)
-        collect(args.folder, targets, args.until, args.chunk, deadline)
+        collect(args.folder, targets, args.until, args.chunk, deadline, args.first)
+        return 0
+    if args.command == "merge":
+        merge(args.out, args.folders, _ruleset_args(args.rulesets))
         return 0
     for family, language in targets:
         path = samples_path(args.folder, family, language)

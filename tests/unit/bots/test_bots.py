@@ -169,6 +169,19 @@ def test_derive_collect_resumes_and_fit_writes_a_table(tmp_path, monkeypatch) ->
     b = json.loads((tmp_path / "b" / "samples-classic-it.json").read_text(encoding="utf-8"))
     assert a["games"] == b["games"] == 2 and a["language"] == "it"
     assert sum(v[0] for v in a["samples"].values()) == sum(v[0] for v in b["samples"].values()) > 20
+    # two processes, games 0 and 1, merged: the one run's samples exactly
+    for folder, first in ((tmp_path / "c", 0), (tmp_path / "d", 1)):
+        assert derive.main(["collect", str(folder), "classic/it", "--until", "1", "--chunk", "1",
+                            "--first", str(first)]) == 0
+    with pytest.raises(SystemExit, match="starts at game 1"):  # a file continues its own range
+        derive.main(["collect", str(tmp_path / "d"), "classic/it", "--until", "2", "--chunk", "1"])
+    with pytest.raises(SystemExit, match="0..0 are not followed by game 0"):  # no overlaps
+        derive.main(["merge", str(tmp_path / "x"), str(tmp_path / "c"), str(tmp_path / "c"),
+                     "--rulesets", "classic/it"])
+    assert derive.main(["merge", str(tmp_path / "e"), str(tmp_path / "d"), str(tmp_path / "c"),
+                        "--rulesets", "classic/it"]) == 0
+    e = json.loads((tmp_path / "e" / "samples-classic-it.json").read_text(encoding="utf-8"))
+    assert (e["games"], e["first"], e["samples"]) == (2, 0, a["samples"])
     monkeypatch.setattr(derive, "DATA", tmp_path)
     assert derive.main(["fit", str(tmp_path / "a"), "classic/it", "--model", "means"]) == 0
     table = json.loads((tmp_path / "leaves-classic-it.json").read_text(encoding="utf-8"))
