@@ -6,7 +6,9 @@ word valid, so one wildcard may stand for different letters in different words."
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
+from functools import lru_cache
 from itertools import product
+from typing import Any, cast
 
 from wordarena.engine.tiles import WILDCARD
 
@@ -15,9 +17,8 @@ def resolve_word(text: str, lexicon: Container[str], letters: Sequence[str]) -> 
     """``text`` if it is a word, or its first valid reading with wildcards filled; else None."""
     if WILDCARD not in text:
         return text if text in lexicon else None
-    first_reading = getattr(lexicon, "first_reading", None)
-    if first_reading is not None and all(len(letter) == 1 for letter in letters):
-        return first_reading(text, WILDCARD, letters)  # the same reading, found in one walk
+    if hasattr(lexicon, "first_reading") and all(len(letter) == 1 for letter in letters):
+        return _first_reading(lexicon, text, tuple(letters))
     holes = [i for i, ch in enumerate(text) if ch == WILDCARD]
     chars = list(text)
     for choice in product(letters, repeat=len(holes)):
@@ -27,6 +28,14 @@ def resolve_word(text: str, lexicon: Container[str], letters: Sequence[str]) -> 
         if candidate in lexicon:
             return candidate
     return None
+
+
+@lru_cache(maxsize=1 << 16)
+def _first_reading(lexicon: Any, text: str, letters: tuple[str, ...]) -> str | None:
+    """The same reading found in one walk down a DAWG lexicon (``Lexicon.first_reading``),
+    remembered: the move generator judges plays through War of Words portals one by one, and
+    their cross words (and a board wildcard's) recur from play to play."""
+    return cast("str | None", lexicon.first_reading(text, WILDCARD, letters))
 
 
 def resolve_words(
