@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 from functools import lru_cache
 from itertools import product
-from typing import Any, cast
 
+from wordarena.engine.lexicon.dawg import Lexicon
 from wordarena.engine.tiles import WILDCARD
 
 
@@ -17,7 +17,7 @@ def resolve_word(text: str, lexicon: Container[str], letters: Sequence[str]) -> 
     """``text`` if it is a word, or its first valid reading with wildcards filled; else None."""
     if WILDCARD not in text:
         return text if text in lexicon else None
-    if hasattr(lexicon, "first_reading") and all(len(letter) == 1 for letter in letters):
+    if isinstance(lexicon, Lexicon) and all(len(letter) == 1 for letter in letters):
         return _first_reading(lexicon, text, tuple(letters))
     holes = [i for i, ch in enumerate(text) if ch == WILDCARD]
     chars = list(text)
@@ -31,11 +31,11 @@ def resolve_word(text: str, lexicon: Container[str], letters: Sequence[str]) -> 
 
 
 @lru_cache(maxsize=1 << 16)
-def _first_reading(lexicon: Any, text: str, letters: tuple[str, ...]) -> str | None:
+def _first_reading(lexicon: Lexicon, text: str, letters: tuple[str, ...]) -> str | None:
     """The same reading found in one walk down a DAWG lexicon (``Lexicon.first_reading``),
     remembered: the move generator judges plays through War of Words portals one by one, and
     their cross words (and a board wildcard's) recur from play to play."""
-    return cast("str | None", lexicon.first_reading(text, WILDCARD, letters))
+    return lexicon.first_reading(text, WILDCARD, letters)
 
 
 def resolve_words(
