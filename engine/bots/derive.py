@@ -114,32 +114,42 @@ def write_samples(path: Path, data: dict[str, Any]) -> None:
 
 
 def merge(out: Path, folders: Sequence[Path], targets: Sequence[tuple[str, str]]) -> None:
-    """One samples file per ruleset in ``out`` from the files of ``folders`` that play
-    consecutive ranges of games (``collect --first``): the same samples as one run of them all,
-    since game g is dealt from seed g and each chunk's racks from the seed of its first game."""
+    """One samples file per ruleset in ``out`` from the files of ``folders``, each a range of
+    games (``collect --first``): the same samples as one run of those games, since game g is
+    dealt from seed g and each chunk's racks from the seed of its first game. Ranges may not
+    overlap; a merged file with gaps between its ranges lists them (``ranges``) and is for
+    ``fit`` only (``collect`` would not know which game comes next)."""
     out.mkdir(parents=True, exist_ok=True)
     for family, language in targets:
         parts = [load_samples(p) for f in folders if (p := samples_path(f, family, language)).exists()]
         if not parts:
             continue
         parts.sort(key=lambda d: int(d.get("first", 0)))
-        merged: dict[str, Any] = {"family": family, "language": language, "samples": {},
-                                  "first": int(parts[0].get("first", 0)), "games": 0, "cpu_seconds": 0.0}
+        ranges: list[list[int]] = []
+        samples: Samples = {}
         for part in parts:
-            if int(part.get("first", 0)) != merged["first"] + merged["games"]:
-                raise SystemExit(f"{family}/{language}: games {merged['first']}.."
-                                 f"{merged['first'] + merged['games'] - 1} are not followed by game "
-                                 f"{part.get('first', 0)}")
+            first, games = int(part.get("first", 0)), int(part["games"])
+            if ranges and first < sum(ranges[-1]):
+                raise SystemExit(f"{family}/{language}: games {first}.. overlap games "
+                                 f"{ranges[-1][0]}..{sum(ranges[-1]) - 1}")
+            if ranges and first == sum(ranges[-1]):
+                ranges[-1][1] += games
+            else:
+                ranges.append([first, games])
             for key, (count, total, squares) in part["samples"].items():
-                entry = merged["samples"].setdefault(key, [0, 0, 0])
+                entry = samples.setdefault(key, [0, 0, 0])
                 entry[0] += count
                 entry[1] += total
                 entry[2] += squares
-            merged["games"] += int(part["games"])
-            merged["cpu_seconds"] = round(merged["cpu_seconds"] + float(part.get("cpu_seconds", 0.0)), 1)
+        merged: dict[str, Any] = {
+            "family": family, "language": language, "samples": samples, "first": ranges[0][0],
+            "games": sum(g for _, g in ranges),
+            "cpu_seconds": round(sum(float(p.get("cpu_seconds", 0.0)) for p in parts), 1)}
+        if len(ranges) > 1:
+            merged["ranges"] = ranges
         write_samples(samples_path(out, family, language), merged)
-        print(f"{family}/{language}: games {merged['first']}..{merged['first'] + merged['games'] - 1} "
-              f"from {len(parts)} folders")
+        print(f"{family}/{language}: {merged['games']} games "
+              f"({', '.join(f'{a}..{a + g - 1}' for a, g in ranges)}) from {len(parts)} folders")
 
 
 def collect(
@@ -158,8 +168,9 @@ def collect(
             data = load_samples(path)
             data.setdefault("first", first)
             done, start = int(data["games"]), int(data["first"])
-            if start != first:
-                raise SystemExit(f"{path} starts at game {start}, not {first}")
+            if start != first or "ranges" in data:
+                raise SystemExit(f"{path} holds games from {start} ({data.get('ranges', '')}): "
+                                 f"collect from game {first} into a folder of its own")
             if done >= until:
                 continue
             games = min(chunk, until - done)

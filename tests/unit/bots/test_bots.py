@@ -173,15 +173,24 @@ def test_derive_collect_resumes_and_fit_writes_a_table(tmp_path, monkeypatch) ->
     for folder, first in ((tmp_path / "c", 0), (tmp_path / "d", 1)):
         assert derive.main(["collect", str(folder), "classic/it", "--until", "1", "--chunk", "1",
                             "--first", str(first)]) == 0
-    with pytest.raises(SystemExit, match="starts at game 1"):  # a file continues its own range
+    with pytest.raises(SystemExit, match="holds games from 1"):  # a file continues its own range
         derive.main(["collect", str(tmp_path / "d"), "classic/it", "--until", "2", "--chunk", "1"])
-    with pytest.raises(SystemExit, match=r"0\.\.0 are not followed by game 0"):  # no overlaps
+    with pytest.raises(SystemExit, match=r"games 0\.\. overlap games 0\.\.0"):
         derive.main(["merge", str(tmp_path / "x"), str(tmp_path / "c"), str(tmp_path / "c"),
                      "--rulesets", "classic/it"])
     assert derive.main(["merge", str(tmp_path / "e"), str(tmp_path / "d"), str(tmp_path / "c"),
                         "--rulesets", "classic/it"]) == 0
     e = json.loads((tmp_path / "e" / "samples-classic-it.json").read_text(encoding="utf-8"))
-    assert (e["games"], e["first"], e["samples"]) == (2, 0, a["samples"])
+    assert (e["games"], e["first"], e["samples"]) == (2, 0, a["samples"]) and "ranges" not in e
+    # ranges with a gap between them (games 0 and 2): fitted, never continued
+    assert derive.main(["collect", str(tmp_path / "g"), "classic/it", "--until", "1", "--chunk", "1",
+                        "--first", "2"]) == 0
+    assert derive.main(["merge", str(tmp_path / "h"), str(tmp_path / "c"), str(tmp_path / "g"),
+                        "--rulesets", "classic/it"]) == 0
+    h = json.loads((tmp_path / "h" / "samples-classic-it.json").read_text(encoding="utf-8"))
+    assert (h["games"], h["ranges"]) == (2, [[0, 1], [2, 1]])
+    with pytest.raises(SystemExit, match="into a folder of its own"):
+        derive.main(["collect", str(tmp_path / "h"), "classic/it", "--until", "3", "--chunk", "1"])
     monkeypatch.setattr(derive, "DATA", tmp_path)
     assert derive.main(["fit", str(tmp_path / "a"), "classic/it", "--model", "means"]) == 0
     table = json.loads((tmp_path / "leaves-classic-it.json").read_text(encoding="utf-8"))
