@@ -13,6 +13,13 @@ and with two (War of Words: wildcards, which the native core hands to Python: ra
 
 Each ruleset is measured in a fresh process unless ``--one-process`` is given (see ``main``).
 
+``--spread N`` measures only issue 18's positions a-d, native: N samples of ``--runs`` steady
+generations each, the positions interleaved, printing the min / median / max of the samples,
+and beside them the search alone (``limit=1``: every move found and scored, one ``Move`` built,
+about what a plain C generator does). This machine's speed moves by up to 1.6x within seconds
+(another guest's load on the host), so a single sample can land in its fast or its slow state;
+the spread shows both, and the search-alone column is the like-for-like yardstick.
+
 Times are CPU time (``process_time``, steady on a shared machine) and wall time. Runs after the
 first reuse the generator's per-lexicon caches (DAWG child maps, cross-check sets), which is
 what a bot or a server sees after a few turns; ``--cold`` clears them before every run (the
@@ -169,8 +176,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="which generator(s) to time (default: both, side by side)")
     parser.add_argument("--steady", action="store_true",
                         help="mean of --runs generations back to back (no gc.collect between)")
+    parser.add_argument("--spread", type=int, default=0, metavar="N",
+                        help="issue 18's a-d only: N interleaved samples, min / median / max")
     parser.add_argument("--rows-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.spread:
+        return issue_spread(load_lexicon("en"), args.spread, args.runs)
     families = args.family or list(FAMILIES)
     if not args.rows_only:
         load_s, load_mb = lexicon_figures()
@@ -193,6 +204,32 @@ def main(argv: list[str] | None = None) -> int:
     for family in families:
         measure_family(family, lexicon, args.runs, not args.cold, args.show_cgp, args.impl,
                        args.steady)
+    return 0
+
+
+def issue_spread(lexicon, samples: int, runs: int) -> int:
+    """Print min / median / max CPU ms over ``samples`` interleaved samples of ``runs`` steady
+    native generations of each of issue 18's positions, whole and with ``limit=1``."""
+    os.environ[ENV] = "native"
+    states = {name: position_from_cgp(cgp, lexicon=lexicon) for name, cgp in ISSUE_POSITIONS.items()}
+    times: dict[tuple[str, int | None], list[float]] = {}
+    for _ in range(samples):
+        for name, state in states.items():
+            for limit in (None, 1):
+                generate_moves(state, limit=limit)
+                c0 = time.process_time()
+                for _ in range(runs):
+                    moves = generate_moves(state, limit=limit)
+                times.setdefault((name, limit), []).append((time.process_time() - c0) / runs * 1000)
+                del moves
+    print(f"CPU ms of one warm native generation: {samples} samples of {runs} each, interleaved")
+    print(f"{'position':<10}{'moves':>7}{'min':>8}{'median':>8}{'max':>8}   search alone (limit=1):"
+          f"{'min':>7}{'median':>8}{'max':>8}")
+    for name, state in states.items():
+        whole, alone = sorted(times[name, None]), sorted(times[name, 1])
+        print(f"{name:<10}{len(generate_moves(state)):>7}{whole[0]:>8.2f}"
+              f"{statistics.median(whole):>8.2f}{whole[-1]:>8.2f}{'':>26}{alone[0]:>7.2f}"
+              f"{statistics.median(alone):>8.2f}{alone[-1]:>8.2f}")
     return 0
 
 

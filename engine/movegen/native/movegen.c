@@ -322,6 +322,40 @@ void find_anchors(Gen *g, int opening, int start) {
     }
 }
 
+/* -- the opening's symmetry ------------------------------------------------------------ */
+
+/* Whether every per-square table reads the same on square (r, c) as on (c, r) and the start
+   square, if any, lies on that diagonal. Then an empty board's down plays are its across plays
+   transposed, with the same scores, and the down pass need not be searched. */
+static int transposable(const Gen *g, int start) {
+    const int n = g->cols;
+    if (g->rows != n || (start >= 0 && start / n != start % n)) return 0;
+    const size_t row = sizeof(int32_t) * (size_t)g->nl;
+    for (int r = 0; r < n; r++)
+        for (int c = r + 1; c < n; c++) {
+            const int s = r * n + c, t = c * n + r;
+            if (g->wm[s] != g->wm[t] || g->xf[s] != g->xf[t] || g->blocked[s] != g->blocked[t]
+                || g->freestart[s] != g->freestart[t]
+                || memcmp(g->nv + (size_t)s * g->nl, g->nv + (size_t)t * g->nl, row))
+                return 0;
+        }
+    return 1;
+}
+
+/* The down plays of a transposable empty board: the across plays found, transposed. (Every
+   opening play has two tiles or more, so its direction is the line it was found on.) */
+static void add_transposed(Gen *g) {
+    const size_t across = g->nfound;
+    const int n = g->cols;
+    for (size_t m = 0; m < across; m++) {
+        Found *f = new_found(g); /* may move g->found: index it afresh */
+        if (!f) return;
+        *f = g->found[m];
+        f->across = 0;
+        for (int k = 0; k < f->nt; k++) f->sq[k] = (uint16_t)((f->sq[k] % n) * n + f->sq[k] / n);
+    }
+}
+
 /* Every plain move of the rack (no portals): the anchors, then each row and column. The
    caller sets up g (board, tables, rack, buffers); the moves land in g->found. */
 void generate_plain(Gen *g, int opening, int start) {
@@ -749,6 +783,9 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     if (g.partner) {
         portal_lines(&g, psq.buf, pinfo.buf, chains);
+    } else if (opening && transposable(&g, start)) {
+        for (int k = 0; k < g.rows && !g.failed; k++) generate_line(&g, 1, k);
+        if (!g.failed) add_transposed(&g);
     } else {
         for (int k = 0; k < g.rows && !g.failed; k++) generate_line(&g, 1, k);
         for (int k = 0; k < g.cols && !g.failed; k++) generate_line(&g, 0, k);

@@ -11,6 +11,7 @@ pairs included: a third of the War of Words positions get one or two pairs). The
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 from itertools import islice
 
@@ -27,6 +28,7 @@ from wordarena.engine.lexicon.alphabet import ALPHABETS
 from wordarena.engine.movegen import generate, generate_moves, native_bridge
 from wordarena.engine.movegen.api import board_ruleset
 from wordarena.engine.placement import NO_LINKS
+from wordarena.engine.rulesets.catalog import board_ids
 from wordarena.engine.tiles import BLANK, WILDCARD
 from wordarena.engine.warofwords.arena import Marker, portal_links
 
@@ -245,3 +247,36 @@ def test_a_limit_gives_the_first_moves_of_the_whole_list(family: str) -> None:
             state, _ = apply(state, Decide(state.to_move, True))
     with pytest.raises(InputError, match="limit"):
         generate_moves(state, limit=-1)
+
+
+def _family_of(board: str) -> str:
+    return "warofwords" if board.startswith("warofwords") else \
+        "scrabble" if board == "superscrabble" else board
+
+
+@pytest.mark.parametrize("board", board_ids())
+def test_every_opening_is_searched_right_whether_the_board_is_symmetric_or_not(
+        board: str) -> None:
+    """On an empty board whose squares read the same across as down, with the start square on
+    that diagonal, the native core searches the across plays only and turns them into the down
+    ones (docs/movegen.md, Speed). Every board's opening must be the Python generator's list,
+    with plays both ways: as shipped (five War of Words fields are not symmetric), with one
+    premium square near the centre changed on one side of the diagonal only, and with the
+    start square moved off the diagonal."""
+    base = get_ruleset(_family_of(board), "en", board)
+    layout = base.board
+    centre = layout.start if layout.start is not None else layout.rows // 2 * layout.cols
+    lopsided = tuple(replace(sq, word_mult=3, letter_mult=1) if i == centre + 2 else sq
+                     for i, sq in enumerate(layout.squares))
+    variants = [base, replace(base, id=f"{base.id}/lopsided",
+                              board=replace(layout, squares=lopsided))]
+    if layout.start is not None:
+        variants.append(replace(base, id=f"{base.id}/off-diagonal",
+                                board=replace(layout, start=layout.start + 1)))
+    for ruleset in variants:
+        state, _ = start_game(ruleset, 2, 5, sample_lexicon("en"))
+        joker = WILDCARD if ruleset.family == "warofwords" else BLANK
+        for rack in ("AEINRST", "EIOQSTU", (joker, *"AEHRST")):
+            state = set_rack(state, state.to_move, tuple(rack))
+            moves = agreed_moves(state)
+            assert {m.across for m in moves} == {True, False}, (ruleset.id, rack)
