@@ -9,9 +9,14 @@ and with two (War of Words: wildcards, which the native core hands to Python: ra
 ``scrabble`` also the four positions a-d of issue 18 (``ISSUE_POSITIONS``).
 
     .venv/bin/python bench/movegen.py [--runs 21] [--family classic ...] [--cold] [--one-process]
-                                      [--impl python|native|both] [--steady]
+                                      [--impl python|native|both] [--steady] [--rounds N]
+                                      [--spread N]
 
 Each ruleset is measured in a fresh process unless ``--one-process`` is given (see ``main``).
+
+``--rounds N`` times each position N times, the implementations alternating, and keeps each
+one's fastest: the machine's speed moves between the two measurements of a single round, so
+one round can put one implementation in a fast moment and the other in a slow one.
 
 ``--spread N`` measures only issue 18's positions a-d, native: N samples of ``--runs`` steady
 generations each, the positions interleaved, printing the min / median / max of the samples,
@@ -176,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="which generator(s) to time (default: both, side by side)")
     parser.add_argument("--steady", action="store_true",
                         help="mean of --runs generations back to back (no gc.collect between)")
+    parser.add_argument("--rounds", type=int, default=1, metavar="N",
+                        help="time each implementation N times, alternating; keep the fastest")
     parser.add_argument("--spread", type=int, default=0, metavar="N",
                         help="issue 18's a-d only: N interleaved samples, min / median / max")
     parser.add_argument("--rows-only", action="store_true", help=argparse.SUPPRESS)
@@ -196,14 +203,14 @@ def main(argv: list[str] | None = None) -> int:
         # it would otherwise slow the later ones (15-35 % here, a bigger heap to walk).
         for family in families:
             extra = (["--cold"] * args.cold + ["--show-cgp"] * args.show_cgp + ["--impl", args.impl]
-                     + ["--steady"] * args.steady)
+                     + ["--steady"] * args.steady + ["--rounds", str(args.rounds)])
             subprocess.run([sys.executable, __file__, "--rows-only", "--runs", str(args.runs),
                             "--family", family, *extra], check=True)
         return 0
     lexicon = load_lexicon("en")
     for family in families:
         measure_family(family, lexicon, args.runs, not args.cold, args.show_cgp, args.impl,
-                       args.steady)
+                       args.steady, args.rounds)
     return 0
 
 
@@ -235,9 +242,10 @@ def issue_spread(lexicon, samples: int, runs: int) -> int:
 
 def measure_family(
     family: str, lexicon, runs: int, warm: bool, show_cgp: bool, impl: str = "both",
-    steady: bool = False,
+    steady: bool = False, rounds: int = 1,
 ) -> None:
-    """Print one row per position of ``family``."""
+    """Print one row per position of ``family``; with ``rounds`` > 1 each implementation is
+    timed that many times, alternating, and its fastest time kept."""
     joker = "*" if family == "warofwords" else "?"
     mid = midgame_cgp(family, lexicon)
     natural = rack_of(mid)
@@ -258,6 +266,10 @@ def measure_family(
         if show_cgp:
             print(f"  {cgp}")
         timed = {i: time_position(cgp, lexicon, runs, warm, i, steady) for i in which}
+        for _ in range(rounds - 1):  # interleaved rounds: each implementation's best block
+            for i in which:
+                again = time_position(cgp, lexicon, runs, warm, i, steady)
+                timed[i] = min(timed[i], again)
         counts = {count for _, _, count in timed.values()}
         cells = "".join(
             f"{timed[i][0] * 1000:>11.2f}{timed[i][1] * 1000:>8.2f}" if i in timed else f"{'-':>11}{'-':>8}"
