@@ -87,6 +87,7 @@ void eg_free(Search *s) {
     free(s->g.xc_keys);
     free(s->g.xc_bits);
     free(s->g.xs);
+    free(s->g.lefts);
     free(s->g.board_anchor);
     for (int p = 0; p < EG_MAXPLY + 2; p++) {
         free(s->plies[p].found);

@@ -147,36 +147,101 @@ static inline uint64_t playable(const Gen *g) {
     return g->blanks ? g->all_bits : g->lav;
 }
 
-static void left_parts(Gen *g, int a, uint32_t node, int k, int limit) {
-    /* extended only when some letter the rack still holds goes on at the anchor */
-    if (g->kids[node] & g->cross[a] & playable(g)) from_left_part(g, a, node, k);
-    if (k >= limit) return;
-    uint32_t e = g->first[node], end = g->first[node + 1];
-    for (; e < end; e++) {
-        int letter = g->elet[e];
-        if (letter == NOLETTER) continue;
-        uint32_t child = g->targets[e];
-        if (!g->kids[child]) continue;
-        const uint64_t bit = (uint64_t)1 << letter;
-        if (g->counts[letter]) {
-            if (--g->counts[letter] == 0) g->lav &= ~bit;
-            if (g->kids[child] & playable(g)) {
-                g->plet[k] = letter;
-                g->pblank[k] = 0;
-                left_parts(g, a, child, k + 1, limit);
+/* A left part of the rack: a path from the DAWG's root, listed in the order the classic
+   per-anchor search visits it. The list depends on the rack alone, so it is made once per rack
+   and walked at every anchor instead of walking the DAWG again there (with a blank on the
+   rack, re-walking it anchor after anchor took about half of a generation). */
+typedef struct LeftPart {
+    uint64_t fit;        /* the node's child letters the rest of the rack can play */
+    uint32_t node, skip; /* skip: the index after this part's longer parts */
+    uint8_t k, letter, blank;
+} LeftPart;
+
+static LeftPart *new_left(Gen *g) {
+    if (g->nlefts == g->caplefts) {
+        size_t cap = g->caplefts ? g->caplefts * 2 : 256;
+        LeftPart *more = realloc(g->lefts, cap * sizeof(LeftPart));
+        if (!more) { g->failed = 2; return NULL; }
+        g->lefts = more;
+        g->caplefts = cap;
+    }
+    return &g->lefts[g->nlefts++];
+}
+
+/* List the left parts below `node` (k letters so far, the last one `letter`/`blank`) up to
+   `limit` letters: a part, then each longer one whose node some tile still on the rack can
+   leave. Each is extended from anchor `a` as it is listed, as the walk of the list does at
+   the anchors after it. */
+static void list_lefts(Gen *g, int a, uint32_t node, int k, int limit, int letter, int blank) {
+    const uint64_t fit = g->kids[node] & playable(g);
+    const size_t at = g->nlefts;
+    LeftPart *p = new_left(g);
+    if (!p) return;
+    *p = (LeftPart){.fit = fit, .node = node, .k = (uint8_t)k, .letter = (uint8_t)letter,
+                    .blank = (uint8_t)blank};
+    if (k) {
+        g->plet[k - 1] = letter;
+        g->pblank[k - 1] = blank;
+    }
+    if (fit & g->cross[a]) from_left_part(g, a, node, k);
+    if (k < limit) {
+        uint32_t e = g->first[node], end = g->first[node + 1];
+        for (; e < end && !g->failed; e++) {
+            int l = g->elet[e];
+            if (l == NOLETTER) continue;
+            uint32_t child = g->targets[e];
+            if (!g->kids[child]) continue;
+            const uint64_t bit = (uint64_t)1 << l;
+            if (g->counts[l]) {
+                if (--g->counts[l] == 0) g->lav &= ~bit;
+                if (g->kids[child] & playable(g)) list_lefts(g, a, child, k + 1, limit, l, 0);
+                if (g->counts[l]++ == 0) g->lav |= bit;
             }
-            if (g->counts[letter]++ == 0) g->lav |= bit;
-        }
-        if (g->blanks) {
-            g->blanks--;
-            if (g->kids[child] & playable(g)) {
-                g->plet[k] = letter;
-                g->pblank[k] = 1;
-                left_parts(g, a, child, k + 1, limit);
+            if (g->blanks) {
+                g->blanks--;
+                if (g->kids[child] & playable(g)) list_lefts(g, a, child, k + 1, limit, l, 1);
+                g->blanks++;
             }
-            g->blanks++;
         }
     }
+    if (!g->failed) g->lefts[at].skip = (uint32_t)g->nlefts;
+}
+
+/* Take a listed left part's tile from the rack (take 1) or put it back (take 0). */
+static inline void rack_take(Gen *g, const LeftPart *p, int take) {
+    if (p->blank) { g->blanks += take ? -1 : 1; return; }
+    const uint64_t bit = (uint64_t)1 << p->letter;
+    if (take) { if (--g->counts[p->letter] == 0) g->lav &= ~bit; }
+    else if (g->counts[p->letter]++ == 0) g->lav |= bit;
+}
+
+/* Every move from anchor `a` with a left part of at most `limit` letters on the free squares
+   before it: each of the rack's left parts after which some tile the rack still holds goes on
+   at `a`, extended. The rack's first anchor (and one that needs longer parts than those
+   listed) lists them while it walks the DAWG; the others walk the list. */
+static void left_parts(Gen *g, int a, int limit) {
+    if (limit > g->lefts_depth - 1) {
+        g->nlefts = 0;
+        list_lefts(g, a, g->root, 0, limit, 0, 0);
+        g->lefts_depth = limit + 1;
+        return;
+    }
+    const LeftPart *parts = g->lefts;
+    const LeftPart *stack[MAXTILES + 1];
+    int depth = 0;
+    for (size_t m = 0; m < g->nlefts && !g->failed;) {
+        const LeftPart *p = &parts[m];
+        while (depth >= p->k && depth > 0) rack_take(g, stack[depth--], 0);
+        if (p->k) {
+            rack_take(g, p, 1);
+            stack[++depth] = p;
+            g->plet[p->k - 1] = p->letter;
+            g->pblank[p->k - 1] = p->blank;
+        }
+        if (p->fit & g->cross[a]) from_left_part(g, a, p->node, p->k);
+        m = p->k >= limit ? p->skip : m + 1;
+    }
+    while (depth > 0) rack_take(g, stack[depth--], 0);
 }
 
 /* -- one line ----------------------------------------------------------------------------- */
@@ -292,7 +357,7 @@ void run_line(Gen *g) {
             extend(g, a, (uint32_t)node, msum, g->additive ? 0 : 1, bon, 0, 0);
             continue;
         }
-        left_parts(g, a, g->root, 0, left_limit(g, a));
+        left_parts(g, a, left_limit(g, a));
     }
 }
 
@@ -359,6 +424,7 @@ static void add_transposed(Gen *g) {
 /* Every plain move of the rack (no portals): the anchors, then each row and column. The
    caller sets up g (board, tables, rack, buffers); the moves land in g->found. */
 void generate_plain(Gen *g, int opening, int start) {
+    g->lefts_depth = 0; /* a new rack: its left parts are listed afresh */
     find_anchors(g, opening, start);
     for (int across = 1; across >= 0; across--)
         for (int k = 0; k < (across ? g->rows : g->cols) && !g->failed; k++) {
@@ -845,6 +911,7 @@ done:
     free(order);
     free(g.found);
     free(g.xs);
+    free(g.lefts);
     free(g.board_anchor);
     wild_free(&g);
     free(g.relaxed);

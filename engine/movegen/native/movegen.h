@@ -78,6 +78,11 @@ typedef struct {
     size_t xc_mask;
     /* the moves of each line, per the line's content and the rack (linecache.c); NULL: none */
     struct LineCache *lines;
+    /* the rack's left parts, listed once per rack and walked at each anchor (movegen.c);
+       lefts_depth: the longest listed + 1 (0: none yet) */
+    struct LeftPart *lefts;
+    size_t nlefts, caplefts;
+    int lefts_depth;
     uint64_t rack_key;        /* the rack's hash, set by the caller with `lines` */
     /* output */
     Found *found;
