@@ -11,6 +11,7 @@ fatal: the package installs without it and the pure-Python generator is used
 (``engine.movegen.native_bridge`` prints a one-line notice at first use).
 """
 
+import platform
 import sys
 
 from setuptools import Extension, find_packages, setup
@@ -50,6 +51,8 @@ class OptionalBuildExt(build_ext):
               "the pure-Python generator will be used", file=sys.stderr)
 
 
+_X86 = platform.machine().lower() in ("x86_64", "amd64")
+
 NATIVE = Extension(
     "wordarena.engine.movegen.native_core",
     sources=["engine/movegen/native/movegen.c", "engine/movegen/native/wildcards.c",
@@ -57,7 +60,11 @@ NATIVE = Extension(
              "engine/movegen/native/endgame_search.c", "engine/movegen/native/endgame_py.c",
              "engine/movegen/native/linecache.c"],
     depends=["engine/movegen/native/movegen.h", "engine/movegen/native/endgame.h"],
-    extra_compile_args=["-O2", "-std=c99"] if sys.platform != "win32" else [],
+    # -mpopcnt: the core finds a letter's DAWG edge by counting the node's letters before it
+    # (movegen.h, edge_rank), one instruction on every x86-64 CPU since 2008; without it GCC
+    # calls a library routine that made the search slower than the scan it replaces
+    extra_compile_args=(["-O2", "-std=c99", *(["-mpopcnt"] if _X86 else [])]
+                        if sys.platform != "win32" else []),
     optional=True,
 )
 

@@ -96,8 +96,10 @@ _dawgs: dict[tuple[int, tuple[str, ...]], tuple[Any, tuple[Any, ...]]] = {}
 
 
 def dawg_arrays(lexicon: Any, letters: tuple[str, ...]) -> tuple[Any, ...]:
-    """(first, targets, terminal, edge letter indexes, child bits per node, root) of
-    ``lexicon`` for the tile letters ``letters`` (cached per lexicon and alphabet)."""
+    """(first, targets, terminal, edge letter indexes, child bits per node, root, ordered) of
+    ``lexicon`` for the tile letters ``letters`` (cached per lexicon and alphabet); ordered:
+    every node's edges in ascending letter order (the compiler's order when the tile letters
+    are the alphabet's), so the core finds a letter's edge by counting."""
     key = (id(lexicon), letters)
     found = _dawgs.get(key)
     if found is None or found[0] is not lexicon:
@@ -110,11 +112,11 @@ def dawg_arrays(lexicon: Any, letters: tuple[str, ...]) -> tuple[Any, ...]:
         else:
             edge_letters = bytes(lexicon.edge_index).translate(table.ljust(256, b"\xff"))
         kids = array("Q", bytes(8 * len(lexicon.terminal)))
-        _module.kid_bits(lexicon.first, edge_letters, kids)
+        ordered = _module.kid_bits(lexicon.first, edge_letters, kids)
         if len(_dawgs) > 16:
             _dawgs.clear()
         arrays = (lexicon.first, lexicon.targets, lexicon.terminal, edge_letters, kids,
-                  lexicon.root)
+                  lexicon.root, ordered)
         found = _dawgs[key] = (lexicon, arrays)
     return found[1]
 
@@ -248,7 +250,7 @@ def native_moves(
             or sum(counts) + blanks + wildcards > min(_MAX_TILES, len(tables.bingo) - 1)):
         return None
     new_value, word_mult, cross_factor, blocked, free_start, bingo = flat_tables(tables)
-    first, targets, terminal, edge_letters, kids, root = dawg_arrays(lexicon, letters)
+    first, targets, terminal, edge_letters, kids, root, ordered = dawg_arrays(lexicon, letters)
     start = ruleset.board.start
     bonus = tables.bonus_letter
     assert _module is not None
@@ -261,6 +263,6 @@ def native_moves(
         blocked, free_start, bingo, int(tables.additive), -1 if bonus is None else index[bonus],
         tables.bonus_points, counts, blanks, wildcards, ruleset.first_play_min_tiles,
         int(ruleset.first_play is FirstPlay.START_SQUARE), -1 if start is None else start,
-        (*letters, WILDCARD), Move, portals, -1 if limit is None else limit,
+        (*letters, WILDCARD), Move, portals, -1 if limit is None else limit, int(ordered),
     )
     return moves

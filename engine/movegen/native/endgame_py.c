@@ -58,6 +58,7 @@ PyObject *py_endgame_search(PyObject *self, PyObject *args) {
                         &freestart, &bingo, &cells, &face, &oldbon, &face_of, &rack0, &rack1,
                         &values};
     unsigned int root;
+    int ordered = 0;
     int rows, cols, additive, bonus, bp, seat, run, scored, opening, start, min_tiles;
     int limit_scored, limit_zero, kinds, cutoffs, tt_bits;
     double budget;
@@ -72,8 +73,8 @@ PyObject *py_endgame_search(PyObject *self, PyObject *args) {
                           &PyTuple_Type, &letters, &tt_bits))
         return NULL;
     Search *s = NULL;
-    if (!PyArg_ParseTuple(dawg, "y*y*y*y*y*I:dawg", &first, &targets, &terminal, &elet, &kids,
-                          &root)
+    if (!PyArg_ParseTuple(dawg, "y*y*y*y*y*I|p:dawg", &first, &targets, &terminal, &elet, &kids,
+                          &root, &ordered)
         || !PyArg_ParseTuple(tables, "iiy*y*y*y*y*y*iii:tables", &rows, &cols, &nv, &wm, &xf,
                              &blocked, &freestart, &bingo, &additive, &bonus, &bp)
         || !PyArg_ParseTuple(board, "y*y*y*y*:board", &cells, &face, &oldbon, &face_of)
@@ -107,6 +108,7 @@ PyObject *py_endgame_search(PyObject *self, PyObject *args) {
     g->elet = elet.buf;
     g->kids = kids.buf;
     g->root = root;
+    g->ordered = ordered;
     g->rows = rows;
     g->cols = cols;
     g->nl = nl;

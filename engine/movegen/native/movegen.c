@@ -93,11 +93,23 @@ static void extend(Gen *g, int i, uint32_t node, int msum, int wf, int bon, int 
     const int nwf = g->additive ? wf + g->wm[s] : wf * g->wm[s];
     const int np = g->np++;
     g->psq[np] = s;
-    uint32_t e = g->first[node], end = g->first[node + 1];
-    for (; e < end; e++) {
-        int letter = g->elet[e];
-        if (letter == NOLETTER || !((fit >> letter) & 1)) continue;
-        uint32_t child = g->targets[e];
+    /* the letters of `fit`, in ascending order: on an ordered DAWG straight from the bits
+       (each edge found by counting), otherwise by reading every edge */
+    const uint32_t base = g->first[node], end = g->first[node + 1];
+    const uint64_t kids = g->kids[node];
+    uint64_t left = fit;
+    for (uint32_t e = base; g->ordered ? left != 0 : e < end;) {
+        int letter;
+        uint32_t child;
+        if (g->ordered) {
+            letter = __builtin_ctzll(left);
+            left &= left - 1;
+            child = g->targets[base + edge_rank(kids, letter)];
+        } else {
+            letter = g->elet[e];
+            child = g->targets[e++];
+            if (letter == NOLETTER || !((fit >> letter) & 1)) continue;
+        }
         const uint64_t ck = g->kids[child];
         if (next_tile >= 0) {
             if (!((ck >> next_tile) & 1)) continue;
@@ -704,7 +716,7 @@ PyDoc_STRVAR(generate_doc,
 "generate(first, targets, terminal, edge_letters, kid_bits, root, rows, cols, cells, faces,\n"
 "         new_value, word_mult, cross_factor, blocked, free_start, bingo, additive, bonus,\n"
 "         bonus_points, counts, blanks, wildcards, first_min_tiles, start_rule, start, shown,\n"
-"         move_type, portals=None, limit=-1) -> list of moves, best first, or None\n\n"
+"         move_type, portals=None, limit=-1, ordered=0) -> list of moves, best first, or None\n\n"
 "Every legal play of the rack on the board (see engine/movegen/native_bridge.py for the arrays).\n"
 "``cells``: the board's tuple (None or a tile: letter, blank, ...); ``faces``: int32 face value\n"
 "per letter index and blank (2 * letter + blank); ``start_rule``: an empty board's first play\n"
@@ -712,6 +724,7 @@ PyDoc_STRVAR(generate_doc,
 "``shown``: the tile letters, then the wildcard's '*' (letter index len(shown) - 1 on the board).\n"
 "``portals``: None, or (partner, perp, squares, chains, judge) for open War of Words portal\n"
 "pairs (portals.c). ``limit`` >= 0: only the first ``limit`` moves of that list.\n"
+"``ordered``: kid_bits found the DAWG's edges in letter order (a letter's edge is then counted).\n"
 "None: a tile's letter outside ``shown``, or node sets of wildcards too large; the Python\n"
 "generator answers.");
 
@@ -727,12 +740,13 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     uint8_t *board = NULL, *oldbon = NULL;
     int32_t *face = NULL;
     Py_buffer partner = {0}, perp = {0}, psq = {0}, pinfo = {0};
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*IiiO!y*y*y*y*y*y*y*iiiy*iiiiiO!O!|On:generate",
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*IiiO!y*y*y*y*y*y*y*iiiy*iiiiiO!O!|Oni:generate",
                           &b.first, &b.targets, &b.terminal, &b.elet, &b.kids, &root,
                           &g.rows, &g.cols, &PyTuple_Type, &cells, &b.faces, &b.nv, &b.wm, &b.xf,
                           &b.blocked, &b.freestart, &b.bingo, &g.additive, &g.bonus, &g.bp,
                           &b.counts, &blanks, &wilds, &first_min, &start_rule, &start,
-                          &PyTuple_Type, &letters, &PyType_Type, &move_type, &portals, &limit))
+                          &PyTuple_Type, &letters, &PyType_Type, &move_type, &portals, &limit,
+                          &g.ordered))
         return NULL;
     PyObject *result = NULL;
     uint32_t *order = NULL;
@@ -924,8 +938,10 @@ done:
 }
 
 PyDoc_STRVAR(kid_bits_doc,
-"kid_bits(first, edge_letters, out) -> None\n\n"
-"Fill ``out`` (8 bytes per node) with the bitset of the tile letters leaving each node.");
+"kid_bits(first, edge_letters, out) -> bool\n\n"
+"Fill ``out`` (8 bytes per node) with the bitset of the tile letters leaving each node. True\n"
+"when every node's edges come in ascending letter order, any edge of no tile letter last: then\n"
+"``generate(..., ordered=1)`` finds a letter's edge by counting the node's letters before it.");
 
 static PyObject *py_kid_bits(PyObject *self, PyObject *args) {
     Py_buffer first, elet, out;
@@ -943,14 +959,19 @@ static PyObject *py_kid_bits(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "kid_bits: edge_letters is shorter than the edges");
         goto done;
     }
+    int ordered = 1;
     for (Py_ssize_t n = 0; n < nodes; n++) {
         uint64_t bits = 0;
-        for (uint32_t e = f[n]; e < f[n + 1]; e++)
+        int last = -1;
+        for (uint32_t e = f[n]; e < f[n + 1]; e++) {
             if (l[e] != NOLETTER) bits |= (uint64_t)1 << l[e];
+            /* ascending letters, then any NOLETTER edges */
+            if (l[e] != NOLETTER && (int)l[e] <= last) ordered = 0;
+            last = l[e];
+        }
         o[n] = bits;
     }
-    result = Py_None;
-    Py_INCREF(result);
+    result = PyBool_FromLong(ordered);
 done:
     PyBuffer_Release(&first);
     PyBuffer_Release(&elet);

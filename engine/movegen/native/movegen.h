@@ -45,6 +45,7 @@ typedef struct {
     const int32_t *bingo;
     int nbingo, additive, bonus, bp, min_tiles;
     uint64_t all_bits;
+    int ordered;  /* each node's edges in ascending letter order, NOLETTER last (kid_bits) */
     /* rack */
     int counts[MAXLETTERS];
     uint64_t lav;           /* the letters on the rack now (blanks aside) */
@@ -90,7 +91,18 @@ typedef struct {
     int failed;             /* 1: past the bingo table, 2: out of memory, 3: sets too large */
 } Gen;
 
+/* How many of a node's letters `kids` come before `letter`: on an ordered DAWG, the place of
+   its edge among the node's edges. */
+static inline uint32_t edge_rank(uint64_t kids, int letter) {
+    return (uint32_t)__builtin_popcountll(kids & (((uint64_t)1 << letter) - 1));
+}
+
 static inline int64_t child_of(const Gen *g, uint32_t node, int letter) {
+    if (g->ordered) { /* the edge's place among the node's letters, counted */
+        const uint64_t kids = g->kids[node];
+        if (letter > 63 || !((kids >> letter) & 1)) return -1;
+        return g->targets[g->first[node] + edge_rank(kids, letter)];
+    }
     uint32_t e = g->first[node], end = g->first[node + 1];
     for (; e < end; e++)
         if (g->elet[e] == letter) return g->targets[e];

@@ -11,6 +11,7 @@ pairs included: a third of the War of Words positions get one or two pairs). The
 from __future__ import annotations
 
 import random
+from contextlib import suppress
 from dataclasses import replace
 from functools import cache
 from itertools import islice
@@ -280,3 +281,47 @@ def test_every_opening_is_searched_right_whether_the_board_is_symmetric_or_not(
             state = set_rack(state, state.to_move, tuple(rack))
             moves = agreed_moves(state)
             assert {m.across for m in moves} == {True, False}, (ruleset.id, rack)
+
+
+@pytest.mark.parametrize(("edge_letters", "ordered"), [
+    ([1, 2, 5], True), ([1, 255, 255], True), ([255], True),
+    ([2, 1, 5], False), ([1, 1], False), ([255, 1], False),
+])
+def test_kid_bits_says_whether_a_nodes_edges_come_in_letter_order(
+        edge_letters: list[int], ordered: bool) -> None:
+    """The core finds a letter's edge by counting the node's letters before it only on a DAWG
+    whose every node lists its edges in ascending letter order, edges of no tile letter last."""
+    from array import array
+
+    module = native_bridge.native_module()
+    assert module is not None, "the native core is not built"
+    first = array("I", [0, len(edge_letters), len(edge_letters)])  # two nodes, the second bare
+    kids = array("Q", [0, 0])
+    assert module.kid_bits(first, bytes(edge_letters), kids) is ordered
+    assert kids[0] == sum(1 << k for k in set(edge_letters) - {255})
+
+
+def test_the_counted_edges_and_the_edge_scan_give_the_same_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """English lexicons are ordered (their edges are found by counting); Polish, whose tile
+    letters are not in its alphabet's order, is not (its edges are scanned). The same positions
+    generated both ways, blanks included, give the same list."""
+    assert native_bridge.available(), "the native core is not built"
+    english = load_lexicon("en")
+    assert native_bridge.dawg_arrays(english, tuple(get_ruleset("scrabble").tiles.letters))[-1]
+    polish = get_ruleset("scrabble", "pl")
+    assert not native_bridge.dawg_arrays(load_lexicon("pl"), tuple(polish.tiles.letters))[-1]
+    positions = []
+    for seed in range(3):
+        for state in game("scrabble", "en", seed)[::3]:
+            for rack in ("AEINRST", "?EINRST", "??ENRST"):
+                with suppress(InputError):  # a rack the bag cannot give is left out
+                    positions.append(set_rack(state, state.to_move, tuple(rack)))
+    with movegen_implementation("native"):
+        counted = [generate_moves(state) for state in positions]
+        real = native_bridge.dawg_arrays
+        monkeypatch.setattr(native_bridge, "dawg_arrays",
+                            lambda lexicon, letters: (*real(lexicon, letters)[:-1], False))
+        scanned = [generate_moves(state) for state in positions]
+    assert len(positions) > 20 and sum(map(len, counted)) > 1000
+    assert counted == scanned
