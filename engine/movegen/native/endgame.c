@@ -185,11 +185,8 @@ static void sort_moves(SortItem *a, SortItem *tmp, size_t n, const Found *f, con
 }
 
 static void *grow(void *buf, size_t *cap, size_t need, size_t item, Search *s) {
-    if (need <= *cap) return buf;
-    size_t more = need * 2;
-    void *got = realloc(buf, more * item);
+    void *got = grow_items(buf, cap, need, item, need);
     if (!got) eg_fail(s, 2);
-    *cap = more;
     return got;
 }
 

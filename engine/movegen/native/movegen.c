@@ -33,14 +33,19 @@ static inline int32_t nv_of(const Gen *g, int s, int letter) {
 
 /* -- output ------------------------------------------------------------------------------- */
 
+void *grow_items(void *items, size_t *cap, size_t need, size_t size, size_t least) {
+    if (need <= *cap) return items;
+    size_t more = *cap ? *cap : least;
+    while (more < need) more *= 2;
+    void *got = realloc(items, more * size);
+    if (got) *cap = more;
+    return got;
+}
+
 Found *new_found(Gen *g) {
-    if (g->nfound == g->capfound) {
-        size_t cap = g->capfound ? g->capfound * 2 : 1024;
-        Found *more = realloc(g->found, cap * sizeof(Found));
-        if (!more) { g->failed = 2; return NULL; }
-        g->found = more;
-        g->capfound = cap;
-    }
+    Found *more = grow_items(g->found, &g->capfound, g->nfound + 1, sizeof(Found), 1024);
+    if (!more) { g->failed = 2; return NULL; }
+    g->found = more;
     return &g->found[g->nfound++];
 }
 
@@ -170,13 +175,9 @@ typedef struct LeftPart {
 } LeftPart;
 
 static LeftPart *new_left(Gen *g) {
-    if (g->nlefts == g->caplefts) {
-        size_t cap = g->caplefts ? g->caplefts * 2 : 256;
-        LeftPart *more = realloc(g->lefts, cap * sizeof(LeftPart));
-        if (!more) { g->failed = 2; return NULL; }
-        g->lefts = more;
-        g->caplefts = cap;
-    }
+    LeftPart *more = grow_items(g->lefts, &g->caplefts, g->nlefts + 1, sizeof(LeftPart), 256);
+    if (!more) { g->failed = 2; return NULL; }
+    g->lefts = more;
     return &g->lefts[g->nlefts++];
 }
 

@@ -116,6 +116,10 @@ typedef struct {
     uint32_t index;
 } SortItem;
 
+/* `items` (of `size` bytes each, `*cap` of them) with room for `need`: the same buffer, or a
+   larger one (at least `least` items, doubling), *cap updated; NULL when out of memory (the
+   old buffer is then still the caller's). */
+void *grow_items(void *items, size_t *cap, size_t need, size_t size, size_t least);
 void find_anchors(Gen *g, int opening, int start);
 void generate_plain(Gen *g, int opening, int start);
 uint64_t sort_key(const Found *f, const uint8_t *rank);
