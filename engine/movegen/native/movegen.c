@@ -43,9 +43,11 @@ void *grow_items(void *items, size_t *cap, size_t need, size_t size, size_t leas
 }
 
 Found *new_found(Gen *g) {
-    Found *more = grow_items(g->found, &g->capfound, g->nfound + 1, sizeof(Found), 1024);
-    if (!more) { g->failed = 2; return NULL; }
-    g->found = more;
+    if (g->nfound == g->capfound) {
+        Found *more = grow_items(g->found, &g->capfound, g->nfound + 1, sizeof(Found), 1024);
+        if (!more) { g->failed = 2; return NULL; }
+        g->found = more;
+    }
     return &g->found[g->nfound++];
 }
 
@@ -175,9 +177,11 @@ typedef struct LeftPart {
 } LeftPart;
 
 static LeftPart *new_left(Gen *g) {
-    LeftPart *more = grow_items(g->lefts, &g->caplefts, g->nlefts + 1, sizeof(LeftPart), 256);
-    if (!more) { g->failed = 2; return NULL; }
-    g->lefts = more;
+    if (g->nlefts == g->caplefts) {
+        LeftPart *more = grow_items(g->lefts, &g->caplefts, g->nlefts + 1, sizeof(LeftPart), 256);
+        if (!more) { g->failed = 2; return NULL; }
+        g->lefts = more;
+    }
     return &g->lefts[g->nlefts++];
 }
 
