@@ -29,7 +29,7 @@ from wordarena.engine.lexicon.alphabet import ALPHABETS
 from wordarena.engine.movegen import generate, generate_moves, native_bridge
 from wordarena.engine.movegen.api import board_ruleset
 from wordarena.engine.placement import NO_LINKS
-from wordarena.engine.rulesets.catalog import board_ids
+from wordarena.engine.rulesets.catalog import list_rulesets
 from wordarena.engine.tiles import BLANK, WILDCARD
 from wordarena.engine.warofwords.arena import Marker, portal_links
 
@@ -250,21 +250,17 @@ def test_a_limit_gives_the_first_moves_of_the_whole_list(family: str) -> None:
         generate_moves(state, limit=-1)
 
 
-def _family_of(board: str) -> str:
-    return "warofwords" if board.startswith("warofwords") else \
-        "scrabble" if board == "superscrabble" else board
-
-
-@pytest.mark.parametrize("board", board_ids())
+@pytest.mark.parametrize(("family", "board"), [
+    (r["family"], board) for r in list_rulesets() if r["language"] == "en" for board in r["boards"]])
 def test_every_opening_is_searched_right_whether_the_board_is_symmetric_or_not(
-        board: str) -> None:
+        family: str, board: str) -> None:
     """On an empty board whose squares read the same across as down, with the start square on
     that diagonal, the native core searches the across plays only and turns them into the down
-    ones (docs/movegen.md, Speed). Every board's opening must be the Python generator's list,
-    with plays both ways: as shipped (five War of Words fields are not symmetric), with one
-    premium square near the centre changed on one side of the diagonal only, and with the
-    start square moved off the diagonal."""
-    base = get_ruleset(_family_of(board), "en", board)
+    ones (docs/movegen.md, Speed). Every board's opening, in every family that plays it, must be
+    the Python generator's list, with plays both ways: as shipped (five War of Words fields are
+    not symmetric), with one premium square near the centre changed on one side of the diagonal
+    only, and with the start square moved off the diagonal."""
+    base = get_ruleset(family, "en", board)
     layout = base.board
     centre = layout.start if layout.start is not None else layout.rows // 2 * layout.cols
     lopsided = tuple(replace(sq, word_mult=3, letter_mult=1) if i == centre + 2 else sq
