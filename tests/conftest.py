@@ -106,6 +106,40 @@ def postgres_database() -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+class DatabaseOutage:
+    """Closes a PostgreSQL test database to new connections and ends every open one (as a restart
+    or a cut link would); ``end`` opens it again."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy.engine import make_url
+
+        self.name = str(make_url(url).database)
+
+    def _run(self, *sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(_psycopg_dsn(postgres_admin_url()), autocommit=True) as conn:
+            for s in sql:
+                conn.execute(s)
+
+    def start(self) -> None:
+        self._run(f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS false',
+                  f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{self.name}'")
+
+    def end(self) -> None:
+        self._run(f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS true')
+
+
+@pytest.fixture
+def database_outage(postgres_database: str) -> Iterator[DatabaseOutage]:
+    """A ``DatabaseOutage`` of ``postgres_database``, always ended before the database is dropped."""
+    outage = DatabaseOutage(postgres_database)
+    try:
+        yield outage
+    finally:
+        outage.end()
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh database of each kind: an SQLite file, then a PostgreSQL database."""

@@ -20,8 +20,14 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from wordarena.services.common import logs
+
+log = logs.get_logger(__name__)
+
+#: How long a client is told to wait before retrying a call the database could not serve.
+DATABASE_RETRY_S = 1.0
 
 
 class ServiceError(Exception):
@@ -93,9 +99,25 @@ Translate = Callable[[Exception], "ServiceError | None"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def database_unavailable(exc: Exception) -> ServiceError | None:
+    """UNAVAILABLE with a retry hint when ``exc`` says the database could not be reached or ended
+    the connection (a restart, a cut link, a transaction it ended because this process was frozen),
+    logged as a warning: an outage the service rides out, not a bug. The driver's message (host,
+    database name) stays in the log; the client learns only that it may retry."""
+    lost = isinstance(exc, OperationalError) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
+    if not lost:
+        return None
+    log.warning("database unavailable: call refused", error=str(getattr(exc, "orig", exc)).strip()[:300])
+    retry = error_details_pb2.RetryInfo()
+    retry.retry_delay.FromNanoseconds(int(DATABASE_RETRY_S * 1e9))
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, "the database is unavailable; retry shortly", retry)
+
+
 def _service_error(exc: Exception, translators: tuple[Translate, ...]) -> ServiceError | None:
     if isinstance(exc, ServiceError):
         return exc
+    if (lost := database_unavailable(exc)) is not None:
+        return lost
     for translate in translators:
         err = translate(exc)
         if err is not None:
@@ -114,7 +136,8 @@ def rpc_errors(*translators: Translate) -> Callable[[F], F]:
     """The one error mapping of the servicers: a decorator for grpc.aio handlers, unary or
     server-streaming (an ``async def`` that yields), that binds the request's ``match_id`` /
     ``request_id`` to the log context and ends the call with a rich status when the handler
-    raises ``ServiceError`` or a domain error one of ``translators`` knows. Other exceptions
+    raises ``ServiceError``, a database outage (``database_unavailable``) or a domain error one of
+    ``translators`` knows. Other exceptions
     pass through (gRPC answers UNKNOWN, and the interceptors log them)."""
 
     def decorate(fn: F) -> F:
@@ -189,5 +212,5 @@ def detail(error: Any, cls: type[Message]) -> Any:
     return None
 
 
-__all__ = ["ServiceError", "Translate", "abort_with", "bad_request", "code_pb2", "detail", "details_of",
-           "fit_status", "invalid_argument", "rpc", "rpc_errors"]
+__all__ = ["ServiceError", "Translate", "abort_with", "bad_request", "code_pb2", "database_unavailable",
+           "detail", "details_of", "fit_status", "invalid_argument", "rpc", "rpc_errors"]
