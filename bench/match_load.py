@@ -106,7 +106,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict[str, Any]],
                   think: float, duration: float, ramp_deadline: float, channels_n: int,
-                  tag: str) -> dict[str, Any]:
+                  tag: str, all_started: Any = None) -> dict[str, Any]:
     import grpc
     from google.rpc import status_pb2
 
@@ -265,6 +265,10 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
     await asyncio.gather(*(ch.channel_ready() for ch in channels))
     tasks: Any = await pace()
     await started.wait()
+    if all_started is not None:
+        # The window opens once every client process has all its matches started: a burst of
+        # match creations still under way elsewhere would otherwise count in this one's window.
+        await asyncio.to_thread(all_started.wait)
     t_start = time.perf_counter()
     t0_wall = time.time()
     cpu0 = time.process_time()
@@ -285,14 +289,14 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
             **counts}
 
 
-def _client_proc(args: tuple[Any, ...], out: Any) -> None:
+def _client_proc(args: tuple[Any, ...], out: Any, all_started: Any) -> None:
     import gc
     import logging
 
     logging.disable(logging.WARNING)
     # The load generator's own garbage collections would show up as server latency.
     gc.disable()
-    result = asyncio.run(_client(*args))
+    result = asyncio.run(_client(*args, all_started=all_started))
     out.send(result)
     out.close()
 
@@ -402,13 +406,14 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
         ramp_deadline = time.time() + ramp
         ctx = mp.get_context("spawn")
         procs, pipes = [], []
+        all_started = ctx.Barrier(args.procs)
         for i in range(args.procs):
             slots = list(range(i, args.matches, args.procs))
             rx, tx = ctx.Pipe(duplex=False)
             p = ctx.Process(target=_client_proc, args=((servers[i % len(servers)][1], str(data_dir), slots,
                                                         scripts, args.think,
                                                         args.duration, ramp_deadline, args.channels,
-                                                        f"c{i}"), tx))
+                                                        f"c{i}"), tx, all_started))
             p.start()
             procs.append(p)
             pipes.append(rx)

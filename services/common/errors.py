@@ -12,10 +12,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import grpc
+import psycopg
 from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
@@ -25,6 +27,10 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from wordarena.services.common import logs
 
 log = logs.get_logger(__name__)
+
+#: The drivers' own "could not reach / lost the database" errors, for code that uses a DBAPI
+#: connection directly (SQLAlchemy wraps them as ``OperationalError`` elsewhere).
+_DRIVER_OPERATIONAL = (psycopg.OperationalError, sqlite3.OperationalError)
 
 #: How long a client is told to wait before retrying a call the database could not serve.
 DATABASE_RETRY_S = 1.0
@@ -104,7 +110,8 @@ def database_unavailable(exc: Exception) -> ServiceError | None:
     the connection (a restart, a cut link, a transaction it ended because this process was frozen),
     logged as a warning: an outage the service rides out, not a bug. The driver's message (host,
     database name) stays in the log; the client learns only that it may retry."""
-    lost = isinstance(exc, OperationalError) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
+    lost = (isinstance(exc, (OperationalError, *_DRIVER_OPERATIONAL))
+            or (isinstance(exc, DBAPIError) and exc.connection_invalidated))
     if not lost:
         return None
     log.warning("database unavailable: call refused", error=str(getattr(exc, "orig", exc)).strip()[:300])

@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import or_, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -29,6 +30,7 @@ from wordarena.services.common.db import Database, run_migrations
 from wordarena.services.match.models import EventRow, MatchRow, RequestRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+T = TypeVar("T")
 
 #: A stored event's payload as compact JSON. Payloads are plain dicts and lists built afresh for
 #: each event (``eventlog.to_stored``), never cyclic: without the cycle check the encoder takes
@@ -102,6 +104,8 @@ class _Append:
     future: asyncio.Future[None]
 
 
+#: The columns of ``matches``, from the model (the plain statements below name them all).
+_MATCH_COLUMNS: tuple[str, ...] = tuple(MatchRow.__table__.columns.keys())  # type: ignore[attr-defined]
 _REQUEST_COLUMNS = ("match_id", "player_id", "request_id", "method", "last_seq", "response")
 
 
@@ -141,28 +145,33 @@ class MatchStore:
     # --- matches -------------------------------------------------------------------------
 
     async def create(self, row: MatchRow, events: list[StoredEvent]) -> MatchRow:
-        """Insert a new match with its first events; if the id exists, return the stored row."""
-        def work(s: Session) -> MatchRow:
-            existing = s.get(MatchRow, row.id)
-            if existing is not None:
-                return existing
-            s.add(row)
-            s.flush()
-            for e in events:
-                s.add(e.to_row(row.id))
-            return row
-
+        """Insert a new match with its first events; if the id exists, return the stored row.
+        Plain statements on a DBAPI connection, as appends are: through the ORM a creation cost
+        the database thread about 4 ms, and a burst of them held up every turn's commit."""
         try:
-            return await self.db.run(work)
+            await self.db.run_raw(self._in_transaction, self._insert_match, row, events)
+            return row
         except IntegrityError:
             got = await self.get(row.id)
             if got is None:  # pragma: no cover - would be a real error
                 raise
             return got
 
+    def _insert_match(self, cur: Any, row: MatchRow, events: list[StoredEvent]) -> None:
+        p = self._mark
+        cur.execute(f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) "
+                    f"VALUES ({', '.join([p] * len(_MATCH_COLUMNS))})",
+                    tuple(getattr(row, c) for c in _MATCH_COLUMNS))
+        self._insert_events(cur, [(row.id, e.seq, e.time, e.kind, encode_payload(e.payload)) for e in events])
+
     async def get(self, match_id: str) -> MatchRow | None:
-        """The match row, or None."""
-        return await self.db.run(lambda s: s.get(MatchRow, match_id))
+        """The match row, or None (one plain SELECT, see ``create``)."""
+        return await self.db.run_raw(self._in_transaction, self._select_match, match_id)
+
+    def _select_match(self, cur: Any, match_id: str) -> MatchRow | None:
+        cur.execute(f"SELECT {', '.join(_MATCH_COLUMNS)} FROM matches WHERE id = {self._mark}", (match_id,))
+        found = cur.fetchone()
+        return None if found is None else MatchRow(**dict(zip(_MATCH_COLUMNS, found, strict=True)))
 
     async def load(self, match_id: str) -> MatchLog | None:
         """The row, every event in seq order and every stored request answer."""
@@ -263,19 +272,33 @@ class MatchStore:
                 out.append(ConflictError(item.match_id))
         return out
 
+    @property
+    def _mark(self) -> str:
+        """The driver's parameter marker."""
+        return "?" if self.db.sqlite else "%s"
+
     def _transaction(self, group: list[_Append]) -> None:
-        """``_write_items`` in one transaction, on a DBAPI connection of the engine's pool: an
+        """``_write_items`` of ``group`` in one transaction."""
+        self._in_transaction(self._write_items, group)
+
+    def _in_transaction(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(cursor, *args)`` in one transaction, on a DBAPI connection of the engine's pool: an
         SQLAlchemy ``Connection`` and its transaction cost about as much CPU as the statements
         (events, checks, the pool's bookkeeping per statement). Driver errors are raised as
         SQLAlchemy's (``IntegrityError``, ``DBAPIError``), as a ``Connection`` raises them; a
         connection the database dropped is not given back to the pool."""
         engine = self.db.engine
-        raw = engine.raw_connection()
+        try:
+            raw = engine.raw_connection()  # the pool raises the driver's own error: wrapped below
+        except engine.dialect.loaded_dbapi.Error as exc:
+            raise DBAPIError.instance(None, None, exc, engine.dialect.loaded_dbapi.Error,
+                                      dialect=engine.dialect) from exc
         try:
             cur = raw.cursor()
             try:
-                self._write_items(cur, group)
+                out = fn(cur, *args)
                 raw.commit()
+                return out
             except BaseException:
                 raw.rollback()
                 raise
@@ -295,7 +318,7 @@ class MatchStore:
         """A few statements for the whole group, whatever its size: on SQLite each statement
         costs the writer thread a GIL hand-off, which under load dominates the write. ``cur``:
         a DBAPI cursor in the group's transaction."""
-        p = "?" if self.db.sqlite else "%s"
+        p = self._mark
         row = f"({p}, CAST({p} AS INTEGER), {p}, CAST({p} AS INTEGER), CAST({p} AS VARCHAR(16)), " \
               f"CAST({p} AS DOUBLE PRECISION))"
         params: list[Any] = []
@@ -313,14 +336,8 @@ class MatchStore:
             tuple(params))
         if cur.rowcount != len(group):
             raise _Refused
-        events = [(item.match_id, e.seq, e.time, e.kind, encode_payload(e.payload))
-                  for item in group for e in item.events]
-        for k in range(0, len(events), 1000):
-            chunk = events[k:k + 1000]
-            cur.execute(
-                "INSERT INTO match_events (match_id, seq, time, kind, payload) VALUES "
-                + ", ".join([f"({p}, {p}, {p}, {p}, {p})"] * len(chunk)),
-                tuple(x for ev in chunk for x in ev))
+        self._insert_events(cur, [(item.match_id, e.seq, e.time, e.kind, encode_payload(e.payload))
+                                  for item in group for e in item.events])
         requests = [tuple(item.request[c] for c in _REQUEST_COLUMNS) for item in group if item.request]
         for k in range(0, len(requests), 1000):
             chunk = requests[k:k + 1000]
@@ -328,6 +345,16 @@ class MatchStore:
                 f"INSERT INTO match_requests ({', '.join(_REQUEST_COLUMNS)}) VALUES "
                 + ", ".join([f"({p}, {p}, {p}, {p}, {p}, {p})"] * len(chunk)),
                 tuple(x for rq in chunk for x in rq))
+
+    def _insert_events(self, cur: Any, events: list[tuple[str, int, float, str, str]]) -> None:
+        """Multi-row INSERTs of (match id, seq, time, kind, JSON payload) rows."""
+        p = self._mark
+        for k in range(0, len(events), 1000):
+            chunk = events[k:k + 1000]
+            cur.execute(
+                "INSERT INTO match_events (match_id, seq, time, kind, payload) VALUES "
+                + ", ".join([f"({p}, {p}, {p}, {p}, {p})"] * len(chunk)),
+                tuple(x for ev in chunk for x in ev))
 
     # --- ownership ---------------------------------------------------------------------
 

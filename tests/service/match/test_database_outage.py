@@ -14,7 +14,7 @@ import grpc
 import pytest
 import structlog
 from google.rpc import error_details_pb2
-from match_harness import Harness
+from match_harness import Harness, client_move
 
 from wordarena.services.common.errors import detail
 
@@ -49,3 +49,26 @@ async def test_create_match_while_the_database_is_down_is_unavailable_and_retrya
     assert await harness.create(srv, match_id="during") == "during"  # the retry succeeds
     alice = harness.player(srv, "alice")
     assert (await alice.view("during")).last_seq >= 1
+
+
+async def test_a_turn_while_the_database_is_down_is_refused_and_its_retry_counts_once(
+    harness: Harness, database_outage: Any
+) -> None:
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=7)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(mid)
+    database_outage.start()
+    with structlog.testing.capture_logs() as logged, pytest.raises(grpc.aio.AioRpcError) as refused:
+        await alice.submit(mid, client_move(view), view.last_seq, request_id="turn-1")
+    assert refused.value.code() == grpc.StatusCode.UNAVAILABLE, refused.value.details()
+    assert "retry with the same request_id" in (refused.value.details() or "")
+    assert not [r for r in logged if r["log_level"] in ("error", "critical")], logged
+
+    database_outage.end()
+    played = await alice.submit(mid, client_move(view), view.last_seq, request_id="turn-1")
+    again = await alice.submit(mid, client_move(view), view.last_seq, request_id="turn-1")
+    assert played == again  # the retry's answer, not a second turn
+    after = await alice.view(mid)
+    assert after.last_seq == played.last_seq == view.last_seq + len(played.events)
+    assert [ev.seq for ev in played.events] == list(range(view.last_seq + 1, played.last_seq + 1))
