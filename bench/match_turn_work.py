@@ -30,7 +30,7 @@ from match_load import RULESET, load_scripts
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import apply, start_game
 from wordarena.engine.lexicon import load_lexicon
-from wordarena.services.match import eventlog, moves, projection, store, views
+from wordarena.services.match import eventlog, moves, projection, views
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo
 from wordarena.v1 import match_pb2 as m
 
@@ -63,7 +63,7 @@ def play_all(scripts: list[dict[str, Any]], lexicon: Any) -> int:
             rack = views.rack(rt.ruleset, racks[seat])
             projection.turn_answer(rt, events, seat, rt.seq + len(events), rack)
             for ev in events:
-                store.encode_payload(ev.payload)
+                ev.text  # noqa: B018 - encoded as the store writes it
                 for viewer in (0, 1):
                     projection.stream_message(rt, ev, viewer)
             rt.state = new_state

@@ -76,7 +76,7 @@ def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now:
     early: list[int] = []
     if game_over is not None:  # who left in the first round (War of Words: no result)
         early = results.first_round_leavers(
-            [*(ev.payload.get("engine", ()) for ev in rt.events), *groups])
+            [*results.departures(rt.events), *groups])
     out: list[StoredEvent] = []
     seq = rt.seq
     wow = rt.ruleset.family == "warofwords"
@@ -178,13 +178,26 @@ async def append(store: MatchStore, rt: Runtime, owner: str, events: list[Stored
     metrics.APPEND_SECONDS.observe(time.perf_counter() - t0)
 
 
+#: A match's latest events keep their payload dicts (the ones read on every turn: the last
+#: turn's, the game's end); older ones keep only its JSON text (``StoredEvent.compact``).
+KEEP_DECODED = 4
+
+
 def install(rt: Runtime, events: Sequence[StoredEvent]) -> None:
     """Add durably stored ``events`` to the match in memory (its log and the seq at which each
-    square's tile was placed)."""
+    square's tile was placed), compacting the events that are no longer among its latest."""
     for ev in events:
-        ev.payload.setdefault("board", [])
         _track_placed(rt.placed_seq, ev)
         rt.events.append(ev)
+    compact_old(rt.events, len(events))
+
+
+def compact_old(log: list[StoredEvent], added: int) -> None:
+    """Compact the events of ``log`` that its last ``added`` pushed out of the latest
+    ``KEEP_DECODED`` (chat stays decoded: small, and counted on every SendChat)."""
+    for ev in log[max(len(log) - KEEP_DECODED - added, 0):max(len(log) - KEEP_DECODED, 0)]:
+        if ev.kind != "chat":
+            ev.compact()
 
 
 def _track_placed(placed_seq: dict[int, int], ev: StoredEvent) -> None:
@@ -227,6 +240,7 @@ async def rebuild(store: MatchStore, match_id: str, lexicon_for: Callable[[str],
                 if ee.get("seat") is not None and "action" in ee.get("data", {}):
                     rt.last_move[ee["seat"]] = ev.time
     rt.requests = {k: (r.method, r.response) for k, r in loaded.requests.items()}
+    compact_old(rt.events, len(rt.events))
     if state.over:
         rt.status = "finished"
     log.info("match rebuilt from its log", match_id=match_id, seq=rt.seq)

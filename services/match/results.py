@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,14 @@ from wordarena.v1 import control_pb2 as ctl
 DEPARTURES = frozenset({"left", "resigned"})
 OUTCOME_PB = {Outcome.WIN: c.OUTCOME_WIN, Outcome.LOSS: c.OUTCOME_LOSS, Outcome.TIE: c.OUTCOME_TIE,
               Outcome.NO_RESULT: c.OUTCOME_NO_RESULT}
+
+
+def departures(events: Iterable[StoredEvent]) -> Iterator[Sequence[dict[str, Any]]]:
+    """The engine event groups of the logged departures (resignations, leaving): the only
+    events ``first_round_leavers`` needs, picked by kind so no other payload is decoded."""
+    for ev in events:
+        if ev.kind in DEPARTURES:
+            yield ev.payload.get("engine", ())
 
 
 def first_round_leavers(groups: Iterable[Sequence[dict[str, Any]]]) -> list[int]:
@@ -97,7 +105,7 @@ def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest |
     data = over.payload["engine"][0]["data"]
     after = over.payload["after"]
     statuses: list[str] = list(after["seats"])
-    early = first_round_leavers(ev.payload.get("engine", ()) for ev in facts.events)
+    early = first_round_leavers(departures(facts.events))
     family = facts.ruleset.family
     decided = seat_outcomes(family, statuses, data["scores"], data["reason"], early)
     req = ctl.ReportResultRequest(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,21 +183,31 @@ class Runtime:
         turn's start plus the no-show time while it is to move and has made no move of its own
         (a seat that has not moved is on its first turn); None otherwise (bots always show)."""
         if not self.options.no_show_seconds or self.options.pass_and_play or self.bot_seat(seat) \
-                or self.state.over or seat != self.state.to_move or seat in moved_seats(self.events):
+                or self.state.over or seat != self.state.to_move or has_moved(self.events, seat):
             return None
         return self.turn_start + self.options.no_show_seconds
 
 
 def moved_seats(events: list[StoredEvent]) -> set[int]:
     """Seats that made a move of their own (any action but a time-out or a kick) in ``events``."""
-    out: set[int] = set()
+    return set(_movers(events))
+
+
+def has_moved(events: list[StoredEvent], seat: int) -> bool:
+    """``seat in moved_seats(events)``, reading the log only up to the seat's first move (older
+    events' payloads are decoded on each read)."""
+    return any(mover == seat for mover in _movers(events))
+
+
+def _movers(events: list[StoredEvent]) -> Iterator[int]:
     for ev in events:
+        if ev.kind == "chat":
+            continue
         for ee in ev.payload.get("engine", ()):
             action = ee.get("data", {}).get("action")
             if action is not None and action.get("kind") not in ("timeout", "kick") \
                     and action.get("seat") is not None:
-                out.add(int(action["seat"]))
-    return out
+                yield int(action["seat"])
 
 
 def after_snapshot(st: GameState) -> dict[str, Any]:

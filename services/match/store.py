@@ -18,7 +18,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -39,21 +39,68 @@ encode_payload = json.JSONEncoder(separators=(",", ":"), check_circular=False).e
 VERSION_TABLE = "alembic_version_match"
 
 
-@dataclass(slots=True)
 class StoredEvent:
-    """An event of the log: its seq, time (epoch seconds), kind and JSON payload."""
+    """An event of the log: its seq, time (epoch seconds), kind and JSON payload.
 
-    seq: int
-    time: float
-    kind: str
-    payload: dict[str, Any] = field(default_factory=dict)
-    #: Its projections for the viewers who saw it lately (``projection.project``), in memory
-    #: only; kept for a match's latest events.
-    shown: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    A match keeps its whole log in memory, and the payload dicts were most of a match's memory
+    (a classic match half-way through: about 110 of 136 KB, the score breakdowns foremost). So
+    once an event is no longer among its match's latest (``compact``) it keeps only the payload's
+    JSON text, a fraction of that size, and ``payload`` decodes it on each read. The payload does
+    not change once the event is stored: memory holds what the log holds."""
+
+    __slots__ = ("_payload", "_text", "kind", "seq", "shown", "time")
+
+    def __init__(self, seq: int, time: float, kind: str, payload: dict[str, Any] | None = None) -> None:
+        self.seq = seq
+        self.time = time
+        self.kind = kind
+        self._payload: dict[str, Any] | None = {} if payload is None else payload
+        self._text: str | None = None
+        #: Its projections for the viewers who saw it lately (``projection.project``), in
+        #: memory only; kept for a match's latest events.
+        self.shown: dict[Any, Any] = {}
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The payload (a compacted event's decoded afresh: a change to it is not kept)."""
+        if self._payload is not None:
+            return self._payload
+        assert self._text is not None
+        decoded: dict[str, Any] = json.loads(self._text)
+        return decoded
+
+    @property
+    def text(self) -> str:
+        """The payload as stored: compact JSON, encoded once."""
+        if self._text is None:
+            assert self._payload is not None
+            self._text = encode_payload(self._payload)
+        return self._text
+
+    @property
+    def compacted(self) -> bool:
+        """True once only the JSON text is kept."""
+        return self._payload is None
+
+    def compact(self) -> None:
+        """Keep only the payload's JSON text (see the class doc)."""
+        if self._payload is not None:
+            self.text  # noqa: B018 - encodes it if the store has not yet
+            self._payload = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StoredEvent):
+            return NotImplemented
+        mine, theirs = (self.seq, self.time, self.kind), (other.seq, other.time, other.kind)
+        return mine == theirs and self.payload == other.payload
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"StoredEvent(seq={self.seq}, time={self.time}, kind={self.kind!r}, payload={self.payload!r})"
 
     def to_row(self, match_id: str) -> EventRow:
-        return EventRow(match_id=match_id, seq=self.seq, time=self.time, kind=self.kind,
-                        payload=encode_payload(self.payload))
+        return EventRow(match_id=match_id, seq=self.seq, time=self.time, kind=self.kind, payload=self.text)
 
     @classmethod
     def from_row(cls, row: EventRow) -> StoredEvent:
@@ -162,7 +209,7 @@ class MatchStore:
         cur.execute(f"INSERT INTO matches ({', '.join(_MATCH_COLUMNS)}) "
                     f"VALUES ({', '.join([p] * len(_MATCH_COLUMNS))})",
                     tuple(getattr(row, c) for c in _MATCH_COLUMNS))
-        self._insert_events(cur, [(row.id, e.seq, e.time, e.kind, encode_payload(e.payload)) for e in events])
+        self._insert_events(cur, [(row.id, e.seq, e.time, e.kind, e.text) for e in events])
 
     async def get(self, match_id: str) -> MatchRow | None:
         """The match row, or None (one plain SELECT, see ``create``)."""
@@ -336,7 +383,7 @@ class MatchStore:
             tuple(params))
         if cur.rowcount != len(group):
             raise _Refused
-        self._insert_events(cur, [(item.match_id, e.seq, e.time, e.kind, encode_payload(e.payload))
+        self._insert_events(cur, [(item.match_id, e.seq, e.time, e.kind, e.text)
                                   for item in group for e in item.events])
         requests = [tuple(item.request[c] for c in _REQUEST_COLUMNS) for item in group if item.request]
         for k in range(0, len(requests), 1000):

@@ -92,6 +92,36 @@ async def test_an_acknowledged_turn_and_its_answer_are_what_a_restarted_server_s
     assert again.events[0].HasField("turn_passed") and again.events[0].turn_passed.seat == 0
 
 
+async def test_a_long_log_reads_back_the_same_live_after_a_restart_and_by_request_id(
+    harness: Harness,
+) -> None:
+    """Most of a long match's log is held compactly in memory (``eventlog.KEEP_DECODED``): a
+    late subscriber, the server that rebuilds it, and a repeated early request all see what the
+    players saw live."""
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=9)
+    players = [harness.player(srv, "alice"), harness.player(srv, "bob")]
+    answers: list[tuple[c.Move, int, m.SubmitTurnResponse]] = []
+    for k in range(14):  # turns alternate; the game is far from over
+        p, view = players[k % 2], await players[k % 2].view(mid)
+        move = client_move(view)
+        answers.append((move, view.last_seq, await p.submit(mid, move, view.last_seq, request_id=f"t{k}")))
+    last = answers[-1][2].last_seq
+    assert last >= 14
+    live = await _stream(players[1], mid, last)
+    assert [ev.seq for ev in live] == list(range(1, last + 1))
+    assert await _stream(players[1], mid, last) == live  # a second late subscriber
+    move, seq, first = answers[0]
+    assert await players[0].submit(mid, move, seq, request_id="t0") == first
+
+    await srv.stop(0.5)
+    srv2 = await harness.start()
+    bob2 = harness.player(srv2, "bob")
+    assert await _stream(bob2, mid, last) == live
+    alice2 = harness.player(srv2, "alice")
+    assert await alice2.submit(mid, move, seq, request_id="t0") == first
+
+
 async def test_a_request_sent_twice_at_once_is_one_turn(harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv, seed=6)

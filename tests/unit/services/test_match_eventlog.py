@@ -1,9 +1,12 @@
-"""The match event log's notation: every stored play carries the engine's ``8H WORD`` from the
-board before it, and logs stored before plays carried it get the same notation on rebuild."""
+"""The match event log in memory: every stored play carries the engine's ``8H WORD`` from the
+board before it, and logs stored before plays carried it get the same notation on rebuild;
+events no longer among a match's latest keep only their payload's JSON text and read back the
+same payload."""
 
 from __future__ import annotations
 
 import copy
+import json
 
 from wordarena.engine.bots import Bot
 from wordarena.engine.families import get_ruleset
@@ -12,6 +15,7 @@ from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.notation import play_notation
 from wordarena.services.match import eventlog
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo
+from wordarena.services.match.store import StoredEvent, encode_payload
 
 
 def test_plays_carry_the_engine_notation_and_old_logs_get_it_on_rebuild() -> None:
@@ -35,8 +39,36 @@ def test_plays_carry_the_engine_notation_and_old_logs_get_it_on_rebuild() -> Non
         rt.state = new_state
     written = [ev.payload["notation"] for ev in rt.events if ev.kind == "turn-played"]
     assert written == expected and len(written) >= 4
-    old = copy.deepcopy(rt.events)
+    # a log stored before plays carried notation, as the store reads it back (decoded)
+    old = [StoredEvent(ev.seq, ev.time, ev.kind, copy.deepcopy(ev.payload)) for ev in rt.events]
     for ev in old:
         ev.payload.pop("notation", None)
     eventlog.add_notation(ruleset, old)
     assert [ev.payload.get("notation") for ev in old] == [ev.payload.get("notation") for ev in rt.events]
+
+
+def test_old_events_keep_only_their_json_text_and_read_back_the_same_payload() -> None:
+    ruleset = get_ruleset("classic", "en")
+    lexicon = load_lexicon(ruleset.lexicon)
+    state, events = start_game(ruleset, 2, 11, lexicon, True)
+    rt = Runtime(match_id="m", ruleset=ruleset, seats=[SeatInfo("a", "A"), SeatInfo("b", "B")],
+                 options=Options(), created_at=0.0, state=state, events=[])
+    as_stored: dict[int, dict[str, object]] = {}  # each payload as the store wrote it
+
+    def install(stored: list[StoredEvent]) -> None:
+        for ev in stored:
+            as_stored[ev.seq] = json.loads(encode_payload(ev.payload))
+        eventlog.install(rt, stored)
+
+    install(eventlog.to_stored(rt, events, state, 0.0))
+    bots = [Bot(2, 1, lexicon), Bot(2, 2, lexicon)]
+    while not rt.state.over and rt.seq < 20:
+        new_state, engine_events = apply(rt.state, bots[rt.state.to_move].choose(rt.state))
+        install(eventlog.to_stored(rt, engine_events, new_state, 0.0))
+        rt.state = new_state
+    latest = rt.events[-eventlog.KEEP_DECODED:]
+    assert rt.seq >= 2 * eventlog.KEEP_DECODED
+    assert all(ev.compacted for ev in rt.events[:-eventlog.KEEP_DECODED])
+    assert not any(ev.compacted for ev in latest)
+    assert [ev.payload for ev in rt.events] == [as_stored[ev.seq] for ev in rt.events]
+    assert all(json.loads(ev.text) == as_stored[ev.seq] for ev in rt.events)
