@@ -45,29 +45,40 @@ def _request(tiles: list[list[Any]] | None) -> m.SubmitTurnRequest:
     return req
 
 
+def new_runtime(script: dict[str, Any], lexicon: Any) -> Runtime:
+    """A match of ``script``'s seed as the server starts it (its first events installed)."""
+    state, started = start_game(get_ruleset(RULESET, "en", None), 2, script["seed"], lexicon, True)
+    rt = Runtime(match_id="bench", ruleset=state.ruleset,
+                 seats=[SeatInfo("a", "A"), SeatInfo("b", "B")], options=Options(),
+                 created_at=0.0, state=state, events=[], last_move=[0.0, 0.0])
+    eventlog.install(rt, eventlog.to_stored(rt, started, state, 0.0))
+    return rt
+
+
+def play_turn(rt: Runtime, seat: int, tiles: list[list[Any]] | None) -> None:
+    """One SubmitTurn's in-process work: the engine's play, the stored events (encoded as the
+    store writes them), the answer and both seats' stream messages; then installed."""
+    action = moves.action_of(rt.state, seat, _request(tiles).move)
+    new_state, engine_events = apply(rt.state, action)
+    events = eventlog.to_stored(rt, engine_events, new_state, 1.0)
+    racks = events[-1].payload["after"]["racks"]
+    rack = views.rack(rt.ruleset, racks[seat])
+    projection.turn_answer(rt, events, seat, rt.seq + len(events), rack)
+    for ev in events:
+        ev.text  # noqa: B018 - encoded as the store writes it
+        for viewer in (0, 1):
+            projection.stream_message(rt, ev, viewer)
+    rt.state = new_state
+    eventlog.install(rt, events)
+
+
 def play_all(scripts: list[dict[str, Any]], lexicon: Any) -> int:
     """Every turn of every script, as the server handles it. Returns the number of turns."""
-    ruleset = get_ruleset(RULESET, "en", None)
     turns = 0
     for script in scripts:
-        state, started = start_game(ruleset, 2, script["seed"], lexicon, True)
-        rt = Runtime(match_id="bench", ruleset=state.ruleset,
-                     seats=[SeatInfo("a", "A"), SeatInfo("b", "B")], options=Options(),
-                     created_at=0.0, state=state, events=[], last_move=[0.0, 0.0])
-        eventlog.install(rt, eventlog.to_stored(rt, started, state, 0.0))
+        rt = new_runtime(script, lexicon)
         for seat, tiles in script["turns"]:
-            action = moves.action_of(rt.state, seat, _request(tiles).move)
-            new_state, engine_events = apply(rt.state, action)
-            events = eventlog.to_stored(rt, engine_events, new_state, 1.0)
-            racks = events[-1].payload["after"]["racks"]
-            rack = views.rack(rt.ruleset, racks[seat])
-            projection.turn_answer(rt, events, seat, rt.seq + len(events), rack)
-            for ev in events:
-                ev.text  # noqa: B018 - encoded as the store writes it
-                for viewer in (0, 1):
-                    projection.stream_message(rt, ev, viewer)
-            rt.state = new_state
-            eventlog.install(rt, events)
+            play_turn(rt, seat, tiles)
             turns += 1
     return turns
 
