@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 from wordarena.engine.bots import Bot
 from wordarena.engine.families import get_ruleset
@@ -18,13 +19,21 @@ from wordarena.services.match.runtime import Options, Runtime, SeatInfo
 from wordarena.services.match.store import StoredEvent, encode_payload
 
 
-def test_plays_carry_the_engine_notation_and_old_logs_get_it_on_rebuild() -> None:
-    ruleset = get_ruleset("scrabble", "en")
+def _new_match(family: str, seed: int) -> tuple[Runtime, Any, list[Any]]:
+    """A two-player match as the server starts it (no events installed yet), its lexicon and
+    the engine's first events."""
+    ruleset = get_ruleset(family, "en")
     lexicon = load_lexicon(ruleset.lexicon)
-    state, events = start_game(ruleset, 2, 3, lexicon, True)
+    state, events = start_game(ruleset, 2, seed, lexicon, True)
     rt = Runtime(match_id="m", ruleset=ruleset, seats=[SeatInfo("a", "A"), SeatInfo("b", "B")],
                  options=Options(), created_at=0.0, state=state, events=[])
-    eventlog.install(rt, eventlog.to_stored(rt, events, state, 0.0))
+    return rt, lexicon, events
+
+
+def test_plays_carry_the_engine_notation_and_old_logs_get_it_on_rebuild() -> None:
+    rt, lexicon, events = _new_match("scrabble", 3)
+    ruleset = rt.ruleset
+    eventlog.install(rt, eventlog.to_stored(rt, events, rt.state, 0.0))
     bots = [Bot(2, 1, lexicon), Bot(2, 2, lexicon)]
     expected: list[str] = []
     for _ in range(12):
@@ -48,11 +57,7 @@ def test_plays_carry_the_engine_notation_and_old_logs_get_it_on_rebuild() -> Non
 
 
 def test_old_events_keep_only_their_json_text_and_read_back_the_same_payload() -> None:
-    ruleset = get_ruleset("classic", "en")
-    lexicon = load_lexicon(ruleset.lexicon)
-    state, events = start_game(ruleset, 2, 11, lexicon, True)
-    rt = Runtime(match_id="m", ruleset=ruleset, seats=[SeatInfo("a", "A"), SeatInfo("b", "B")],
-                 options=Options(), created_at=0.0, state=state, events=[])
+    rt, lexicon, events = _new_match("classic", 11)
     as_stored: dict[int, dict[str, object]] = {}  # each payload as the store wrote it
 
     def install(stored: list[StoredEvent]) -> None:
@@ -60,7 +65,7 @@ def test_old_events_keep_only_their_json_text_and_read_back_the_same_payload() -
             as_stored[ev.seq] = json.loads(encode_payload(ev.payload))
         eventlog.install(rt, stored)
 
-    install(eventlog.to_stored(rt, events, state, 0.0))
+    install(eventlog.to_stored(rt, events, rt.state, 0.0))
     bots = [Bot(2, 1, lexicon), Bot(2, 2, lexicon)]
     while not rt.state.over and rt.seq < 20:
         new_state, engine_events = apply(rt.state, bots[rt.state.to_move].choose(rt.state))
