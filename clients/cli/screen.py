@@ -74,7 +74,9 @@ class LineReader:
     def __enter__(self) -> LineReader:
         if self.tty:
             self._saved = termios.tcgetattr(self.fd)
-            tty.setcbreak(self.fd)
+            # TCSANOW, not tty's default TCSAFLUSH: that would discard what the player typed
+            # while the client was still starting.
+            tty.setcbreak(self.fd, termios.TCSANOW)
         return self
 
     def __exit__(self, *exc: object) -> None:

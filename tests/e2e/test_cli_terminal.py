@@ -123,9 +123,17 @@ def _turns_cross_between(served: Served, players: dict[str, tuple[Path, Terminal
         since = players[other][1].mark()
         plays = legal_plays(view)
         score, move = plays[0] if plays else (0, "pass")
+        typed_at = players[mover][1].mark()
         players[mover][1].type(move)
         expected = f"{mover}: {re.escape(move)} for {score}\\b" if plays else f"{mover} passed"
-        players[other][1].wait_for(expected, since=since)
+        try:
+            players[other][1].wait_for(expected, since=since)
+        except pytest.fail.Exception as exc:  # show what the mover's screen said too
+            players[mover][1].pump(0.5)
+            lines = [ln for ln in players[mover][1].text[typed_at:].splitlines()
+                     if ln.strip() and not re.match(r"\s*(\d+ |A  B)", ln)]
+            pytest.fail(f"{exc}\n{mover} typed {move!r}; {mover}'s screen since (board rows left out):\n"
+                        + "\n".join(dict.fromkeys(lines)))
         after = state(served, players[other][0], match_id)
         assert after["to_move_seat"] in after["controlled_seats"]
 
@@ -171,3 +179,15 @@ def test_two_players_meet_at_a_table_created_and_joined_in_their_terminals(serve
         assert a.close() == 0
         if b is not None:
             assert b.close() == 0
+
+
+def test_a_command_typed_before_the_screen_is_up_is_not_lost(served: Served, tmp_path: Path) -> None:
+    """Keys typed while the client signs in and opens the match wait for the screen (switching
+    the terminal to character input must not discard them)."""
+    t = Terminal(served.env(tmp_path / "eve.json"), "play", "--bot", "1", "--ruleset", "classic",
+                 "--name", "Eve")
+    try:
+        t.type("help")  # at once: the client is still starting
+        t.wait_for(r"play across from H8")
+    finally:
+        assert t.close() == 0
