@@ -17,6 +17,7 @@ from google.rpc import error_details_pb2
 from match_harness import Harness, client_move
 
 from wordarena.services.common.errors import detail
+from wordarena.v1 import errors_pb2 as e
 
 pytestmark = pytest.mark.postgres
 
@@ -63,6 +64,7 @@ async def test_a_turn_while_the_database_is_down_is_refused_and_its_retry_counts
         await alice.submit(mid, client_move(view), view.last_seq, request_id="turn-1")
     assert refused.value.code() == grpc.StatusCode.UNAVAILABLE, refused.value.details()
     assert "retry with the same request_id" in (refused.value.details() or "")
+    assert detail(refused.value, e.MatchMoved) is not None
     assert not [r for r in logged if r["log_level"] in ("error", "critical")], logged
 
     database_outage.end()
