@@ -99,9 +99,6 @@ class StoredEvent:
     def __repr__(self) -> str:
         return f"StoredEvent(seq={self.seq}, time={self.time}, kind={self.kind!r}, payload={self.payload!r})"
 
-    def to_row(self, match_id: str) -> EventRow:
-        return EventRow(match_id=match_id, seq=self.seq, time=self.time, kind=self.kind, payload=self.text)
-
     @classmethod
     def from_row(cls, row: EventRow) -> StoredEvent:
         return cls(row.seq, row.time, row.kind, json.loads(row.payload))
