@@ -36,6 +36,7 @@ from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
 from wordarena.engine.game.state import GameState
 from wordarena.engine.game.turns import apply
 from wordarena.engine.movegen import Move, generate_moves
+from wordarena.engine.game.play import replace_at
 from wordarena.engine.tiles import remove_tokens
 
 DEFAULT_BUDGET_S = 1.5  # think time per move of a level-6 bot: with move generation and the
@@ -57,6 +58,8 @@ class SimSettings:
     iterations: int = 400
     min_iterations: int = 12
     budget_s: float = DEFAULT_BUDGET_S
+    plies: int = 3  # the candidate, every other seat's reply, (3:) the seat's own next play
+    confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
 
 
 @dataclass
@@ -242,7 +245,7 @@ def simulate(
                 out_of_time = True
                 break
             if cand.live:
-                spread, left = play_out(world, seat, cand, lexicon, leaves)
+                spread, left = play_out(world, seat, cand, lexicon, leaves, settings.plies)
                 cand.spreads.append(spread)
                 cand.wins.append(win_chance(base + spread, left))
         if out_of_time:  # an unfinished round is dropped: every candidate keeps the same worlds
@@ -258,12 +261,12 @@ def simulate(
     reference = max(candidates, key=lambda c: c.equity)  # level 5's choice
 
     def rank(c: Candidate) -> tuple[bool, float, float]:
-        return (c.live, advantage(c, reference, close), c.win if close else c.mean)
+        return (c.live, advantage(c, reference, close, settings.confidence), c.win if close else c.mean)
 
     return SimResult(tuple(sorted(candidates, key=rank, reverse=True)), rounds, decided)
 
 
-def advantage(cand: Candidate, reference: Candidate, close: bool) -> float:
+def advantage(cand: Candidate, reference: Candidate, close: bool, confidence: float = CONFIDENCE) -> float:
     """How surely ``cand`` beats ``reference`` (the best by static equity): the mean of their
     differences world by world (spread, or win estimate when ``close``) minus ``CONFIDENCE``
     standard errors of it; 0 for the reference itself. Paired differences are far less noisy
@@ -279,7 +282,7 @@ def advantage(cand: Candidate, reference: Candidate, close: bool) -> float:
         return -math.inf
     mean = sum(diffs) / n
     se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-    return mean - CONFIDENCE * se
+    return mean - confidence * se
 
 
 def prune(candidates: list[Candidate]) -> bool:
@@ -310,25 +313,57 @@ def deal(state: GameState, seat: int, pool: list[str], rng: random.Random) -> Ga
 
 
 def play_out(
-    world: GameState, seat: int, cand: Candidate, lexicon: Any, leaves: LeaveMemo
+    world: GameState, seat: int, cand: Candidate, lexicon: Any, leaves: LeaveMemo, plies: int = 3
 ) -> tuple[float, int]:
-    """(spread gained over the plies + final leave value, tiles still unseen afterwards) of
-    ``cand`` in ``world``."""
+    """(spread gained over the plies + the leave values at the horizon, tiles still unseen
+    afterwards) of ``cand`` in ``world``.
+
+    ``plies`` 3: the candidate, every other seat's best-equity reply, the seat's own best-equity
+    play; the horizon's value is the seat's whole rack. ``plies`` 2: the candidate and the
+    replies; the horizon's value is the seat's leave (the tiles it kept, not the ones it drew:
+    those are the same luck for every candidate) less the best opponent's leave after its reply
+    — the spread in equity, as level 5 would weigh it."""
     first: Action = cand.move.to_play(seat) if cand.move is not None else Exchange(seat, cand.exchange)
     state = settle(apply(world, first)[0])
-    # every other seat answers once, then the seat itself: 2 plies with two players
+    rack = world.racks[seat]
+    used = cand.move.tokens if cand.move is not None else cand.exchange
+    mine = leave_weight(world) * leaves.leave(rack, used)
+    theirs: dict[int, float] = {}
+    unapplied = 0  # the last reply's score when it need not be applied (``_final_reply``)
+    # every other seat answers once, then (3 plies) the seat itself
     while not state.over and state.to_move != seat:
-        state = settle(apply(state, reply(state, state.to_move, lexicon, leaves))[0])
-    if not state.over:
+        who = state.to_move
+        move = best_reply(state, who, lexicon, leaves)
+        if move is not None:
+            theirs[who] = leave_weight(state) * leaves.leave(state.racks[who], move.tokens)
+            if plies == 2 and _final_reply(state, who, move):
+                unapplied = move.score
+                break
+        state = settle(apply(state, move.to_play(who) if move is not None else Pass(who))[0])
+    if plies >= 3 and not state.over:
         state = settle(apply(state, reply(state, seat, lexicon, leaves))[0])
     scores = state.result.scores if state.result is not None else state.scores
+    if unapplied:
+        scores = replace_at(scores, 1 - seat, scores[1 - seat] + unapplied)
     before = world.scores[seat] - max(s for i, s in enumerate(world.scores) if i != seat)
-    after = scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
-    spread = float(after - before)
+    lead = max(range(len(scores)), key=lambda i: -math.inf if i == seat else scores[i])
+    spread = float(scores[seat] - scores[lead] - before)
     if not state.over:
-        spread += leave_weight(state) * leaves.leave(state.racks[seat], ())
+        if plies >= 3:
+            spread += leave_weight(state) * leaves.leave(state.racks[seat], ())
+        else:
+            spread += mine - theirs.get(lead, 0.0)
     left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
     return spread, left
+
+
+def _final_reply(state: GameState, who: int, move: Move) -> bool:
+    """Whether a two-ply play-out may count the opponent's reply as its score without applying
+    it: two players, and the play cannot end the game (it does not empty the rack while the bag
+    is empty). The generator's score is what ``apply`` scores (``generate_moves``); War of Words'
+    effects act between turns, so its replies are always applied."""
+    return (state.players == 2 and state.ruleset.family != "warofwords"
+            and (bool(state.bag) or move.tile_count < len(state.racks[who])))
 
 
 def settle(state: GameState) -> GameState:
@@ -338,8 +373,13 @@ def settle(state: GameState) -> GameState:
     return state
 
 
+def best_reply(state: GameState, who: int, lexicon: Any, leaves: LeaveMemo) -> Move | None:
+    """The best-equity play of ``who`` in a simulated world (None: it has none)."""
+    moves = generate_moves(state, who, lexicon, limit=REPLY_SCAN)
+    return best_equity_move(state, who, moves, leaves, REPLY_SCAN)
+
+
 def reply(state: GameState, who: int, lexicon: Any, leaves: LeaveMemo) -> Action:
     """The best-equity play of ``who`` in a simulated world (a pass when it has none)."""
-    moves = generate_moves(state, who, lexicon)
-    move = best_equity_move(state, who, moves, leaves, REPLY_SCAN)
+    move = best_reply(state, who, lexicon, leaves)
     return move.to_play(who) if move is not None else Pass(who)

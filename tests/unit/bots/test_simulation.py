@@ -184,3 +184,33 @@ def test_level5_plays_the_best_static_equity_of_the_400_best_scores(lexicon) -> 
             state, _ = apply(state, action)
             if state.over:
                 break
+
+
+def test_a_two_ply_play_out_is_the_candidates_equity_less_the_best_reply_equity(midgame, lexicon) -> None:
+    """Two plies value a candidate as level 5 weighs a play (score + leave) less the
+    opponent's best-equity answer in that world (score + its leave), computed here by hand from
+    the engine's own moves; the tiles the seat draws after the candidate do not count."""
+    from wordarena.engine.bots.simulation import LeaveMemo, deal, play_out, static_equity
+
+    seat, other = midgame.to_move, 1 - midgame.to_move
+    table = leave_table("classic")
+    moves = generate_moves(midgame, seat, lexicon)
+    cands = candidates_of(midgame, seat, moves, table, 4, None)
+    pool = unseen_pool(midgame, seat)
+    for k in range(3):
+        world = deal(midgame, seat, pool, random.Random(k))
+        for cand in cands:
+            after, _ = apply(world, cand.move.to_play(seat))
+            answers = generate_moves(after, other, lexicon)[:100]
+            best = max(static_equity(after, other, m, table) for m in answers)
+            value, _ = play_out(world, seat, cand, lexicon, LeaveMemo(table), plies=2)
+            assert value == pytest.approx(static_equity(midgame, seat, cand.move, table) - best)
+    # what the seat draws does not change a two-ply value: the same world with the bag reordered
+    # after the opponent's tiles gives the same values (it does change a three-ply one)
+    world = deal(midgame, seat, pool, random.Random(0))
+    shuffled = list(world.bag)
+    random.Random(5).shuffle(shuffled)
+    redrawn = world.evolve(bag=tuple(shuffled))
+    two = [play_out(w, seat, cands[0], lexicon, LeaveMemo(table), plies=2)[0] for w in (world, redrawn)]
+    three = [play_out(w, seat, cands[0], lexicon, LeaveMemo(table), plies=3)[0] for w in (world, redrawn)]
+    assert two[0] == pytest.approx(two[1]) and three[0] != three[1]
