@@ -33,10 +33,10 @@ from typing import Any
 
 from wordarena.engine.bots.leaves import LeaveTable
 from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
+from wordarena.engine.game.play import replace_at
 from wordarena.engine.game.state import GameState
 from wordarena.engine.game.turns import apply
 from wordarena.engine.movegen import Move, generate_moves
-from wordarena.engine.game.play import replace_at
 from wordarena.engine.tiles import remove_tokens
 
 DEFAULT_BUDGET_S = 1.5  # think time per move of a level-6 bot: with move generation and the
