@@ -11,10 +11,11 @@ level  name        plays
 5      strong      the best *equity*: score + value of the tiles kept (self-play leaves);
                    exchanges a bad rack when the exchange beats every play; in the
                    ``classic`` end game, the best spread after the opponent's reply
-6      champion    simulation (``engine.bots.simulation``): level 5's best candidates by
+6      champion    simulation (``engine.bots.simulation``): level 5's 8 best candidates by
                    equity, each played out 2 plies deep over random draws of the unseen
-                   tiles, chosen by mean spread (win estimate when close), within a time
-                   budget (``think_s``); the end game as ``engine.bots.champion`` says
+                   tiles, chosen by its equity less the best answer's (win estimate when
+                   close), within a time budget (``think_s``); the end game as
+                   ``engine.bots.champion`` says
 =====  ==========  =====================================================================
 
 The weaker levels are weakened like people (``engine.bots.ladder``), not by random moves.

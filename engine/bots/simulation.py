@@ -5,14 +5,17 @@ The top ``candidates`` plays by static equity (level 5's: score + leave value, s
 over random *worlds*: the tiles the seat has not seen (the bag and the other racks, as one pool
 — the seat's view only: never the real racks of the others nor the bag's order) are shuffled by
 a seeded RNG and dealt to the other seats (as many tiles as each holds now, which every player
-sees) and to the bag. In each world the candidate is played, every other seat answers with its
-best-equity play, then the seat plays its own best-equity reply (2 plies in a 2-player game);
-the result is the spread gained over those plies plus the value of the tiles the seat keeps at
-the end. Every candidate sees the same worlds (common random numbers), and the choice is made on
-paired differences against the static choice (``advantage``): a candidate replaces level 5's
-play only when it beats it world by world by more than ``CONFIDENCE`` standard errors. When the
-game is close (few tiles left in the pool, see ``CLOSE_POOL``) the differences are those of an
-estimate of the chance to win, a normal model of the final spread (``win_chance``).
+sees) and to the bag. In each world the candidate is played and every other seat answers with
+its best-equity play (2 plies, ``SimSettings.plies``); the result is the candidate's equity
+(score + leave) less the best answer's equity (its score + the tiles it keeps) — what the
+candidate gives away, world by world. (``plies`` 3 adds the seat's own best-equity reply and
+values its whole rack at the end: the first design, measured weaker, docs/bots.md.) Every
+candidate sees the same worlds (common random numbers), and the choice is made on paired
+differences against the static choice (``advantage``): a candidate replaces level 5's play when
+it beats it world by world on average (by more than ``confidence`` standard errors; 0 by
+default). When the game is close (few tiles left in the pool, see ``CLOSE_POOL``) the
+differences are those of an estimate of the chance to win, a normal model of the final spread
+(``win_chance``).
 
 The iterations run in rounds (one world for every live candidate per round) until the time
 budget or the iteration cap is reached, or one candidate is *clearly* best: after
@@ -44,7 +47,8 @@ DEFAULT_BUDGET_S = 1.5  # think time per move of a level-6 bot: with move genera
 #: the think times (milliseconds) a table or a bot seat may ask for (the contract's bot_think_ms)
 THINK_MS_MIN, THINK_MS_MAX = 100, 30_000
 CLOSE_POOL = 20  # unseen tiles at or below which candidates are ranked by the win estimate
-CONFIDENCE = 2.0  # standard errors a candidate must beat the static choice by (``advantage``)
+CONFIDENCE = 0.0  # standard errors a candidate must beat the static choice by (``advantage``):
+# 2.0 with three plies (their noise), where level 6 then nearly always kept level 5's play
 REPLY_SCAN = 100  # best-scoring replies whose equity is compared in a simulated ply
 Clock = Callable[[], float]
 
@@ -54,11 +58,11 @@ class SimSettings:
     """How much to simulate: candidates, iterations per candidate, time budget (seconds; 0 =
     none, then only ``iterations`` bounds the search)."""
 
-    candidates: int = 6
+    candidates: int = 8
     iterations: int = 400
     min_iterations: int = 12
     budget_s: float = DEFAULT_BUDGET_S
-    plies: int = 3  # the candidate, every other seat's reply, (3:) the seat's own next play
+    plies: int = 2  # the candidate, every other seat's reply, (3:) the seat's own next play
     confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
 
 
@@ -313,7 +317,7 @@ def deal(state: GameState, seat: int, pool: list[str], rng: random.Random) -> Ga
 
 
 def play_out(
-    world: GameState, seat: int, cand: Candidate, lexicon: Any, leaves: LeaveMemo, plies: int = 3
+    world: GameState, seat: int, cand: Candidate, lexicon: Any, leaves: LeaveMemo, plies: int = 2
 ) -> tuple[float, int]:
     """(spread gained over the plies + the leave values at the horizon, tiles still unseen
     afterwards) of ``cand`` in ``world``.
