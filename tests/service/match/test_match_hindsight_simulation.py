@@ -26,6 +26,9 @@ async def test_hindsight_by_simulation(harness: Harness) -> None:
     assert plays and all(s.play.notation and s.iterations >= 2 for s in plays)
     assert all(0.0 <= s.win_chance <= 1.0 and s.spread_error >= 0 for s in sims)
     assert all(s.HasField("play") != bool(s.exchange) for s in sims)
+    # mean_spread is the play's equity less the opponent's best answer's (match.proto): early in
+    # a game every answer is worth points, so every play keeps less than its equity
+    assert all(s.mean_spread < s.equity - 5 for s in plays)
     # candidates are legal plays of that rack: none scores more than the best play
     assert all(s.play.breakdown.total <= plain.best[0].breakdown.total for s in plays)
     again = await alice.stub.Hindsight(req, metadata=alice.md)
