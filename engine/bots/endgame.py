@@ -47,7 +47,9 @@ would not be exact there.
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +58,7 @@ from wordarena.engine.bots import endgame_native
 from wordarena.engine.game.actions import Action, Decide, Pass
 from wordarena.engine.game.endgame import end_game, zero_turn_limit
 from wordarena.engine.game.state import GameState
+from wordarena.engine.game.turns import apply
 from wordarena.engine.movegen import Move, generate
 from wordarena.engine.movegen.native_bridge import implementation
 from wordarena.engine.rulesets.model import WordCheck
@@ -400,3 +403,35 @@ def actions(line: list[Move], seat: int, state: GameState) -> tuple[Action, ...]
                 out.append(Decide(1 - seat, True))
         seat = 1 - seat
     return tuple(out)
+
+
+def played(state: GameState, line: Iterable[Action]) -> GameState:
+    """``state`` after each action of ``line`` applied by the engine (a principal variation:
+    in ``wordtiles`` it carries the opponent's accepts)."""
+    for action in line:
+        state, _ = apply(state, action)
+    return state
+
+
+def action_value(
+    state: GameState,
+    lexicon: Any,
+    action: Action,
+    *,
+    node_limit: int | None = None,
+    engine: str = "auto",
+) -> tuple[int, bool]:
+    """(the final spread for the seat to move when it plays ``action`` and both play best
+    from there, whether that is exact): the engine applies ``action`` — in ``wordtiles`` a play
+    is then accepted by the opponent (its check of a valid play is accepting and passing, which
+    the search plays) — and the search solves the position after it (no time limit; at most
+    ``node_limit`` nodes). Comparable with :attr:`EndgameResult.value`: an action is optimal
+    when its value equals the root's exact value."""
+    seat = state.to_move
+    after = played(state, [action])
+    if after.pending is not None:
+        after = played(after, [Decide(after.to_move, True)])
+    if after.over:
+        return spread(after, seat), True
+    result = solve_endgame(after, lexicon, math.inf, node_limit=node_limit, engine=engine)
+    return (result.value if after.to_move == seat else -result.value), result.exact
