@@ -19,7 +19,8 @@ with ``--truth-nodes`` nodes (the ground truth; a position that is not exact eve
 wall clock) and with a node limit (``--nodes``, a repeatable budget); each budgeted move's true
 value is ``action_value`` (the engine applies it, the position after it is solved exactly),
 compared with the root's. The ground truth and the moves' values are cached in ``--truth FILE``
-(JSON), so a rerun only searches within the budgets.
+(JSON), so a rerun only searches within the budgets. ``--budget 0`` or ``--nodes 0`` leaves
+that run out.
 
     .venv/bin/python bench/endgame.py --optimal [--truth FILE] [--nodes 1000000]
                                       [--truth-nodes 30000000]
@@ -111,6 +112,9 @@ def optimal(args: argparse.Namespace, lexicon: Any) -> int:
     """The ``--optimal`` mode (see the module doc)."""
     truth = Truth(args.truth, lexicon, args.truth_nodes, args.engine)
     runs = {"time": f"{args.budget:g} s wall clock", "nodes": f"{args.nodes:,} nodes"}
+    for run, off in (("time", args.budget <= 0), ("nodes", args.nodes <= 0)):
+        if off:  # --budget 0 / --nodes 0: that run left out
+            del runs[run]
     tallies = {run: {"proved": 0, "optimal": 0, "lost": 0, "known": 0} for run in runs}
     unknown = total = 0
     speeds: list[float] = []
