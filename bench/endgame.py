@@ -22,8 +22,8 @@ compared with the root's. The ground truth and the moves' values are cached in `
 (JSON), so a rerun only searches within the budgets. ``--budget 0`` or ``--nodes 0`` leaves
 that run out.
 
-    .venv/bin/python bench/endgame.py --optimal [--truth FILE] [--nodes 1000000]
-                                      [--truth-nodes 30000000]
+    .venv/bin/python bench/endgame.py --optimal [--truth FILE] [--nodes 2000000]
+                                      [--truth-nodes 20000000]
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ def positions(family: str, seeds: range, lexicon: Any, tiles: int) -> Iterator[G
 
 # --optimal: the node-limited run's default (about what an idle core of the 2-core bench machine
 # searches in 2 s with the C search on these positions: docs/bots.md) and the ground truth's.
-NODES = 1_000_000
-TRUTH_NODES = 30_000_000
+NODES = 2_000_000
+TRUTH_NODES = 20_000_000
 
 
 def key_of(action: Action) -> str:

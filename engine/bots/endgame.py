@@ -33,8 +33,10 @@ with negamax and alpha-beta:
   the same search in C (same moves, order, windows and table rules: the same value, move, line
   and node count), used by :func:`solve_endgame` when the extension is built;
 * **budget**: ``budget_s`` of wall-clock time (and optionally a node limit, which is
-  repeatable); when it runs out the best move of the last finished iteration is returned with
-  ``exact=False``.
+  repeatable); when it runs out, the best root move of the iteration it cut short is returned
+  with ``exact=False`` — among the root moves that iteration searched to its end; the first is
+  the last finished iteration's best, so another comes back only when it did better — or,
+  when not even one was, the last finished iteration's best move.
 
 Families: ``classic``, ``scrabble`` and ``wordtiles`` (:data:`ENDGAME_FAMILIES`), 2 players, no
 play pending. In ``wordtiles`` a valid play is accepted or checked; checking a valid play loses
@@ -87,7 +89,8 @@ class EndgameResult:
     ``action`` is the move to make; ``value`` the final spread (the seat's final score minus its
     opponent's) after ``pv`` (the principal variation, ``action`` first) when both play it;
     ``exact`` is True when the search finished (``value`` is then the game's value); ``nodes``
-    the positions visited; ``depth`` the turns of the last finished iteration."""
+    the positions visited; ``depth`` the turns of the last finished iteration (when the search
+    is cut short, ``action`` and ``value`` may come from the next one, in part searched)."""
 
     action: Action
     value: int
@@ -161,6 +164,9 @@ class Search:
     moves: dict[Any, list[Move]] = field(default_factory=dict)
     ends: dict[Any, tuple[int, int]] = field(default_factory=dict)
     killers: dict[int, Move] = field(default_factory=dict)
+    # the current iteration's best root move so far and its value (its subtree searched to the
+    # end of the iteration): what an iteration cut short by the budget has found
+    partial: tuple[Move, int] | None = None
 
     def __post_init__(self) -> None:
         root = self.root
@@ -270,6 +276,8 @@ class Search:
             horizon = horizon or reached
             if value > best:
                 best, best_move = value, move
+                if ply == 0:
+                    self.partial = (move, value)
             if value > alpha:
                 alpha = value
             if alpha >= beta:
@@ -367,12 +375,17 @@ def solve_endgame(
     exact, finished, depth = False, 0, 0
     while not exact:
         depth += 1
+        search.partial = None
         try:
             value, horizon = search.negamax(root, depth, -INFINITY, INFINITY, 0)
         except OutOfTime:
+            # cut short: its best root move so far, when one was searched to its end (the first
+            # is the last iteration's best, so another comes back only when it did better)
+            if search.partial is not None:
+                best = search.partial
             break
         best, finished, exact = (search.tt[root[1:]].best, value), depth, not horizon
-    if best is None:  # not even one turn deep in time: the best-scoring move
+    if best is None:  # not even one move searched in time: the best-scoring move
         moves = search.generated(state.cells, 0, racks[seat])
         move = moves[0] if moves else PASS
         best = (move, search.step(*root, move)[0])

@@ -159,6 +159,29 @@ def test_a_search_out_of_budget_returns_a_legal_move_and_says_it_is_not_exact(
     apply(state, result.action)  # legal
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_search_cut_short_returns_the_best_move_its_last_iteration_has_found(
+    lexicon, engine: str
+) -> None:
+    """Out of nodes in the middle of an iteration, the search returns the best root move that
+    iteration had searched to its end (the first searched is the last finished iteration's
+    best, so another comes back only when it did better), not the finished iteration's."""
+    state = next(empty_bag_positions("classic", range(1), lexicon))
+
+    def run(limit: int):
+        return solve_endgame(state, lexicon, math.inf, node_limit=limit, engine=engine)
+
+    cut = run(1000)
+    low, high = 1, 1000  # the node count at which its last finished iteration ended
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if run(middle).depth >= cut.depth else (middle + 1, high)
+    finished = run(low)
+    assert not cut.exact and finished.depth == cut.depth and finished.nodes < cut.nodes
+    assert cut.action != finished.action  # 1 turn deep one move, 2 turns (in part) another
+    apply(state, cut.action)  # legal
+
+
 def test_positions_the_search_does_not_cover_are_refused(lexicon) -> None:
     wow, _ = start_game(get_ruleset("warofwords"), 2, 1, lexicon)
     with pytest.raises(ValueError):
