@@ -18,9 +18,10 @@ with ``--truth-nodes`` nodes (the ground truth; a position that is not exact eve
 "unknown" and never counted as found), then searched as level 6 does (``--budget`` seconds of
 wall clock) and with a node limit (``--nodes``, a repeatable budget); each budgeted move's true
 value is ``action_value`` (the engine applies it, the position after it is solved exactly),
-compared with the root's. The ground truth and the moves' values are cached in ``--truth FILE``
-(JSON), so a rerun only searches within the budgets. ``--budget 0`` or ``--nodes 0`` leaves
-that run out.
+compared with the root's. Where the ground truth is unknown, the line says only whether the
+budgeted move is the deep search's (``?=deep``, ``?/=deep``: not a proof either way). The
+ground truth and the moves' values are cached in ``--truth FILE`` (JSON), so a rerun only
+searches within the budgets. ``--budget 0`` or ``--nodes 0`` leaves that run out.
 
     .venv/bin/python bench/endgame.py --optimal [--truth FILE] [--nodes 2000000]
                                       [--truth-nodes 20000000]
@@ -90,6 +91,7 @@ class Truth:
                 "nodes": result.nodes,
                 "limit": self.limit,
                 "cpu": round(time.process_time() - t0, 2),
+                "action": key_of(result.action),
                 "moves": {key_of(result.action): [result.value, result.exact]},
             }
             self.save()
@@ -115,7 +117,7 @@ def optimal(args: argparse.Namespace, lexicon: Any) -> int:
     for run, off in (("time", args.budget <= 0), ("nodes", args.nodes <= 0)):
         if off:  # --budget 0 / --nodes 0: that run left out
             del runs[run]
-    tallies = {run: {"proved": 0, "optimal": 0, "lost": 0, "known": 0} for run in runs}
+    tallies = {run: {"proved": 0, "optimal": 0, "lost": 0, "known": 0, "same": 0} for run in runs}
     unknown = total = 0
     speeds: list[float] = []
     print(
@@ -141,7 +143,12 @@ def optimal(args: argparse.Namespace, lexicon: Any) -> int:
             tally = tallies[run]
             tally["proved"] += result.exact
             verdict = "?"
-            if root["exact"]:
+            if not root["exact"]:  # only the deep search's move to compare with (not a proof)
+                deep = root.get("action") or next(iter(root["moves"]))
+                same = key_of(result.action) == deep
+                tally["same"] += same
+                verdict = "?=deep" if same else "?/=deep"
+            else:
                 value, exact = truth.value(name, state, result.action)
                 if exact:
                     tally["known"] += 1
@@ -170,7 +177,8 @@ def optimal(args: argparse.Namespace, lexicon: Any) -> int:
         print(
             f"{label}: proved exact {tally['proved']}/{total} = {tally['proved'] / max(total, 1):.1%}; "
             f"optimal move {tally['optimal']}/{known} = {share:.1%} ± {se:.1%} (SE); "
-            f"mean points lost {tally['lost'] / max(known, 1):.2f}"
+            f"mean points lost {tally['lost'] / max(known, 1):.2f}; "
+            f"unknown: the deep search's move {tally['same']}/{unknown}"
         )
     return 0
 
