@@ -160,9 +160,7 @@ def test_a_search_out_of_budget_returns_a_legal_move_and_says_it_is_not_exact(
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_search_cut_short_returns_the_best_move_its_last_iteration_has_found(
-    lexicon, engine: str
-) -> None:
+def test_a_search_cut_short_returns_the_best_move_its_last_iteration_has_found(lexicon, engine: str) -> None:
     """Out of nodes in the middle of an iteration, the search returns the best root move that
     iteration had searched to its end (the first searched is the last finished iteration's
     best, so another comes back only when it did better), not the finished iteration's."""
