@@ -30,6 +30,7 @@ searches within the budgets. ``--budget 0`` or ``--nodes 0`` leaves that run out
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import time
@@ -66,6 +67,13 @@ def key_of(action: Action) -> str:
     return json.dumps(action_to_dict(action), sort_keys=True)
 
 
+def fingerprint(state: GameState) -> str:
+    """The position (board, racks, scores, seat to move, zero-turn run) as a digest: a cached
+    ground truth is used only for the same position (the self-play corpus changes with the bots)."""
+    parts = (state.ruleset.family, state.cells, state.racks, state.scores, state.to_move, state.zero_run)
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:20]
+
+
 class Truth:
     """The ground truth per position and the true values of moves, cached in a JSON file."""
 
@@ -82,7 +90,11 @@ class Truth:
     def root(self, name: str, state: GameState) -> dict[str, Any]:
         """The position's exact solution (``exact`` False: not within the node limit)."""
         found = self.data.get(name)
-        if found is None or (not found["exact"] and found["limit"] < self.limit):
+        if (
+            found is None
+            or found.get("position") != fingerprint(state)
+            or (not found["exact"] and found["limit"] < self.limit)
+        ):
             t0 = time.process_time()
             result = solve_endgame(state, self.lexicon, math.inf, node_limit=self.limit, engine=self.engine)
             found = self.data[name] = {
@@ -91,6 +103,7 @@ class Truth:
                 "nodes": result.nodes,
                 "limit": self.limit,
                 "cpu": round(time.process_time() - t0, 2),
+                "position": fingerprint(state),
                 "action": key_of(result.action),
                 "moves": {key_of(result.action): [result.value, result.exact]},
             }
