@@ -33,8 +33,10 @@ with negamax and alpha-beta:
   the same search in C (same moves, order, windows and table rules: the same value, move, line
   and node count), used by :func:`solve_endgame` when the extension is built;
 * **budget**: ``budget_s`` of wall-clock time (and optionally a node limit, which is
-  repeatable); when it runs out the best move of the last finished iteration is returned with
-  ``exact=False``.
+  repeatable); when it runs out, the best root move of the iteration it cut short is returned
+  with ``exact=False`` — among the root moves that iteration searched to its end; the first is
+  the last finished iteration's best, so another comes back only when it did better — or,
+  when not even one was, the last finished iteration's best move.
 
 Families: ``classic``, ``scrabble`` and ``wordtiles`` (:data:`ENDGAME_FAMILIES`), 2 players, no
 play pending. In ``wordtiles`` a valid play is accepted or checked; checking a valid play loses
@@ -47,7 +49,9 @@ would not be exact there.
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +60,7 @@ from wordarena.engine.bots import endgame_native
 from wordarena.engine.game.actions import Action, Decide, Pass
 from wordarena.engine.game.endgame import end_game, zero_turn_limit
 from wordarena.engine.game.state import GameState
+from wordarena.engine.game.turns import apply
 from wordarena.engine.movegen import Move, generate
 from wordarena.engine.movegen.native_bridge import implementation
 from wordarena.engine.rulesets.model import WordCheck
@@ -84,7 +89,8 @@ class EndgameResult:
     ``action`` is the move to make; ``value`` the final spread (the seat's final score minus its
     opponent's) after ``pv`` (the principal variation, ``action`` first) when both play it;
     ``exact`` is True when the search finished (``value`` is then the game's value); ``nodes``
-    the positions visited; ``depth`` the turns of the last finished iteration."""
+    the positions visited; ``depth`` the turns of the last finished iteration (when the search
+    is cut short, ``action`` and ``value`` may come from the next one, in part searched)."""
 
     action: Action
     value: int
@@ -158,6 +164,9 @@ class Search:
     moves: dict[Any, list[Move]] = field(default_factory=dict)
     ends: dict[Any, tuple[int, int]] = field(default_factory=dict)
     killers: dict[int, Move] = field(default_factory=dict)
+    # the current iteration's best root move so far and its value (its subtree searched to the
+    # end of the iteration): what an iteration cut short by the budget has found
+    partial: tuple[Move, int] | None = None
 
     def __post_init__(self) -> None:
         root = self.root
@@ -267,6 +276,8 @@ class Search:
             horizon = horizon or reached
             if value > best:
                 best, best_move = value, move
+                if ply == 0:
+                    self.partial = (move, value)
             if value > alpha:
                 alpha = value
             if alpha >= beta:
@@ -364,12 +375,17 @@ def solve_endgame(
     exact, finished, depth = False, 0, 0
     while not exact:
         depth += 1
+        search.partial = None
         try:
             value, horizon = search.negamax(root, depth, -INFINITY, INFINITY, 0)
         except OutOfTime:
+            # cut short: its best root move so far, when one was searched to its end (the first
+            # is the last iteration's best, so another comes back only when it did better)
+            if search.partial is not None:
+                best = search.partial
             break
         best, finished, exact = (search.tt[root[1:]].best, value), depth, not horizon
-    if best is None:  # not even one turn deep in time: the best-scoring move
+    if best is None:  # not even one move searched in time: the best-scoring move
         moves = search.generated(state.cells, 0, racks[seat])
         move = moves[0] if moves else PASS
         best = (move, search.step(*root, move)[0])
@@ -400,3 +416,35 @@ def actions(line: list[Move], seat: int, state: GameState) -> tuple[Action, ...]
                 out.append(Decide(1 - seat, True))
         seat = 1 - seat
     return tuple(out)
+
+
+def played(state: GameState, line: Iterable[Action]) -> GameState:
+    """``state`` after each action of ``line`` applied by the engine (a principal variation:
+    in ``wordtiles`` it carries the opponent's accepts)."""
+    for action in line:
+        state, _ = apply(state, action)
+    return state
+
+
+def action_value(
+    state: GameState,
+    lexicon: Any,
+    action: Action,
+    *,
+    node_limit: int | None = None,
+    engine: str = "auto",
+) -> tuple[int, bool]:
+    """(the final spread for the seat to move when it plays ``action`` and both play best
+    from there, whether that is exact): the engine applies ``action`` — in ``wordtiles`` a play
+    is then accepted by the opponent (its check of a valid play is accepting and passing, which
+    the search plays) — and the search solves the position after it (no time limit; at most
+    ``node_limit`` nodes). Comparable with :attr:`EndgameResult.value`: an action is optimal
+    when its value equals the root's exact value."""
+    seat = state.to_move
+    after = played(state, [action])
+    if after.pending is not None:
+        after = played(after, [Decide(after.to_move, True)])
+    if after.over:
+        return spread(after, seat), True
+    result = solve_endgame(after, lexicon, math.inf, node_limit=node_limit, engine=engine)
+    return (result.value if after.to_move == seat else -result.value), result.exact

@@ -79,6 +79,9 @@ typedef struct Search {
     EndEntry *ends;
     size_t ends_mask, ends_used;
     uint64_t killers[EG_MAXPLY + 1];
+    /* the iteration's best root move so far and its value (Python: Search.partial) */
+    uint64_t partial_fp;      /* 0: none yet */
+    int partial_value;
     /* generated moves per (board, rack of the mover), as Python's Search.generated caches */
     CacheSlot *cache;
     size_t cache_mask, cache_used;

@@ -102,7 +102,11 @@ static int negamax(Search *s, int depth, int alpha, int beta, int ply, int *hori
         }
         eg_unplay(s, m, ended, &u);
         below |= reached;
-        if (value > best) { best = value; best_fp = eg_fingerprint(m); }
+        if (value > best) {
+            best = value;
+            best_fp = eg_fingerprint(m);
+            if (ply == 0) { s->partial_fp = best_fp; s->partial_value = value; }
+        }
         if (value > alpha) alpha = value;
         if (alpha >= beta) { s->killers[ply] = eg_fingerprint(m); break; }
     }
@@ -157,12 +161,19 @@ int eg_solve(Search *s, Found *pv, int *npv, int *exact, int *depth) {
     memset(s->killers, 0, sizeof s->killers);
     s->nodes = 0;
     const uint64_t root_key = node_key(s);
-    volatile int finished = 0, done = 0, value = 0, d = 0;
+    volatile int finished = 0, done = 0, value = 0, d = 0, partial = 0;
     volatile uint64_t best = 0;
     while (!done && d < EG_MAXPLY) {
         d++;
+        s->partial_fp = 0;
         if (setjmp(s->out)) {
             load_root(s, &root, cells, face, cells + s->size);
+            /* cut short: its best root move so far (Python: solve_endgame) */
+            if (s->partial_fp && !s->failed) {
+                best = s->partial_fp;
+                value = s->partial_value;
+                partial = 1;
+            }
             break;
         }
         int horizon = 0;
@@ -175,7 +186,7 @@ int eg_solve(Search *s, Found *pv, int *npv, int *exact, int *depth) {
     }
     *npv = 0;
     if (!s->failed && !setjmp(s->out)) {
-        if (!finished) { /* not even one turn deep in time: the best-scoring move */
+        if (!finished && !partial) { /* not even one move searched: the best-scoring move */
             const int count = eg_generate(s, 0);
             const Ply *p = &s->plies[0];
             const Found *m = count > 1 ? &p->found[0] : NULL;  /* canonical order: best first */

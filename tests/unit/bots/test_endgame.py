@@ -10,7 +10,7 @@ import pytest
 
 from wordarena.engine.bots import endgame_native
 from wordarena.engine.bots.endcorpus import empty_bag_positions, small_racks
-from wordarena.engine.bots.endgame import solve_endgame, spread, supports
+from wordarena.engine.bots.endgame import action_value, played, solve_endgame, spread, supports
 from wordarena.engine.bots.preendgame import possible_bags, preendgame_choice
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Action, Decide, Pass, apply, start_game
@@ -80,9 +80,7 @@ def test_the_search_agrees_with_brute_force_on_200_small_end_games(lexicon) -> N
             assert result.exact
             assert result.value == mine, (state.ruleset.family, state.racks, state.scores)
             # Its principal variation, played by the engine, ends the game with that spread.
-            line = state
-            for action in result.pv:
-                line, _ = apply(line, action)
+            line = played(state, result.pv)
             assert line.over and spread(line, state.to_move) == mine
         # The same search in C: the same move, line and tree.
         first = results[0]
@@ -90,6 +88,33 @@ def test_the_search_agrees_with_brute_force_on_200_small_end_games(lexicon) -> N
                                                           first.depth) for r in results)
         outcomes[(first.value > spread(state, state.to_move), len(first.pv) > 1)] += 1
     assert len(outcomes) >= 3  # not all one kind of end game: wins, losses, long and short lines
+
+
+def test_an_actions_value_is_brute_forces_after_it(lexicon) -> None:
+    """``action_value`` (the bench's judge of a budgeted move: ``bench/endgame.py --optimal``)
+    of every first action of small end games equals brute force's value after that action
+    (in Word Tiles brute force plays the opponent's accept and check); the best of them is the
+    search's exact value."""
+    positions = small_end_games(lexicon)
+    picked = [p for p in positions if p.ruleset.family == "classic"][:8]
+    picked += [p for p in positions if p.ruleset.family == "scrabble"][:4]
+    picked += [p for p in positions if p.ruleset.family == "wordtiles"][:4]
+    optimal = 0
+    for state in picked:
+        if state.ruleset.family != "wordtiles":
+            state = state.evolve(lexicon=None, check_words=False)
+        seat = state.to_move
+        first = [m.to_play(seat) for m in generate_moves(state, seat, lexicon)] + [Pass(seat)]
+        values = []
+        for action in first:
+            value, exact = action_value(state, lexicon, action)
+            truth = brute_force(apply(state, action)[0], lexicon)
+            assert exact and value == (truth if seat == 0 else -truth), (state.racks, action)
+            values.append(value)
+        solved = solve_endgame(state, lexicon, 60.0)
+        assert max(values) == solved.value
+        optimal += values.count(solved.value) < len(values)  # some action is not optimal
+    assert optimal >= 4  # the comparison can tell an optimal action from one that is not
 
 
 def test_real_end_games_are_solved_and_their_line_scores_what_it_says(lexicon) -> None:
@@ -111,9 +136,7 @@ def test_real_end_games_are_solved_and_their_line_scores_what_it_says(lexicon) -
         for engine in ENGINES:
             result = solve_endgame(state, lexicon, budget_s=120.0, engine=engine)
             assert result.exact and result.pv[0] == result.action
-            seat, line = state.to_move, state
-            for action in result.pv:
-                line, _ = apply(line, action)
+            seat, line = state.to_move, played(state, result.pv)
             assert line.over and spread(line, seat) == result.value
             again = solve_endgame(state, lexicon, budget_s=120.0, engine=engine)
             assert (again.action, again.value, again.nodes) == (result.action, result.value,
@@ -134,6 +157,27 @@ def test_a_search_out_of_budget_returns_a_legal_move_and_says_it_is_not_exact(
     result = solve_endgame(state, lexicon, budget_s=60.0, node_limit=50, engine=engine)
     assert not result.exact and result.nodes <= 51
     apply(state, result.action)  # legal
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_search_cut_short_returns_the_best_move_its_last_iteration_has_found(lexicon, engine: str) -> None:
+    """Out of nodes in the middle of an iteration, the search returns the best root move that
+    iteration had searched to its end (the first searched is the last finished iteration's
+    best, so another comes back only when it did better), not the finished iteration's."""
+    state = next(empty_bag_positions("classic", range(1), lexicon))
+
+    def run(limit: int):
+        return solve_endgame(state, lexicon, math.inf, node_limit=limit, engine=engine)
+
+    cut = run(1000)
+    low, high = 1, 1000  # the node count at which its last finished iteration ended
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if run(middle).depth >= cut.depth else (middle + 1, high)
+    finished = run(low)
+    assert not cut.exact and finished.depth == cut.depth and finished.nodes < cut.nodes
+    assert cut.action != finished.action  # 1 turn deep one move, 2 turns (in part) another
+    apply(state, cut.action)  # legal
 
 
 def test_positions_the_search_does_not_cover_are_refused(lexicon) -> None:
