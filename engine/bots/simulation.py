@@ -272,11 +272,10 @@ def simulate(
 
 def advantage(cand: Candidate, reference: Candidate, close: bool, confidence: float = CONFIDENCE) -> float:
     """How surely ``cand`` beats ``reference`` (the best by static equity): the mean of their
-    differences world by world (spread, or win estimate when ``close``) minus ``CONFIDENCE``
-    standard errors of it; 0 for the reference itself. Paired differences are far less noisy
-    than the means (the same worlds), and the margin keeps a few noisy worlds from trading a
-    sound static choice for a worse one (measured: ranking by plain means at 24 worlds lost to
-    level 5)."""
+    differences world by world (spread, or win estimate when ``close``) minus ``confidence``
+    standard errors of it; 0 for the reference itself. With two plies the differences are
+    paired and quiet, and the default margin is 0 (the mean decides); the three-ply play-out
+    needed 2 (its noise made a challenger beat level 5's play by chance on most turns)."""
     if cand is reference:
         return 0.0
     mine, theirs = (cand.wins, reference.wins) if close else (cand.spreads, reference.spreads)
