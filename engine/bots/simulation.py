@@ -328,18 +328,15 @@ def play_out(
     — the spread in equity, as level 5 would weigh it."""
     first: Action = cand.move.to_play(seat) if cand.move is not None else Exchange(seat, cand.exchange)
     state = settle(apply(world, first)[0])
-    rack = world.racks[seat]
-    used = cand.move.tokens if cand.move is not None else cand.exchange
-    mine = leave_weight(world) * leaves.leave(rack, used)
-    theirs: dict[int, float] = {}
+    theirs: dict[int, float] = {}  # two plies: each answering seat's leave value
     unapplied = 0  # the last reply's score when it need not be applied (``_final_reply``)
     # every other seat answers once, then (3 plies) the seat itself
     while not state.over and state.to_move != seat:
         who = state.to_move
         move = best_reply(state, who, lexicon, leaves)
-        if move is not None:
+        if move is not None and plies == 2:
             theirs[who] = leave_weight(state) * leaves.leave(state.racks[who], move.tokens)
-            if plies == 2 and _final_reply(state, who, move):
+            if _final_reply(state, who, move):
                 unapplied = move.score
                 break
         state = settle(apply(state, move.to_play(who) if move is not None else Pass(who))[0])
@@ -354,7 +351,9 @@ def play_out(
     if not state.over:
         if plies >= 3:
             spread += leave_weight(state) * leaves.leave(state.racks[seat], ())
-        else:
+        else:  # the seat's leave: the tiles it kept, not the ones it drew
+            used = cand.move.tokens if cand.move is not None else cand.exchange
+            mine = leave_weight(world) * leaves.leave(world.racks[seat], used)
             spread += mine - theirs.get(lead, 0.0)
     left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
     return spread, left
