@@ -1,9 +1,10 @@
-"""End-game positions from seeded self-play, for the end-game tests and ``bench/endgame.py``."""
+"""End-game and pre-end-game positions from seeded self-play, for the end-game tests,
+``bench/endgame.py`` and ``bench/preendgame.py``."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from wordarena.engine.bots.bot import Bot
@@ -18,13 +19,32 @@ def empty_bag_positions(
 ) -> Iterator[GameState]:
     """For each seed, the first position of a 2-player game between bots of ``levels``
     (game and bots seeded by the seed) with the bag empty; games that end before are skipped."""
+    return first_positions(family, seeds, lexicon, levels, lambda s: not s.bag)
+
+
+def bag_positions(
+    family: str, seeds: range, lexicon: Any, tiles: int, levels: tuple[int, int] = (5, 5)
+) -> Iterator[GameState]:
+    """For each seed, the first position with exactly ``tiles`` tiles in the bag (a
+    pre-end-game) of such a game; games whose bag never holds exactly that many are skipped."""
+    return first_positions(family, seeds, lexicon, levels, lambda s: len(s.bag) == tiles)
+
+
+def first_positions(
+    family: str, seeds: range, lexicon: Any, levels: tuple[int, int],
+    found: Callable[[GameState], bool],
+) -> Iterator[GameState]:
+    """For each seed, the first position of the seeded game between bots of ``levels`` where
+    ``found`` holds (no play pending); games that end or pass it by first are skipped."""
     ruleset = get_ruleset(family)
     for seed in seeds:
         state, _ = start_game(ruleset, 2, seed, lexicon)
         bots = [Bot(levels[0], seed, lexicon), Bot(levels[1], seed + 1, lexicon)]
-        while not state.over and (state.bag or state.pending is not None):
+        while not state.over and not (state.pending is None and found(state)):
+            if not state.bag and state.pending is None:
+                break  # the bag only empties: a bag size not met by now never will be
             state, _ = apply(state, bots[state.to_move].choose(state))
-        if not state.over:
+        if not state.over and state.pending is None and found(state):
             yield state
 
 

@@ -17,7 +17,8 @@ in the bag. :func:`preendgame_choice` scores each candidate play over the possib
    way. Once the wall-clock budget is spent, the remaining bags are played out greedily to the
    end instead (a cheap rollout), and ``complete`` says so;
 4. **choice**: the candidate with the best weighted mean final spread; ties by the share of
-   bags won (a tie counting half), then by the candidate's order.
+   bags won (a tie counting half), then by the candidate's order (``by_wins``: the share of
+   bags won first, then the spread — level 6's order, ``engine.bots.champion``).
 
 Deterministic for a seed whenever it finishes within its budget (``complete``).
 """
@@ -109,46 +110,77 @@ def preendgame_choice(
     candidates: int = CANDIDATES,
     max_bags: int = MAX_BAGS,
     node_limit: int = NODE_LIMIT,
+    by_wins: bool = False,
 ) -> PreendgameResult:
-    """The best action for the seat to move with 1-7 tiles in the bag (see the module doc).
-    Raises ``ValueError`` for another position."""
-    if (
-        state.players != 2
-        or state.ruleset.family not in ENDGAME_FAMILIES
-        or state.over
-        or not 1 <= len(state.bag) <= state.ruleset.rack_size
-        or state.pending is not None
-    ):
+    """The best action for the seat to move with 1-7 tiles in the bag (see the module doc):
+    by mean final spread, then share of bags won; ``by_wins``: by share of bags won first
+    (what a player who wants to win ranks by). Raises ``ValueError`` for another position."""
+    if not applies(state):
         raise ValueError(
             "preendgame_choice needs a 2-player classic, scrabble or wordtiles "
             "game with 1 to rack-size tiles in the bag"
         )
     started = time.monotonic()
-    deadline = started + budget_s
-    opp = 1 - state.to_move
     rng = random.Random(f"preendgame/{seed}")
+    worlds = scenarios(state, max_bags, rng)
+    actions = candidate_actions(state, lexicon, candidates)
+    results, complete = evaluate(worlds, actions, lexicon, started + budget_s, node_limit)
+    def order(i: int) -> tuple[float, float, int]:
+        c = results[i]
+        return (-c.win_share, -c.mean, i) if by_wins else (-c.mean, -c.win_share, i)
+
+    best_first = sorted(range(len(results)), key=order)
+    ranked = tuple(results[i] for i in best_first)
+    return PreendgameResult(ranked[0].action, ranked, complete, time.monotonic() - started)
+
+
+def applies(state: GameState) -> bool:
+    """Whether ``state`` is a pre-end-game this module plays: 2 players, a family the end-game
+    search covers, 1 to rack-size tiles in the bag, no play pending."""
+    return (
+        state.players == 2
+        and state.ruleset.family in ENDGAME_FAMILIES
+        and not state.over
+        and 1 <= len(state.bag) <= state.ruleset.rack_size
+        and state.pending is None
+    )
+
+
+def scenarios(state: GameState, max_bags: int, rng: random.Random) -> list[tuple[GameState, int]]:
+    """(hypothetical position, weight) per possible bag (step 2): that bag, in one seeded
+    order, and the opponent holding the rest of the unseen tiles."""
+    opp = 1 - state.to_move
     unseen = list(state.bag) + list(state.racks[opp])
-    bags = possible_bags(unseen, len(state.bag), max_bags, rng)
-    scenarios = []
-    for bag, weight in bags:
+    out = []
+    for bag, weight in possible_bags(unseen, len(state.bag), max_bags, rng):
         order = list(bag)
         rng.shuffle(order)
         rack = remove_tokens(unseen, bag)
-        scenarios.append((state.evolve(bag=tuple(order), racks=replace_at(state.racks, opp, rack)), weight))
+        out.append((state.evolve(bag=tuple(order), racks=replace_at(state.racks, opp, rack)), weight))
+    return out
+
+
+def evaluate(
+    worlds: list[tuple[GameState, int]],
+    actions: list[Action],
+    lexicon: Any,
+    deadline: float,
+    node_limit: int,
+) -> tuple[list[Candidate], bool]:
+    """Each action's weighted mean final spread and share of bags won over ``worlds`` (step 3),
+    in the order given; and whether every play-out was searched rather than rolled out."""
     complete = True
     results = []
-    for action in candidate_actions(state, lexicon, candidates):
+    for action in actions:
         total, won, weights = 0.0, 0.0, 0
-        for hypo, weight in scenarios:
+        for hypo, weight in worlds:
             final, finished = play_out(hypo, action, lexicon, deadline, node_limit)
             complete = complete and finished
             total += weight * final
             won += weight * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
             weights += weight
         results.append(Candidate(action, total / weights, won / weights, weights))
-    best_first = sorted(range(len(results)), key=lambda i: (-results[i].mean, -results[i].win_share, i))
-    ranked = tuple(results[i] for i in best_first)
-    return PreendgameResult(ranked[0].action, ranked, complete, time.monotonic() - started)
+    return results, complete
 
 
 def candidate_actions(state: GameState, lexicon: Any, count: int) -> list[Action]:

@@ -220,3 +220,27 @@ def test_the_pre_end_game_scores_its_candidates_over_the_bags_repeatably(lexicon
     unseen = len(back.bag) + len(back.racks[1 - seat])
     assert all(c.bags == unseen for c in first.candidates)  # each unseen tile may be the bag
     apply(back, first.action)  # legal
+
+
+def test_pre_end_game_positions_have_exactly_the_bag_asked_for(lexicon) -> None:
+    from wordarena.engine.bots.endcorpus import bag_positions
+
+    found = list(bag_positions("classic", range(90_000, 90_040), lexicon, 1))
+    assert found  # a bag of exactly 1 is met in some of 40 games
+    assert all(len(s.bag) == 1 and s.pending is None and not s.over for s in found)
+    assert len({s.seed for s in found}) == len(found)  # one per game at most
+
+
+def test_the_pre_end_game_ranked_by_wins_puts_the_share_of_bags_won_first(lexicon) -> None:
+    state = next(empty_bag_positions("classic", range(200, 210), lexicon))
+    seat = state.to_move
+    back = state.evolve(
+        bag=state.racks[seat][:1],
+        racks=tuple(r[1:] if i == seat else r for i, r in enumerate(state.racks)),
+    )
+    by_wins = preendgame_choice(back, lexicon, 120.0, seed=3, candidates=4, node_limit=500, by_wins=True)
+    by_spread = preendgame_choice(back, lexicon, 120.0, seed=3, candidates=4, node_limit=500)
+    order = [(c.win_share, c.mean) for c in by_wins.candidates]
+    assert order == sorted(order, reverse=True)
+    assert sorted(by_wins.candidates, key=repr) == sorted(by_spread.candidates, key=repr)  # same values
+    assert by_wins.action == by_wins.candidates[0].action
