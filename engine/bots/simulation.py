@@ -15,7 +15,8 @@ differences against the static choice (``advantage``): a candidate replaces leve
 it beats it world by world on average (by more than ``confidence`` standard errors; 0 by
 default). When the game is close (few tiles left in the pool, see ``CLOSE_POOL``) the
 differences are those of an estimate of the chance to win, a normal model of the final spread
-(``win_chance``).
+fitted per family to self-play (``win_chance``, ``WIN_MODELS``); estimates within a hundredth of
+a per cent of each other (a decided game) leave the choice to the spread.
 
 The iterations run in rounds (one world for every live candidate per round) until the time
 budget or the iteration cap is reached, or one candidate is *clearly* best: after
@@ -191,12 +192,40 @@ def unseen_pool(state: GameState, seat: int) -> list[str]:
     return pool
 
 
-def win_chance(spread: float, pool: int) -> float:
-    """Estimated chance to win with ``spread`` ahead when ``pool`` tiles are still unseen: a
-    normal model whose deviation shrinks with the tiles left (about 4 points a tile, at least
-    8; a tie counts half)."""
-    sigma = max(8.0, 4.0 * pool)
-    return 0.5 * (1.0 + math.erf(spread / (sigma * math.sqrt(2.0))))
+@dataclass(frozen=True)
+class WinModel:
+    """A normal model of the final lead of the seat whose chance to win is estimated: its
+    deviation ``base`` + ``per_tile`` points per unseen tile (at least ``floor``), and having
+    the move worth ``tempo`` points. Fitted per family to level-5 self-play by maximum
+    likelihood (``bench/win_model.py``; docs/bots.md: scored on held-out games)."""
+
+    floor: float
+    base: float
+    per_tile: float
+    tempo: float
+
+
+#: Per family (``bench/win_model.py``); the first guess, 4 points a tile and no tempo, predicted
+#: the held-out games' winners worse (classic log-loss 0.537 against 0.470).
+WIN_MODELS = {
+    "classic": WinModel(8.0, 20.0, 1.1, 20.0),
+    "scrabble": WinModel(8.0, 20.0, 1.1, 20.0),
+    "wordtiles": WinModel(8.0, 30.0, 1.1, 18.0),
+    "warofwords": WinModel(80.0, 0.0, 7.0, 20.0),  # its scores run ten times higher
+}
+
+
+def win_chance(
+    lead: float, unseen: int, model: WinModel = WIN_MODELS["classic"], has_move: bool = True
+) -> float:
+    """Estimated chance to win with ``lead`` points ahead (of the best other seat) when
+    ``unseen`` tiles are still unseen and the seat has the move (``has_move``) or not, by
+    ``model``; a tie counts half. With nothing unseen the game is over and the lead decides."""
+    if unseen == 0:
+        return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+    sigma = max(model.floor, model.base + model.per_tile * unseen)
+    lead += model.tempo if has_move else -model.tempo
+    return 0.5 * (1.0 + math.erf(lead / (sigma * math.sqrt(2.0))))
 
 
 def candidates_of(
@@ -238,6 +267,8 @@ def simulate(
     leaves = LeaveMemo(table)
     close = len(pool) <= CLOSE_POOL
     base = state.scores[seat] - max(s for i, s in enumerate(state.scores) if i != seat)
+    model = WIN_MODELS.get(state.ruleset.family, WIN_MODELS["classic"])
+    has_move = settings.plies == 2  # the horizon: every other seat has answered (3: the seat too)
     rounds, decided = 0, False
     out_of_time = False
     while rounds < settings.iterations and not out_of_time:
@@ -251,7 +282,7 @@ def simulate(
             if cand.live:
                 spread, left = play_out(world, seat, cand, lexicon, leaves, settings.plies)
                 cand.spreads.append(spread)
-                cand.wins.append(win_chance(base + spread, left))
+                cand.wins.append(win_chance(base + spread, left, model, has_move))
         if out_of_time:  # an unfinished round is dropped: every candidate keeps the same worlds
             for cand in candidates:
                 del cand.spreads[rounds:], cand.wins[rounds:]
@@ -265,7 +296,10 @@ def simulate(
     reference = max(candidates, key=lambda c: c.equity)  # level 5's choice
 
     def rank(c: Candidate) -> tuple[bool, float, float]:
-        return (c.live, advantage(c, reference, close, settings.confidence), c.win if close else c.mean)
+        # win estimates closer than a hundredth of a per cent are a tie (a decided game, say):
+        # then the spread decides
+        edge = advantage(c, reference, close, settings.confidence)
+        return (c.live, round(edge, 4) if close else edge, c.mean)
 
     return SimResult(tuple(sorted(candidates, key=rank, reverse=True)), rounds, decided)
 
