@@ -253,3 +253,23 @@ def test_a_two_ply_play_out_is_the_candidates_equity_less_the_best_reply_equity(
     two = [play_out(w, seat, cands[0], lexicon, LeaveMemo(table), plies=2)[0] for w in (world, redrawn)]
     three = [play_out(w, seat, cands[0], lexicon, LeaveMemo(table), plies=3)[0] for w in (world, redrawn)]
     assert two[0] == pytest.approx(two[1]) and three[0] != three[1]
+
+
+def test_a_decided_game_ranks_by_spread_and_a_close_one_by_the_win_estimate(lexicon) -> None:
+    # Few tiles unseen (the win estimate ranks), far ahead: every candidate wins in every world,
+    # so the spread decides; level with the opponent: the ranking is the win estimate's.
+    state, _ = start_game(get_ruleset("classic"), 2, 17, lexicon)  # the best equity is not the best spread
+    while len(unseen_pool(state, state.to_move)) > 20:
+        state, _ = apply(state, Bot(5, 0, lexicon).choose(state))
+    settings = SimSettings(candidates=6, iterations=24, min_iterations=24, budget_s=0)
+    ahead = _run(state.evolve(scores=(state.scores[0] + 900, state.scores[1]) if state.to_move == 0
+                              else (state.scores[0], state.scores[1] + 900)), lexicon, settings)
+    assert all(c.win == 1.0 for c in ahead.ranked)
+    assert ahead.ranked[0].mean == max(c.mean for c in ahead.ranked)
+    assert ahead.ranked[0] is not max(ahead.ranked, key=lambda c: c.equity)
+    level = _run(state.evolve(scores=(200, 200)), lexicon, settings)
+    assert len({round(c.win, 4) for c in level.ranked}) > 1  # a close game: the estimates differ
+    reference = max(level.ranked, key=lambda c: c.equity)
+    edges = [round(sum(a - b for a, b in zip(c.wins, reference.wins, strict=True)) / c.n, 4)
+             for c in level.ranked]
+    assert edges == sorted(edges, reverse=True)
