@@ -18,7 +18,7 @@ in the bag. :func:`preendgame_choice` scores each candidate play over the possib
    end instead (a cheap rollout), and ``complete`` says so;
 4. **choice**: the candidate with the best weighted mean final spread; ties by the share of
    bags won (a tie counting half), then by the candidate's order (``by_wins``: the share of
-   bags won first, then the spread — level 6's order, ``engine.bots.champion``).
+   bags won first, then the spread; ``bench/preendgame.py`` compares both with level 6).
 
 Deterministic for a seed whenever it finishes within its budget (``complete``).
 """
@@ -125,6 +125,7 @@ def preendgame_choice(
     worlds = scenarios(state, max_bags, rng)
     actions = candidate_actions(state, lexicon, candidates)
     results, complete = evaluate(worlds, actions, lexicon, started + budget_s, node_limit)
+
     def order(i: int) -> tuple[float, float, int]:
         c = results[i]
         return (-c.win_share, -c.mean, i) if by_wins else (-c.mean, -c.win_share, i)

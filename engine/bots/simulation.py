@@ -353,7 +353,7 @@ def play_out(
     world: GameState, seat: int, cand: Candidate, lexicon: Any, leaves: LeaveMemo, plies: int = 2
 ) -> tuple[float, int]:
     """(spread gained over the plies + the leave values at the horizon, tiles still unseen
-    afterwards) of ``cand`` in ``world``.
+    afterwards — 0 when the play-out ended the game) of ``cand`` in ``world``.
 
     ``plies`` 3: the candidate, every other seat's best-equity reply, the seat's own best-equity
     play; the horizon's value is the seat's whole rack. ``plies`` 2: the candidate and the
@@ -389,6 +389,8 @@ def play_out(
             used = cand.move.tokens if cand.move is not None else cand.exchange
             mine = leave_weight(world) * leaves.leave(world.racks[seat], used)
             spread += mine - theirs.get(lead, 0.0)
+    if state.over:  # the lead is final (``win_chance`` of nothing unseen)
+        return spread, 0
     left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
     return spread, left
 
