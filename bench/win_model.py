@@ -3,11 +3,12 @@
 the best other's) and the tiles it has not seen (bag and other racks) — against how the game
 ended for that seat (a win 1, a tie ½, a loss 0).
 
-Printed: the log-loss and Brier score of ``win_chance`` on every other game (the held-out half),
-and, per band of unseen tiles, the positions, the share won and the model's mean estimate;
-then, fitted on the other half by maximum likelihood (a grid), the deviation of a normal model
-of the final lead per band — what ``win_chance``'s deviation should be — and the same scores
-for the fitted model ``sigma = max(FLOOR, A + B × unseen)``.
+Fitted on the even games by maximum likelihood (a grid): the worth of having the move, the
+deviation of a normal model of the final lead per band of unseen tiles, and the line
+``sigma = max(FLOOR, A + B × unseen)`` (a ``WinModel``). Printed per band: the positions, the
+share won, the shipped model's mean estimate and the fitted deviation; then the log-loss and
+Brier score on the odd games (held out) of the first guess, of ``win_chance`` as shipped
+(``WIN_MODELS``) and of the fitted line.
 
     .venv/bin/python bench/win_model.py [--family classic] [--games 600] [--first 100000]
 
@@ -18,11 +19,10 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable
 
 from wordarena.engine.bots import Bot
 from wordarena.engine.bots.selfplay import play_game
-from wordarena.engine.bots.simulation import unseen_pool, win_chance
+from wordarena.engine.bots.simulation import WIN_MODELS, WinModel, unseen_pool, win_chance
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
@@ -30,6 +30,8 @@ from wordarena.engine.lexicon import load_lexicon
 #: (game, unseen tiles, lead of the seat to move, how the game ended for it)
 Sample = tuple[int, int, float, float]
 BANDS = ((0, 7), (8, 14), (15, 20), (21, 30), (31, 45), (46, 60), (61, 200))
+#: the estimate before it was fitted: 4 points of deviation a tile (at least 8), no tempo
+GUESS = WinModel(8.0, 0.0, 4.0, 0.0)
 
 
 def collect(family: str, first: int, games: int) -> list[Sample]:
@@ -55,16 +57,11 @@ def collect(family: str, first: int, games: int) -> list[Sample]:
     return out
 
 
-def normal(lead: float, sigma: float, tempo: float = 0.0) -> float:
-    """A normal model's chance to win with ``lead``, worth ``tempo`` more for having the move."""
-    return 0.5 * (1.0 + math.erf((lead + tempo) / (sigma * math.sqrt(2.0))))
-
-
-def scores(samples: list[Sample], model: Callable[[float, int], float]) -> tuple[float, float]:
-    """(log-loss, Brier score) of ``model(lead, unseen)`` on ``samples``."""
+def scores(samples: list[Sample], model: WinModel) -> tuple[float, float]:
+    """(log-loss, Brier score) of ``win_chance`` by ``model`` on ``samples`` (the seat to move)."""
     loss = brier = 0.0
     for _, unseen, lead, won in samples:
-        p = min(max(model(lead, unseen), 1e-6), 1 - 1e-6)
+        p = min(max(win_chance(lead, unseen, model), 1e-6), 1 - 1e-6)
         loss -= won * math.log(p) + (1 - won) * math.log(1 - p)
         brier += (p - won) ** 2
     return loss / len(samples), brier / len(samples)
@@ -76,7 +73,7 @@ UNIT = {"warofwords": 10.0}
 
 def fit_sigma(samples: list[Sample], tempo: float, unit: float = 1.0) -> tuple[float, float]:
     """(deviation, log-loss) of the normal model with ``tempo`` that best predicts ``samples``."""
-    fits = ((scores(samples, lambda lead, _u, s=s: normal(lead, s, tempo))[0], s)
+    fits = ((scores(samples, WinModel(s, 0.0, 0.0, tempo))[0], s)
             for s in (unit * x for x in range(4, 400, 4)))
     loss, sigma = min(fits)
     return sigma, loss
@@ -95,8 +92,7 @@ def fit_line(samples: list[Sample], tempo: float, unit: float = 1.0) -> tuple[fl
         for a in (unit * a for a in range(0, 61, 5)):
             for b10 in range(5, 61, 2):
                 b = unit * b10 / 10
-                loss = scores(samples, lambda lead, u, f=floor, a=a, b=b:
-                              normal(lead, max(f, a + b * u), tempo))[0]
+                loss = scores(samples, WinModel(floor, a, b, tempo))[0]
                 if loss < best:
                     best, arg = loss, (floor, float(a), b)
     return arg
@@ -115,24 +111,27 @@ def main() -> None:
           f"(fitted on {len(train)}, scored on {len(test)})")
     bands = [[s for s in train if lo <= s[1] <= hi] for lo, hi in BANDS]
     unit = UNIT.get(args.family, 1.0)
+    shipped = WIN_MODELS[args.family]
     tempo = fit_tempo([b for b in bands if len(b) >= 30], unit)
     print(f"  the move is worth {tempo:.0f} points (fitted)")
-    print("  unseen   positions  won   win_chance  fitted sigma  (win_chance's)")
+    print("  unseen   positions  won   win_chance  fitted sigma  (the guess's)")
     for (lo, hi), band in zip(BANDS, bands, strict=True):
         if len(band) < 30:
             continue
         won = sum(s[3] for s in band) / len(band)
-        est = sum(win_chance(s[2], s[1]) for s in band) / len(band)
+        est = sum(win_chance(s[2], s[1], shipped) for s in band) / len(band)
         mid = (lo + min(hi, 100)) / 2
         sigma = fit_sigma(band, tempo, unit)[0]
         print(f"  {lo:3d}-{hi:<3d}  {len(band):9d}  {won:.3f}  {est:.3f}       {sigma:6.0f}"
-              f"        ({max(8.0, 4.0 * mid):.0f})")
+              f"        ({max(GUESS.floor, GUESS.per_tile * mid):.0f})")
     floor, a, b = fit_line(train, tempo, unit)
-    current = scores(test, win_chance)
-    fitted = scores(test, lambda lead, u: normal(lead, max(floor, a + b * u), tempo))
-    print(f"  win_chance: log-loss {current[0]:.4f}, Brier {current[1]:.4f}")
+    guess, current = scores(test, GUESS), scores(test, shipped)
+    fitted = scores(test, WinModel(floor, a, b, tempo))
+    print(f"  the guess (sigma = 4 × unseen, no tempo): log-loss {guess[0]:.4f}, Brier {guess[1]:.4f}")
+    print(f"  win_chance as shipped: log-loss {current[0]:.4f}, Brier {current[1]:.4f}")
     print(f"  fitted (sigma = max({floor:.0f}, {a:.0f} + {b:.1f} × unseen), the move worth {tempo:.0f}): "
           f"log-loss {fitted[0]:.4f}, Brier {fitted[1]:.4f}")
+
 
 if __name__ == "__main__":
     main()

@@ -15,6 +15,7 @@ from wordarena.engine.bots.simulation import (
     WIN_MODELS,
     Candidate,
     SimSettings,
+    WinModel,
     candidates_of,
     simulate,
     unseen_pool,
@@ -129,20 +130,17 @@ def test_win_chance_predicts_who_wins_self_play_games(lexicon) -> None:
         bots = [Bot(5, g, lexicon), Bot(5, g + 1, lexicon)]
         finals.append(play_game(get_ruleset("classic"), bots, 700 + g, lexicon, on_turn).scores)
 
-    def loss(model) -> float:
+    def loss(model: WinModel) -> float:
         total = 0.0
         for lead, unseen, seat, g in seen:
             mine, theirs = finals[g][seat], finals[g][1 - seat]
             won = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-            p = min(max(model(lead, unseen), 1e-6), 1 - 1e-6)
+            p = min(max(win_chance(lead, unseen, model), 1e-6), 1 - 1e-6)
             total -= won * math.log(p) + (1 - won) * math.log(1 - p)
         return total / len(seen)
 
-    def first_guess(lead: float, unseen: int) -> float:
-        return 0.5 * (1 + math.erf(lead / (max(8.0, 4.0 * unseen) * math.sqrt(2))))
-
-    fitted = loss(win_chance)
-    assert fitted < loss(first_guess) and fitted < math.log(2)
+    fitted = loss(WIN_MODELS["classic"])
+    assert fitted < loss(WinModel(8.0, 0.0, 4.0, 0.0)) and fitted < math.log(2)
 
 
 def test_level6_plays_a_candidate_by_simulation(midgame, lexicon) -> None:
