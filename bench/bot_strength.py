@@ -114,14 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, default=SimSettings.plies, choices=(2, 3))
     parser.add_argument("--confidence", type=float, default=SimSettings.confidence,
                         help="standard errors a challenger must beat level 5's play by")
-    parser.add_argument("--inference", type=int, default=SimSettings.inference,
-                        help="racks sampled to infer the opponent's leave (0: none)")
     parser.add_argument("--seed", type=int, default=50_000)
     parser.add_argument("--json", help="append the results to this file")
     args = parser.parse_args(argv)
     settings = SimSettings(candidates=args.candidates, iterations=args.iterations,
-                           budget_s=args.budget, plies=args.plies, confidence=args.confidence,
-                           inference=args.inference)
+                           budget_s=args.budget, plies=args.plies, confidence=args.confidence)
     print(f"level 6 ({settings}) vs level 5, seed {args.seed}")
     for family in args.family or FAMILIES:
         tally = run(family, args.games, settings, args.seed)

@@ -11,13 +11,10 @@
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from wordarena.engine.bots import endgame
-from wordarena.engine.bots.inference import infer_leaves
 from wordarena.engine.bots.leaves import LeaveTable
 from wordarena.engine.bots.simulation import SimSettings, candidates_of, simulate
 from wordarena.engine.game.actions import Action
@@ -45,15 +42,7 @@ def simulated_pick(
     seat = state.to_move
     found = candidates_of(state, seat, moves, table, settings.candidates, exchange)
     lex = lexicon if lexicon is not None else state.lexicon
-    inferred: tuple[tuple[str, ...], ...] = ()
-    if settings.inference and len(found) > 1:
-        started = time.perf_counter()
-        share = settings.budget_s * settings.inference_share
-        inferred = infer_leaves(state, seat, lex, table, settings.inference, seed, share).leaves
-        if settings.budget_s:  # the simulation gets what the inference left of the budget
-            spent = time.perf_counter() - started
-            settings = replace(settings, budget_s=max(settings.budget_s - spent, 1e-3))
-    result = simulate(state, seat, found, lex, table, settings, seed, inferred=inferred)
+    result = simulate(state, seat, found, lex, table, settings, seed)
     best = result.best
     return moves[0] if best is None else best.move
 

@@ -65,10 +65,6 @@ class SimSettings:
     budget_s: float = DEFAULT_BUDGET_S
     plies: int = 2  # the candidate, every other seat's reply, (3:) the seat's own next play
     confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
-    #: racks sampled to infer the opponent's leave from its last play (``engine.bots.inference``;
-    #: 0: none), in at most ``inference_share`` of the time budget
-    inference: int = 0
-    inference_share: float = 0.25
 
 
 @dataclass
@@ -262,10 +258,8 @@ def simulate(
     settings: SimSettings,
     seed: int,
     clock: Clock = time.perf_counter,
-    inferred: Sequence[tuple[str, ...]] = (),
 ) -> SimResult:
-    """Play every candidate out over the same seeded worlds (module doc) and rank them;
-    ``inferred``: the opponent's leaves read from its last play (``deal``)."""
+    """Play every candidate out over the same seeded worlds (module doc) and rank them."""
     if len(candidates) <= 1:
         return SimResult(tuple(candidates), 0, True)
     started = clock()
@@ -278,7 +272,7 @@ def simulate(
     rounds, decided = 0, False
     out_of_time = False
     while rounds < settings.iterations and not out_of_time:
-        world = deal(state, seat, pool, random.Random(f"sim/{seed}/{rounds}"), inferred)
+        world = deal(state, seat, pool, random.Random(f"sim/{seed}/{rounds}"))
         for cand in candidates:
             # the budget is checked before every play-out, not only between rounds: a round
             # costs tens of milliseconds a candidate on a loaded machine
@@ -340,27 +334,18 @@ def prune(candidates: list[Candidate]) -> bool:
     return sum(1 for c in candidates if c.live) == 1
 
 
-def deal(
-    state: GameState, seat: int, pool: list[str], rng: random.Random,
-    inferred: Sequence[tuple[str, ...]] = (),
-) -> GameState:
+def deal(state: GameState, seat: int, pool: list[str], rng: random.Random) -> GameState:
     """A world consistent with what ``seat`` sees: the unseen ``pool`` shuffled and dealt to the
     other racks (their current sizes) and the bag; its own seed, so that no random effect of
-    the real game is foreseen. With ``inferred`` leaves (two players, ``engine.bots.inference``)
-    the opponent's rack holds one of them, picked at random, and the rest is dealt as before."""
+    the real game is foreseen."""
     tiles = list(pool)
-    kept: tuple[str, ...] = rng.choice(inferred) if inferred else ()
-    if kept:
-        tiles = list(remove_tokens(tiles, kept))
     rng.shuffle(tiles)
     racks = list(state.racks)
     at = 0
     for other, rack in enumerate(state.racks):
         if other != seat:
-            fill = len(rack) - len(kept)
-            racks[other] = kept + tuple(tiles[at : at + fill])
-            at += fill
-            kept = ()
+            racks[other] = tuple(tiles[at : at + len(rack)])
+            at += len(rack)
     return state.evolve(racks=tuple(racks), bag=tuple(tiles[at:]), seed=rng.getrandbits(63))
 
 
