@@ -8,8 +8,11 @@ a seeded RNG and dealt to the other seats (as many tiles as each holds now, whic
 sees) and to the bag. In each world the candidate is played and every other seat answers with
 its best-equity play (2 plies, ``SimSettings.plies``); the result is the candidate's equity
 (score + leave) less the best answer's equity (its score + the tiles it keeps) — what the
-candidate gives away, world by world. (``plies`` 3 adds the seat's own best-equity reply and
-values its whole rack at the end: the first design, measured weaker, docs/bots.md.) Every
+candidate gives away, world by world. In a pre-end-game world where that leaves the seat to
+move with the bag empty, the seat's play that goes out and the game's end are played instead
+(``SimSettings.horizon``; the leaves would count nothing there). (``plies`` 3 adds the seat's
+own best-equity reply and values its whole rack at the end: the first design, measured weaker,
+docs/bots.md.) Every
 candidate sees the same worlds (common random numbers), and the choice is made on paired
 differences against the static choice (``advantage``): a candidate replaces level 5's play when
 it beats it world by world on average (by more than ``confidence`` standard errors; 0 by
@@ -51,6 +54,8 @@ CLOSE_POOL = 20  # unseen tiles at or below which candidates are ranked by the w
 CONFIDENCE = 0.0  # standard errors a candidate must beat the static choice by (``advantage``):
 # 2.0 with three plies (their noise), where level 6 then nearly always kept level 5's play
 REPLY_SCAN = 100  # best-scoring replies whose equity is compared in a simulated ply
+HORIZONS = ("out", "leave")  # ``SimSettings.horizon``
+HORIZON = "out"
 Clock = Callable[[], float]
 
 
@@ -64,6 +69,15 @@ class SimSettings:
     min_iterations: int = 12
     budget_s: float = DEFAULT_BUDGET_S
     plies: int = 2  # the candidate, every other seat's reply, (3:) the seat's own next play
+    #: how a two-ply play-out ends when the bag is empty at its horizon (2 players): "out" —
+    #: the seat's best play that goes out and the game's end, else the racks' face values (the
+    #: opponent's less the seat's); "leave" — the leaves, weighted by the bag, as mid-game
+    #: (nothing once it is empty). ``bench/sim_horizon.py``: "out" loses fewer points.
+    horizon: str = HORIZON
+
+    def __post_init__(self) -> None:
+        if self.horizon not in HORIZONS:
+            raise ValueError(f"horizon must be one of {HORIZONS}, not {self.horizon!r}")
     confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
 
 
@@ -280,7 +294,8 @@ def simulate(
                 out_of_time = True
                 break
             if cand.live:
-                spread, left = play_out(world, seat, cand, lexicon, leaves, settings.plies)
+                spread, left = play_out(world, seat, cand, lexicon, leaves, settings.plies,
+                                        settings.horizon)
                 cand.spreads.append(spread)
                 cand.wins.append(win_chance(base + spread, left, model, has_move))
         if out_of_time:  # an unfinished round is dropped: every candidate keeps the same worlds
@@ -350,7 +365,8 @@ def deal(state: GameState, seat: int, pool: list[str], rng: random.Random) -> Ga
 
 
 def play_out(
-    world: GameState, seat: int, cand: Candidate, lexicon: Any, leaves: LeaveMemo, plies: int = 2
+    world: GameState, seat: int, cand: Candidate, lexicon: Any, leaves: LeaveMemo, plies: int = 2,
+    horizon: str = HORIZON,
 ) -> tuple[float, int]:
     """(spread gained over the plies + the leave values at the horizon, tiles still unseen
     afterwards — 0 when the play-out ended the game) of ``cand`` in ``world``.
@@ -359,7 +375,8 @@ def play_out(
     play; the horizon's value is the seat's whole rack. ``plies`` 2: the candidate and the
     replies; the horizon's value is the seat's leave (the tiles it kept, not the ones it drew:
     those are the same luck for every candidate) less the best opponent's leave after its reply
-    — the spread in equity, as level 5 would weigh it."""
+    — the spread in equity, as level 5 would weigh it; when that leaves the seat to move with
+    the bag empty (2 players), ``horizon`` "out" ends it instead (``_end_horizon``)."""
     first: Action = cand.move.to_play(seat) if cand.move is not None else Exchange(seat, cand.exchange)
     state = settle(apply(world, first)[0])
     theirs: dict[int, float] = {}  # two plies: each answering seat's leave value
@@ -370,7 +387,8 @@ def play_out(
         move = best_reply(state, who, lexicon, leaves)
         if move is not None and plies == 2:
             theirs[who] = leave_weight(state) * leaves.leave(state.racks[who], move.tokens)
-            if _final_reply(state, who, move):
+            # with the bag empty, horizon "out" needs the racks after the reply: applied
+            if _final_reply(state, who, move) and (horizon == "leave" or state.bag):
                 unapplied = move.score
                 break
         state = settle(apply(state, move.to_play(who) if move is not None else Pass(who))[0])
@@ -382,6 +400,8 @@ def play_out(
     before = world.scores[seat] - max(s for i, s in enumerate(world.scores) if i != seat)
     lead = max(range(len(scores)), key=lambda i: -math.inf if i == seat else scores[i])
     spread = float(scores[seat] - scores[lead] - before)
+    if horizon == "out" and plies == 2 and _at_end(state, seat) and not unapplied:
+        return _end_horizon(state, seat, lexicon, before, spread)
     if not state.over:
         if plies >= 3:
             spread += leave_weight(state) * leaves.leave(state.racks[seat], ())
@@ -393,6 +413,30 @@ def play_out(
         return spread, 0
     left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
     return spread, left
+
+
+def _at_end(state: GameState, seat: int) -> bool:
+    """Whether a play-out stopped in a 2-player game with the bag empty, the seat to move."""
+    return (not state.over and not state.bag and state.players == 2 and state.to_move == seat
+            and state.ruleset.family != "warofwords")
+
+
+def _end_horizon(
+    state: GameState, seat: int, lexicon: Any, before: float, spread: float
+) -> tuple[float, int]:
+    """The ``horizon="out"`` value of a play-out that left the seat to move with the bag empty:
+    when it can go out, its best-scoring play that does and the game's end as the engine scores
+    it (exact: nothing is left unseen); else the spread so far plus the opponent's rack's face
+    value less the seat's (the end-game search's own guess at its horizon, ``endgame``)."""
+    size = len(state.racks[seat])
+    for move in generate_moves(state, seat, lexicon):
+        if move.tile_count == size:
+            ended = settle(apply(state, move.to_play(seat))[0])
+            scores = ended.result.scores if ended.result is not None else ended.scores
+            return float(scores[seat] - scores[1 - seat] - before), 0
+    value = state.ruleset.tiles.value
+    racks = [sum(value(t) for t in rack) for rack in state.racks]
+    return spread + racks[1 - seat] - racks[seat], len(state.racks[1 - seat])
 
 
 def _final_reply(state: GameState, who: int, move: Move) -> bool:

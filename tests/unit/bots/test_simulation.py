@@ -22,7 +22,7 @@ from wordarena.engine.bots.simulation import (
     win_chance,
 )
 from wordarena.engine.families import get_ruleset
-from wordarena.engine.game import Play, apply, start_game
+from wordarena.engine.game import Pass, Play, apply, start_game
 from wordarena.engine.movegen import generate_moves
 
 FIXED = SimSettings(candidates=4, iterations=6, min_iterations=6, budget_s=0)
@@ -271,3 +271,43 @@ def test_a_decided_game_ranks_by_spread_and_a_close_one_by_the_win_estimate(lexi
     edges = [round(sum(a - b for a, b in zip(c.wins, reference.wins, strict=True)) / c.n, 4)
              for c in level.ranked]
     assert edges == sorted(edges, reverse=True)
+
+
+def test_a_play_out_that_empties_the_bag_ends_the_game_by_going_out(lexicon) -> None:
+    """Pre-end-game (one tile in the bag): every candidate empties the bag, the opponent
+    answers, and the seat is to move with the bag empty — where the leaves count nothing. With
+    ``horizon="out"`` the play-out then plays the seat's best play that goes out and the game's
+    end (the value is the final spread, exact: nothing unseen), or, when it cannot go out, adds
+    the opponent's rack's face value less the seat's. Checked against the engine's own game."""
+    from wordarena.engine.bots.endcorpus import bag_positions
+    from wordarena.engine.bots.simulation import LeaveMemo, best_reply, deal, play_out
+
+    table = leave_table("classic")
+    branches = {"out": 0, "racks": 0}
+    for state in bag_positions("classic", range(90_000, 90_030), lexicon, 1):
+        seat, other = state.to_move, 1 - state.to_move
+        moves = generate_moves(state, seat, lexicon)
+        world = deal(state, seat, unseen_pool(state, seat), random.Random(1))
+        base = world.scores[seat] - world.scores[other]
+        for cand in candidates_of(state, seat, moves, table, 12, None):
+            after, _ = apply(world, cand.move.to_play(seat))
+            reply = best_reply(after, other, lexicon, LeaveMemo(table))
+            after, _ = apply(after, reply.to_play(other) if reply else Pass(other))
+            value, left = play_out(world, seat, cand, lexicon, LeaveMemo(table), horizon="out")
+            if after.over:
+                continue
+            assert not after.bag and after.to_move == seat
+            size = len(after.racks[seat])
+            out = next((m for m in generate_moves(after, seat, lexicon) if m.tile_count == size), None)
+            if out is not None:
+                ended, _ = apply(after, out.to_play(seat))
+                assert ended.result is not None
+                final = ended.result.scores[seat] - ended.result.scores[other]
+                assert (value, left) == (final - base, 0)
+                branches["out"] += 1
+            else:
+                points = [sum(after.ruleset.tiles.value(t) for t in r) for r in after.racks]
+                spread = after.scores[seat] - after.scores[other] - base
+                assert (value, left) == (spread + points[other] - points[seat], len(after.racks[other]))
+                branches["racks"] += 1
+    assert branches["out"] >= 3 and branches["racks"] >= 3, branches
