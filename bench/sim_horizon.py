@@ -100,9 +100,10 @@ def main() -> None:
     for h in HORIZONS:
         print(f"  {h:6s} spread lost {_mean_se(lost[h])}  win share lost {_mean_se(lost_win[h])}"
               f"  CPU {statistics.mean(cpu[h]):.2f} s a choice")
-    gain = [a - b for a, b in zip(lost["leave"], lost["out"], strict=True)]
-    gain_win = [a - b for a, b in zip(lost_win["leave"], lost_win["out"], strict=True)]
-    print(f"  out against leave, paired: spread {_mean_se(gain)}, win share {_mean_se(gain_win)}")
+    for h in HORIZONS[1:]:
+        gain = [a - b for a, b in zip(lost[h], lost["out"], strict=True)]
+        gain_win = [a - b for a, b in zip(lost_win[h], lost_win["out"], strict=True)]
+        print(f"  out against {h}, paired: spread {_mean_se(gain)}, win share {_mean_se(gain_win)}")
 
 
 def _mean_se(values: list[float]) -> str:
