@@ -115,17 +115,17 @@ def main() -> None:
     if n < 2:
         return
     for name in CHOICES:
-        print(f"  {name:10s} best {best_count[name]}/{n}  win share lost {_mean_se(lost_win[name])}"
-              f"  spread lost {_mean_se(lost_spread[name])}  CPU {statistics.mean(cpu[name]):.2f} s")
+        print(f"  {name:10s} best {best_count[name]}/{n}  win share lost {mean_se(lost_win[name])}"
+              f"  spread lost {mean_se(lost_spread[name])}  CPU {statistics.mean(cpu[name]):.2f} s")
     gained_win = [a - b for a, b in zip(lost_win["sim"], lost_win["pre"], strict=True)]
     gained_spread = [a - b for a, b in zip(lost_spread["sim"], lost_spread["pre"], strict=True)]
-    print(f"  pre against sim, paired: win share {_mean_se(gained_win)}, spread {_mean_se(gained_spread)}")
+    print(f"  pre against sim, paired: win share {mean_se(gained_win)}, spread {mean_se(gained_spread)}")
 
 
-def _mean_se(values: list[float]) -> str:
-    """``mean ± standard error`` of ``values``."""
+def mean_se(values: list[float], digits: int = 3) -> str:
+    """``mean ± standard error`` of ``values`` (also ``bench/sim_horizon.py``'s)."""
     se = statistics.stdev(values) / math.sqrt(len(values))
-    return f"{statistics.mean(values):+.3f} ± {se:.3f}"
+    return f"{statistics.mean(values):+.{digits}f} ± {se:.{digits}f}"
 
 
 if __name__ == "__main__":

@@ -21,7 +21,9 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from wordarena.engine.bots import Bot
 from wordarena.engine.bots.champion import simulated_pick
@@ -35,6 +37,9 @@ from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
 from wordarena.engine.tiles import remove_tokens
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from preendgame import mean_se  # a sibling bench script
 
 
 def choice(state: GameState, lexicon: object, horizon: str, worlds: int) -> Action:
@@ -98,18 +103,12 @@ def main() -> None:
     if n < 2:
         return
     for h in HORIZONS:
-        print(f"  {h:6s} spread lost {_mean_se(lost[h])}  win share lost {_mean_se(lost_win[h])}"
+        print(f"  {h:6s} spread lost {mean_se(lost[h], 2)}  win share lost {mean_se(lost_win[h], 2)}"
               f"  CPU {statistics.mean(cpu[h]):.2f} s a choice")
     for h in HORIZONS[1:]:
         gain = [a - b for a, b in zip(lost[h], lost["out"], strict=True)]
         gain_win = [a - b for a, b in zip(lost_win[h], lost_win["out"], strict=True)]
-        print(f"  out against {h}, paired: spread {_mean_se(gain)}, win share {_mean_se(gain_win)}")
-
-
-def _mean_se(values: list[float]) -> str:
-    """``mean ± standard error`` of ``values``."""
-    se = statistics.stdev(values) / math.sqrt(len(values))
-    return f"{statistics.mean(values):+.2f} ± {se:.2f}"
+        print(f"  out against {h}, paired: spread {mean_se(gain, 2)}, win share {mean_se(gain_win, 2)}")
 
 
 if __name__ == "__main__":
