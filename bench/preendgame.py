@@ -70,12 +70,19 @@ def choices(state: GameState, lexicon: Any, iterations: int, nodes: int) -> dict
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def position_parser(doc: str, games: int) -> argparse.ArgumentParser:
+    """The options that pick the positions (``endcorpus.bag_positions``); also
+    ``bench/sim_horizon.py``'s."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--family", default="classic", choices=("classic", "scrabble", "wordtiles"))
-    ap.add_argument("--games", type=int, default=60, help="self-play games searched for positions")
+    ap.add_argument("--games", type=int, default=games, help="self-play games searched for positions")
     ap.add_argument("--first", type=int, default=90_000, help="first game's seed")
     ap.add_argument("--bag", type=int, default=1, help="tiles in the bag (default 1)")
+    return ap
+
+
+def main() -> None:
+    ap = position_parser(__doc__ or "", 60)
     ap.add_argument("--iterations", type=int, default=128, help="the simulation's worlds")
     ap.add_argument("--nodes", type=int, default=1_000,
                     help="nodes per end-game search of the pre-end-game (default 1000)")

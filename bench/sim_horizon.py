@@ -17,7 +17,6 @@ A figure script, not a timed test.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import statistics
@@ -39,7 +38,7 @@ from wordarena.engine.movegen import generate_moves
 from wordarena.engine.tiles import remove_tokens
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from preendgame import mean_se  # a sibling bench script
+from preendgame import mean_se, position_parser  # a sibling bench script
 
 
 def choice(state: GameState, lexicon: object, horizon: str, worlds: int) -> Action:
@@ -58,11 +57,7 @@ def choice(state: GameState, lexicon: object, horizon: str, worlds: int) -> Acti
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--family", default="classic", choices=("classic", "scrabble", "wordtiles"))
-    ap.add_argument("--games", type=int, default=200, help="self-play games searched for positions")
-    ap.add_argument("--first", type=int, default=90_000, help="first game's seed")
-    ap.add_argument("--bag", type=int, default=1, help="tiles in the bag")
+    ap = position_parser(__doc__ or "", 200)
     ap.add_argument("--worlds", type=int, default=128, help="the simulation's rounds")
     ap.add_argument("--truth-nodes", type=int, default=100_000, help="nodes per valuing search")
     args = ap.parse_args()
