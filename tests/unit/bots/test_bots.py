@@ -67,12 +67,14 @@ def test_wordtiles_bots_check_an_invalid_pending_play(lexicon) -> None:
 
 
 def test_leave_tables_are_shipped() -> None:
-    """One table per ruleset a bot plays (family and language), covering its tile set."""
+    """One table per ruleset a bot plays (family and language), covering its tile set, each
+    derived from at least 20,000 self-play games (docs/bots.md)."""
     from wordarena.engine.bots.derive import rulesets
 
     for family, language in rulesets():
         table = leave_table(family, language)
-        assert table.games > 0 and table.scale > 0 and table.language == language
+        assert table.games >= 20_000, f"{family}/{language}: {table.games} games"
+        assert table.scale > 0 and table.language == language
         assert set(get_ruleset(family, language).tiles.letters) <= set(table.values)
         blank = "*" if family == "warofwords" else "?"  # War of Words: the wildcard
         assert table.value((blank,)) > max(table.value((t,)) for t in table.values if t != blank)
