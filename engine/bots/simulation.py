@@ -74,11 +74,11 @@ class SimSettings:
     #: opponent's less the seat's); "leave" — the leaves, weighted by the bag, as mid-game
     #: (nothing once it is empty). ``bench/sim_horizon.py``: "out" loses fewer points.
     horizon: str = HORIZON
+    confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
 
     def __post_init__(self) -> None:
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {HORIZONS}, not {self.horizon!r}")
-    confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
 
 
 @dataclass
@@ -434,9 +434,7 @@ def _end_horizon(
             ended = settle(apply(state, move.to_play(seat))[0])
             scores = ended.result.scores if ended.result is not None else ended.scores
             return float(scores[seat] - scores[1 - seat] - before), 0
-    value = state.ruleset.tiles.value
-    racks = [sum(value(t) for t in rack) for rack in state.racks]
-    return spread + racks[1 - seat] - racks[seat], len(state.racks[1 - seat])
+    return spread + state.rack_value(1 - seat) - state.rack_value(seat), len(state.racks[1 - seat])
 
 
 def _final_reply(state: GameState, who: int, move: Move) -> bool:
