@@ -42,7 +42,8 @@ from preendgame import mean_se, position_parser  # a sibling bench script
 
 
 def choice(state: GameState, lexicon: object, horizon: str, worlds: int) -> Action:
-    """Level 6's simulated choice in ``state`` with ``horizon``."""
+    """Level 6's simulated choice in ``state`` with ``horizon`` (each horizon's CPU time is
+    that of a whole choice: the moves and the exchange are not shared between them)."""
     seat = state.to_move
     table = leave_table(state.ruleset.family, state.ruleset.language)
     exchange = Bot(5, 0, lexicon).best_exchange(state, seat)

@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wordarena.engine.bots import endgame
 from wordarena.engine.bots.leaves import LeaveTable
 from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
 from wordarena.engine.game.play import replace_at
@@ -400,7 +401,9 @@ def play_out(
     before = world.scores[seat] - max(s for i, s in enumerate(world.scores) if i != seat)
     lead = max(range(len(scores)), key=lambda i: -math.inf if i == seat else scores[i])
     spread = float(scores[seat] - scores[lead] - before)
-    if horizon == "out" and plies == 2 and _at_end(state, seat) and not unapplied:
+    # an end game the exact search covers (2 players, bag empty; not War of Words), seat to move
+    if horizon == "out" and plies == 2 and not unapplied and state.to_move == seat \
+            and endgame.supports(state):
         return _end_horizon(state, seat, lexicon, before, spread)
     if not state.over:
         if plies >= 3:
@@ -413,12 +416,6 @@ def play_out(
         return spread, 0
     left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
     return spread, left
-
-
-def _at_end(state: GameState, seat: int) -> bool:
-    """Whether a play-out stopped in a 2-player game with the bag empty, the seat to move."""
-    return (not state.over and not state.bag and state.players == 2 and state.to_move == seat
-            and state.ruleset.family != "warofwords")
 
 
 def _end_horizon(
