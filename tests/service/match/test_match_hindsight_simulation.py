@@ -3,7 +3,7 @@ turn's best plays by the level-6 simulation (the same answer every time); withou
 
 from __future__ import annotations
 
-from match_harness import Harness, client_moves, play_move
+from match_harness import Harness, client_moves, pass_move, play_move
 
 from wordarena.v1 import match_pb2 as m
 
@@ -33,3 +33,21 @@ async def test_hindsight_by_simulation(harness: Harness) -> None:
     assert all(s.play.breakdown.total <= plain.best[0].breakdown.total for s in plays)
     again = await alice.stub.Hindsight(req, metadata=alice.md)
     assert again == simulated
+
+
+async def test_a_rack_with_no_play_has_only_its_exchange_unsimulated(harness: Harness) -> None:
+    """Seed 1968 deals the first player BMPLNPV: no word can be made from it on the empty
+    board, so the exchange is the only candidate and there is nothing to simulate."""
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=1968)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(mid)
+    assert sorted(t.letter for t in view.rack.tiles) == sorted("BMPLNPV")
+    await alice.submit(mid, pass_move(), view.last_seq)
+    req = m.HindsightRequest(match_id=mid, limit=2, by_simulation=True)
+    found = await alice.stub.Hindsight(req, metadata=alice.md)
+    assert found.legal_play_count == 0 and not found.best
+    [only] = found.simulated
+    assert not only.HasField("play") and only.exchange
+    assert only.iterations == 0 and only.mean_spread == only.equity
+    assert only.spread_error == 0 and only.win_chance == 0.5
