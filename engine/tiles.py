@@ -105,6 +105,12 @@ class TileSet:
     def total(self) -> int:
         return sum(self.counts.values())
 
+    @property
+    def has_actions(self) -> bool:
+        """True when the set holds action tiles (War of Words): tiles that make no letter but
+        leave effects on the board between turns."""
+        return any(is_action(t) for t in self.counts)
+
     def value(self, token: str) -> int:
         """Point value of a token (0 for blanks, wildcards and action tiles)."""
         return self.values.get(token, 0)

@@ -95,7 +95,7 @@ class Bot:
         moves = generate_moves(state, seat, self.lexicon, limit=self._needed(state))
         move = self._pick(state, moves)
         chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
-        if state.ruleset.family == "warofwords" and self.actions:  # action tiles: engine.bots.tactics
+        if state.ruleset.tiles.has_actions and self.actions:  # engine.bots.tactics
             return with_actions(state, seat, chosen, moves, self.level, self.rng,
                                 self.lexicon)
         return chosen
@@ -106,7 +106,7 @@ class Bot:
         """How many of the best-scoring moves the choice reads (None: all of them): level 4
         the best, level 5 the 400 it weighs while the bag is not empty (its end game looks
         for a play that goes out among all). War of Words action tiles weigh every move."""
-        if state.ruleset.family == "warofwords" and self.actions:
+        if state.ruleset.tiles.has_actions and self.actions:
             return None
         if self.level == 4:
             return 1

@@ -437,9 +437,9 @@ def _end_horizon(
 def _final_reply(state: GameState, who: int, move: Move) -> bool:
     """Whether a two-ply play-out may count the opponent's reply as its score without applying
     it: two players, and the play cannot end the game (it does not empty the rack while the bag
-    is empty). The generator's score is what ``apply`` scores (``generate_moves``); War of Words'
-    effects act between turns, so its replies are always applied."""
-    return (state.players == 2 and state.ruleset.family != "warofwords"
+    is empty). The generator's score is what ``apply`` scores (``generate_moves``); action
+    tiles' effects (War of Words) act between turns, so there the replies are always applied."""
+    return (state.players == 2 and not state.ruleset.tiles.has_actions
             and (bool(state.bag) or move.tile_count < len(state.racks[who])))
 
 

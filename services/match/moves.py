@@ -47,7 +47,7 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
             v.squares.append(c.Square(row=row, col=col))
             raise invalid_argument(f"{field}[{k}].square", v.message, v)
         if p.action:
-            if ruleset.family != "warofwords":
+            if not ruleset.tiles.has_actions:
                 raise invalid_argument(f"{field}[{k}].action", "action tiles are War of Words tiles")
             token = views.action_token(p.action, p.action_factor)
             if not token:
@@ -78,7 +78,7 @@ def effect_moves_of(state: GameState, pbs: Any, placements: Any, field: str) -> 
     moving alone is not a turn."""
     if not pbs:
         return ()
-    if state.ruleset.family != "warofwords":
+    if not state.ruleset.tiles.has_actions:
         raise invalid_argument(field, "only War of Words has effects to move")
     if not placements:
         raise invalid_argument(

@@ -116,3 +116,22 @@ async def test_a_player_moves_their_rain_with_a_play_but_never_alone(harness: Ha
     rains = [eff for eff in after.board.effects if eff.action == c.ACTION_KIND_RAIN]
     assert [(eff.origin.row, eff.origin.col) for eff in rains] == [(4, 3)]
     assert rains[0].effect_id != rain.effect_id  # the id of the view names the square
+
+
+async def test_other_families_refuse_action_tiles_and_effect_moves(harness: Harness) -> None:
+    """Classic has no action tiles: a placement naming one, or a Rain moved with a play, is
+    INVALID_ARGUMENT naming the field, and the match is as it was."""
+    srv = await harness.start()
+    mid = await harness.create(srv, seed=7)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(mid)
+    letter = view.rack.tiles[0].letter
+    tile = c.Placement(square=c.Square(row=7, col=7), letter=letter)
+    err = await _refused(alice.submit(mid, _play([_action(7, 7, "@bomb")], []), view.last_seq))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "placements[0].action" in err.details() and "War of Words" in err.details()
+    shift = c.EffectMove(effect_id="rain@H8", to=c.Square(row=3, col=3))
+    err = await _refused(alice.submit(mid, _play([tile], [shift]), view.last_seq))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "effect_moves" in err.details() and "only War of Words" in err.details()
+    assert (await alice.view(mid)).last_seq == view.last_seq  # nothing changed

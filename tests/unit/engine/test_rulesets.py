@@ -177,6 +177,8 @@ def test_every_listed_ruleset_loads_and_describes_itself():
             described = json.loads(json.dumps(ruleset.describe()))
             assert described["family"] == entry["family"]
             assert described["tiles"]["total"] == ruleset.tiles.total
+            # action tiles (the bots' tactics, effect moves) are War of Words' alone
+            assert ruleset.tiles.has_actions == (entry["family"] == "warofwords")
 
 
 @pytest.mark.parametrize("bad", ["chess", "classic/xx", "classic/en/warofwords-field",
