@@ -11,6 +11,17 @@ Printed per family: level 6's win share (ties half) ± one standard error √(p(
 average spread (level 6 − level 5) ± its standard error, games, and CPU seconds per level-6
 move. ``--json FILE`` appends one line per family.
 
+Long runs are made of pieces: ``--record FILE`` appends every game as it ends (JSON lines: the
+family, seed, game index, level 6's seat, both scores, its CPU, the settings and the commit), so
+a run stopped at a session's end keeps its games; ``--first G`` (even) starts at game G of the
+seed's sequence, so another process or a later session plays the next deals, not the same
+ones; ``--report FILE…`` tallies recorded games (whole deals only, each game once) per family
+and settings::
+
+    .venv/bin/python bench/bot_strength.py --games 1000 --family scrabble --seed 161000 \
+        --record bench/results/bot_strength.jsonl
+    .venv/bin/python bench/bot_strength.py --report bench/results/bot_strength.jsonl
+
 The p95 of a level-6 move through the match server (gRPC, a bot seat) is measured by
 ``bench/bot_latency.py``.
 """
@@ -20,9 +31,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from wordarena.engine.bots import Bot, play_game
 from wordarena.engine.bots.simulation import SimSettings
@@ -59,6 +74,11 @@ class Tally:
         var = sum((x - m) ** 2 for x in self.spreads) / (n - 1)
         return m, math.sqrt(var / n)
 
+    def add(self, mine: int, theirs: int) -> None:
+        """One game's result, level 6's score first."""
+        self.spreads.append(mine - theirs)
+        self.wins += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
     def line(self) -> str:
         p, se = self.share()
         s, sse = self.spread()
@@ -84,24 +104,73 @@ class Timed(Bot):
                 self.tally.cpu += time.process_time() - t0
 
 
-def run(family: str, games: int, settings: SimSettings, seed: int) -> Tally:
-    """``games`` games of level 6 against level 5 in ``family`` (seats alternating)."""
+
+def commit() -> str:
+    """The checkout's commit (``+`` when it has uncommitted changes): which code played."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True,
+                              cwd=Path(__file__).parent, check=False).stdout.strip()
+    head = git("rev-parse", "--short=12", "HEAD") or "unknown"
+    return head + ("+" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def run(family: str, games: int, settings: SimSettings, seed: int, first_game: int = 0,
+        record: Path | None = None) -> Tally:
+    """Games ``first_game`` .. ``first_game + games − 1`` of level 6 against level 5 in
+    ``family`` (seats alternating), each appended to ``record`` as it ends."""
     ruleset = get_ruleset(family)
     lexicon = load_lexicon(ruleset.lexicon)
     tally = Tally(family)
-    for g in range(games):
+    version = commit()
+    for g in range(first_game, first_game + games):
         deal = seed + g // 2  # a pair of games per deal, the levels swapping seats
         six = Timed(6, seed + g, lexicon, sim=settings)
         six.tally = tally
         five = Bot(5, seed + g + 10_000, lexicon)
         first = g % 2  # seat of level 6
         seated = [six, five] if first == 0 else [five, six]
+        cpu, moves = tally.cpu, tally.moves
         outcome = play_game(ruleset, seated, deal, lexicon)
         mine, theirs = outcome.scores[first], outcome.scores[1 - first]
-        tally.spreads.append(mine - theirs)
-        tally.wins += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-        print(f"  {family} game {g + 1}/{games}: {mine}-{theirs}", file=sys.stderr, flush=True)
+        tally.add(mine, theirs)
+        print(f"  {family} game {g + 1}/{first_game + games}: {mine}-{theirs}", file=sys.stderr,
+              flush=True)
+        if record is not None:
+            line = {"family": family, "seed": seed, "game": g, "level6_seat": first,
+                    "scores": [mine, theirs], "level6_moves": tally.moves - moves,
+                    "level6_cpu": round(tally.cpu - cpu, 3), "settings": vars(settings),
+                    "commit": version}
+            with record.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(line) + "\n")
     return tally
+
+
+def report(paths: Iterable[Path]) -> list[str]:
+    """Per family and settings: the recorded games' tally, whole deals only (a deal's two games,
+    the seats swapped), each (family, settings, seed, game) counted once, and the commits that
+    played them."""
+    games: dict[tuple[str, str, int, int], dict[str, Any]] = {}
+    for path in paths:
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            if raw.strip():
+                g = json.loads(raw)
+                key = json.dumps(g["settings"], sort_keys=True)
+                games[(g["family"], key, g["seed"], g["game"])] = g
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for (family, key, seed, game), g in sorted(games.items()):
+        if (family, key, seed, game ^ 1) in games:  # its deal's other game was played too
+            groups.setdefault((family, key), []).append(g)
+    lines = []
+    for (family, key), played in groups.items():
+        timed = [g for g in played if g.get("level6_moves")]  # games kept from a log: no CPU
+        tally = Tally(family, moves=sum(g["level6_moves"] for g in timed),
+                      cpu=sum(g["level6_cpu"] for g in timed))
+        for g in played:
+            tally.add(*g["scores"])
+        seeds = sorted({g["seed"] for g in played})
+        commits = sorted({g["commit"] for g in played})
+        lines.append(f"{tally.line()}\n    seeds {seeds}, commits {commits}\n    settings {key}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,12 +185,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="standard errors a challenger must beat level 5's play by")
     parser.add_argument("--seed", type=int, default=50_000)
     parser.add_argument("--json", help="append the results to this file")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first game of the seed's sequence to play (even)")
+    parser.add_argument("--record", type=Path, help="append every game to this JSON-lines file")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="FILE",
+                        help="tally the games recorded in these files (plays none)")
     args = parser.parse_args(argv)
+    if args.report:
+        print("\n".join(report(args.report)))
+        return 0
+    if args.first % 2 or args.games % 2:
+        parser.error("--first and --games must be even: a deal is two games, the seats swapped")
     settings = SimSettings(candidates=args.candidates, iterations=args.iterations,
                            budget_s=args.budget, plies=args.plies, confidence=args.confidence)
     print(f"level 6 ({settings}) vs level 5, seed {args.seed}")
     for family in args.family or FAMILIES:
-        tally = run(family, args.games, settings, args.seed)
+        tally = run(family, args.games, settings, args.seed, args.first, args.record)
         print(tally.line(), flush=True)
         if args.json:
             p, se = tally.share()
