@@ -1,7 +1,8 @@
 """A level-6 bot's move through the match server: p50 / p95 / max over real gRPC, and how the
 server answers another match meanwhile.
 
-    nice -n 10 .venv/bin/python bench/bot_latency.py --moves 40 [--think-ms 0] [--workers 1]
+    nice -n 10 .venv/bin/python bench/bot_latency.py --moves 40 [--think-ms 0] [--workers 1] \
+        [--ruleset warofwords]
 
 An in-process match server (``services.match.main.start``, fresh SQLite file) holds matches of a
 human seat against a level-6 bot (``bot_think_ms``: 0 = the server's default). The human plays
@@ -40,19 +41,13 @@ TOKEN = "bench-service-token"
 
 def _move(state: Any, seat: int) -> c.Move:
     """The best-scoring play, or a pass (the bench needs turns, not good ones)."""
+    from wordarena.clients.cli.moves import placement_pb
     from wordarena.engine.movegen import generate_moves
 
     moves = generate_moves(state, seat)
     if not moves:
         return c.Move(pass_turn=c.PassMove())
-    return c.Move(
-        play=c.PlayMove(
-            placements=[
-                c.Placement(square=c.Square(row=p.row, col=p.col), letter=p.letter, is_blank=p.blank)
-                for p in moves[0].to_play(seat).placements
-            ]
-        )
-    )
+    return c.Move(play=c.PlayMove(placements=[placement_pb(p) for p in moves[0].to_play(seat).placements]))
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -60,7 +55,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(moves: int, think_ms: int, workers: int) -> None:
+async def run(moves: int, think_ms: int, workers: int, ruleset: str) -> None:
     data = Path(tempfile.mkdtemp(prefix="bot-latency-"))
     settings = Settings(
         service="match",
@@ -92,7 +87,7 @@ async def run(moves: int, think_ms: int, workers: int) -> None:
         )
         await control.CreateMatch(
             ctl.CreateMatchRequest(
-                match_id=mid, ruleset=c.RulesetRef(ruleset_id="classic"), seats=seats, seed=seed
+                match_id=mid, ruleset=c.RulesetRef(ruleset_id=ruleset), seats=seats, seed=seed
             ),
             metadata=admin,
         )
@@ -151,7 +146,7 @@ async def run(moves: int, think_ms: int, workers: int) -> None:
     await srv.stop(0.5)
     load = os.getloadavg()
     print(
-        f"level-6 move through gRPC, think {think_ms or 'default'} ms, {workers} bot worker(s), "
+        f"{ruleset}: level-6 move through gRPC, think {think_ms or 'default'} ms, {workers} bot worker(s), "
         f"{len(bot_times)} moves, load average {load[0]:.1f}"
     )
     print(
@@ -170,8 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--think-ms", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--ruleset", default="classic", help="a ruleset id (classic, warofwords, …)")
     args = parser.parse_args(argv)
-    asyncio.run(run(args.moves, args.think_ms, args.workers))
+    asyncio.run(run(args.moves, args.think_ms, args.workers, args.ruleset))
     return 0
 
 

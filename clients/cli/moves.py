@@ -57,7 +57,9 @@ _PARTS = re.compile(r"\s*[+,]\s*")
 _SHIFT = re.compile(r"^(\w+)\s*>\s*(\w+)$")
 
 
-def _placement_pb(p: EnginePlacement) -> common_pb2.Placement:
+def placement_pb(p: EnginePlacement) -> common_pb2.Placement:
+    """An engine placement as the contract's: a letter (or blank), a War of Words wildcard, or
+    an action tile with its factor and facing."""
     pl = common_pb2.Placement(square=common_pb2.Square(row=p.row, col=p.col))
     if p.letter.startswith("@"):
         kind, factor = actions.from_token(p.letter)
@@ -85,7 +87,7 @@ def placements(board: common_pb2.BoardView, position: str, word: str) -> list[co
             found = placements_from_word(layout, _cells(board), position, word)  # type: ignore[arg-type]
     except InputError as exc:
         raise ClientError(f"Cannot read the move: {exc}", EXIT_USAGE) from exc
-    return [_placement_pb(p) for p in found]
+    return [placement_pb(p) for p in found]
 
 
 def split_play(text: str) -> list[tuple[str, str]]:
