@@ -82,10 +82,11 @@ class Tally:
     def line(self) -> str:
         p, se = self.share()
         s, sse = self.spread()
-        per_move = self.cpu / self.moves if self.moves else 0.0
+        cpu = (f"{self.cpu / self.moves:.2f} s CPU per level-6 move" if self.moves
+               else "CPU not recorded")
         return (
             f"{self.family:<11} level 6 vs 5: {self.games} games, wins {p:.1%} ± {se:.1%}, "
-            f"spread {s:+.1f} ± {sse:.1f}, {per_move:.2f} s CPU per level-6 move"
+            f"spread {s:+.1f} ± {sse:.1f}, {cpu}"
         )
 
 
