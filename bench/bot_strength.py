@@ -105,7 +105,6 @@ class Timed(Bot):
                 self.tally.cpu += time.process_time() - t0
 
 
-
 def commit() -> str:
     """The checkout's commit (``+`` when it has uncommitted changes): which code played."""
     def git(*args: str) -> str:
