@@ -396,10 +396,11 @@ class Client:
             req.seat = seat
         return self.match_call(match_id, "PreviewPlay", req)
 
-    def hindsight(self, match_id: str, turn_seq: int = 0, limit: int = 5) -> match_pb2.HindsightResponse:
-        """Hindsight."""
+    def hindsight(self, match_id: str, turn_seq: int = 0, limit: int = 5,
+                  by_simulation: bool = False) -> match_pb2.HindsightResponse:
+        """Hindsight (with ``by_simulation``, the best plays ranked by simulation too)."""
         return self.match_call(match_id, "Hindsight", match_pb2.HindsightRequest(
-            match_id=match_id, turn_seq=turn_seq, limit=limit))
+            match_id=match_id, turn_seq=turn_seq, limit=limit, by_simulation=by_simulation))
 
     def strength(self, match_id: str, placements: list[common_pb2.Placement],
                  seat: int | None = None) -> match_pb2.WordStrengthResponse:

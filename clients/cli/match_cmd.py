@@ -58,7 +58,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     cmd("preview", "score a play without making it", _preview, ("play", {"metavar": "PLAY", "nargs": "+"}))
     cmd("hindsight", "the best plays you could have made on your last turn", _hindsight,
         ("--turn", {"type": int, "default": 0, "help": "seq of the turn (default your latest)"}),
-        ("--limit", {"type": int, "default": 5, "help": "how many best plays (1..20)"}))
+        ("--limit", {"type": int, "default": 5, "help": "how many best plays (1..20)"}),
+        ("--sim", {"action": "store_true",
+                   "help": "also rank them by simulation (level 6's judgement: what each play "
+                           "keeps after the opponent's best answer; a second or two)"}))
     cmd("strength", "is this play valid, and how does it rank among your legal plays", _strength,
         ("play", {"metavar": "PLAY", "nargs": "+"}))
     cmd("chat", "send a chat message (a spectator's goes to the observers' channel)", _chat,
@@ -224,7 +227,7 @@ def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int
 
 
 def _hindsight(args: argparse.Namespace, client: Client) -> int:
-    resp = client.hindsight(args.match_id, args.turn, args.limit)
+    resp = client.hindsight(args.match_id, args.turn, args.limit, args.sim)
     emit(args, to_dict(resp), hindsight_text(resp))
     return 0
 
@@ -237,9 +240,31 @@ def hindsight_text(resp: match_pb2.HindsightResponse) -> str:
                      f"for {resp.played.breakdown.total} (rank {resp.played_rank})")
     for i, a in enumerate(resp.best, 1):
         leave = render.rack_letters(common_pb2.Rack(tiles=a.leave))
-        line = f"{i:>2}. {render.play_text(a.notation, a.play.placements):<20} {a.breakdown.total:>4}"
+        line = f"{i:>2}. {_play_row(a)}"
         lines.append(line + (f"  leave {leave}" if leave else ""))
+    if resp.simulated:
+        lines.append("By simulation (what a play keeps after the opponent's best answer):")
+        lines.extend(simulated_text(i, s) for i, s in enumerate(resp.simulated, 1))
     return "\n".join(lines)
+
+
+def _play_row(a: match_pb2.AnalysedPlay) -> str:
+    """A play in a Hindsight list: its notation and score, in columns."""
+    return f"{render.play_text(a.notation, a.play.placements):<20} {a.breakdown.total:>4}"
+
+
+def simulated_text(rank: int, sim: match_pb2.SimulatedPlay) -> str:
+    """One play ranked by simulation: the play (or the exchange), its equity, what it keeps on
+    average ± its error, the chance to win and over how many draws."""
+    if sim.HasField("play"):
+        what = _play_row(sim.play)
+    else:
+        what = f"{'exchange ' + render.rack_letters(common_pb2.Rack(tiles=sim.exchange)):<25}"
+    head = f"{rank:>2}. {what}  equity {sim.equity:.1f}"
+    if not sim.iterations:
+        return head + "  (the only choice: not simulated)"
+    return (f"{head}  keeps {sim.mean_spread:+.1f} ± {sim.spread_error:.1f}  "
+            f"win {sim.win_chance:.0%}  ({sim.iterations} draws)")
 
 
 def _strength(args: argparse.Namespace, client: Client) -> int:

@@ -49,6 +49,7 @@ HELP = """Commands:
   resign         resign the match         accept / check   Word Tiles: decide a pending play
   preview PLAY   score a play first       strength PLAY    how good is this play?
   hindsight      best plays on your last turn          bag  tiles you have not seen
+  hindsight sim  the same, also ranked by simulation (level 6's judgement; a second or two)
   define WORD    what a word means        chat TEXT  say something   chat  the chat history
   log            the combat log           log chat / log all   chat history / both
   record [NAME]  a player's record (you by default)    kick NAME|SEAT   kick an idle player
@@ -302,7 +303,7 @@ class GameScreen:
                 s = self.client.strength(self.match_id, placed, self._seat())
                 self.say(strength_text(s, render.blank_squares(placed, self.view.board)))
             elif verb == "hindsight":
-                h = self.client.hindsight(self.match_id, 0, 5)
+                h = self.client.hindsight(self.match_id, 0, 5, by_simulation=rest.strip() == "sim")
                 self.info.extend(hindsight_text(h).splitlines())
             elif verb == "bag":
                 b = self.client.tile_bag(self.match_id)

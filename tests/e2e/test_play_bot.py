@@ -61,6 +61,10 @@ def test_play_a_bot_to_the_end(served: Served, tmp_path: Path) -> None:
             else:
                 pytest.fail(f"the move {move!r} was not taken:\n{screen[-3000:]}")
             played += 1
+            if played == 1:  # the simulated judgement of that move, from the screen's prompt
+                child.sendline("hindsight sim")
+                child.expect("By simulation", timeout=60)
+                child.expect(r"keeps [+-]\d+\.\d ± \d+\.\d  win \d+%|the only choice", timeout=30)
         else:
             pytest.fail("the game did not end in time")
         assert played >= 3

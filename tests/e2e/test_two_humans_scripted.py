@@ -78,6 +78,10 @@ def test_two_guests_play_a_game_by_script(served: Served, tmp_path: Path) -> Non
             assert int(hindsight["legal_play_count"]) == len(plays)
             assert int(hindsight["played_rank"]) == 1
             assert int(hindsight["played"]["breakdown"]["total"]) == plays[0][0]
+            # --sim: the same turn's best plays ranked by simulation as well
+            sim = cli_json(served, me, "hindsight", match_id, "--sim", "--limit", "2")
+            assert sim["best"] == hindsight["best"][:2] and len(sim["simulated"]) >= 2
+            assert all(int(s["iterations"]) >= 1 for s in sim["simulated"])
             now = cli_json(served, me, "state", match_id)
             bag = cli_json(served, me, "bag", match_id)
             on_board = sum(1 for sq in now["board"]["squares"] if sq.get("tile"))
