@@ -233,7 +233,8 @@ def _hindsight(args: argparse.Namespace, client: Client) -> int:
 
 
 def hindsight_text(resp: match_pb2.HindsightResponse) -> str:
-    """A Hindsight answer: what was played, its rank, the best plays with their leaves."""
+    """A Hindsight answer: what was played, its rank, the best plays with their leaves, and (when
+    asked for) the plays ranked by simulation."""
     lines = [f"Turn at seq {resp.turn_seq}: {resp.legal_play_count} legal plays"]
     if resp.HasField("played") and resp.played.notation:
         lines.append(f"You played {render.play_text(resp.played.notation, resp.played.play.placements)} "
