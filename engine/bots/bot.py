@@ -34,6 +34,7 @@ from wordarena.engine.bots.champion import endgame_action, simulated_pick
 from wordarena.engine.bots.ladder import checks, human_pick
 from wordarena.engine.bots.leaves import LeaveTable, leave_table
 from wordarena.engine.bots.simulation import (
+    EQUITY_SCAN,
     LeaveMemo,
     SimSettings,
     best_equity_move,
@@ -56,7 +57,6 @@ EXCHANGE_MARGIN = 1.0  # level 5 exchanges when that beats the best play's equit
 # ENDGAME_CANDIDATES plays (and the best play that goes out) is followed by the opponent's
 # best-scoring reply; the play with the best spread afterwards wins. Families where measured.
 ENDGAME_CANDIDATES = 8
-BEST_EQUITY_SCAN = 400  # level 5 weighs the equity of this many of the best-scoring moves
 ENDGAME_FAMILIES = frozenset({"classic"})
 
 
@@ -111,7 +111,7 @@ class Bot:
         if self.level == 4:
             return 1
         if self.level == 5 and state.bag:
-            return BEST_EQUITY_SCAN
+            return EQUITY_SCAN
         return None
 
     def _pick(self, state: GameState, moves: list[Move]) -> Move | None:
@@ -140,10 +140,10 @@ class Bot:
                     and state.players == 2:
                 return self._endgame(state, moves)
             return moves[0]
-        # the same choice as scoring every one of the BEST_EQUITY_SCAN best-scoring moves by static_equity
+        # the same choice as scoring every one of the EQUITY_SCAN best-scoring moves by static_equity
         # (leaves matter less late), stopping once no later score can beat it
         best = best_equity_move(state, seat, moves, LeaveMemo(self._table(state)),
-                                BEST_EQUITY_SCAN)
+                                EQUITY_SCAN)
         best_eq = -math.inf if best is None else static_equity(state, seat, best, self._table(state))
         exchange = self._exchange_choice(state, seat)
         if exchange is not None and best is not None:

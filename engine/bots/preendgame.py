@@ -36,6 +36,7 @@ from typing import Any
 
 from wordarena.engine.bots.endgame import ENDGAME_FAMILIES, solve_endgame, spread, supports
 from wordarena.engine.bots.leaves import leave_table
+from wordarena.engine.bots.simulation import candidates_of
 from wordarena.engine.game.actions import Action, Decide, Pass
 from wordarena.engine.game.play import replace_at
 from wordarena.engine.game.state import GameState
@@ -187,14 +188,10 @@ def evaluate(
 def candidate_actions(state: GameState, lexicon: Any, count: int) -> list[Action]:
     """The ``count`` best plays by equity, the best play that empties the bag, and the pass."""
     seat = state.to_move
-    rack = state.racks[seat]
     moves = generate_moves(state, seat, lexicon)
     table = leave_table(state.ruleset.family, state.ruleset.language)
-    weight = min(1.0, len(state.bag) / state.ruleset.rack_size)
-    ranked = sorted(
-        moves[:400], key=lambda m: -(m.score + weight * table.value(remove_tokens(rack, m.tokens)))
-    )
-    chosen = list(ranked[:count])
+    chosen = [c.move for c in candidates_of(state, seat, moves, table, count, None)
+              if c.move is not None]
     empties = next((m for m in moves if m.tile_count >= len(state.bag)), None)
     if empties is not None and empties not in chosen:
         chosen.append(empties)

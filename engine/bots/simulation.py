@@ -55,6 +55,7 @@ CLOSE_POOL = 20  # unseen tiles at or below which candidates are ranked by the w
 CONFIDENCE = 0.0  # standard errors a candidate must beat the static choice by (``advantage``):
 # 2.0 with three plies (their noise), where level 6 then nearly always kept level 5's play
 REPLY_SCAN = 100  # best-scoring replies whose equity is compared in a simulated ply
+EQUITY_SCAN = 400  # level 5 (and the candidates) weigh the equity of this many best-scoring moves
 HORIZONS = ("out", "leave")  # ``SimSettings.horizon``
 HORIZON = "out"
 Clock = Callable[[], float]
@@ -176,7 +177,7 @@ class LeaveMemo:
 
 
 def best_equity_move(
-    state: GameState, seat: int, moves: Sequence[Move], leaves: LeaveMemo, scan: int = 400
+    state: GameState, seat: int, moves: Sequence[Move], leaves: LeaveMemo, scan: int = EQUITY_SCAN
 ) -> Move | None:
     """The move of highest static equity among the ``scan`` best-scoring ``moves``."""
     best, best_eq = None, -math.inf
@@ -254,7 +255,7 @@ def candidates_of(
     """The ``count`` plays of best static equity, and the exchange ``exchange`` (tiles kept,
     equity) when given."""
     scored = sorted(
-        ((static_equity(state, seat, m, table), i, m) for i, m in enumerate(moves[:400])),
+        ((static_equity(state, seat, m, table), i, m) for i, m in enumerate(moves[:EQUITY_SCAN])),
         key=lambda t: (-t[0], t[1]),
     )
     found = [Candidate(m, eq) for eq, _, m in scored[:count]]
