@@ -24,7 +24,8 @@ a per cent of each other (a decided game) leave the choice to the spread.
 The iterations run in rounds (one world for every live candidate per round) until the time
 budget or the iteration cap is reached, or one candidate is *clearly* best: after
 ``min_iterations``, its mean minus 2 standard errors beats every other's mean plus 2 standard
-errors; candidates clearly worse than the best so far are dropped earlier. The choice is
+errors; candidates clearly worse than the best so far are dropped earlier (``prune``: by what
+ranks them, so in a close game by the win estimate, not by the spread). The choice is
 deterministic for a given seed and number of rounds (a fixed ``iterations`` cap with no time
 budget is fully repeatable); a time budget makes the number of rounds depend on the machine.
 """
@@ -52,6 +53,7 @@ DEFAULT_BUDGET_S = 1.5  # think time per move of a level-6 bot: with move genera
 #: the think times (milliseconds) a table or a bot seat may ask for (the contract's bot_think_ms)
 THINK_MS_MIN, THINK_MS_MAX = 100, 30_000
 CLOSE_POOL = 20  # unseen tiles at or below which candidates are ranked by the win estimate
+WIN_TIE = 1e-4  # win estimates closer than this tie (a decided game): the spread decides
 CONFIDENCE = 0.0  # standard errors a candidate must beat the static choice by (``advantage``):
 # 2.0 with three plies (their noise), where level 6 then nearly always kept level 5's play
 REPLY_SCAN = 100  # best-scoring replies whose equity is compared in a simulated ply
@@ -83,6 +85,15 @@ class SimSettings:
             raise ValueError(f"horizon must be one of {HORIZONS}, not {self.horizon!r}")
 
 
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (infinite below two values)."""
+    n = len(values)
+    if n < 2:
+        return (values[0] if n else 0.0), math.inf
+    mean = sum(values) / n
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1) / n)
+
+
 @dataclass
 class Candidate:
     """One candidate (a play, or the exchange when ``move`` is None) and its simulated results."""
@@ -104,11 +115,7 @@ class Candidate:
 
     @property
     def stderr(self) -> float:
-        n = self.n
-        if n < 2:
-            return math.inf
-        m = self.mean
-        return math.sqrt(sum((x - m) ** 2 for x in self.spreads) / (n - 1) / n)
+        return mean_se(self.spreads)[1]
 
     @property
     def win(self) -> float:
@@ -306,7 +313,7 @@ def simulate(
             break
         rounds += 1
         if rounds >= settings.min_iterations:
-            decided = prune(candidates)
+            decided = prune(candidates, close)
             if decided:
                 break
 
@@ -316,7 +323,7 @@ def simulate(
         # win estimates closer than a hundredth of a per cent are a tie (a decided game, say):
         # then the spread decides
         edge = advantage(c, reference, close, settings.confidence)
-        return (c.live, round(edge, 4) if close else edge, c.mean)
+        return (c.live, round(edge, 4) if close else edge, c.mean)  # 4 places: WIN_TIE
 
     return SimResult(tuple(sorted(candidates, key=rank, reverse=True)), rounds, decided)
 
@@ -331,24 +338,31 @@ def advantage(cand: Candidate, reference: Candidate, close: bool, confidence: fl
         return 0.0
     mine, theirs = (cand.wins, reference.wins) if close else (cand.spreads, reference.spreads)
     diffs = [a - b for a, b in zip(mine, theirs, strict=False)]
-    n = len(diffs)
-    if n < 2:
+    if len(diffs) < 2:
         return -math.inf
-    mean = sum(diffs) / n
-    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    mean, se = mean_se(diffs)
     return mean - confidence * se
 
 
-def prune(candidates: list[Candidate]) -> bool:
-    """Drop the candidates clearly worse than the leader (their mean + 2 SE below its mean -
-    2 SE); True when only the leader is left."""
+def prune(candidates: list[Candidate], close: bool = False) -> bool:
+    """Drop the candidates clearly worse than the leader by what ranks them (``simulate``): the
+    spread, or when ``close`` the win estimate — unless every estimate ties (within
+    ``WIN_TIE``: a decided game), where the spread decides again. Clearly worse: the mean + 2
+    SE below the leader's mean - 2 SE. True when only the leader is left."""
     live = [c for c in candidates if c.live]
-    leader = max(live, key=lambda c: c.mean)
-    floor = leader.mean - 2 * leader.stderr
-    for cand in live:
-        if cand is not leader and cand.mean + 2 * cand.stderr < floor:
+    by_win = close and _spread_of_means([c.wins for c in live]) > WIN_TIE
+    stats = [mean_se(c.wins) if by_win else (c.mean, c.stderr) for c in live]
+    lead_mean, lead_se = max(stats, key=lambda ms: ms[0])
+    floor = lead_mean - 2 * lead_se
+    for cand, (mean, se) in zip(live, stats, strict=True):
+        if mean + 2 * se < floor and (not by_win or lead_mean - mean > WIN_TIE):
             cand.live = False
     return sum(1 for c in candidates if c.live) == 1
+
+
+def _spread_of_means(samples: Sequence[Sequence[float]]) -> float:
+    means = [sum(xs) / len(xs) for xs in samples if xs]
+    return max(means) - min(means) if means else 0.0
 
 
 def deal(state: GameState, seat: int, pool: list[str], rng: random.Random) -> GameState:

@@ -17,6 +17,7 @@ from wordarena.engine.bots.simulation import (
     SimSettings,
     WinModel,
     candidates_of,
+    prune,
     simulate,
     unseen_pool,
     win_chance,
@@ -311,3 +312,35 @@ def test_a_play_out_that_empties_the_bag_ends_the_game_by_going_out(lexicon) -> 
                 assert (value, left) == (spread + points[other] - points[seat], len(after.racks[other]))
                 branches["racks"] += 1
     assert branches["out"] >= 3 and branches["racks"] >= 3, branches
+
+
+def _candidate(spreads: list[float], wins: list[float]) -> Candidate:
+    return Candidate(None, 0.0, spreads=spreads, wins=wins)
+
+
+def test_a_close_game_prunes_by_the_win_estimate_it_ranks_by() -> None:
+    # Behind late in a game: the bold play scores less on average but wins more often. Pruned by
+    # the spread it would be dropped, though the win estimate (what ranks a close game) puts it
+    # first; by the win estimate it is the careful play that goes.
+    careful = _candidate([30.0, 31.0, 29.0, 30.0] * 4, [0.10, 0.11, 0.09, 0.10] * 4)
+    bold = _candidate([-10.0, -11.0, -9.0, -10.0] * 4, [0.40, 0.41, 0.39, 0.40] * 4)
+    assert prune([careful, bold], close=True) and bold.live and not careful.live
+    careful.live = bold.live = True
+    assert prune([careful, bold], close=False) and careful.live and not bold.live
+
+
+def test_a_decided_game_prunes_by_the_spread() -> None:
+    # Every world won whatever is played: the estimates tie and the spread decides, as it ranks.
+    big = _candidate([60.0, 61.0, 59.0] * 4, [1.0] * 12)
+    small = _candidate([10.0, 11.0, 9.0] * 4, [1.0] * 12)
+    assert prune([small, big], close=True) and big.live and not small.live
+
+
+def test_estimates_that_tie_are_not_pruned_by_the_win_estimate() -> None:
+    # The ranking rounds the win estimate to 4 places and lets the spread break the tie: a play
+    # a hair below the leader's estimate but far ahead on spread stays; a losing one goes.
+    sure = _candidate([10.0, 11.0, 9.0] * 4, [1.0] * 12)
+    near = _candidate([60.0, 61.0, 59.0] * 4, [0.99995] * 12)
+    poor = _candidate([-60.0, -61.0, -59.0] * 4, [0.5] * 12)
+    assert not prune([sure, near, poor], close=True)
+    assert sure.live and near.live and not poor.live
