@@ -2,7 +2,7 @@
 server answers another match meanwhile.
 
     nice -n 10 .venv/bin/python bench/bot_latency.py --moves 40 [--think-ms 0] [--workers 1] \
-        [--ruleset warofwords]
+        [--ruleset warofwords|wordtiles|scrabble]
 
 An in-process match server (``services.match.main.start``, fresh SQLite file) holds matches of a
 human seat against a level-6 bot (``bot_think_ms``: 0 = the server's default). The human plays
@@ -113,6 +113,12 @@ async def run(moves: int, think_ms: int, workers: int, ruleset: str) -> None:
         while len(bot_times) < moves:
             view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
             state = srv.manager.matches[mid].state
+            if state.pending is not None and not state.over:  # Word Tiles: the bot's play waits
+                await stub.DecidePending(m.DecidePendingRequest(
+                    match_id=mid, expected_seq=view.last_seq, request_id=uuid.uuid4().hex,
+                    decision=m.DECISION_ACCEPT), metadata=md)
+                view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
+                state = srv.manager.matches[mid].state
             if state.over:
                 break
             call = stub.StreamMatch(m.StreamMatchRequest(match_id=mid, after_seq=view.last_seq), metadata=md)
@@ -126,17 +132,17 @@ async def run(moves: int, think_ms: int, workers: int, ruleset: str) -> None:
                 metadata=md,
             )
             t0 = time.perf_counter()
-            seen_mine = False
             async for msg in call:
                 if msg.event.HasField("heartbeat"):
                     continue
-                if not seen_mine:  # the human's own move comes first
-                    seen_mine = True
-                    if srv.manager.matches[mid].state.over:
-                        break
-                    continue
-                bot_times.append(time.perf_counter() - t0)
-                break
+                now = srv.manager.matches[mid].state
+                if now.over:
+                    break
+                # the human's own move comes first (in War of Words with its effects' events);
+                # the first event read once the human is to move again is the bot's move
+                if now.to_move == 0:
+                    bot_times.append(time.perf_counter() - t0)
+                    break
             call.cancel()
             if srv.manager.matches[mid].state.over:
                 break
