@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from wordarena.engine.bots import Bot, play_game
-from wordarena.engine.bots.simulation import SimSettings
+from wordarena.engine.bots.simulation import PRUNES, SimSettings
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.lexicon import load_lexicon
 
@@ -145,16 +145,18 @@ def run(family: str, games: int, settings: SimSettings, seed: int, first_game: i
     return tally
 
 
-def report(paths: Iterable[Path]) -> list[str]:
-    """Per family and settings: the recorded games' tally, whole deals only (a deal's two games,
-    the seats swapped), each (family, settings, seed, game) counted once, and the commits that
-    played them."""
+def report(paths: Iterable[Path], by_commit: bool = False) -> list[str]:
+    """Per family and settings (and commit, with ``by_commit``): the recorded games' tally,
+    whole deals only (a deal's two games, the seats swapped), each (family, settings, seed,
+    game) counted once, and the commits that played them."""
     games: dict[tuple[str, str, int, int], dict[str, Any]] = {}
     for path in paths:
         for raw in path.read_text(encoding="utf-8").splitlines():
             if raw.strip():
                 g = json.loads(raw)
                 key = json.dumps(g["settings"], sort_keys=True)
+                if by_commit:
+                    key += f" commit {g['commit']}"
                 games[(g["family"], key, g["seed"], g["game"])] = g
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (family, key, seed, game), g in sorted(games.items()):
@@ -183,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, default=SimSettings.plies, choices=(2, 3))
     parser.add_argument("--confidence", type=float, default=SimSettings.confidence,
                         help="standard errors a challenger must beat level 5's play by")
+    parser.add_argument("--prune", default=SimSettings.prune, choices=PRUNES,
+                        help="what drops a clearly worse candidate (SimSettings.prune)")
     parser.add_argument("--seed", type=int, default=50_000)
     parser.add_argument("--json", help="append the results to this file")
     parser.add_argument("--first", type=int, default=0,
@@ -190,14 +194,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", type=Path, help="append every game to this JSON-lines file")
     parser.add_argument("--report", type=Path, nargs="+", metavar="FILE",
                         help="tally the games recorded in these files (plays none)")
+    parser.add_argument("--by-commit", action="store_true",
+                        help="with --report: a tally per commit too (a deal counts when both "
+                             "its games were played by one commit)")
     args = parser.parse_args(argv)
     if args.report:
-        print("\n".join(report(args.report)))
+        print("\n".join(report(args.report, args.by_commit)))
         return 0
     if args.first % 2 or args.games % 2:
         parser.error("--first and --games must be even: a deal is two games, the seats swapped")
     settings = SimSettings(candidates=args.candidates, iterations=args.iterations,
-                           budget_s=args.budget, plies=args.plies, confidence=args.confidence)
+                           budget_s=args.budget, plies=args.plies, confidence=args.confidence,
+                           prune=args.prune)
     print(f"level 6 ({settings}) vs level 5, seed {args.seed}")
     for family in args.family or FAMILIES:
         tally = run(family, args.games, settings, args.seed, args.first, args.record)

@@ -60,6 +60,7 @@ REPLY_SCAN = 100  # best-scoring replies whose equity is compared in a simulated
 EQUITY_SCAN = 400  # level 5 (and the candidates) weigh the equity of this many best-scoring moves
 HORIZONS = ("out", "leave")  # ``SimSettings.horizon``
 HORIZON = "out"
+PRUNES = ("rank", "spread")  # ``SimSettings.prune``
 Clock = Callable[[], float]
 
 
@@ -79,10 +80,15 @@ class SimSettings:
     #: (nothing once it is empty). ``bench/sim_horizon.py``: "out" loses fewer points.
     horizon: str = HORIZON
     confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
+    #: what drops a clearly worse candidate (``prune``): "rank" — what ranks the candidates (the
+    #: win estimate in a close game); "spread" — always the spread (before 5 December 2026)
+    prune: str = "rank"
 
     def __post_init__(self) -> None:
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon must be one of {HORIZONS}, not {self.horizon!r}")
+        if self.prune not in PRUNES:
+            raise ValueError(f"prune must be one of {PRUNES}, not {self.prune!r}")
 
 
 def mean_se(values: Sequence[float]) -> tuple[float, float]:
@@ -313,7 +319,7 @@ def simulate(
             break
         rounds += 1
         if rounds >= settings.min_iterations:
-            decided = prune(candidates, close)
+            decided = prune(candidates, close and settings.prune == "rank")
             if decided:
                 break
 

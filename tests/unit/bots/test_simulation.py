@@ -344,3 +344,9 @@ def test_estimates_that_tie_are_not_pruned_by_the_win_estimate() -> None:
     poor = _candidate([-60.0, -61.0, -59.0] * 4, [0.5] * 12)
     assert not prune([sure, near, poor], close=True)
     assert sure.live and near.live and not poor.live
+
+
+def test_the_prune_setting_is_checked() -> None:
+    assert SimSettings(prune="spread").prune == "spread"
+    with pytest.raises(ValueError, match="prune must be one of"):
+        SimSettings(prune="wins")
