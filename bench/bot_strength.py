@@ -111,7 +111,9 @@ def commit() -> str:
         return subprocess.run(["git", *args], capture_output=True, text=True,
                               cwd=Path(__file__).parent, check=False).stdout.strip()
     head = git("rev-parse", "--short=12", "HEAD") or "unknown"
-    return head + ("+" if git("status", "--porcelain", "--untracked-files=no") else "")
+    # the records themselves (bench/results) change while runs append to them
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results")
+    return head + ("+" if dirty else "")
 
 
 def run(family: str, games: int, settings: SimSettings, seed: int, first_game: int = 0,
