@@ -112,7 +112,7 @@ def commit() -> str:
                               cwd=Path(__file__).parent, check=False).stdout.strip()
     head = git("rev-parse", "--short=12", "HEAD") or "unknown"
     # the records themselves (bench/results) change while runs append to them
-    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results")
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ":/", ":(top,exclude)bench/results")
     return head + ("+" if dirty else "")
 
 
