@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 from wordarena.engine.errors import InputError
@@ -105,7 +106,7 @@ class TileSet:
     def total(self) -> int:
         return sum(self.counts.values())
 
-    @property
+    @cached_property  # read per simulated reply (``simulation._final_reply``)
     def has_actions(self) -> bool:
         """True when the set holds action tiles (War of Words): tiles that make no letter but
         leave effects on the board between turns."""
