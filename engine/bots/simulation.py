@@ -356,7 +356,8 @@ def prune(candidates: list[Candidate], close: bool = False) -> bool:
     ``WIN_TIE``: a decided game), where the spread decides again. Clearly worse: the mean + 2
     SE below the leader's mean - 2 SE. True when only the leader is left."""
     live = [c for c in candidates if c.live]
-    by_win = close and _spread_of_means([c.wins for c in live]) > WIN_TIE
+    wins = [c.win for c in live]
+    by_win = close and max(wins) - min(wins) > WIN_TIE
     stats = [mean_se(c.wins) if by_win else (c.mean, c.stderr) for c in live]
     lead_mean, lead_se = max(stats, key=lambda ms: ms[0])
     floor = lead_mean - 2 * lead_se
@@ -364,11 +365,6 @@ def prune(candidates: list[Candidate], close: bool = False) -> bool:
         if mean + 2 * se < floor and (not by_win or lead_mean - mean > WIN_TIE):
             cand.live = False
     return sum(1 for c in candidates if c.live) == 1
-
-
-def _spread_of_means(samples: Sequence[Sequence[float]]) -> float:
-    means = [sum(xs) / len(xs) for xs in samples if xs]
-    return max(means) - min(means) if means else 0.0
 
 
 def deal(state: GameState, seat: int, pool: list[str], rng: random.Random) -> GameState:
