@@ -2,15 +2,17 @@
 server answers another match meanwhile.
 
     nice -n 10 .venv/bin/python bench/bot_latency.py --moves 40 [--think-ms 0] [--workers 1] \
-        [--ruleset warofwords|wordtiles|scrabble]
+        [--games 1] [--ruleset warofwords|wordtiles|scrabble]
 
 An in-process match server (``services.match.main.start``, fresh SQLite file) holds matches of a
-human seat against a level-6 bot (``bot_think_ms``: 0 = the server's default). The human plays
-the best-scoring move (the engine's move generator on the server's state) and the time is taken
-from the SubmitTurn answer to the bot's move arriving on the human's stream: the bot's whole
-turn as a player sees it (simulation, commit, stream). Meanwhile a probe client calls GetMatch
-on another match every 50 ms; its latencies show whether the server stays responsive while a
-bot thinks. Wall-clock figures: the machine's load is printed with them.
+human seat against a level-6 bot (``bot_think_ms``: 0 = the server's default), ``--games`` of
+them at once (each played turn after turn; ``--workers``: the server's bot workers). The human
+plays the best-scoring move (the engine's move generator on the server's state, off the event
+loop) and the time is taken from the SubmitTurn answer to the bot's move arriving on the
+human's stream: the bot's whole turn as a player sees it (waiting for a worker, simulation,
+commit, stream). Meanwhile a probe client calls GetMatch on another match every 50 ms; its
+latencies show whether the server stays responsive while bots think. Wall-clock figures: the
+machine's load is printed with them.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(moves: int, think_ms: int, workers: int, ruleset: str) -> None:
+async def run(moves: int, think_ms: int, workers: int, ruleset: str, games: int = 1) -> None:
     data = Path(tempfile.mkdtemp(prefix="bot-latency-"))
     settings = Settings(
         service="match",
@@ -106,10 +108,9 @@ async def run(moves: int, think_ms: int, workers: int, ruleset: str) -> None:
 
     probing = asyncio.create_task(probe())
     bot_times: list[float] = []
-    seed = 100
-    while len(bot_times) < moves:
-        mid = await create(True, seed)
-        seed += 1
+
+    async def play_match(mid: str) -> None:
+        """Turns of ``mid`` until it ends or the bench has its moves."""
         while len(bot_times) < moves:
             view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
             state = srv.manager.matches[mid].state
@@ -120,14 +121,12 @@ async def run(moves: int, think_ms: int, workers: int, ruleset: str) -> None:
                 view = (await stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=md)).match
                 state = srv.manager.matches[mid].state
             if state.over:
-                break
+                return
+            move = await asyncio.to_thread(_move, state, 0)
             call = stub.StreamMatch(m.StreamMatchRequest(match_id=mid, after_seq=view.last_seq), metadata=md)
             await stub.SubmitTurn(
                 m.SubmitTurnRequest(
-                    match_id=mid,
-                    move=_move(state, 0),
-                    expected_seq=view.last_seq,
-                    request_id=uuid.uuid4().hex,
+                    match_id=mid, move=move, expected_seq=view.last_seq, request_id=uuid.uuid4().hex
                 ),
                 metadata=md,
             )
@@ -145,7 +144,15 @@ async def run(moves: int, think_ms: int, workers: int, ruleset: str) -> None:
                     break
             call.cancel()
             if srv.manager.matches[mid].state.over:
-                break
+                return
+
+    async def player(first_seed: int) -> None:
+        seed = first_seed
+        while len(bot_times) < moves:
+            await play_match(await create(True, seed))
+            seed += games
+
+    await asyncio.gather(*(player(100 + k) for k in range(games)))
     stop.set()
     await probing
     await channel.close()
@@ -153,7 +160,7 @@ async def run(moves: int, think_ms: int, workers: int, ruleset: str) -> None:
     load = os.getloadavg()
     print(
         f"{ruleset}: level-6 move through gRPC, think {think_ms or 'default'} ms, {workers} bot worker(s), "
-        f"{len(bot_times)} moves, load average {load[0]:.1f}"
+        f"{games} game(s) at once, {len(bot_times)} moves, load average {load[0]:.1f}"
     )
     print(
         f"  bot move: p50 {statistics.median(bot_times):.2f} s, p95 {_pct(bot_times, 0.95):.2f} s,"
@@ -172,8 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think-ms", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--ruleset", default="classic", help="a ruleset id (classic, warofwords, …)")
+    parser.add_argument("--games", type=int, default=1, help="matches against a bot played at once")
     args = parser.parse_args(argv)
-    asyncio.run(run(args.moves, args.think_ms, args.workers, args.ruleset))
+    asyncio.run(run(args.moves, args.think_ms, args.workers, args.ruleset, args.games))
     return 0
 
 

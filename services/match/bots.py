@@ -3,9 +3,10 @@
 the seat's ``bot_think_ms``, default 1.5 s).
 
 ``choose`` is blocking (move generation, simulation) and is run by the match manager on its
-bounded pool of bot workers (``MatchManager.run_bot``: threads apart from the analysis ones, so
-a thinking bot never delays Hindsight or Word Strength, and at most ``bot_workers`` bots think at
-once), never on the event loop. The bot's random choices are
+bounded pool of bot worker processes (``MatchManager.think``, ``botworkers``: apart from the
+analysis threads, so a thinking bot never delays Hindsight or Word Strength nor holds the event
+loop's GIL, and at most ``bot_workers`` bots think at once), never on the event loop. The bot's
+random choices are
 seeded from the match seed, the seat and the turn, so a bot's decision is repeatable for a given
 position. In Word Tiles a bot seat that must decide on a pending play accepts or checks it (the
 engine's ``Bot`` decides: levels 3+ check words they do not know).
@@ -15,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from collections.abc import Awaitable
+from typing import Any, Protocol
 
 from wordarena.engine.bots import LEVELS, Bot
 from wordarena.engine.bots.simulation import DEFAULT_BUDGET_S, SimSettings
@@ -28,7 +29,6 @@ from wordarena.services.match.runtime import Runtime
 __all__ = ["LEVELS", "Host", "choose", "play_turn", "safe_action"]
 
 log = logs.get_logger(__name__)
-T = TypeVar("T")
 
 
 def choose(state: GameState, seat: int, level: int, think_ms: int = 0) -> Action:
@@ -60,7 +60,7 @@ class Host(Protocol):
 
     bot_delay: float
 
-    def run_bot(self, fn: Callable[..., T], *args: Any) -> Awaitable[T]: ...
+    def think(self, state: GameState, seat: int, level: int, think_ms: int) -> Awaitable[Action]: ...
 
     def holds(self, rt: Runtime) -> bool: ...
 
@@ -71,7 +71,7 @@ class Host(Protocol):
 
 async def play_turn(host: Host, rt: Runtime) -> None:
     """Let the bot to move play (or decide on a pending play). The move is generated in a worker
-    thread without holding the match's lock; it is committed only if the game has not changed
+    process without holding the match's lock; it is committed only if the game has not changed
     meanwhile (chat does not count)."""
     try:
         if host.bot_delay:
@@ -83,7 +83,7 @@ async def play_turn(host: Host, rt: Runtime) -> None:
         seat = state.to_move
         try:
             info = rt.seats[seat]
-            action = await host.run_bot(choose, state, seat, info.bot_level, info.bot_think_ms)
+            action = await host.think(state, seat, info.bot_level, info.bot_think_ms)
         except Exception as exc:  # an engine bug must not stop the match
             log.error("bot failed to choose", match_id=rt.match_id, seat=seat, error=repr(exc))
             action = safe_action(state, seat)

@@ -10,8 +10,9 @@ common ones — listen, metrics, database, keys, logging):
 ``--heartbeat-seconds`` / ``WORDARENA_HEARTBEAT_SECONDS`` stream heartbeat interval (default 15)
 ``--bot-delay`` / ``WORDARENA_BOT_DELAY``               seconds a bot waits before moving (default 0)
 ``--engine-workers`` / ``WORDARENA_ENGINE_WORKERS``     threads for analysis (default 2)
-``--bot-workers`` / ``WORDARENA_BOT_WORKERS``           threads on which bots think: at most this
-                                                        many bot moves at once (default 1)
+``--bot-workers`` / ``WORDARENA_BOT_WORKERS``           processes in which bots think: at most this
+                                                        many bot moves at once (default: the cores,
+                                                        at most 4; see ``botworkers``)
 ``--chat-rate`` / ``WORDARENA_CHAT_RATE``               chat messages a second per player and match,
                                                         after the burst (default 1)
 ``--chat-burst`` / ``WORDARENA_CHAT_BURST``             chat messages a player may send at once (default 5)
@@ -80,8 +81,9 @@ def parser() -> argparse.ArgumentParser:
              help="tests and demonstrations only: deal every match created without a seed from "
              "this seed, so that its deal is known in advance (0: a random seed per match)")
     add_flag(p, "--engine-workers", default=2, type=int, help="threads for analysis")
-    add_flag(p, "--bot-workers", default=1, type=int,
-             help="threads on which bots think (at most this many bot moves at once)")
+    add_flag(p, "--bot-workers", default=0, type=int,
+             help="processes in which bots think, at most this many bot moves at once "
+             "(0: the machine's cores, at most 4)")
     add_flag(p, "--chat-rate", default=1.0, type=float, help="chat messages a second per player")
     add_flag(p, "--chat-burst", default=5, type=int, help="chat messages a player may send at once")
     add_flag(p, "--chat-per-match", default=500, type=int, help="chat messages a player may post in a match")
@@ -94,7 +96,12 @@ def parser() -> argparse.ArgumentParser:
 
 def load(argv: Sequence[str] | None = None) -> Settings:
     """Settings from flags and environment."""
-    return settings_from_args("match", parser().parse_args(argv))
+    p = parser()
+    args = p.parse_args(argv)
+    if args.bot_workers < 0:
+        p.error(f"--bot-workers {args.bot_workers}: a number of processes, 0 or more "
+                "(0: the cores, at most 4)")
+    return settings_from_args("match", args)
 
 
 @dataclass
@@ -127,7 +134,7 @@ async def start(settings: Settings) -> MatchServer:
         "heartbeat_seconds": 15.0,
         "bot_delay": 0.0,
         "engine_workers": 2,
-        "bot_workers": 1,
+        "bot_workers": 0,
         "chat_rate": 1.0,
         "chat_burst": 5,
         "chat_per_match": 500,

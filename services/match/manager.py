@@ -53,7 +53,7 @@ from typing import Any, TypeVar
 import grpc
 
 from wordarena.engine.errors import EngineError, InputError, RuleError
-from wordarena.engine.game import Action, Kick, TimeOut, apply, start_game
+from wordarena.engine.game import Action, GameState, Kick, TimeOut, apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, invalid_argument
@@ -72,6 +72,7 @@ from wordarena.services.match import (
     views,
     wallclock,
 )
+from wordarena.services.match.botworkers import BotWorkers
 from wordarena.services.match.models import MatchRow
 from wordarena.services.match.runtime import Runtime
 from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent, StoredRequest
@@ -101,7 +102,7 @@ class MatchManager:
     def __init__(self, store: MatchStore, *, server_id: str, address: str, lease_seconds: float = 30.0,
                  capacity: int = 5000, stream_queue: int = 256, heartbeat_seconds: float = 15.0,
                  lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0,
-                 engine_workers: int = 2, bot_workers: int = 1, chat_limits: chat.ChatLimits | None = None,
+                 engine_workers: int = 2, bot_workers: int = 0, chat_limits: chat.ChatLimits | None = None,
                  orphan_timeout: float = 600.0, deal_seed: int = 0) -> None:
         self.store = store
         self.deal_seed = deal_seed  # operator's --deal-seed (tests, demonstrations): 0 = random
@@ -131,11 +132,9 @@ class MatchManager:
         self._loading: dict[str, asyncio.Lock] = {}
         self._engine_pool = ThreadPoolExecutor(max_workers=max(1, engine_workers),
                                                thread_name_prefix="engine")
-        # Bots think on their own bounded pool: a level-6 bot simulates for seconds, and must
-        # neither delay analysis requests nor take more than ``bot_workers`` cores' worth of
-        # the GIL from the event loop (see docs/bots.md, "Level 6 in the match server").
-        self._bot_pool = ThreadPoolExecutor(max_workers=max(1, bot_workers),
-                                            thread_name_prefix="bot")
+        # Bots think in their own bounded pool of processes: a level-6 bot simulates for
+        # seconds, and must neither delay analysis requests nor hold the event loop's GIL.
+        self.bot_workers = BotWorkers(bot_workers)
 
     # --- life cycle ----------------------------------------------------------------------
 
@@ -162,7 +161,7 @@ class MatchManager:
             streams.close_all(rt.subscribers, "the match server is shutting down")
             self._stop_tasks(rt)
         self._engine_pool.shutdown(wait=False, cancel_futures=True)
-        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.bot_workers.shutdown()
         if release:
             await self.store.release(self.owner)
 
@@ -187,22 +186,19 @@ class MatchManager:
         return not self.closing and self.matches.get(rt.match_id) is rt
 
     async def run_blocking(self, use: str, fn: Callable[..., T], *args: Any) -> T:
-        """Run blocking engine work (analysis; ``use="bot"``: a bot's move, on the bot workers)
-        off the event loop, so that one slow move generation never stalls other matches. ``use``
-        labels the ``wordarena_movegen_seconds`` histogram."""
+        """Run blocking engine work (analysis) on the engine threads, off the event loop, so
+        that one slow move generation never stalls other matches. ``use`` labels the
+        ``wordarena_movegen_seconds`` histogram."""
         def timed() -> T:
-            t0 = time.perf_counter()
-            try:
+            with metrics.MOVEGEN_SECONDS.labels(use).time():
                 return fn(*args)
-            finally:
-                metrics.MOVEGEN_SECONDS.labels(use).observe(time.perf_counter() - t0)
 
-        pool = self._bot_pool if use == "bot" else self._engine_pool
-        return await asyncio.get_running_loop().run_in_executor(pool, timed)
+        return await asyncio.get_running_loop().run_in_executor(self._engine_pool, timed)
 
-    async def run_bot(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a bot's move (``bots.choose``) on the bot workers (``run_blocking``)."""
-        return await self.run_blocking("bot", fn, *args)
+    async def think(self, state: GameState, seat: int, level: int, think_ms: int) -> Action:
+        """A bot's move (``bots.choose``), thought out on the bot workers (``botworkers``)."""
+        with metrics.MOVEGEN_SECONDS.labels("bot").time():
+            return await self.bot_workers.choose(state, seat, level, think_ms)
 
     # --- creation ------------------------------------------------------------------------
 
@@ -248,6 +244,8 @@ class MatchManager:
             return creation.existing_answer(got, req, self.address)
         eventlog.install(rt, stored)
         self.matches[rt.match_id] = rt
+        if any(s.bot for s in seats):
+            self.bot_workers.warm(rt.ruleset.lexicon)
         metrics.MATCHES_CREATED.inc()
         metrics.MATCHES_ACTIVE.set(self.active_matches)
         logs.bind(match_id=rt.match_id)

@@ -112,3 +112,39 @@ def match_server_pid(served: Served) -> int:
                          capture_output=True, text=True).stdout.split()
     assert len(out) == 1, out
     return int(out[0])
+
+
+def descendants(pid: int) -> set[int]:
+    """The live processes below ``pid`` (children, grandchildren …; zombies left out), from
+    /proc."""
+    parent: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if fields[0] != "Z":
+            parent[int(stat.parent.name)] = int(fields[1])
+    below, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, pp in parent.items() if pp in frontier} - below
+        below |= frontier
+    return below
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still running (not gone, not zombies)."""
+    out = set()
+    for p in pids:
+        try:
+            state = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            out.add(p)
+    return out
+
+
+def niceness(pid: int) -> int:
+    """The nice value of process ``pid`` (/proc)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])

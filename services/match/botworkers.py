@@ -1,0 +1,155 @@
+"""Bot workers: the processes on which bot seats think.
+
+A level-6 bot simulates in Python for up to its think time (1.5 s by default). On a thread of the
+match server it holds the GIL that the event loop needs for every other match: one thinking
+thread took the event loop's p95 lag from 7 to 12 ms, two threads to 51 ms (docs/bots.md), so
+the server could let only one bot think at a time and bot moves queued behind each other. In
+worker processes they think side by side, one a core, and the event loop keeps its GIL.
+
+- At most ``workers`` bots think at once (by default the machine's cores, at most
+  ``DEFAULT_WORKERS_MAX``); more moves wait in the pool's queue.
+- The workers run at a lower CPU priority (``NICENESS``): when the cores are busy the event loop,
+  which answers every match, comes first, and a bot thinks less within its wall-clock think time
+  rather than slowing the answers.
+- The workers start from a ``forkserver``: a clean process, started once, that imports the engine
+  and forks each worker. A worker is never a fork of the server with its gRPC threads, and a new
+  one does not import everything again.
+- A match with a bot seat warms the workers when it is created (``warm``): they start and load
+  its lexicon while the player thinks, not in the bot's first move (up to 4 s on a busy machine).
+- A state travels without its lexicon (``GameState.lexicon``: a compiled word graph, not data to
+  copy per move); the worker loads the lexicon by name, once (``load_lexicon`` caches it).
+- A worker that dies (killed, out of memory) breaks the pool. The move that found it broken gets
+  a new pool and is asked again, once.
+- A worker exits when the server process is gone, even after ``kill -9`` (``_watch_server``):
+  the pool's pipes alone would not end it, for the worker holds both ends of its own queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from wordarena.engine.game import Action, GameState
+from wordarena.engine.lexicon import load_lexicon
+from wordarena.services.common import logs
+from wordarena.services.match import bots
+
+log = logs.get_logger(__name__)
+
+#: The default number of workers is the machine's cores, at most this many: each worker holds
+#: the lexicons it has loaded (tens of MB each).
+DEFAULT_WORKERS_MAX = 4
+#: How much lower the workers' CPU priority is than the server's (``os.nice``).
+NICENESS = 5
+
+_preload = threading.Lock()
+
+
+def default_workers() -> int:
+    """The bot workers a server starts when it is not told: the cores it may run on, at most
+    ``DEFAULT_WORKERS_MAX`` (a container's CPU limit is not seen: set ``--bot-workers`` there)."""
+    return max(1, min(DEFAULT_WORKERS_MAX, len(os.sched_getaffinity(0))))
+
+
+def _start_worker(server_pid: int) -> None:
+    """A worker's initializer: think at a lower priority than the server (``NICENESS``), and end
+    when the server does (``_watch_server``)."""
+    os.nice(NICENESS)
+    threading.Thread(target=_watch_server, args=(server_pid,), name="server-watch", daemon=True).start()
+
+
+def _watch_server(server_pid: int, every_s: float = 0.5) -> None:
+    """Exit this worker once the server process is gone. A worker's parent is the forkserver,
+    which lives as long as its workers, so only the server's pid tells."""
+    while True:
+        time.sleep(every_s)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid is another user's now: the server is gone
+            os._exit(0)
+
+
+def think(state: GameState, seat: int, level: int, think_ms: int) -> Action:
+    """In a worker: the bot's action (``bots.choose``) with the state's lexicon loaded here."""
+    return bots.choose(state.evolve(lexicon=load_lexicon(state.ruleset.lexicon)), seat, level, think_ms)
+
+
+def _load(lexicon: str) -> None:
+    """In a worker: load ``lexicon`` ahead of a move (``BotWorkers.warm``)."""
+    load_lexicon(lexicon)
+
+
+def _context() -> multiprocessing.context.ForkServerContext:
+    ctx = multiprocessing.get_context("forkserver")
+    with _preload:  # the forkserver imports this module (and so the engine) before its first fork
+        ctx.set_forkserver_preload([__name__])
+    return ctx
+
+
+class BotWorkers:
+    """A bounded pool of bot processes, made when the first match with a bot seat is created
+    (``warm``) or a bot first moves (a server without bot seats starts none). ``think``: what a worker runs for a move (``think``; a picklable stand-in in
+    tests)."""
+
+    def __init__(self, workers: int = 0, think: Callable[[GameState, int, int, int], Action] = think) -> None:
+        self.workers = workers if workers > 0 else default_workers()
+        self.think = think
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+        self._warmed: set[str] = set()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the bot workers are shut down")
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(), initializer=_start_worker,
+                                             initargs=(os.getpid(),))
+        return self._pool
+
+    def warm(self, lexicon: str) -> None:
+        """Start the workers and load ``lexicon`` in them, without waiting (once per lexicon; a
+        failure is left for the move that needs it to report)."""
+        if self._closed or lexicon in self._warmed:
+            return
+        self._warmed.add(lexicon)
+        try:
+            pool = self._executor()
+            for _ in range(self.workers):  # each submit starts a worker while none is idle
+                pool.submit(_load, lexicon)
+        except BrokenProcessPool:
+            self._warmed.discard(lexicon)
+
+    async def choose(self, state: GameState, seat: int, level: int, think_ms: int) -> Action:
+        """The action of the bot of ``level`` at ``seat`` (``bots.choose``), thought out in a
+        worker process."""
+        portable = state.evolve(lexicon=None)
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self._executor()
+            try:
+                return await loop.run_in_executor(pool, self.think, portable, seat, level, think_ms)
+            except BrokenProcessPool:
+                log.warning("a bot worker died; starting new ones", attempt=attempt)
+                if self._pool is pool:
+                    self._pool = None
+                    self._warmed.clear()
+                    pool.shutdown(wait=False, cancel_futures=True)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def shutdown(self) -> None:
+        """Stop the workers: queued moves are dropped, a move being thought out is not waited
+        for (its process ends when it is done)."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
