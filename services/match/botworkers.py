@@ -96,8 +96,8 @@ def _context() -> multiprocessing.context.ForkServerContext:
 
 class BotWorkers:
     """A bounded pool of bot processes, made when the first match with a bot seat is created
-    (``warm``) or a bot first moves (a server without bot seats starts none). ``think``: what a worker runs for a move (``think``; a picklable stand-in in
-    tests)."""
+    (``warm``) or a bot first moves (a server without bot seats starts none). ``think``: what a
+    worker runs for a move (``think``; a picklable stand-in in tests)."""
 
     def __init__(self, workers: int = 0, think: Callable[[GameState, int, int, int], Action] = think) -> None:
         self.workers = workers if workers > 0 else default_workers()
