@@ -1,21 +1,27 @@
 """Level-6 bot seats through gRPC: CreateMatch takes bot_level 6 and a seat's bot_think_ms (and
 refuses what is out of range, naming the field); the bot thinks with that budget, off the event
-loop, on the bot workers: while it thinks in one match, another match is answered."""
+loop, in the bot worker processes: while it thinks in one match, another match is answered; bots
+think side by side up to the number of workers; a worker killed mid-move is replaced and the
+bot still moves."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
+import functools
+import os
+import signal
 import uuid
+from pathlib import Path
 from typing import Any
 
+import bot_hold
 import grpc
 import pytest
 from google.rpc import error_details_pb2
 from match_harness import SERVICE_TOKEN, Harness, Player, engine_move
 
 from wordarena.services.common.errors import details_of
-from wordarena.services.match import bots
+from wordarena.services.match.botworkers import BotWorkers
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import match_pb2 as m
@@ -74,23 +80,25 @@ async def _next_event(player: Player, mid: str, after_seq: int) -> c.Event:
     raise AssertionError("no event")
 
 
-async def test_while_a_level_6_bot_thinks_another_match_is_answered(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def _wait_started(folder: Path, count: int) -> list[tuple[int, str]]:
+    """The held moves once ``count`` workers have started one (60 s at most)."""
+    async with asyncio.timeout(60):
+        while len(found := bot_hold.started(folder)) < count:
+            await asyncio.sleep(0.02)
+    return found
+
+
+def _hold(srv: Any, folder: Path, workers: int = 1) -> None:
+    """Bots of ``srv`` think in ``workers`` processes, each move held until ``folder/release``."""
+    srv.manager.bot_workers.shutdown()
+    srv.manager.bot_workers = BotWorkers(workers, think=functools.partial(bot_hold.held, str(folder)))
+
+
+async def test_while_a_level_6_bot_thinks_another_match_is_answered(harness: Harness, tmp_path: Path) -> None:
     # The bot's real choice, held at its start until the other match has been answered: if bot
     # work ran on the event loop, nothing else could be answered meanwhile and this would hang.
-    started, release = threading.Event(), threading.Event()
-    asked: list[tuple[int, int]] = []
-    real = bots.choose
-
-    def held(state: Any, seat: int, level: int, think_ms: int = 0) -> Any:
-        asked.append((level, think_ms))
-        started.set()
-        assert release.wait(60), "never released"
-        return real(state, seat, level, think_ms)
-
-    monkeypatch.setattr(bots, "choose", held)
     srv = await harness.start()
+    _hold(srv, tmp_path)
     vs_bot = _request(ctl.SeatAssignment(index=1, bot_level=6, bot_think_ms=300))
     await harness.control(srv).CreateMatch(vs_bot, metadata=ADMIN)
     humans = await harness.create(srv, players=("bob", "carol"), seed=11)
@@ -99,7 +107,7 @@ async def test_while_a_level_6_bot_thinks_another_match_is_answered(
 
     view = await alice.view(mid)
     await alice.submit(mid, _first_move(view, srv, mid), view.last_seq)
-    assert await asyncio.to_thread(started.wait, 60)  # the bot is thinking now
+    thinking = await _wait_started(tmp_path, 1)  # the bot is thinking now
     seq_while_thinking = (await alice.view(mid)).last_seq
 
     other = await bob.view(humans)
@@ -107,10 +115,73 @@ async def test_while_a_level_6_bot_thinks_another_match_is_answered(
     assert answer.events and answer.events[0].seq == other.last_seq + 1
     # answered while the bot still thinks: its match has not moved on
     assert (await alice.view(mid)).last_seq == seq_while_thinking
-    release.set()
+    (tmp_path / "release").touch()
     bot_move = await _next_event(alice, mid, seq_while_thinking)
     assert bot_move.WhichOneof("kind") in ("turn_played", "tiles_exchanged", "turn_passed")
-    assert bot_move.to_move_seat == 0 and asked == [(6, 300)]
+    assert bot_move.to_move_seat == 0
+    # it thought in another process, as level 6 with the seat's think time
+    assert [text for _, text in thinking] == ["6 300"] and thinking[0][0] != os.getpid()
+
+
+async def test_bots_think_side_by_side_up_to_the_bot_workers(harness: Harness, tmp_path: Path) -> None:
+    srv = await harness.start()
+    two, one = tmp_path / "two", tmp_path / "one"
+    two.mkdir(), one.mkdir()
+    for folder, workers in ((two, 2), (one, 1)):
+        _hold(srv, folder, workers)
+        alice = harness.player(srv, "alice")
+        mids = []
+        for _ in range(2):
+            req = _request(ctl.SeatAssignment(index=1, bot_level=5))
+            await harness.control(srv).CreateMatch(req, metadata=ADMIN)
+            view = await alice.view(req.match_id)
+            await alice.submit(req.match_id, _first_move(view, srv, req.match_id), view.last_seq)
+            mids.append((req.match_id, view.last_seq + 1))
+        if workers == 2:  # both think at once, each in its own process
+            assert len({pid for pid, _ in await _wait_started(folder, 2)}) == 2
+        else:  # the second waits for the first: one worker
+            await _wait_started(folder, 1)
+            await asyncio.sleep(1.0)
+            assert len(bot_hold.started(folder)) == 1
+        (folder / "release").touch()
+        for mid, seq in mids:
+            assert (await _next_event(alice, mid, seq)).to_move_seat == 0
+        assert len(bot_hold.started(folder)) == 2
+
+
+async def test_a_match_with_a_bot_seat_has_its_worker_load_the_lexicon_before_the_first_move(
+    harness: Harness,
+) -> None:
+    srv = await harness.start()
+    srv.manager.bot_workers.shutdown()
+    srv.manager.bot_workers = BotWorkers(1, think=bot_hold.lexicon_was_loaded)
+    req = _request(ctl.SeatAssignment(index=1, bot_level=5))
+    await harness.control(srv).CreateMatch(req, metadata=ADMIN)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(req.match_id)
+    await alice.submit(req.match_id, _first_move(view, srv, req.match_id), view.last_seq)
+    # the stand-in passes when the lexicon was loaded before it was asked
+    assert (await _next_event(alice, req.match_id, view.last_seq + 1)).WhichOneof("kind") == "turn_passed"
+
+
+async def test_a_bot_worker_killed_while_thinking_is_replaced_and_the_bot_moves(
+    harness: Harness, tmp_path: Path
+) -> None:
+    srv = await harness.start()
+    _hold(srv, tmp_path)
+    req = _request(ctl.SeatAssignment(index=1, bot_level=5))
+    await harness.control(srv).CreateMatch(req, metadata=ADMIN)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(req.match_id)
+    await alice.submit(req.match_id, _first_move(view, srv, req.match_id), view.last_seq)
+    [(first, _)] = await _wait_started(tmp_path, 1)
+    os.kill(first, signal.SIGKILL)  # out of memory, say
+    pids = {pid for pid, _ in await _wait_started(tmp_path, 2)}  # asked again, of a new worker
+    (tmp_path / "release").touch()
+    bot_move = await _next_event(alice, req.match_id, view.last_seq + 1)
+    # the bot played its own move (not the fallback exchange or pass of a failed bot)
+    assert bot_move.WhichOneof("kind") == "turn_played"
+    assert first in pids and len(pids) == 2
 
 
 def _first_move(view: m.MatchView, srv: Any, mid: str) -> c.Move:
