@@ -88,11 +88,10 @@ def state_before(events: Sequence[StoredEvent], seq: int,
 
 
 def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: int,
-                       lexicon_for: Callable[[str], Any],
-                       by_simulation: bool = False) -> m.HindsightResponse:
+                       lexicon_for: Callable[[str], Any]) -> tuple[m.HindsightResponse, GameState]:
     """Hindsight for the stored turn ``turn``: the best plays from the rack held then, what was
-    played, its rank among the legal plays and how many there were; with ``by_simulation`` also
-    the best plays ranked by simulation (``engine.analysis.best_by_simulation``)."""
+    played, its rank among the legal plays and how many there were; and the state the turn was
+    played in (for ``simulated_plays``, which "best by simulation" adds in a bot worker)."""
     head = turn.payload["engine"][0]
     seat = int(head["seat"])
     state = state_before(events, turn.seq, lexicon_for)
@@ -117,9 +116,7 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
             played.notation = placed_notation(r.board, state.cells, placed, data["across"])
         out.played.CopyFrom(played)
         out.played_rank = verdict.rank
-    if by_simulation:
-        out.simulated.extend(simulated_plays(state, seat, limit))
-    return out
+    return out, state
 
 
 def simulated_plays(state: GameState, seat: int, limit: int) -> list[m.SimulatedPlay]:

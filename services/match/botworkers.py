@@ -1,10 +1,12 @@
-"""Bot workers: the processes on which bot seats think.
+"""Bot workers: the processes on which bot seats think, and Hindsight simulates.
 
 A level-6 bot simulates in Python for up to its think time (1.5 s by default). On a thread of the
 match server it holds the GIL that the event loop needs for every other match: one thinking
 thread took the event loop's p95 lag from 7 to 12 ms, two threads to 51 ms (docs/bots.md), so
 the server could let only one bot think at a time and bot moves queued behind each other. In
-worker processes they think side by side, one a core, and the event loop keeps its GIL.
+worker processes they think side by side, one a core, and the event loop keeps its GIL. Hindsight
+"best by simulation" (``analysis.simulated_plays``: 48 worlds, up to a second of Python) runs
+here too (``run``), in the same queue as the bots' moves.
 
 - At most ``workers`` bots think at once (by default the machine's cores, at most
   ``DEFAULT_WORKERS_MAX``); more moves wait in the pool's queue.
@@ -17,7 +19,8 @@ worker processes they think side by side, one a core, and the event loop keeps i
 - A match with a bot seat warms the workers when it is created (``warm``): they start and load
   its lexicon while the player thinks, not in the bot's first move (up to 4 s on a busy machine).
 - A state travels without its lexicon (``GameState.lexicon``: a compiled word graph, not data to
-  copy per move); the worker loads the lexicon by name, once (``load_lexicon`` caches it).
+  copy per move); the worker loads the lexicon by name, once (``load_lexicon`` caches it), and
+  gives the state back its lexicon before the work (``_in_worker``).
 - A worker that dies (killed, out of memory) breaks the pool. The move that found it broken gets
   a new pool and is asked again, once.
 - A worker exits when the server process is gone, even after ``kill -9`` (``_watch_server``):
@@ -34,6 +37,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from wordarena.engine.game import Action, GameState
 from wordarena.engine.lexicon import load_lexicon
@@ -41,6 +45,7 @@ from wordarena.services.common import logs
 from wordarena.services.match import bots
 
 log = logs.get_logger(__name__)
+T = TypeVar("T")
 
 #: The default number of workers is the machine's cores, at most this many: each worker holds
 #: the lexicons it has loaded (tens of MB each).
@@ -77,14 +82,19 @@ def _watch_server(server_pid: int, every_s: float = 0.5) -> None:
             os._exit(0)
 
 
-def think(state: GameState, seat: int, level: int, think_ms: int) -> Action:
-    """In a worker: the bot's action (``bots.choose``) with the state's lexicon loaded here."""
-    return bots.choose(state.evolve(lexicon=load_lexicon(state.ruleset.lexicon)), seat, level, think_ms)
+#: In a worker: the lexicons it loaded ahead of any work (``BotWorkers.warm``).
+WARMED: set[str] = set()
+
+
+def _in_worker(fn: Callable[..., T], state: GameState, *args: Any) -> T:
+    """In a worker: ``fn(state, *args)`` with the state's lexicon loaded here."""
+    return fn(state.evolve(lexicon=load_lexicon(state.ruleset.lexicon)), *args)
 
 
 def _load(lexicon: str) -> None:
     """In a worker: load ``lexicon`` ahead of a move (``BotWorkers.warm``)."""
     load_lexicon(lexicon)
+    WARMED.add(lexicon)
 
 
 def _context() -> multiprocessing.context.ForkServerContext:
@@ -97,9 +107,11 @@ def _context() -> multiprocessing.context.ForkServerContext:
 class BotWorkers:
     """A bounded pool of bot processes, made when the first match with a bot seat is created
     (``warm``) or a bot first moves (a server without bot seats starts none). ``think``: what a
-    worker runs for a move (``think``; a picklable stand-in in tests)."""
+    worker runs for a move (``bots.choose``; a picklable stand-in in tests)."""
 
-    def __init__(self, workers: int = 0, think: Callable[[GameState, int, int, int], Action] = think) -> None:
+    def __init__(
+        self, workers: int = 0, think: Callable[[GameState, int, int, int], Action] = bots.choose
+    ) -> None:
         self.workers = workers if workers > 0 else default_workers()
         self.think = think
         self._pool: ProcessPoolExecutor | None = None
@@ -130,12 +142,17 @@ class BotWorkers:
     async def choose(self, state: GameState, seat: int, level: int, think_ms: int) -> Action:
         """The action of the bot of ``level`` at ``seat`` (``bots.choose``), thought out in a
         worker process."""
+        return await self.run(self.think, state, seat, level, think_ms)
+
+    async def run(self, fn: Callable[..., T], state: GameState, *args: Any) -> T:
+        """``fn(state, *args)`` in a worker process (``fn`` a module-level function, ``args`` and
+        the answer picklable)."""
         portable = state.evolve(lexicon=None)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, self.think, portable, seat, level, think_ms)
+                return await loop.run_in_executor(pool, _in_worker, fn, portable, *args)
             except BrokenProcessPool:
                 log.warning("a bot worker died; starting new ones", attempt=attempt)
                 if self._pool is pool:

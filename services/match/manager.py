@@ -195,6 +195,12 @@ class MatchManager:
 
         return await asyncio.get_running_loop().run_in_executor(self._engine_pool, timed)
 
+    async def simulate(self, fn: Callable[..., T], state: GameState, *args: Any) -> T:
+        """Simulation for analysis (``analysis.simulated_plays``), on the bot workers: seconds of
+        Python that must not hold the event loop's GIL (``botworkers``)."""
+        with metrics.MOVEGEN_SECONDS.labels("hindsight_simulation").time():
+            return await self.bot_workers.run(fn, state, *args)
+
     async def think(self, state: GameState, seat: int, level: int, think_ms: int) -> Action:
         """A bot's move (``bots.choose``), thought out on the bot workers (``botworkers``)."""
         with metrics.MOVEGEN_SECONDS.labels("bot").time():

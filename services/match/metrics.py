@@ -22,7 +22,8 @@ RECOVERIES = Counter("wordarena_recoveries_total",
 REPEATS = Counter("wordarena_repeated_requests_total", "Requests answered again from their request id.")
 STREAM_CUTOFFS = Counter("wordarena_stream_cutoffs_total", "Streams cut off for reading too slowly.")
 MOVEGEN_SECONDS = Histogram("wordarena_movegen_seconds",
-                            "Engine move generation per use (bot, hindsight, word_strength).", ("use",),
+                            "Engine move generation per use (bot, hindsight, hindsight_simulation, "
+                            "word_strength).", ("use",),
                             buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
 RESULTS_REPORTED = Counter("wordarena_results_reported_total",
                            "Match results reported to the lobby, by outcome of the attempt.", ("result",))

@@ -291,9 +291,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 "another seat's turns can be analysed only once the match is over",
                 views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your turn to analyse"),
             )
-        return await self._analyse("hindsight", analysis.hindsight_response, events, turn,
-                                   request.limit or 1, self.manager.lexicon_for,
-                                   request.by_simulation)
+        limit = request.limit or 1
+        out, state = await self._analyse("hindsight", analysis.hindsight_response, events, turn, limit,
+                                         self.manager.lexicon_for)
+        if request.by_simulation:  # seconds of Python: in a bot worker, off the event loop's GIL
+            out.simulated.extend(await self.manager.simulate(
+                analysis.simulated_plays, state, analysis.turn_seat(turn), limit))
+        return out
 
     @rpc
     async def WordStrength(self, request: m.WordStrengthRequest, context: Any) -> m.WordStrengthResponse:

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 from wordarena.engine.game import Action, GameState
-from wordarena.services.match import botworkers
+from wordarena.services.match import bots, botworkers
 
 
 def held(folder: str, state: GameState, seat: int, level: int, think_ms: int) -> Action:
-    """``botworkers.think``, once the test has created ``folder/release``."""
+    """``bots.choose``, once the test has created ``folder/release``."""
     where = Path(folder)
     (where / f"started-{os.getpid()}-{time.monotonic_ns()}").write_text(f"{level} {think_ms}")
     deadline = time.monotonic() + 60
@@ -24,7 +24,7 @@ def held(folder: str, state: GameState, seat: int, level: int, think_ms: int) ->
         if time.monotonic() > deadline:
             raise TimeoutError("the test never released the bot")
         time.sleep(0.01)
-    return botworkers.think(state, seat, level, think_ms)
+    return bots.choose(state, seat, level, think_ms)
 
 
 def started(folder: Path) -> list[tuple[int, str]]:
@@ -33,9 +33,9 @@ def started(folder: Path) -> list[tuple[int, str]]:
 
 
 def lexicon_was_loaded(state: GameState, seat: int, level: int, think_ms: int) -> Action:
-    """A stand-in bot that tells whether its worker had loaded the match's lexicon before the
-    move: it passes if so, else it exchanges nothing (a move the server refuses)."""
+    """A stand-in bot that tells whether its worker had loaded the match's lexicon ahead of the
+    move (``botworkers.WARMED``): it passes if so, else it exchanges nothing (a move the server
+    refuses)."""
     from wordarena.engine.game import Exchange, Pass
-    from wordarena.engine.lexicon import catalog
 
-    return Pass(seat) if state.ruleset.lexicon in catalog._loaded else Exchange(seat, ())
+    return Pass(seat) if state.ruleset.lexicon in botworkers.WARMED else Exchange(seat, ())

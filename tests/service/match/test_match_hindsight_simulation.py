@@ -1,10 +1,17 @@
 """Hindsight's "best by simulation" over gRPC: asked with by_simulation, the answer ranks the
-turn's best plays by the level-6 simulation (the same answer every time); without it, none."""
+turn's best plays by the level-6 simulation (the same answer every time); without it, none. The
+simulation runs in the bot worker processes, in their queue, not on the server's threads."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+from pathlib import Path
+
+import bot_hold
 from match_harness import Harness, client_moves, pass_move, play_move
 
+from wordarena.services.match.botworkers import BotWorkers
 from wordarena.v1 import match_pb2 as m
 
 
@@ -51,3 +58,30 @@ async def test_a_rack_with_no_play_has_only_its_exchange_unsimulated(harness: Ha
     assert not only.HasField("play") and only.exchange
     assert only.iterations == 0 and only.mean_spread == only.equity
     assert only.spread_error == 0 and only.win_chance == 0.5
+
+
+async def test_the_simulation_waits_for_a_bot_worker(harness: Harness, tmp_path: Path) -> None:
+    # One bot worker, held by a bot's move in another match: the simulated Hindsight waits in
+    # the workers' queue (the static one does not), and comes once the bot's move is done.
+    srv = await harness.start()
+    srv.manager.bot_workers.shutdown()
+    srv.manager.bot_workers = BotWorkers(1, think=functools.partial(bot_hold.held, str(tmp_path)))
+    mid = await harness.create(srv, seed=7)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(mid)
+    await alice.submit(mid, play_move(client_moves(view)[0].to_play(0)), view.last_seq)
+    vs_bot = await harness.create(srv, players=("alice",), bots=(5,), seed=7)
+    bot_view = await alice.view(vs_bot)
+    await alice.submit(vs_bot, play_move(client_moves(bot_view)[0].to_play(0)), bot_view.last_seq)
+    async with asyncio.timeout(60):
+        while not bot_hold.started(tmp_path):
+            await asyncio.sleep(0.02)
+    req = m.HindsightRequest(match_id=mid, limit=2, by_simulation=True)
+    asked = asyncio.ensure_future(alice.stub.Hindsight(req, metadata=alice.md))
+    plain = await alice.stub.Hindsight(m.HindsightRequest(match_id=mid, limit=2), metadata=alice.md)
+    await asyncio.sleep(1.0)
+    assert plain.best and not asked.done()  # queued behind the bot's move
+    (tmp_path / "release").touch()
+    async with asyncio.timeout(60):
+        simulated = await asked
+    assert simulated.best == plain.best and len(simulated.simulated) >= 2
