@@ -52,6 +52,28 @@ def _move(state: Any, seat: int) -> c.Move:
     return c.Move(play=c.PlayMove(placements=[placement_pb(p) for p in moves[0].to_play(seat).placements]))
 
 
+def _children_memory_mb() -> list[tuple[float, float]]:
+    """(resident, proportional) memory in MB of each process below this one (the bot workers,
+    their forkserver, multiprocessing's resource tracker), from /proc: the proportional set size
+    shares the pages a worker has in common with its forkserver among them."""
+    parent, rss = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in stat.read_text().splitlines() if ":" in line)
+            rollup = (stat.parent / "smaps_rollup").read_text()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        parent[pid] = int(fields["PPid"])
+        pss = next((int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")), 0)
+        rss[pid] = (int(fields.get("VmRSS", "0 kB").split()[0]) / 1024, pss / 1024)
+    below, frontier = set(), {os.getpid()}
+    while frontier:
+        frontier = {p for p, pp in parent.items() if pp in frontier} - below
+        below |= frontier
+    return sorted((rss[p] for p in below), reverse=True)
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -155,6 +177,7 @@ async def run(moves: int, think_ms: int, workers: int, ruleset: str, games: int 
     await asyncio.gather(*(player(100 + k) for k in range(games)))
     stop.set()
     await probing
+    workers_memory = _children_memory_mb()
     await channel.close()
     await srv.stop(0.5)
     load = os.getloadavg()
@@ -171,6 +194,8 @@ async def run(moves: int, think_ms: int, workers: int, ruleset: str, games: int 
         f"{statistics.median(probe_times) * 1e3:.1f} ms, p95 {_pct(probe_times, 0.95) * 1e3:.1f} ms,"
         f" max {max(probe_times) * 1e3:.1f} ms"
     )
+    print("  processes below the server (bot workers, forkserver, resource tracker), resident / "
+          f"proportional MB: {', '.join(f'{r:.0f} / {p:.0f}' for r, p in workers_memory) or 'none'}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,14 +2,14 @@
 ``SeatAssignment.bot_level`` defines them (1 beginner … 5 strong, 6 champion: simulation within
 the seat's ``bot_think_ms``, default 1.5 s).
 
-``choose`` is blocking (move generation, simulation) and is run by the match manager on its
-bounded pool of bot worker processes (``MatchManager.think``, ``botworkers``: apart from the
-analysis threads, so a thinking bot never delays Hindsight or Word Strength nor holds the event
-loop's GIL, and at most ``bot_workers`` bots think at once), never on the event loop. The bot's
-random choices are
-seeded from the match seed, the seat and the turn, so a bot's decision is repeatable for a given
-position. In Word Tiles a bot seat that must decide on a pending play accepts or checks it (the
-engine's ``Bot`` decides: levels 3+ check words they do not know).
+``choose`` (``botprocess``) is blocking (move generation, simulation) and is run by the match
+manager on its bounded pool of bot worker processes (``MatchManager.think``, ``botworkers``:
+apart from the analysis threads, so a thinking bot never delays Hindsight or Word Strength nor
+holds the event loop's GIL, and at most ``bot_workers`` bots think at once), never on the event
+loop. The bot's random choices are seeded from the match seed, the seat and the turn, so a bot's
+decision is repeatable for a given position. In Word Tiles a bot seat that must decide on a
+pending play accepts or checks it (the engine's ``Bot`` decides: levels 3+ check words they do
+not know).
 """
 
 from __future__ import annotations
@@ -19,28 +19,16 @@ import contextlib
 from collections.abc import Awaitable
 from typing import Any, Protocol
 
-from wordarena.engine.bots import LEVELS, Bot
-from wordarena.engine.bots.simulation import DEFAULT_BUDGET_S, SimSettings
+from wordarena.engine.bots import LEVELS
 from wordarena.engine.game import Action, Exchange, GameState, Pass
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError
+from wordarena.services.match.botprocess import choose
 from wordarena.services.match.runtime import Runtime
 
 __all__ = ["LEVELS", "Host", "choose", "play_turn", "safe_action"]
 
 log = logs.get_logger(__name__)
-
-
-def choose(state: GameState, seat: int, level: int, think_ms: int = 0) -> Action:
-    """The action of the bot of ``level`` sitting at ``seat`` (the seat to move, or the seat that
-    must accept or check a pending play) in ``state``; ``think_ms`` is a level-6 bot's time
-    budget (0 = ``DEFAULT_BUDGET_S``)."""
-    if seat != state.to_move:
-        raise ValueError(f"seat {seat} is not to move (seat {state.to_move} is)")
-    lvl = level if level in LEVELS else min(max(level, min(LEVELS)), max(LEVELS))
-    sim = SimSettings(budget_s=think_ms / 1000 if think_ms else DEFAULT_BUDGET_S)
-    bot = Bot(lvl, seed=(state.seed * 31 + seat) * 1009 + state.turn, sim=sim)
-    return bot.choose(state)
 
 
 def safe_action(state: GameState, seat: int) -> Action:

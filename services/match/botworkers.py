@@ -10,21 +10,22 @@ here too (``run``), in the same queue as the bots' moves.
 
 - At most ``workers`` bots think at once (by default the machine's cores, at most
   ``DEFAULT_WORKERS_MAX``); more moves wait in the pool's queue.
-- The workers run at a lower CPU priority (``NICENESS``): when the cores are busy the event loop,
-  which answers every match, comes first, and a bot thinks less within its wall-clock think time
-  rather than slowing the answers.
-- The workers start from a ``forkserver``: a clean process, started once, that imports the engine
-  and forks each worker. A worker is never a fork of the server with its gRPC threads, and a new
-  one does not import everything again.
+- The workers run at a lower CPU priority (``botprocess.NICENESS``): when the cores are busy the
+  event loop, which answers every match, comes first, and a bot thinks less within its
+  wall-clock think time rather than slowing the answers.
+- The workers start from a ``forkserver``: a clean process, started once, that imports the
+  worker's side (``botprocess``: the engine, nothing of the server) and forks each worker. A
+  worker is never a fork of the server with its gRPC threads, and a new one does not import
+  everything again.
 - A match with a bot seat warms the workers when it is created (``warm``): they start and load
   its lexicon while the player thinks, not in the bot's first move (up to 4 s on a busy machine).
 - A state travels without its lexicon (``GameState.lexicon``: a compiled word graph, not data to
   copy per move); the worker loads the lexicon by name, once (``load_lexicon`` caches it), and
-  gives the state back its lexicon before the work (``_in_worker``).
+  gives the state back its lexicon before the work (``botprocess.in_worker``).
 - A worker that dies (killed, out of memory) breaks the pool. The move that found it broken gets
   a new pool and is asked again, once.
-- A worker exits when the server process is gone, even after ``kill -9`` (``_watch_server``):
-  the pool's pipes alone would not end it, for the worker holds both ends of its own queue.
+- A worker exits when the server process is gone, even after ``kill -9``
+  (``botprocess.watch_server``).
 """
 
 from __future__ import annotations
@@ -33,25 +34,21 @@ import asyncio
 import multiprocessing
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from wordarena.engine.game import Action, GameState
-from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.common import logs
-from wordarena.services.match import bots
+from wordarena.services.match import botprocess
 
 log = logs.get_logger(__name__)
 T = TypeVar("T")
 
 #: The default number of workers is the machine's cores, at most this many: each worker holds
-#: the lexicons it has loaded (tens of MB each).
+#: the engine and the lexicons it has loaded.
 DEFAULT_WORKERS_MAX = 4
-#: How much lower the workers' CPU priority is than the server's (``os.nice``).
-NICENESS = 5
 
 _preload = threading.Lock()
 
@@ -62,55 +59,20 @@ def default_workers() -> int:
     return max(1, min(DEFAULT_WORKERS_MAX, len(os.sched_getaffinity(0))))
 
 
-def _start_worker(server_pid: int) -> None:
-    """A worker's initializer: think at a lower priority than the server (``NICENESS``), and end
-    when the server does (``_watch_server``)."""
-    os.nice(NICENESS)
-    threading.Thread(target=_watch_server, args=(server_pid,), name="server-watch", daemon=True).start()
-
-
-def _watch_server(server_pid: int, every_s: float = 0.5) -> None:
-    """Exit this worker once the server process is gone. A worker's parent is the forkserver,
-    which lives as long as its workers, so only the server's pid tells."""
-    while True:
-        time.sleep(every_s)
-        try:
-            os.kill(server_pid, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # the pid is another user's now: the server is gone
-            os._exit(0)
-
-
-#: In a worker: the lexicons it loaded ahead of any work (``BotWorkers.warm``).
-WARMED: set[str] = set()
-
-
-def _in_worker(fn: Callable[..., T], state: GameState, *args: Any) -> T:
-    """In a worker: ``fn(state, *args)`` with the state's lexicon loaded here."""
-    return fn(state.evolve(lexicon=load_lexicon(state.ruleset.lexicon)), *args)
-
-
-def _load(lexicon: str) -> None:
-    """In a worker: load ``lexicon`` ahead of a move (``BotWorkers.warm``)."""
-    load_lexicon(lexicon)
-    WARMED.add(lexicon)
-
-
 def _context() -> multiprocessing.context.ForkServerContext:
     ctx = multiprocessing.get_context("forkserver")
-    with _preload:  # the forkserver imports this module (and so the engine) before its first fork
-        ctx.set_forkserver_preload([__name__])
+    with _preload:  # the forkserver imports the worker's side (the engine) before its first fork
+        ctx.set_forkserver_preload([botprocess.__name__])
     return ctx
 
 
 class BotWorkers:
     """A bounded pool of bot processes, made when the first match with a bot seat is created
     (``warm``) or a bot first moves (a server without bot seats starts none). ``think``: what a
-    worker runs for a move (``bots.choose``; a picklable stand-in in tests)."""
+    worker runs for a move (``botprocess.choose``; a picklable stand-in in tests)."""
 
     def __init__(
-        self, workers: int = 0, think: Callable[[GameState, int, int, int], Action] = bots.choose
+        self, workers: int = 0, think: Callable[[GameState, int, int, int], Action] = botprocess.choose
     ) -> None:
         self.workers = workers if workers > 0 else default_workers()
         self.think = think
@@ -122,8 +84,8 @@ class BotWorkers:
         if self._closed:
             raise RuntimeError("the bot workers are shut down")
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(), initializer=_start_worker,
-                                             initargs=(os.getpid(),))
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(),
+                                             initializer=botprocess.start, initargs=(os.getpid(),))
         return self._pool
 
     def warm(self, lexicon: str) -> None:
@@ -135,12 +97,12 @@ class BotWorkers:
         try:
             pool = self._executor()
             for _ in range(self.workers):  # each submit starts a worker while none is idle
-                pool.submit(_load, lexicon)
+                pool.submit(botprocess.load, lexicon)
         except BrokenProcessPool:
             self._warmed.discard(lexicon)
 
     async def choose(self, state: GameState, seat: int, level: int, think_ms: int) -> Action:
-        """The action of the bot of ``level`` at ``seat`` (``bots.choose``), thought out in a
+        """The action of the bot of ``level`` at ``seat`` (``botprocess.choose``), thought out in a
         worker process."""
         return await self.run(self.think, state, seat, level, think_ms)
 
@@ -152,7 +114,7 @@ class BotWorkers:
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, _in_worker, fn, portable, *args)
+                return await loop.run_in_executor(pool, botprocess.in_worker, fn, portable, *args)
             except BrokenProcessPool:
                 log.warning("a bot worker died; starting new ones", attempt=attempt)
                 if self._pool is pool:

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 from wordarena.engine.game import Action, GameState
-from wordarena.services.match import bots, botworkers
+from wordarena.services.match import botprocess
 
 
 def held(folder: str, state: GameState, seat: int, level: int, think_ms: int) -> Action:
-    """``bots.choose``, once the test has created ``folder/release``."""
+    """``botprocess.choose``, once the test has created ``folder/release``."""
     where = Path(folder)
     (where / f"started-{os.getpid()}-{time.monotonic_ns()}").write_text(f"{level} {think_ms}")
     deadline = time.monotonic() + 60
@@ -24,7 +24,7 @@ def held(folder: str, state: GameState, seat: int, level: int, think_ms: int) ->
         if time.monotonic() > deadline:
             raise TimeoutError("the test never released the bot")
         time.sleep(0.01)
-    return bots.choose(state, seat, level, think_ms)
+    return botprocess.choose(state, seat, level, think_ms)
 
 
 def started(folder: Path) -> list[tuple[int, str]]:
@@ -34,8 +34,8 @@ def started(folder: Path) -> list[tuple[int, str]]:
 
 def lexicon_was_loaded(state: GameState, seat: int, level: int, think_ms: int) -> Action:
     """A stand-in bot that tells whether its worker had loaded the match's lexicon ahead of the
-    move (``botworkers.WARMED``): it passes if so, else it exchanges nothing (a move the server
+    move (``botprocess.WARMED``): it passes if so, else it exchanges nothing (a move the server
     refuses)."""
     from wordarena.engine.game import Exchange, Pass
 
-    return Pass(seat) if state.ruleset.lexicon in botworkers.WARMED else Exchange(seat, ())
+    return Pass(seat) if state.ruleset.lexicon in botprocess.WARMED else Exchange(seat, ())
