@@ -11,7 +11,8 @@ Modules, in the order a turn meets them (``manager``'s docstring follows one thr
 - ``eventlog``: engine events → stored events, append, install, rebuild from the log;
 - ``projection``: stored events and state as one viewer may see them;
 - ``streams``: StreamMatch subscribers (publish, cut-off, close);
-- ``clocks``: the seat to move's timer and time-outs; ``bots``: bot seats' turns;
+- ``clocks``: the seat to move's timer and time-outs; ``bots``: bot seats' turns, thought out in
+  ``botworkers`` (the pool of worker processes) by ``botprocess`` (what runs inside one);
 - ``leases``: ownership, lease renewal and take-over; ``creation``: CreateMatch's request read;
 - ``runtime``: one match in memory; ``views``: contract messages of engine values;
 - ``analysis``, ``define``: the analysis RPCs' engine work and WordNet definitions;
