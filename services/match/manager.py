@@ -202,7 +202,7 @@ class MatchManager:
             return await self.bot_workers.run(fn, state, *args)
 
     async def think(self, state: GameState, seat: int, level: int, think_ms: int) -> Action:
-        """A bot's move (``bots.choose``), thought out on the bot workers (``botworkers``)."""
+        """A bot's move (``botprocess.choose``), thought out on the bot workers (``botworkers``)."""
         with metrics.MOVEGEN_SECONDS.labels("bot").time():
             return await self.bot_workers.choose(state, seat, level, think_ms)
 
