@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 
 from wordarena.engine.game import Action, GameState
 from wordarena.services.common import logs
-from wordarena.services.match import botprocess
+from wordarena.services.match import botprocess, metrics
 
 log = logs.get_logger(__name__)
 T = TypeVar("T")
@@ -104,17 +104,19 @@ class BotWorkers:
     async def choose(self, state: GameState, seat: int, level: int, think_ms: int) -> Action:
         """The action of the bot of ``level`` at ``seat`` (``botprocess.choose``), thought out in a
         worker process."""
-        return await self.run(self.think, state, seat, level, think_ms)
+        return await self.run("bot", self.think, state, seat, level, think_ms)
 
-    async def run(self, fn: Callable[..., T], state: GameState, *args: Any) -> T:
+    async def run(self, use: str, fn: Callable[..., T], state: GameState, *args: Any) -> T:
         """``fn(state, *args)`` in a worker process (``fn`` a module-level function, ``args`` and
-        the answer picklable)."""
+        the answer picklable); ``use`` labels the ``wordarena_movegen_seconds`` histogram (the
+        wait for a worker included)."""
         portable = state.evolve(lexicon=None)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                return await loop.run_in_executor(pool, botprocess.in_worker, fn, portable, *args)
+                with metrics.MOVEGEN_SECONDS.labels(use).time():
+                    return await loop.run_in_executor(pool, botprocess.in_worker, fn, portable, *args)
             except BrokenProcessPool:
                 log.warning("a bot worker died; starting new ones", attempt=attempt)
                 if self._pool is pool:

@@ -132,8 +132,7 @@ class MatchManager:
         self._loading: dict[str, asyncio.Lock] = {}
         self._engine_pool = ThreadPoolExecutor(max_workers=max(1, engine_workers),
                                                thread_name_prefix="engine")
-        # Bots think in their own bounded pool of processes: a level-6 bot simulates for
-        # seconds, and must neither delay analysis requests nor hold the event loop's GIL.
+        # Bots (and Hindsight's simulation) think in worker processes, off the event loop's GIL.
         self.bot_workers = BotWorkers(bot_workers)
 
     # --- life cycle ----------------------------------------------------------------------
@@ -195,16 +194,9 @@ class MatchManager:
 
         return await asyncio.get_running_loop().run_in_executor(self._engine_pool, timed)
 
-    async def simulate(self, fn: Callable[..., T], state: GameState, *args: Any) -> T:
-        """Simulation for analysis (``analysis.simulated_plays``), on the bot workers: seconds of
-        Python that must not hold the event loop's GIL (``botworkers``)."""
-        with metrics.MOVEGEN_SECONDS.labels("hindsight_simulation").time():
-            return await self.bot_workers.run(fn, state, *args)
-
     async def think(self, state: GameState, seat: int, level: int, think_ms: int) -> Action:
         """A bot's move (``botprocess.choose``), thought out on the bot workers (``botworkers``)."""
-        with metrics.MOVEGEN_SECONDS.labels("bot").time():
-            return await self.bot_workers.choose(state, seat, level, think_ms)
+        return await self.bot_workers.choose(state, seat, level, think_ms)
 
     # --- creation ------------------------------------------------------------------------
 

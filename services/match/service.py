@@ -295,8 +295,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         out, state = await self._analyse("hindsight", analysis.hindsight_response, events, turn, limit,
                                          self.manager.lexicon_for)
         if request.by_simulation:  # seconds of Python: in a bot worker, off the event loop's GIL
-            out.simulated.extend(await self.manager.simulate(
-                analysis.simulated_plays, state, analysis.turn_seat(turn), limit))
+            out.simulated.extend(await self.manager.bot_workers.run(
+                "hindsight_simulation", analysis.simulated_plays, state, analysis.turn_seat(turn), limit))
         return out
 
     @rpc
