@@ -200,6 +200,7 @@ class Standings:
                 store.save_row(s, row)
             if rated:
                 humans = [x.player_id for x in r.seats if not x.player_id.startswith("bot:")]
+                store.lock_records(s, humans)
                 before = store.records_of(s, humans, r.ruleset_id)
                 for pid, rec in apply_result(before, r.seats, outcomes).items():
                     store.save_record(s, pid, r.ruleset_id, rec, r.end)

@@ -46,6 +46,7 @@ from wordarena.services.lobby.store.players import (
 )
 from wordarena.services.lobby.store.records import (
     leaderboard,
+    lock_records,
     player_records,
     record_from_row,
     record_to_row,
@@ -165,6 +166,7 @@ __all__ = [
     "live_tournaments",
     "load_tables",
     "locate_match",
+    "lock_records",
     "lock_table",
     "lock_tournament",
     "log_action",

@@ -9,7 +9,15 @@ from wordarena.services.lobby.models import MatchSeatRow, PlayerRow, RecordRow
 from wordarena.services.lobby.records import PlayerRecord
 from wordarena.v1 import common_pb2
 
-__all__ = ["leaderboard", "player_records", "record_from_row", "record_to_row", "records_of", "save_record"]
+__all__ = [
+    "leaderboard",
+    "lock_records",
+    "player_records",
+    "record_from_row",
+    "record_to_row",
+    "records_of",
+    "save_record",
+]
 
 
 def record_from_row(r: RecordRow | None) -> PlayerRecord:
@@ -37,6 +45,18 @@ def record_to_row(row: RecordRow, rec: PlayerRecord, now: float) -> RecordRow:
     row.rating, row.deviation, row.volatility = rec.rating.rating, rec.rating.deviation, rec.rating.volatility
     row.updated_at = now
     return row
+
+
+def lock_records(s: Session, player_ids: list[str]) -> None:
+    """Hold these players' rows until the transaction ends (``SELECT … FOR UPDATE``, in id
+    order, so two transactions never wait for each other crosswise), before their records are
+    read and written back. On PostgreSQL, results of two matches of one player recorded at once
+    would otherwise both read the same record and the second write would lose the first game
+    (or both insert a new record); SQLite runs one writing transaction at a time anyway."""
+    ids = sorted(set(player_ids))
+    if ids:
+        held = select(PlayerRow.id).where(PlayerRow.id.in_(ids))  # type: ignore[attr-defined]
+        s.exec(held.order_by(PlayerRow.id).with_for_update()).all()
 
 
 def records_of(s: Session, player_ids: list[str], ruleset_id: str) -> dict[str, PlayerRecord]:
