@@ -284,6 +284,8 @@ class MatchManager:
             rt = await eventlog.rebuild(self.store, match_id, self.lexicon_for)
             rt.player_seen = time.time()  # an orphan's wait starts again at its take-over
             self.matches[match_id] = rt
+            if not rt.state.over and any(s.bot for s in rt.seats):
+                self.bot_workers.warm(rt.ruleset.lexicon)
             metrics.MATCHES_ACTIVE.set(self.active_matches)
             if not rt.state.over:
                 reason = "restart" if previous_owner.partition("|")[0] == self.server_id else "takeover"
