@@ -284,7 +284,9 @@ class MatchManager:
             rt = await eventlog.rebuild(self.store, match_id, self.lexicon_for)
             rt.player_seen = time.time()  # an orphan's wait starts again at its take-over
             self.matches[match_id] = rt
-            if not rt.state.over and any(s.bot for s in rt.seats):
+            if rt.state.over:
+                self._keep_finished(rt)
+            elif any(s.bot for s in rt.seats):
                 self.bot_workers.warm(rt.ruleset.lexicon)
             metrics.MATCHES_ACTIVE.set(self.active_matches)
             if not rt.state.over:
@@ -403,14 +405,15 @@ class MatchManager:
     FINISHED_KEPT = 256
 
     def _keep_finished(self, rt: Runtime) -> None:
-        """Note a match that just finished, and forget the oldest finished ones beyond
-        ``FINISHED_KEPT`` that no stream follows and no call is using."""
+        """Note a finished match now in memory (just finished, or loaded from its log), and
+        forget the oldest beyond ``FINISHED_KEPT`` that no stream follows and no call is using;
+        one still in use stays noted, to be forgotten at a later call once it is not."""
         self.finished[rt.match_id] = None
-        while len(self.finished) > self.FINISHED_KEPT:
-            match_id, _ = self.finished.popitem(last=False)
+        for match_id in list(self.finished)[:max(0, len(self.finished) - self.FINISHED_KEPT)]:
             old = self.matches.get(match_id)
-            if old is not None and old.state.over and not old.subscribers and not old.lock.locked():
-                del self.matches[match_id]
+            if old is None or not (old.subscribers or old.lock.locked()):
+                del self.finished[match_id]
+                self.matches.pop(match_id, None)
 
     def start_turn(self, rt: Runtime) -> None:
         """The seat to move begins its turn: arm its clock timer; a bot seat plays."""

@@ -3,9 +3,10 @@ follows them; a later call about one loads it again from the log and answers as 
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
-from match_harness import Harness
+from match_harness import Harness, MatchServer, Player
 
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import match_pb2 as m
@@ -30,3 +31,58 @@ async def test_an_old_finished_match_is_forgotten_and_read_again_from_its_log(ha
     again = await alice.view(first)
     assert again == views[first]
     assert first in srv.manager.matches
+
+
+async def _resign(alice: Player, mid: str) -> None:
+    view = await alice.view(mid)
+    await alice.stub.SubmitTurn(m.SubmitTurnRequest(
+        match_id=mid, expected_seq=view.last_seq, request_id=uuid.uuid4().hex,
+        move=c.Move(resign=c.ResignMove())), metadata=alice.md)
+
+
+def _finished_in_memory(srv: MatchServer) -> set[str]:
+    return {mid for mid, rt in srv.manager.matches.items() if rt.state.over}
+
+
+async def test_finished_matches_read_from_their_logs_do_not_pile_up(harness: Harness) -> None:
+    """Someone browsing old games (GetMatch of finished matches, each loaded from its log) must
+    not make the server keep every one of them: at most ``FINISHED_KEPT`` stay in memory."""
+    srv = await harness.start()
+    srv.manager.FINISHED_KEPT = 2  # type: ignore[misc]
+    alice = harness.player(srv, "alice")
+    mids = [await harness.create(srv) for _ in range(5)]
+    for mid in mids:
+        await _resign(alice, mid)
+    assert _finished_in_memory(srv) == set(mids[-2:])
+    for mid in mids[:3]:  # read again from their logs
+        assert (await alice.view(mid)).status == m.MATCH_STATUS_FINISHED
+    assert _finished_in_memory(srv) == set(mids[1:3])
+
+
+async def test_a_finished_match_still_followed_leaves_memory_once_its_stream_ends(
+        harness: Harness) -> None:
+    """A finished match that someone still follows stays (its stream is served); once the stream
+    ends, it leaves memory when the next match finishes, however long it was followed."""
+    srv = await harness.start()
+    srv.manager.FINISHED_KEPT = 1  # type: ignore[misc]
+    alice = harness.player(srv, "alice")
+    followed, *others = [await harness.create(srv) for _ in range(4)]
+    await _resign(alice, followed)
+    last = (await alice.view(followed)).last_seq
+    # A spectator of the finished game, waiting for what comes after its last event (chat).
+    stream = alice.stub.StreamMatch(m.StreamMatchRequest(match_id=followed, after_seq=last),
+                                    metadata=alice.md)
+    for _ in range(100):
+        if srv.manager.matches[followed].subscribers:
+            break
+        await asyncio.sleep(0.01)
+    await _resign(alice, others[0])
+    await _resign(alice, others[1])
+    assert followed in srv.manager.matches  # followed: kept
+    stream.cancel()
+    for _ in range(100):
+        if not srv.manager.matches[followed].subscribers:
+            break
+        await asyncio.sleep(0.01)
+    await _resign(alice, others[2])
+    assert _finished_in_memory(srv) == {others[2]}
