@@ -289,9 +289,12 @@ async def _client(port: int, data_dir: str, slots: list[int], scripts: list[dict
             **counts}
 
 
-def _client_proc(args: tuple[Any, ...], out: Any, all_started: Any) -> None:
+def _client_proc(args: tuple[Any, ...], out: Any, all_started: Any, cpu: int | None = None) -> None:
     import gc
     import logging
+
+    if cpu is not None:  # --pin: beside the server it drives
+        os.sched_setaffinity(0, {cpu})
 
     logging.disable(logging.WARNING)
     # The load generator's own garbage collections would show up as server latency.
@@ -364,7 +367,8 @@ def hist_quantile(before: dict[float, float], after: dict[float, float], q: floa
     return float("inf")
 
 
-def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess.Popen[str], int, int]:
+def start_server(url: str, data_dir: Path, extra: list[str],
+                 cpu: int | None = None) -> tuple[subprocess.Popen[str], int, int]:
     env = dict(os.environ)
     cmd = [sys.executable, "-m", "wordarena.services.match.main", "--listen", "127.0.0.1:0",
            "--database-url", url, "--data-dir", str(data_dir), "--service-token", SERVICE_TOKEN,
@@ -373,6 +377,8 @@ def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess
            "--server-id", f"bench-{uuid.uuid4().hex[:6]}", *extra]
     with open(data_dir / "server.log", "a") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
+    if cpu is not None:  # --pin: all its threads (they start after this) on one core
+        os.sched_setaffinity(proc.pid, {cpu})
     assert proc.stdout is not None
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -387,6 +393,14 @@ def start_server(url: str, data_dir: Path, extra: list[str]) -> tuple[subprocess
     raise RuntimeError("match server did not start")
 
 
+def pin_cpu(args: argparse.Namespace, server: int) -> int | None:
+    """With ``--pin``, the core of server ``server`` and of the clients that drive it."""
+    if not args.pin:
+        return None
+    cpus = sorted(os.sched_getaffinity(0))
+    return cpus[server % len(cpus)]
+
+
 def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, Any]]) -> dict[str, Any]:
     data_dir = Path(tempfile.mkdtemp(prefix=f"wa-load-{name}-"))
     from wordarena.services.common import auth
@@ -395,7 +409,7 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
     # --servers N: N match servers (on SQLite each its own file); client process i drives server
     # i mod N. CPU and memory are summed over the servers.
     servers = [start_server(url.replace("bench.db", f"bench-{n}.db") if n else url, data_dir,
-                            args.server_arg or []) for n in range(args.servers)]
+                            args.server_arg or [], pin_cpu(args, n)) for n in range(args.servers)]
     proc, _, metrics_port = servers[0]
     hist0: dict[str, dict[float, float]] = {}
     profiler = None
@@ -413,7 +427,8 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
             p = ctx.Process(target=_client_proc, args=((servers[i % len(servers)][1], str(data_dir), slots,
                                                         scripts, args.think,
                                                         args.duration, ramp_deadline, args.channels,
-                                                        f"c{i}"), tx, all_started))
+                                                        f"c{i}"), tx, all_started,
+                                                       pin_cpu(args, i % len(servers))))
             p.start()
             procs.append(p)
             pipes.append(rx)
@@ -503,6 +518,9 @@ def main() -> None:
     ap.add_argument("--profile-native", action="store_true",
                     help="with --profile: include C frames (grpc's Cython, protobuf's upb, SQLite) "
                          "and one root per thread")
+    ap.add_argument("--pin", action="store_true",
+                    help="server i and the client processes driving it on core i mod cores "
+                         "(with --servers 2 on 2 cores: each server beside its own load)")
     ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
     args = ap.parse_args()
     if args.channels <= 0:  # per match two streams, two calls and a CreateMatch: 10 matches <= 50
