@@ -57,6 +57,7 @@ from wordarena.engine.game import Action, GameState, Kick, TimeOut, apply, start
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, invalid_argument
+from wordarena.services.common.tasks import KeyedLocks
 from wordarena.services.match import (
     admission,
     bots,
@@ -129,7 +130,8 @@ class MatchManager:
         self.renewer: asyncio.Task[None] | None = None
         self.scanner: asyncio.Task[None] | None = None
         self.orphan_sweeper: asyncio.Task[None] | None = None
-        self._loading: dict[str, asyncio.Lock] = {}
+        #: Held while a match is loaded from its log (one loader a match).
+        self.loading = KeyedLocks()
         self._engine_pool = ThreadPoolExecutor(max_workers=max(1, engine_workers),
                                                thread_name_prefix="engine")
         # Bots (and Hindsight's simulation) think in worker processes, off the event loop's GIL.
@@ -264,8 +266,7 @@ class MatchManager:
             return rt
         if self.closing:
             raise ServiceError(grpc.StatusCode.UNAVAILABLE, "this match server is shutting down")
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self.loading.hold(match_id):
             rt = self.matches.get(match_id)
             if rt is not None:
                 return rt
@@ -405,9 +406,8 @@ class MatchManager:
     FINISHED_KEPT = 256
 
     def _keep_finished(self, rt: Runtime) -> None:
-        """Note a finished match now in memory (just finished, or loaded from its log), and
-        forget the oldest beyond ``FINISHED_KEPT`` that no stream follows and no call is using;
-        one still in use stays noted, to be forgotten at a later call once it is not."""
+        """Note a finished match now in memory (just finished, or read from its log); forget the
+        oldest beyond ``FINISHED_KEPT`` that nobody uses (one in use goes at a later call)."""
         self.finished[rt.match_id] = None
         for match_id in list(self.finished)[:max(0, len(self.finished) - self.FINISHED_KEPT)]:
             old = self.matches.get(match_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import grpc
 from match_harness import Harness, MatchServer, Player
 
 from wordarena.v1 import common_pb2 as c
@@ -86,3 +87,23 @@ async def test_a_finished_match_still_followed_leaves_memory_once_its_stream_end
         await asyncio.sleep(0.01)
     await _resign(alice, others[2])
     assert _finished_in_memory(srv) == {others[2]}
+
+
+async def test_asking_about_matches_leaves_nothing_behind(harness: Harness) -> None:
+    """Every match id asked about (a real one loaded from its log, or none at all: NOT_FOUND)
+    must not leave a trace in the server's memory, or a client asking about made-up ids grows
+    it without bound."""
+    srv = await harness.start()
+    alice = harness.player(srv, "alice")
+    real = await harness.create(srv)
+    await _resign(alice, real)
+    del srv.manager.matches[real]  # as if forgotten: the next call loads it from the log
+    srv.manager.finished.clear()
+    calls = [alice.stub.GetMatch(m.GetMatchRequest(match_id=f"no-such-{n}"), metadata=alice.md)
+             for n in range(50)]
+    calls.append(alice.stub.GetMatch(m.GetMatchRequest(match_id=real), metadata=alice.md))
+    answers = await asyncio.gather(*calls, return_exceptions=True)
+    assert all(isinstance(a, grpc.aio.AioRpcError) and a.code() == grpc.StatusCode.NOT_FOUND
+               for a in answers[:-1])
+    assert answers[-1].match.status == m.MATCH_STATUS_FINISHED
+    assert len(srv.manager.loading) == 0
