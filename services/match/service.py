@@ -147,6 +147,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                     break
                 if ev.kind == "game-over":
                     return
+            if rt.state.over:  # the client has the GameOver already: nothing can follow it
+                return
             while True:
                 if sub.overflowed:
                     metrics.STREAM_CUTOFFS.inc()

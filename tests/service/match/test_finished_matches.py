@@ -60,31 +60,19 @@ async def test_finished_matches_read_from_their_logs_do_not_pile_up(harness: Har
     assert _finished_in_memory(srv) == set(mids[1:3])
 
 
-async def test_a_finished_match_still_followed_leaves_memory_once_its_stream_ends(
-        harness: Harness) -> None:
-    """A finished match that someone still follows stays (its stream is served); once the stream
-    ends, it leaves memory when the next match finishes, however long it was followed."""
+async def test_a_finished_match_in_use_leaves_memory_once_it_is_not(harness: Harness) -> None:
+    """A finished match that a call is still using when newer ones finish stays (the call goes
+    on); once it is done with, the match leaves memory at the next finish, however long it was
+    in use."""
     srv = await harness.start()
     srv.manager.FINISHED_KEPT = 1  # type: ignore[misc]
     alice = harness.player(srv, "alice")
-    followed, *others = [await harness.create(srv) for _ in range(4)]
-    await _resign(alice, followed)
-    last = (await alice.view(followed)).last_seq
-    # A spectator of the finished game, waiting for what comes after its last event (chat).
-    stream = alice.stub.StreamMatch(m.StreamMatchRequest(match_id=followed, after_seq=last),
-                                    metadata=alice.md)
-    for _ in range(100):
-        if srv.manager.matches[followed].subscribers:
-            break
-        await asyncio.sleep(0.01)
-    await _resign(alice, others[0])
-    await _resign(alice, others[1])
-    assert followed in srv.manager.matches  # followed: kept
-    stream.cancel()
-    for _ in range(100):
-        if not srv.manager.matches[followed].subscribers:
-            break
-        await asyncio.sleep(0.01)
+    used, *others = [await harness.create(srv) for _ in range(4)]
+    await _resign(alice, used)
+    async with srv.manager.matches[used].lock:  # as a call using it holds it
+        await _resign(alice, others[0])
+        await _resign(alice, others[1])
+        assert used in srv.manager.matches
     await _resign(alice, others[2])
     assert _finished_in_memory(srv) == {others[2]}
 

@@ -318,3 +318,31 @@ async def _stream_handled(port: int) -> dict[str, float]:
             code = line.split('grpc_code="', 1)[1].split('"', 1)[0]
             out[code] = out.get(code, 0.0) + float(line.rsplit(" ", 1)[1])
     return out
+
+
+# --- a stream ends after GameOver, also when the client already has it ------------------------
+
+async def test_a_stream_of_a_finished_match_after_its_game_over_ends_at_once(harness: Harness) -> None:
+    """"The stream ends after GameOver has been sent": a client reconnecting with the seq of
+    the GameOver it already has (nothing can follow it: no chat after the end) gets the stream
+    ended with OK at once, not heartbeats for ever."""
+    srv = await harness.start()
+    alice = harness.player(srv, "alice")
+    mid = await harness.create(srv)
+    view = await alice.view(mid)
+    await alice.stub.SubmitTurn(m.SubmitTurnRequest(
+        match_id=mid, expected_seq=view.last_seq, request_id=uuid.uuid4().hex,
+        move=c.Move(resign=c.ResignMove())), metadata=alice.md)
+    last = (await alice.view(mid)).last_seq
+    everything = [msg async for msg in alice.stub.StreamMatch(
+        m.StreamMatchRequest(match_id=mid), metadata=alice.md)]
+    assert everything[-1].event.WhichOneof("kind") == "game_over"
+    call = alice.stub.StreamMatch(m.StreamMatchRequest(match_id=mid, after_seq=last),
+                                  metadata=alice.md)
+    after = await asyncio.wait_for(_read_all(call), timeout=5)
+    assert after == []
+    assert await call.code() == grpc.StatusCode.OK
+
+
+async def _read_all(call: Any) -> list[Any]:
+    return [msg async for msg in call]
