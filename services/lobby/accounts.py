@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,8 +74,9 @@ class Accounts:
         #: Guest players confirmed still guests (monotonic time of the check), and claimed ones.
         self._guests: dict[str, float] = {}
         self._claimed: set[str] = set()
-        #: Last time each player was seen by this lobby (``wordarena_players_online``).
-        self.online: dict[str, float] = {}
+        #: Last time each player was seen by this lobby (``wordarena_players_online``), the
+        #: longest quiet first.
+        self.online: OrderedDict[str, float] = OrderedDict()
         PLAYERS_ONLINE.set_function(self.online_count)
         #: Guest sign-ins that arrive together are committed together (one fsync), each answered
         #: once committed.
@@ -102,14 +104,21 @@ class Accounts:
         return out
 
     def seen(self, player_id: str) -> None:
-        """Notes that a player called just now."""
-        self.online[player_id] = time.time()
+        """Notes that a player called just now, and forgets those quiet for longer than
+        ``ONLINE_WINDOW_S``: here, not only when the gauge is scraped (it may never be)."""
+        now = time.time()
+        self.online[player_id] = now
+        self.online.move_to_end(player_id)
+        self._forget_quiet(now)
+
+    def _forget_quiet(self, now: float) -> None:
+        cut = now - ONLINE_WINDOW_S
+        while self.online and next(iter(self.online.values())) < cut:
+            self.online.popitem(last=False)
 
     def online_count(self) -> int:
-        """Players seen in the last ``ONLINE_WINDOW_S`` (forgetting the others)."""
-        cut = time.time() - ONLINE_WINDOW_S
-        for pid in [p for p, t in self.online.items() if t < cut]:
-            del self.online[pid]
+        """Players seen in the last ``ONLINE_WINDOW_S``."""
+        self._forget_quiet(time.time())
         return len(self.online)
 
     def _signed_in(self, player: PlayerRow) -> SignedIn:
@@ -156,7 +165,7 @@ class Accounts:
         now = time.time()
 
         player = await self._guest_writer.submit((name, key, now))
-        self.online[player.id] = now
+        self.seen(player.id)
         log.info("guest signed in", player_id=player.id)
         return self._signed_in(player)
 
@@ -216,7 +225,7 @@ class Accounts:
             raise LobbyError(Status.UNAUTHENTICATED, "wrong name or password")
         # a success forgets the failures, this attempt's with them
         await self.db.run(store.clear_sign_in_failures, key)
-        self.online[p.id] = time.time()
+        self.seen(p.id)
         return self._signed_in(p)
 
     async def player(self, player_id: str) -> PlayerRow:

@@ -144,8 +144,16 @@ class TournamentRunner:
         return ev
 
     def unsubscribe(self, tournament_id: str, ev: asyncio.Event) -> None:
-        """Forgets a watcher."""
-        self._watchers.get(tournament_id, set()).discard(ev)
+        """Forgets a watcher, and the tournament with its last one (a made-up id watched once
+        leaves nothing)."""
+        watchers = self._watchers.get(tournament_id, set())
+        watchers.discard(ev)
+        if not watchers:
+            self._watchers.pop(tournament_id, None)
+
+    def watched(self) -> int:
+        """Tournaments someone in this process watches now."""
+        return len(self._watchers)
 
     def changed(self, tournament_id: str) -> None:
         """Wakes the tournament's watchers."""

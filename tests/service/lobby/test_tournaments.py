@@ -114,3 +114,30 @@ async def test_bad_settings_and_non_directors_are_refused_naming_the_field(env: 
     assert code == grpc.StatusCode.FAILED_PRECONDITION and "fewer than 2" in details
     code, _ = await refused(ts.GetTournament(tp.GetTournamentRequest(tournament_id="tn_nope"), metadata=md))
     assert code == grpc.StatusCode.NOT_FOUND
+
+
+async def test_watching_tournaments_leaves_nothing_behind(env: LobbyEnv) -> None:
+    """WatchTournament of made-up ids (NOT_FOUND) and a watch that the client ends leave no trace
+    in the lobby's memory: a client asking about random ids must not grow it without bound."""
+    ts = stub(env)
+    _, md = await guest(env, "Wanda")
+    for n in range(20):
+        call = ts.WatchTournament(tp.WatchTournamentRequest(tournament_id=f"tn_nope{n}"), metadata=md)
+        code, _ = await refused(_drain(call))
+        assert code == grpc.StatusCode.NOT_FOUND
+    tid = await create(env, md, name="Cup", rounds=2)
+    watch = ts.WatchTournament(tp.WatchTournamentRequest(tournament_id=tid), metadata=md)
+    first = await watch.read()
+    assert first.state.tournament.tournament_id == tid
+    assert env.lobby.runner.watched() == 1
+    watch.cancel()
+
+    async def nobody_watches() -> bool:
+        return env.lobby.runner.watched() == 0
+
+    await eventually(nobody_watches)
+
+
+async def _drain(call: Any) -> None:
+    async for _ in call:
+        pass
