@@ -168,14 +168,22 @@ class TableCache:
         cached = self._views.get(t.table_id)
         if cached is None or cached[0] != key:
             cached = (key, build(t))
-            self._views[t.table_id] = cached
+            if t.table_id in self.tables:  # not one forgotten since (its last change, sent late)
+                self._views[t.table_id] = cached
         return cached[1]  # type: ignore[no-any-return]
 
     def forget(self, table_id: str) -> None:
         """Drops a table long closed or started from the cache."""
         self.tables.pop(table_id, None)
         self._views.pop(table_id, None)
+        for w in self.watchers:
+            w.seen.discard(table_id)
         self._changed()
+
+    def holds(self, table_id: str) -> bool:
+        """Whether anything of the table is in memory: the table, its view, a watcher's note."""
+        return (table_id in self.tables or table_id in self._views
+                or any(table_id in w.seen for w in self.watchers))
 
     def seated_at(self, player_id: str) -> list[Table]:
         """The cached tables where ``player_id`` holds a seat: the tables the player sees
