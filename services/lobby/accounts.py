@@ -41,6 +41,10 @@ __all__ = ["Accounts", "SignedIn"]
 
 log = logs.get_logger("wordarena.lobby")
 
+#: Most players a memo of ``Accounts`` (guests confirmed, guests claimed) holds before it is
+#: emptied; a player it no longer holds is looked up in the database again.
+MEMO_MAX = 100_000
+
 
 @dataclass(frozen=True)
 class SignedIn:
@@ -125,6 +129,14 @@ class Accounts:
         tok = self.keys.issue(player.id, player.display_name, self.opt.token_ttl_s, guest=player.guest)
         return SignedIn(player, tok, time.time() + self.opt.token_ttl_s)
 
+    def _note_claimed(self, pid: str) -> None:
+        """Remembers a claimed guest (its guest tokens refused at once), forgetting it was seen
+        a guest. Both memos are emptied when full: a player neither holds is looked up again."""
+        self._guests.pop(pid, None)
+        if len(self._claimed) >= MEMO_MAX:
+            self._claimed.clear()
+        self._claimed.add(pid)
+
     async def authorize(self, claims: auth.Claims) -> None:
         """Refuses (UNAUTHENTICATED) a guest's token once that guest has claimed the account:
         the old token must not keep acting for an account with a password. A player seen to be a
@@ -137,9 +149,9 @@ class Accounts:
         if pid not in self._claimed and now - self._guests.get(pid, -1e18) >= self.opt.guest_check_s:
             p = await self.db.run(store.get_player, pid)
             if p is not None and not p.guest:
-                self._claimed.add(pid)
+                self._note_claimed(pid)
             else:
-                if len(self._guests) > 100_000:
+                if len(self._guests) >= MEMO_MAX:
                     self._guests.clear()
                 self._guests[pid] = now
         if pid in self._claimed:
@@ -191,7 +203,7 @@ class Accounts:
             return store.save_player(s, p)
 
         claimed = await self.db.run(work)
-        self._claimed.add(player_id)
+        self._note_claimed(player_id)
         return self._signed_in(claimed)
 
     async def sign_in(self, name: str, password: str, client: str) -> SignedIn:
