@@ -25,7 +25,7 @@ here too (``run``), in the same queue as the bots' moves.
 - A worker that dies (killed, out of memory) breaks the pool. The move that found it broken gets
   a new pool and is asked again, once.
 - A worker exits when the server process is gone, even after ``kill -9``
-  (``botprocess.watch_server``).
+  (``botprocess.watch_server``), and at once when the server stops (``shutdown``).
 """
 
 from __future__ import annotations
@@ -128,9 +128,13 @@ class BotWorkers:
         raise AssertionError("unreachable")
 
     def shutdown(self) -> None:
-        """Stop the workers: queued moves are dropped, a move being thought out is not waited
-        for (its process ends when it is done)."""
+        """Stop the workers at once: queued moves are dropped and a move being thought out is cut
+        short (its worker ended), so the server's process exits without waiting for it (the
+        interpreter joins the pool at exit: up to a bot's think time, 30 s at most)."""
         self._closed = True
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            workers = list((pool._processes or {}).values())  # no public way before Python 3.14
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()

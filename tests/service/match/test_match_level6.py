@@ -188,3 +188,31 @@ def _first_move(view: m.MatchView, srv: Any, mid: str) -> c.Move:
     """The engine's best play for the seat to move, from the server's own state (test only)."""
     rt = srv.manager.matches[mid]
     return engine_move(rt.state, view.to_move_seat)
+
+
+async def test_stopping_the_workers_ends_a_move_being_thought_out_at_once(
+    harness: Harness, tmp_path: Path
+) -> None:
+    """A server that stops while a bot thinks (up to its think time, 30 s at most) must not wait
+    for the move: the worker ends at once, so the process can exit at once."""
+    srv = await harness.start()
+    _hold(srv, tmp_path)
+    req = _request(ctl.SeatAssignment(index=1, bot_level=5))
+    await harness.control(srv).CreateMatch(req, metadata=ADMIN)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(req.match_id)
+    await alice.submit(req.match_id, _first_move(view, srv, req.match_id), view.last_seq)
+    [(worker, _)] = await _wait_started(tmp_path, 1)  # held: it would think for 60 s
+    workers = srv.manager.bot_workers
+    manager_thread = workers._pool._executor_manager_thread  # what the interpreter joins at exit
+    workers.shutdown()
+    async with asyncio.timeout(5):
+        while _running(worker) or manager_thread.is_alive():
+            await asyncio.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
