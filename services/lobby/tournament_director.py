@@ -19,7 +19,7 @@ from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.settings import BOT_LEVEL_MAX, BOT_LEVEL_MIN
 from wordarena.services.lobby.tables import bot_player_id
-from wordarena.services.lobby.tournament_ops import Tournaments, division_for, entrant_of
+from wordarena.services.lobby.tournament_ops import Tournaments, division_for, ensure_room, entrant_of
 from wordarena.services.lobby.tournament_runner import insert_round, start_checks
 from wordarena.services.lobby.tournaments import pairing, plan
 from wordarena.services.lobby.tournaments.entities import (
@@ -246,9 +246,11 @@ class Directors:
         def work(s: Session, t: Tournament, now: float) -> Entrant:
             if t.status == TournamentStatus.FINISHED:
                 raise LobbyError.precondition("", "the tournament is finished")
+            old = entrant_of(s, t, p.id) if p is not None else None
+            if old is None or old.withdrawn:
+                ensure_room(s, t)
             if p is not None:
                 rating = store.records_of(s, [p.id], t.config.game.ruleset_id)[p.id].rating.rating
-                old = entrant_of(s, t, p.id)
                 e = (
                     replace(old, withdrawn=False)
                     if old is not None

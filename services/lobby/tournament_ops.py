@@ -73,6 +73,14 @@ def entrant_of(s: Session, t: Tournament, player_id: str) -> Entrant | None:
     return next((e for e in store.tournament_entrants(s, t.tournament_id) if e.player_id == player_id), None)
 
 
+def ensure_room(s: Session, t: Tournament) -> None:
+    """Refuses one more entrant (a player registering, a director adding) past
+    ``max_entrants`` (withdrawn entrants hold no place)."""
+    active = [x for x in store.tournament_entrants(s, t.tournament_id) if not x.withdrawn]
+    if len(active) >= t.config.max_entrants:
+        raise LobbyError.precondition("", "the tournament is full")
+
+
 def division_for(t: Tournament, rating: float, name: str) -> str:
     if name:
         return t.config.division(name).name
@@ -163,9 +171,7 @@ class Tournaments:
             e = entrant_of(s, t, player_id)
             if e is not None and not e.withdrawn:
                 return e
-            active = [x for x in store.tournament_entrants(s, tournament_id) if not x.withdrawn]
-            if len(active) >= t.config.max_entrants:
-                raise LobbyError.precondition("", "the tournament is full")
+            ensure_room(s, t)
             rating = store.records_of(s, [player_id], t.config.game.ruleset_id)[player_id].rating.rating
             e = (
                 replace(e, withdrawn=False, registered_at=now)

@@ -314,7 +314,8 @@ class TournamentServiceServicer:
 
     def AddEntrant(self, request, context):
         """Director: adds an entrant (a player by id, or a bot of bot_level 1..6) in REGISTRATION or
-        RUNNING (then paired from the next round). Errors: NOT_FOUND unknown player.
+        RUNNING (then paired from the next round). Errors: NOT_FOUND unknown player;
+        FAILED_PRECONDITION when the tournament is full (max_entrants, as for Register).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

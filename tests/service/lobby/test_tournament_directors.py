@@ -369,3 +369,27 @@ async def _game_playing(env: LobbyEnv, tid: str, md: Any, game: int) -> Any:
     return next(
         (g for g in st.games if g.game == game and g.status == tp.TOURNAMENT_GAME_STATUS_PLAYING), None
     )
+
+
+async def test_a_director_cannot_add_entrants_past_max_entrants(env: LobbyEnv) -> None:
+    """"Most entrants": a director's AddEntrant counts against max_entrants as Register does
+    (else one director could seat thousands of bots, each game a bot worker's time); a
+    withdrawn entrant frees its place."""
+    ts = stub(env)
+    _, dmd = await guest(env, "Dora")
+    tid = await create(env, dmd, rounds=2, max_entrants=3)
+    _, amd = await guest(env, "Anna")
+    await ts.Register(tp.RegisterRequest(tournament_id=tid), metadata=amd)
+    bots = [await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=dmd)
+            for _ in range(2)]
+    code, details = await refused(
+        ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=1), metadata=dmd))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "full" in details
+    bert, _ = await guest(env, "Bert")
+    code, details = await refused(
+        ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, player_id=bert), metadata=dmd))
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "full" in details
+    await ts.RemoveEntrant(tp.RemoveEntrantRequest(tournament_id=tid, entrant_id=bots[0].entrant.entrant_id),
+                           metadata=dmd)
+    added = await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, player_id=bert), metadata=dmd)
+    assert added.entrant.player.player_id == bert
