@@ -71,6 +71,19 @@ def invalid_argument(field: str, description: str, *more: Message) -> ServiceErr
                         bad_request(field, description), *more)
 
 
+def retry_info(wait_s: float) -> error_details_pb2.RetryInfo:
+    """A ``google.rpc.RetryInfo`` telling the client to wait ``wait_s`` seconds (rounded up to
+    the nanosecond, so that retrying then is never early)."""
+    retry = error_details_pb2.RetryInfo()
+    retry.retry_delay.FromNanoseconds(int(wait_s * 1e9) + 1)
+    return retry
+
+
+def too_many(message: str, wait_s: float) -> ServiceError:
+    """RESOURCE_EXHAUSTED with a RetryInfo: a limit refuses the call for ``wait_s`` seconds."""
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, message, retry_info(wait_s))
+
+
 # Trailing metadata over 8 KiB makes clients see RESOURCE_EXHAUSTED instead of the real status,
 # so error messages echoing oversized input are clipped and oversized details dropped.
 MAX_MESSAGE_CHARS = 200
@@ -115,9 +128,8 @@ def database_unavailable(exc: Exception) -> ServiceError | None:
     if not lost:
         return None
     log.warning("database unavailable: call refused", error=str(getattr(exc, "orig", exc)).strip()[:300])
-    retry = error_details_pb2.RetryInfo()
-    retry.retry_delay.FromNanoseconds(int(DATABASE_RETRY_S * 1e9))
-    return ServiceError(grpc.StatusCode.UNAVAILABLE, "the database is unavailable; retry shortly", retry)
+    return ServiceError(grpc.StatusCode.UNAVAILABLE, "the database is unavailable; retry shortly",
+                        retry_info(DATABASE_RETRY_S))
 
 
 def _service_error(exc: Exception, translators: tuple[Translate, ...]) -> ServiceError | None:

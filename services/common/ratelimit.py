@@ -24,14 +24,15 @@ class TokenBucket:
     rate: float
     burst: float
 
-    def take(self, state: tuple[float, float] | None, now: float) -> tuple[tuple[float, float], float | None]:
-        """``(new state, None)`` when an action is admitted at ``now`` (one token taken), else
-        ``(state, seconds to wait)``. ``state`` None is a full bucket."""
+    def take(self, state: tuple[float, float] | None, now: float,
+             cost: float = 1.0) -> tuple[tuple[float, float], float | None]:
+        """``(new state, None)`` when an action is admitted at ``now`` (``cost`` tokens taken),
+        else ``(state, seconds to wait)``. ``state`` None is a full bucket."""
         tokens, at = state if state is not None else (self.burst, now)
         tokens = min(self.burst, tokens + max(0.0, now - at) * self.rate)
-        if tokens >= 1.0:
-            return (tokens - 1.0, now), None
-        wait = (1.0 - tokens) / self.rate if self.rate > 0 else 3600.0
+        if tokens >= cost:
+            return (tokens - cost, now), None
+        wait = (cost - tokens) / self.rate if self.rate > 0 else 3600.0
         return (tokens, now), wait
 
 
@@ -50,9 +51,10 @@ class Buckets:
         _, wait = self.policy.take(self._state.get(key), now)
         return wait
 
-    def take(self, key: str, now: float) -> float | None:
-        """Admits one action for ``key`` at ``now`` (None) or returns the seconds to wait."""
-        state, wait = self.policy.take(self._state.get(key), now)
+    def take(self, key: str, now: float, cost: float = 1.0) -> float | None:
+        """Admits one action of ``cost`` tokens for ``key`` at ``now`` (None) or returns the
+        seconds to wait."""
+        state, wait = self.policy.take(self._state.get(key), now, cost)
         self._state[key] = state
         self._state.move_to_end(key)
         while len(self._state) > self.max_keys:

@@ -22,10 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import grpc
-from google.protobuf.duration_pb2 import Duration
 from google.rpc import error_details_pb2
 
-from wordarena.services.common.errors import ServiceError
+from wordarena.services.common.errors import ServiceError, too_many
 from wordarena.services.common.ratelimit import TokenBucket
 from wordarena.services.match import views
 from wordarena.services.match.runtime import Runtime
@@ -72,12 +71,8 @@ def admit(rt: Runtime, seat: int | None, player_id: str, limits: ChatLimits, now
                            "in a match", quota)
     state, wait = TokenBucket(limits.rate, limits.burst).take(rt.chat_buckets.get(player_id), now)
     if wait is not None:
-        delay = Duration()
-        delay.FromNanoseconds(int(wait * 1e9) + 1)
-        raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                           f"too many chat messages: at most {limits.rate:g} a second after "
-                           f"{limits.burst}; retry in {wait:.2f}s",
-                           error_details_pb2.RetryInfo(retry_delay=delay))
+        raise too_many(f"too many chat messages: at most {limits.rate:g} a second after "
+                       f"{limits.burst}; retry in {wait:.2f}s", wait)
     rt.chat_buckets[player_id] = state
 
 

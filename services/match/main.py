@@ -18,6 +18,11 @@ common ones — listen, metrics, database, keys, logging):
 ``--chat-burst`` / ``WORDARENA_CHAT_BURST``             chat messages a player may send at once (default 5)
 ``--chat-per-match`` / ``WORDARENA_CHAT_PER_MATCH``     chat messages a player may post in one match
                                                         (default 500)
+``--analysis-rate`` / ``WORDARENA_ANALYSIS_RATE``       Hindsight and Word Strength calls a second per
+                                                        player, after the burst (default 2; a
+                                                        simulated Hindsight counts 11; see ``quotas``)
+``--analysis-burst`` / ``WORDARENA_ANALYSIS_BURST``     analysis calls a player may make at once
+                                                        (default 20)
 ``--orphan-timeout`` / ``WORDARENA_ORPHAN_TIMEOUT``     seconds after which a match no player has
                                                         come to is aborted (default 600; 0 = never;
                                                         see ``services.match.orphans``)
@@ -61,6 +66,7 @@ from wordarena.services.match.chat import ChatLimits
 from wordarena.services.match.control import ControlServicer
 from wordarena.services.match.lobby_link import LobbyLink
 from wordarena.services.match.manager import MatchManager
+from wordarena.services.match.quotas import AnalysisLimits, AnalysisQuota
 from wordarena.services.match.results import ResultOutbox
 from wordarena.services.match.service import MatchServicer
 from wordarena.services.match.store import MatchStore, open_database
@@ -87,6 +93,9 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--chat-rate", default=1.0, type=float, help="chat messages a second per player")
     add_flag(p, "--chat-burst", default=5, type=int, help="chat messages a player may send at once")
     add_flag(p, "--chat-per-match", default=500, type=int, help="chat messages a player may post in a match")
+    add_flag(p, "--analysis-rate", default=2.0, type=float,
+             help="Hindsight and Word Strength calls a second per player (a simulation counts 11)")
+    add_flag(p, "--analysis-burst", default=20, type=int, help="analysis calls a player may make at once")
     add_flag(p, "--orphan-timeout", default=600.0, type=float,
              help="seconds before a match no player has come to is aborted (0 = never)")
     add_flag(p, "--lobby", default="", help="lobby host:port to register with and report results to")
@@ -98,6 +107,9 @@ def load(argv: Sequence[str] | None = None) -> Settings:
     """Settings from flags and environment."""
     p = parser()
     args = p.parse_args(argv)
+    if args.analysis_rate <= 0 or args.analysis_burst < 1:
+        p.error(f"--analysis-rate {args.analysis_rate:g} / --analysis-burst {args.analysis_burst}: "
+                "a rate above 0 and a burst of 1 or more")
     if args.bot_workers < 0:
         p.error(f"--bot-workers {args.bot_workers}: a number of processes, 0 or more "
                 "(0: the cores, at most 4)")
@@ -138,6 +150,8 @@ async def start(settings: Settings) -> MatchServer:
         "chat_rate": 1.0,
         "chat_burst": 5,
         "chat_per_match": 500,
+        "analysis_rate": 2.0,
+        "analysis_burst": 20,
         "orphan_timeout": 600.0,
         "lobby": "",
         "report_retry_base": 1.0,
@@ -190,7 +204,9 @@ async def start(settings: Settings) -> MatchServer:
 
     server.add(
         match_pb2_grpc.add_MatchServiceServicer_to_server,
-        MatchServicer(manager, authn),
+        MatchServicer(manager, authn, AnalysisQuota(
+            AnalysisLimits(float(extra["analysis_rate"]), int(extra["analysis_burst"])),
+            lambda: manager.bot_workers.workers)),
         "wordarena.v1.MatchService",
     )
     server.add(

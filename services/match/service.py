@@ -40,6 +40,7 @@ from wordarena.services.match import (
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.orphans import note_call
+from wordarena.services.match.quotas import AnalysisQuota
 from wordarena.services.match.runtime import Runtime, SeatInfo
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -54,9 +55,8 @@ R = TypeVar("R")
 class MatchServicer(m_grpc.MatchServiceServicer):
     """MatchService."""
 
-    def __init__(self, manager: MatchManager, authn: BearerAuth) -> None:
-        self.manager = manager
-        self.authn = authn
+    def __init__(self, manager: MatchManager, authn: BearerAuth, quota: AnalysisQuota) -> None:
+        self.manager, self.authn, self.quota = manager, authn, quota
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -250,11 +250,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
     @staticmethod
     def _unavailable(what: str, why: str) -> ServiceError:
-        return ServiceError(
-            grpc.StatusCode.FAILED_PRECONDITION,
-            f"{what} is not available here: {why}",
-            views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, f"{what} unavailable: {why}"),
-        )
+        return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, f"{what} is not available here: {why}",
+                            views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, f"{what} unavailable: {why}"))
 
     async def _analyse(self, use: str, fn: Callable[..., R], *args: Any) -> R:
         try:
@@ -294,11 +291,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your turn to analyse"),
             )
         limit = request.limit or 1
-        out, state = await self._analyse("hindsight", analysis.hindsight_response, events, turn, limit,
-                                         self.manager.lexicon_for)
-        if request.by_simulation:  # seconds of Python: in a bot worker, off the event loop's GIL
-            out.simulated.extend(await self.manager.bot_workers.run(
-                "hindsight_simulation", analysis.simulated_plays, state, analysis.turn_seat(turn), limit))
+        with self.quota.admit(claims.player_id, request.by_simulation):
+            out, state = await self._analyse("hindsight", analysis.hindsight_response, events, turn,
+                                             limit, self.manager.lexicon_for)
+            if request.by_simulation:  # seconds of Python: in a bot worker, off the loop's GIL
+                out.simulated.extend(await self.manager.bot_workers.run(
+                    "hindsight_simulation", analysis.simulated_plays, state, analysis.turn_seat(turn),
+                    limit))
         return out
 
     @rpc
@@ -313,7 +312,9 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             raise self._unavailable(
                 "Word Strength", "words are judged by accept-or-check while the match runs"
             )
-        return await self._analyse("word_strength", analysis.word_strength_response, state, seat, placements)
+        with self.quota.admit(claims.player_id):
+            return await self._analyse("word_strength", analysis.word_strength_response, state, seat,
+                                       placements)
 
     @rpc
     async def TileBag(self, request: m.TileBagRequest, context: Any) -> m.TileBagResponse:

@@ -42,6 +42,15 @@ ELSEWHERE: dict[str, dict[str, str]] = {
     "LobbyService.StartTable": {
         "UNAVAILABLE": "tests/service/lobby/test_lobby_service.py::"
                        "test_stale_or_refusing_servers_get_nothing"},
+    "MatchService.Hindsight": {
+        "RESOURCE_EXHAUSTED": "tests/service/match/test_analysis_limits.py::"
+                              "test_a_simulated_hindsight_costs_more_of_the_budget"},
+    "MatchService.WordStrength": {
+        "RESOURCE_EXHAUSTED": "tests/service/match/test_analysis_limits.py::"
+                              "test_a_player_asking_for_analysis_too_fast_is_told_to_wait"},
+    "TournamentService.AddEntrant": {
+        "FAILED_PRECONDITION": "tests/service/lobby/test_tournament_directors.py::"
+                               "test_a_director_cannot_add_entrants_past_max_entrants"},
     "MatchService.Define": {
         "NOT_FOUND": "tests/service/match/test_match_define.py::"
                      "test_define_gives_each_sense_with_its_part_of_speech_gloss_and_examples"},

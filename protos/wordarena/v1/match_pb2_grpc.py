@@ -180,7 +180,10 @@ class MatchServiceServicer:
         played. Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE (ruleset without Hindsight),
         NO_TURN_TO_ANALYSE, or DECISION_PENDING while a play waits for accept-or-check (the best
         plays would tell whether its words are good); PERMISSION_DENIED another seat's turn while the
-        match runs; NOT_FOUND.
+        match runs; NOT_FOUND; RESOURCE_EXHAUSTED with RetryInfo when the caller asks for analysis
+        faster than the server allows (per player: --analysis-rate a second after --analysis-burst,
+        2 and 20 by default, Hindsight and WordStrength together; by_simulation counts 11), or, for
+        by_simulation, when the server's simulations are all busy.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -190,7 +193,8 @@ class MatchServiceServicer:
         """Whether a word placed on the current board is valid and how its score ranks among all legal
         plays from the caller's rack. Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE (e.g. accept-or
         -check matches while running); INVALID_ARGUMENT malformed placements; NOT_FOUND;
-        PERMISSION_DENIED spectators.
+        PERMISSION_DENIED spectators; RESOURCE_EXHAUSTED with RetryInfo past the caller's analysis
+        budget (as Hindsight).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
