@@ -146,12 +146,14 @@ class Tournaments:
             last = -1
             while True:
                 ev.clear()
-                st = await self.state(tournament_id)
-                if st.tournament.version != last:
+                # one row a poll; the whole state (entrants, games, log) only once it changed
+                t = await self.db.run(store.get_tournament, tournament_id)
+                if t is None or t.version != last:
+                    st = await self.state(tournament_id)
                     last = st.tournament.version
                     yield st
-                if st.tournament.status == TournamentStatus.FINISHED:
-                    return
+                    if st.tournament.status == TournamentStatus.FINISHED:
+                        return
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(ev.wait(), self.opt.tournament_poll_s)
         finally:

@@ -141,3 +141,37 @@ async def test_watching_tournaments_leaves_nothing_behind(env: LobbyEnv) -> None
 async def _drain(call: Any) -> None:
     async for _ in call:
         pass
+
+
+async def test_idle_watches_do_not_read_the_whole_tournament_again_and_again(
+        env: LobbyEnv, monkeypatch: Any) -> None:
+    """A watch polls (another lobby's changes reach it so), but reads the tournament's whole
+    state (entrants, games, director log, standings) only when its version moved: idle watches
+    cost one row a poll, not the whole tournament."""
+    from wordarena.services.lobby import tournament_ops
+
+    env.lobby.opt.tournament_poll_s = 0.1
+    reads: list[str] = []
+    real = tournament_ops.read_state
+
+    def counted(s: Any, tid: str) -> Any:
+        reads.append(tid)
+        return real(s, tid)
+
+    monkeypatch.setattr(tournament_ops, "read_state", counted)
+    ts = stub(env)
+    _, md = await guest(env, "Wanda")
+    tid = await create(env, md, name="Cup", rounds=2)
+    request = tp.WatchTournamentRequest(tournament_id=tid)
+    watches = [ts.WatchTournament(request, metadata=md) for _ in range(5)]
+    for w in watches:
+        await w.read()
+    before = len(reads)
+    await asyncio.sleep(1.0)  # ten polls of each watch
+    assert len(reads) == before
+    _, amd = await guest(env, "Anna")
+    await ts.Register(tp.RegisterRequest(tournament_id=tid), metadata=amd)
+    for w in watches:  # a change still reaches every watch
+        assert len((await asyncio.wait_for(w.read(), 5)).state.entrants) == 1
+    for w in watches:
+        w.cancel()
