@@ -167,13 +167,7 @@ async def test_a_match_with_a_bot_seat_has_its_worker_load_the_lexicon_before_th
 async def test_a_bot_worker_killed_while_thinking_is_replaced_and_the_bot_moves(
     harness: Harness, tmp_path: Path
 ) -> None:
-    srv = await harness.start()
-    _hold(srv, tmp_path)
-    req = _request(ctl.SeatAssignment(index=1, bot_level=5))
-    await harness.control(srv).CreateMatch(req, metadata=ADMIN)
-    alice = harness.player(srv, "alice")
-    view = await alice.view(req.match_id)
-    await alice.submit(req.match_id, _first_move(view, srv, req.match_id), view.last_seq)
+    _, req, alice, view = await _bot_thinking(harness, tmp_path)
     [(first, _)] = await _wait_started(tmp_path, 1)
     os.kill(first, signal.SIGKILL)  # out of memory, say
     pids = {pid for pid, _ in await _wait_started(tmp_path, 2)}  # asked again, of a new worker
@@ -182,6 +176,19 @@ async def test_a_bot_worker_killed_while_thinking_is_replaced_and_the_bot_moves(
     # the bot played its own move (not the fallback exchange or pass of a failed bot)
     assert bot_move.WhichOneof("kind") == "turn_played"
     assert first in pids and len(pids) == 2
+
+
+async def _bot_thinking(harness: Harness, tmp_path: Path) -> tuple[Any, Any, Any, m.MatchView]:
+    """A server whose level-5 bot (seat 1) is thinking, held (``_hold``), after alice's first
+    move: (server, the CreateMatch request, alice, her view before the move)."""
+    srv = await harness.start()
+    _hold(srv, tmp_path)
+    req = _request(ctl.SeatAssignment(index=1, bot_level=5))
+    await harness.control(srv).CreateMatch(req, metadata=ADMIN)
+    alice = harness.player(srv, "alice")
+    view = await alice.view(req.match_id)
+    await alice.submit(req.match_id, _first_move(view, srv, req.match_id), view.last_seq)
+    return srv, req, alice, view
 
 
 def _first_move(view: m.MatchView, srv: Any, mid: str) -> c.Move:
@@ -195,13 +202,7 @@ async def test_stopping_the_workers_ends_a_move_being_thought_out_at_once(
 ) -> None:
     """A server that stops while a bot thinks (up to its think time, 30 s at most) must not wait
     for the move: the worker ends at once, so the process can exit at once."""
-    srv = await harness.start()
-    _hold(srv, tmp_path)
-    req = _request(ctl.SeatAssignment(index=1, bot_level=5))
-    await harness.control(srv).CreateMatch(req, metadata=ADMIN)
-    alice = harness.player(srv, "alice")
-    view = await alice.view(req.match_id)
-    await alice.submit(req.match_id, _first_move(view, srv, req.match_id), view.last_seq)
+    srv, *_ = await _bot_thinking(harness, tmp_path)
     [(worker, _)] = await _wait_started(tmp_path, 1)  # held: it would think for 60 s
     workers = srv.manager.bot_workers
     manager_thread = workers._pool._executor_manager_thread  # what the interpreter joins at exit
