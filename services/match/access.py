@@ -4,11 +4,14 @@ who may not."""
 
 from __future__ import annotations
 
+import json
+
 import grpc
 
 from wordarena.services.common.errors import ServiceError
 from wordarena.services.match import views
-from wordarena.services.match.runtime import Runtime
+from wordarena.services.match.runtime import Options, Runtime, SeatInfo, controlled_seats
+from wordarena.services.match.store import MatchStore
 from wordarena.v1 import errors_pb2 as e
 
 
@@ -16,6 +19,26 @@ def not_seated(what: str = "act in") -> ServiceError:
     """PERMISSION_DENIED NOT_YOUR_SEAT: the caller has no (such) seat to ``what`` the match."""
     return ServiceError(grpc.StatusCode.PERMISSION_DENIED, f"you have no seat to {what} this match",
                         views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your seat"))
+
+
+def outsider() -> ServiceError:
+    """PERMISSION_DENIED NOT_YOUR_SEAT: the caller has no seat in a match without spectators."""
+    return ServiceError(grpc.StatusCode.PERMISSION_DENIED,
+                        "you are not a player of this match and it has no spectators",
+                        views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not a player of this match"))
+
+
+async def may_load(store: MatchStore, match_id: str, player_id: str) -> None:
+    """Before a match is read from its log for ``player_id``'s call: refuse (``outsider``) one
+    they could not see anyway, from its row alone (a replay costs about ten turns' work). An
+    unknown or aborted match is left to the loader to refuse."""
+    row = await store.get(match_id)
+    if row is None or row.status == "aborted":
+        return
+    seats = [SeatInfo(**s) for s in json.loads(row.seats)]
+    if not (Options.from_dict(json.loads(row.options)).spectators_allowed
+            or controlled_seats(seats, player_id)):
+        raise outsider()
 
 
 def viewer(rt: Runtime, player_id: str, seat: int | None, *, spectate: bool) -> tuple[int | None, list[int]]:
@@ -31,9 +54,7 @@ def viewer(rt: Runtime, player_id: str, seat: int | None, *, spectate: bool) -> 
         if spectate and rt.options.spectators_allowed:
             return None, []
         if spectate:
-            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED,
-                               "you are not a player of this match and it has no spectators",
-                               views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not a player of this match"))
+            raise outsider()
         raise ServiceError(grpc.StatusCode.PERMISSION_DENIED,
                            "you have no seat in this match: a spectator may watch it, not act in it",
                            views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "spectators have no seat"))

@@ -41,6 +41,11 @@ class SeatInfo:
                 "bot": self.bot, "bot_level": self.bot_level, "bot_think_ms": self.bot_think_ms}
 
 
+def controlled_seats(seats: list[SeatInfo], player_id: str) -> list[int]:
+    """Of ``seats``, those ``player_id`` may act for (several in pass-and-play)."""
+    return [i for i, s in enumerate(seats) if not s.bot and s.player_id == player_id]
+
+
 @dataclass(slots=True)
 class Options:
     """Match options as stored (JSON)."""
@@ -123,7 +128,7 @@ class Runtime:
 
     def controlled_seats(self, player_id: str) -> list[int]:
         """Seats the player may act for (several in pass-and-play)."""
-        return [i for i, s in enumerate(self.seats) if not s.bot and s.player_id == player_id]
+        return controlled_seats(self.seats, player_id)
 
     def bot_seat(self, seat: int) -> bool:
         return self.seats[seat].bot

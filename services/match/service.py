@@ -62,6 +62,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
     async def _match(self, request: Any, context: grpc.aio.ServicerContext) -> tuple[Runtime, auth.Claims]:
         claims = self.authn.claims(context)
+        if request.match_id not in self.manager.matches and 0 < len(request.match_id) <= 64:
+            await access.may_load(self.manager.store, request.match_id, claims.player_id)
         rt = await self.manager.get(request.match_id)
         note_call(rt, claims.player_id, time.time())
         return rt, claims
@@ -82,17 +84,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     def _events(self, rt: Runtime, events: list[StoredEvent], viewer: int | None) -> list[c.Event]:
         return [projection.project(rt, ev, viewer) for ev in events]
 
-    async def _turn(
-        self,
-        rt: Runtime,
-        claims: auth.Claims,
-        seat: int,
-        action: Any,
-        request_id: str,
-        expected_seq: int | None,
-        method: str,
-        build: Callable[[list[StoredEvent]], Any],
-    ) -> Any:
+    async def _turn(self, rt: Runtime, claims: auth.Claims, seat: int, action: Any, request_id: str,
+                    expected_seq: int | None, method: str, build: Callable[[list[StoredEvent]], Any]) -> Any:
         t0 = time.perf_counter()
         result = await self.manager.play(
             rt,

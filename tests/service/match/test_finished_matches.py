@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from typing import Any
 
 import grpc
 from match_harness import Harness, MatchServer, Player
@@ -95,3 +96,31 @@ async def test_asking_about_matches_leaves_nothing_behind(harness: Harness) -> N
                for a in answers[:-1])
     assert answers[-1].match.status == m.MATCH_STATUS_FINISHED
     assert len(srv.manager.loading) == 0
+
+
+async def test_an_outsider_asking_about_a_private_match_does_not_make_the_server_load_it(
+        harness: Harness) -> None:
+    """A match without spectators that is not in memory is not read from its log for someone
+    with no seat in it: refused (PERMISSION_DENIED NOT_YOUR_SEAT) from its row alone, so made-up
+    interest in others' old games costs the server one row, not a replay."""
+    srv = await harness.start()
+    alice, mallory = harness.player(srv, "alice"), harness.player(srv, "mallory")
+    mid = await harness.create(srv)
+    await _resign(alice, mid)
+    del srv.manager.matches[mid]  # as if forgotten
+    srv.manager.finished.clear()
+    for call in (mallory.stub.GetMatch(m.GetMatchRequest(match_id=mid), metadata=mallory.md),
+                 _drain(mallory.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=mallory.md))):
+        try:
+            await call
+        except grpc.aio.AioRpcError as err:
+            assert err.code() == grpc.StatusCode.PERMISSION_DENIED
+        else:
+            raise AssertionError("an outsider saw a private match")
+    assert mid not in srv.manager.matches
+    assert (await alice.view(mid)).status == m.MATCH_STATUS_FINISHED  # its players still may
+
+
+async def _drain(call: Any) -> None:
+    async for _ in call:
+        pass
