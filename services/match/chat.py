@@ -38,11 +38,13 @@ MAX_CHAT = 500
 @dataclass(frozen=True, slots=True)
 class ChatLimits:
     """Per player and match: ``rate`` messages a second after a ``burst``; at most
-    ``per_match`` messages in all (the ``--chat-*`` settings)."""
+    ``per_match`` messages in all; and the observers' channel of a match, all spectators
+    together, at most ``observers_per_match`` (the ``--chat-*`` settings)."""
 
     rate: float = 1.0
     burst: int = 5
     per_match: int = 500
+    observers_per_match: int = 2000
 
 
 def unavailable(why: str) -> ServiceError:
@@ -61,19 +63,27 @@ def admit(rt: Runtime, seat: int | None, player_id: str, limits: ChatLimits, now
         raise unavailable("the match is over")
     if seat is not None and rt.state.seats[seat].value != "active":
         raise unavailable("your seat is no longer active in this match")
-    posted = sum(1 for ev in rt.events if ev.kind == "chat" and ev.payload["chat"]["player_id"] == player_id)
-    if posted >= limits.per_match:
-        quota = error_details_pb2.QuotaFailure(violations=[error_details_pb2.QuotaFailure.Violation(
-            subject=f"player:{player_id}",
-            description=f"at most {limits.per_match} chat messages per player in a match")])
-        raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                           f"you have posted the {limits.per_match} chat messages a player may post "
-                           "in a match", quota)
+    chats = [ev.payload["chat"] for ev in rt.events if ev.kind == "chat"]
+    if sum(1 for ch in chats if ch["player_id"] == player_id) >= limits.per_match:
+        raise _spent(f"player:{player_id}", f"at most {limits.per_match} chat messages per player in "
+                     f"a match", f"you have posted the {limits.per_match} chat messages a player may "
+                     "post in a match")
+    if seat is None and sum(1 for ch in chats if ch.get("observers")) >= limits.observers_per_match:
+        raise _spent(f"match:{rt.match_id}:observers", f"at most {limits.observers_per_match} "
+                     "messages in a match's observers' channel", "the observers' channel of this "
+                     f"match is full: it has its {limits.observers_per_match} messages")
     state, wait = TokenBucket(limits.rate, limits.burst).take(rt.chat_buckets.get(player_id), now)
     if wait is not None:
         raise too_many(f"too many chat messages: at most {limits.rate:g} a second after "
                        f"{limits.burst}; retry in {wait:.2f}s", wait)
     rt.chat_buckets[player_id] = state
+
+
+def _spent(subject: str, description: str, message: str) -> ServiceError:
+    """RESOURCE_EXHAUSTED with a QuotaFailure and no RetryInfo: no later message is accepted."""
+    quota = error_details_pb2.QuotaFailure(violations=[error_details_pb2.QuotaFailure.Violation(
+        subject=subject, description=description)])
+    return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, message, quota)
 
 
 def _inactive(rt: Runtime, viewer: int | None) -> bool:

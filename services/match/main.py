@@ -23,6 +23,9 @@ common ones — listen, metrics, database, keys, logging):
                                                         simulated Hindsight counts 11; see ``quotas``)
 ``--analysis-burst`` / ``WORDARENA_ANALYSIS_BURST``     analysis calls a player may make at once
                                                         (default 20)
+``--chat-observers-per-match`` / ``WORDARENA_CHAT_OBSERVERS_PER_MATCH`` messages the observers'
+                                                        channel of a match takes, every spectator
+                                                        together (default 2000)
 ``--orphan-timeout`` / ``WORDARENA_ORPHAN_TIMEOUT``     seconds after which a match no player has
                                                         come to is aborted (default 600; 0 = never;
                                                         see ``services.match.orphans``)
@@ -93,6 +96,8 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--chat-rate", default=1.0, type=float, help="chat messages a second per player")
     add_flag(p, "--chat-burst", default=5, type=int, help="chat messages a player may send at once")
     add_flag(p, "--chat-per-match", default=500, type=int, help="chat messages a player may post in a match")
+    add_flag(p, "--chat-observers-per-match", default=2000, type=int,
+             help="messages the observers' channel of a match takes in all (every spectator together)")
     add_flag(p, "--analysis-rate", default=2.0, type=float,
              help="Hindsight and Word Strength calls a second per player (a simulation counts 11)")
     add_flag(p, "--analysis-burst", default=20, type=int, help="analysis calls a player may make at once")
@@ -150,6 +155,7 @@ async def start(settings: Settings) -> MatchServer:
         "chat_rate": 1.0,
         "chat_burst": 5,
         "chat_per_match": 500,
+        "chat_observers_per_match": 2000,
         "analysis_rate": 2.0,
         "analysis_burst": 20,
         "orphan_timeout": 600.0,
@@ -179,7 +185,8 @@ async def start(settings: Settings) -> MatchServer:
         engine_workers=int(extra["engine_workers"]),
         bot_workers=int(extra["bot_workers"]),
         chat_limits=ChatLimits(rate=float(extra["chat_rate"]), burst=int(extra["chat_burst"]),
-                               per_match=int(extra["chat_per_match"])),
+                               per_match=int(extra["chat_per_match"]),
+                               observers_per_match=int(extra["chat_observers_per_match"])),
         orphan_timeout=float(extra["orphan_timeout"]),
     )
     outbox = ResultOutbox(db, store)

@@ -230,9 +230,10 @@ class MatchServiceServicer:
         ListLog; once the match is over, players may read it too (ListLog, and StreamMatch of the
         finished match replays it). Nobody chats in a finished match.
         Limits, per player and match: a rate with a burst (by default 1 message a second after a
-        burst of 5) and a cap on the messages a player may post in one match (by default 500).
+        burst of 5) and a cap on the messages a player may post in one match (by default 500); and
+        a cap on the observers' channel of a match, all spectators together (by default 2000).
         Errors: RESOURCE_EXHAUSTED over the rate, with google.rpc.RetryInfo (retry_delay: when the
-        next message is accepted), or over the cap, with google.rpc.QuotaFailure and no RetryInfo
+        next message is accepted), or over a cap, with google.rpc.QuotaFailure and no RetryInfo
         (no later message is accepted); FAILED_PRECONDITION CHAT_UNAVAILABLE (pass-and-play, a seat
         that resigned, left, timed out or was kicked, a finished match); INVALID_ARGUMENT empty or
         over 500 characters; PERMISSION_DENIED with NOT_YOUR_SEAT not a player of a match without

@@ -137,11 +137,13 @@ async def test_pass_and_play_has_no_chat(harness: Harness) -> None:
 
 
 async def test_the_default_limits_are_the_documented_ones(harness: Harness) -> None:
-    """match.proto and docs/operations.md: 1 message a second after a burst of 5; 500 a match."""
+    """match.proto and docs/operations.md: 1 message a second after a burst of 5; 500 a match;
+    2000 in a match's observers' channel."""
     from wordarena.services.match.main import parser
 
     args = parser().parse_args([])
     assert (args.chat_rate, args.chat_burst, args.chat_per_match) == (1.0, 5, 500)
+    assert args.chat_observers_per_match == 2000
     srv = await harness.start()
     mid = await harness.create(srv)
     bob = harness.player(srv, "bob")
@@ -150,3 +152,23 @@ async def test_the_default_limits_are_the_documented_ones(harness: Harness) -> N
     err = await _refused_chat(bob, mid)
     delay = detail(err, error_details_pb2.RetryInfo).retry_delay.ToTimedelta().total_seconds()
     assert 0.5 < delay <= 1.0
+
+
+async def test_the_observers_channel_of_a_match_has_a_cap_of_its_own(harness: Harness) -> None:
+    """Each spectator may post ``--chat-per-match`` messages, and anyone may spectate a match
+    that allows it: without a cap on the observers' channel as a whole, a crowd of new guests
+    could grow one match's log without bound. Past ``--chat-observers-per-match`` messages in
+    all, the observers' channel takes no more (QuotaFailure, no RetryInfo); the players' chat
+    goes on."""
+    srv = await harness.start(chat_rate=1000.0, chat_burst=1000, chat_observers_per_match=3)
+    mid = await harness.create(srv, spectators_allowed=True)
+    watchers = [harness.player(srv, f"watcher{n}") for n in range(3)]
+    for w in watchers:
+        await _chat(w, mid, "hello from the stands")
+    late = harness.player(srv, "latecomer")
+    err = await _refused_chat(late, mid)
+    assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert detail(err, error_details_pb2.RetryInfo) is None
+    quota = detail(err, error_details_pb2.QuotaFailure)
+    assert quota is not None and quota.violations[0].subject == f"match:{mid}:observers"
+    await _chat(harness.player(srv, "alice"), mid)  # the players' chat is not the observers'
