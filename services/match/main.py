@@ -20,7 +20,7 @@ common ones — listen, metrics, database, keys, logging):
                                                         (default 500)
 ``--analysis-rate`` / ``WORDARENA_ANALYSIS_RATE``       Hindsight and Word Strength calls a second per
                                                         player, after the burst (default 2; a
-                                                        simulated Hindsight counts 11; see ``quotas``)
+                                                        simulated Hindsight counts 6; see ``quotas``)
 ``--analysis-burst`` / ``WORDARENA_ANALYSIS_BURST``     analysis calls a player may make at once
                                                         (default 20)
 ``--chat-observers-per-match`` / ``WORDARENA_CHAT_OBSERVERS_PER_MATCH`` messages the observers'
@@ -99,7 +99,7 @@ def parser() -> argparse.ArgumentParser:
     add_flag(p, "--chat-observers-per-match", default=2000, type=int,
              help="messages the observers' channel of a match takes in all (every spectator together)")
     add_flag(p, "--analysis-rate", default=2.0, type=float,
-             help="Hindsight and Word Strength calls a second per player (a simulation counts 11)")
+             help="Hindsight and Word Strength calls a second per player (a simulation counts 6)")
     add_flag(p, "--analysis-burst", default=20, type=int, help="analysis calls a player may make at once")
     add_flag(p, "--orphan-timeout", default=600.0, type=float,
              help="seconds before a match no player has come to is aborted (0 = never)")

@@ -28,7 +28,7 @@ from wordarena.services.common.errors import too_many
 from wordarena.services.common.ratelimit import Buckets, TokenBucket
 
 #: What a simulated Hindsight takes of a player's analysis budget beyond the static one.
-SIMULATION_COST = 10
+SIMULATION_COST = 5
 #: Simulations in flight per bot worker, at most: a bot's next move waits behind no more.
 SIMULATIONS_PER_WORKER = 2
 #: How long a client refused for busy workers is told to wait.

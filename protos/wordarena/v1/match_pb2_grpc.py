@@ -182,7 +182,7 @@ class MatchServiceServicer:
         plays would tell whether its words are good); PERMISSION_DENIED another seat's turn while the
         match runs; NOT_FOUND; RESOURCE_EXHAUSTED with RetryInfo when the caller asks for analysis
         faster than the server allows (per player: --analysis-rate a second after --analysis-burst,
-        2 and 20 by default, Hindsight and WordStrength together; by_simulation counts 11), or, for
+        2 and 20 by default, Hindsight and WordStrength together; by_simulation counts 6), or, for
         by_simulation, when the server's simulations are all busy.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

@@ -17,7 +17,7 @@ from wordarena.services.lobby.api.requests import Page, Replay, check_id
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.services.lobby.settings import BOT_LEVEL_MAX, catalog, resolve_ruleset, validate_settings
-from wordarena.services.lobby.standings import Period
+from wordarena.services.lobby.standings import Period, Standing
 from wordarena.services.lobby.table_cache import ChangeKind, TableChange
 from wordarena.services.lobby.tables import Table
 from wordarena.v1 import lobby_pb2, lobby_pb2_grpc
@@ -329,16 +329,12 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         if period not in PERIODS:
             raise LobbyError.invalid("unknown period", "period")
         page = Page(request.page_size, request.page_token, 50, 100, request.ruleset_id, period)
-        ranked = [
-            lobby_pb2.LeaderboardEntry(
-                rank=e.rank, player=convert.account_pb(e.player), record=convert.record_pb("", e.record)
-            )
-            for e in await self.lobby.standings.leaderboard(request.ruleset_id, PERIODS[period])
-        ]
-        return lobby_pb2.GetLeaderboardResponse(
-            entries=ranked[page.offset : page.offset + page.size],
+        ranked = await self.lobby.standings.leaderboard(request.ruleset_id, PERIODS[period])
+        caller = next((e for e in ranked if e.player.id == pid), None)
+        return lobby_pb2.GetLeaderboardResponse(  # messages for the page and the caller only
+            entries=[_leaderboard_entry(e) for e in ranked[page.offset : page.offset + page.size]],
             next_page_token=page.next_token(page.offset + page.size < len(ranked)),
-            caller_entry=next((e for e in ranked if e.player.player_id == pid), None),
+            caller_entry=_leaderboard_entry(caller) if caller is not None else None,
             total_size=len(ranked),
         )
 
@@ -372,3 +368,8 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         return lobby_pb2.DescribeRulesetResponse(
             ruleset=convert.ruleset_description_pb(r.ruleset_id, rs, catalog()[r.ruleset_id])
         )
+
+
+def _leaderboard_entry(e: Standing) -> lobby_pb2.LeaderboardEntry:
+    return lobby_pb2.LeaderboardEntry(rank=e.rank, player=convert.account_pb(e.player),
+                                      record=convert.record_pb("", e.record))
