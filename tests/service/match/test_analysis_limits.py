@@ -92,3 +92,15 @@ async def test_simulations_waiting_for_the_bot_workers_are_bounded(harness: Harn
     async with asyncio.timeout(60):
         for w in waiting:
             assert (await w).simulated
+
+
+def test_the_default_budget_is_the_documented_one() -> None:
+    """match.proto and docs/operations.md: 2 calls a second after 20; a simulation counts 6;
+    2 simulations in flight per bot worker."""
+    from wordarena.services.match import quotas
+    from wordarena.services.match.main import parser
+
+    args = parser().parse_args([])
+    assert (args.analysis_rate, args.analysis_burst) == (2.0, 20)
+    assert (1 + quotas.SIMULATION_COST, quotas.SIMULATIONS_PER_WORKER) == (6, 2)
+    assert (quotas.AnalysisLimits().rate, quotas.AnalysisLimits().burst) == (2.0, 20)
