@@ -104,3 +104,15 @@ def test_the_default_budget_is_the_documented_one() -> None:
     assert (args.analysis_rate, args.analysis_burst) == (2.0, 20)
     assert (1 + quotas.SIMULATION_COST, quotas.SIMULATIONS_PER_WORKER) == (6, 2)
     assert (quotas.AnalysisLimits().rate, quotas.AnalysisLimits().burst) == (2.0, 20)
+
+
+@pytest.mark.parametrize("flags", [["--analysis-rate", "0"], ["--analysis-burst", "0"],
+                                   ["--bot-workers", "-1"]])
+def test_a_budget_that_admits_nothing_is_refused_at_start_naming_the_flag(
+        flags: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from wordarena.services.match.main import load
+
+    with pytest.raises(SystemExit) as stop:
+        load(flags)
+    assert stop.value.code == 2
+    assert flags[0] in capsys.readouterr().err
