@@ -367,10 +367,26 @@ def hist_quantile(before: dict[float, float], after: dict[float, float], q: floa
     return float("inf")
 
 
-def start_server(url: str, data_dir: Path, extra: list[str],
-                 cpu: int | None = None) -> tuple[subprocess.Popen[str], int, int]:
+# --tracemalloc: the server runs under tracemalloc and writes a snapshot on SIGUSR2 (a file
+# per signal, numbered), so the bench can compare what Python holds before and during the load.
+TRACED_SERVER = """
+import runpy, signal, sys, tracemalloc
+tracemalloc.start(int(sys.argv.pop(1)))
+out, n = sys.argv.pop(1), [0]
+def dump(*_):
+    n[0] += 1
+    tracemalloc.take_snapshot().dump(f"{out}/{n[0]}.snap")
+signal.signal(signal.SIGUSR2, dump)
+runpy.run_module("wordarena.services.match.main", run_name="__main__", alter_sys=True)
+"""
+
+
+def start_server(url: str, data_dir: Path, extra: list[str], cpu: int | None = None,
+                 traced: str = "") -> tuple[subprocess.Popen[str], int, int]:
     env = dict(os.environ)
-    cmd = [sys.executable, "-m", "wordarena.services.match.main", "--listen", "127.0.0.1:0",
+    head = ([sys.executable, "-c", TRACED_SERVER, "12", traced] if traced
+            else [sys.executable, "-m", "wordarena.services.match.main"])
+    cmd = [*head, "--listen", "127.0.0.1:0",
            "--database-url", url, "--data-dir", str(data_dir), "--service-token", SERVICE_TOKEN,
            "--log-level", "warning", "--log-format", "json", "--shutdown-grace", "2",
            "--metrics-listen", "127.0.0.1:0",
@@ -393,6 +409,36 @@ def start_server(url: str, data_dir: Path, extra: list[str],
     raise RuntimeError("match server did not start")
 
 
+def snapshot(args: argparse.Namespace, proc: subprocess.Popen[str]) -> None:
+    """With ``--tracemalloc``: the server's next tracemalloc snapshot, written before returning."""
+    if not args.tracemalloc:
+        return
+    n = len(list(Path(args.tracemalloc).glob("*.snap"))) + 1
+    proc.send_signal(signal.SIGUSR2)
+    while not (Path(args.tracemalloc) / f"{n}.snap").exists():
+        time.sleep(0.2)
+    time.sleep(1.0)  # let the dump finish writing
+
+
+def traced_report(args: argparse.Namespace, top: int = 25) -> None:
+    """What the server's Python held at the snapshots (1: before any match; 2: all matches
+    started; 3: the end of the window) beyond the first, per match, by allocation site."""
+    import tracemalloc
+
+    snaps = [tracemalloc.Snapshot.load(str(Path(args.tracemalloc) / f"{n}.snap")) for n in (1, 2, 3)]
+    for name, snap in (("all started", snaps[1]), ("end of window", snaps[2])):
+        for key in ("filename", "lineno"):
+            stats = snap.compare_to(snaps[0], key)
+            total = sum(s.size_diff for s in stats)
+            print(f"  tracemalloc, {name}: {total / args.matches / 1024:.1f} KB of Python a match; by {key}:")
+            for s in stats[:top]:
+                where = s.traceback[0]
+                line = f":{where.lineno}" if key == "lineno" else ""
+                print(f"    {s.size_diff / args.matches / 1024:6.2f} KB  "
+                      f"{s.count_diff / args.matches:6.1f} blocks  "
+                      f"{where.filename.split('site-packages/')[-1]}{line}")
+
+
 def pin_cpu(args: argparse.Namespace, server: int) -> int | None:
     """With ``--pin``, the core of server ``server`` and of the clients that drive it."""
     if not args.pin:
@@ -409,13 +455,15 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
     # --servers N: N match servers (on SQLite each its own file); client process i drives server
     # i mod N. CPU and memory are summed over the servers.
     servers = [start_server(url.replace("bench.db", f"bench-{n}.db") if n else url, data_dir,
-                            args.server_arg or [], pin_cpu(args, n)) for n in range(args.servers)]
+                            args.server_arg or [], pin_cpu(args, n), args.tracemalloc if not n else "")
+               for n in range(args.servers)]
     proc, _, metrics_port = servers[0]
     hist0: dict[str, dict[float, float]] = {}
     profiler = None
     try:
         time.sleep(0.5)
         rss0 = sum(rss_kb(srv[0].pid) for srv in servers)
+        snapshot(args, proc)
         ramp = min(max(args.matches / 100.0, 1.0), 10.0)
         ramp_deadline = time.time() + ramp
         ctx = mp.get_context("spawn")
@@ -434,6 +482,7 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
             pipes.append(rx)
         time.sleep(ramp + 2)
         hist0 = scrape(metrics_port)
+        snapshot(args, proc)
         if args.profile:
             profiler = subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
@@ -458,6 +507,7 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
             peak_active = max(peak_active, sum(rss_kb(srv[0].pid) for srv in servers))
             samples.append((time.time(), sum(cpu_s(srv[0].pid) for srv in servers)))
         hist1 = scrape(metrics_port)
+        snapshot(args, proc)
         for p in procs:
             p.join()
         peak = sum(rss_kb(srv[0].pid, "VmHWM") for srv in servers)
@@ -493,6 +543,25 @@ def run(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, A
     return out
 
 
+def print_marginal(name: str, url: str, args: argparse.Namespace, scripts: list[dict[str, Any]],
+                   full: dict[str, Any]) -> None:
+    """With ``--baseline-matches M``: the same turns per second offered by M matches (think time
+    scaled by M / N) on a fresh server, and the memory each of the N - M more matches adds: the
+    peak RSS difference over N - M. What a server holds whatever its number of matches (the
+    lexicon, the buffers and arenas its turn rate keeps busy) is in both runs and cancels out."""
+    small = argparse.Namespace(**{**vars(args), "matches": args.baseline_matches,
+                                  "think": args.think * args.baseline_matches / args.matches,
+                                  "tracemalloc": ""})
+    if name == "sqlite":  # a fresh file (PostgreSQL: the same database, new matches)
+        url = f"sqlite:///{tempfile.mkdtemp(prefix='wa-load-db-')}/bench.db"
+    base = run(name, url, small, scripts)
+    extra = (full["peak_mb"] - base["peak_mb"]) * 1024 / (args.matches - args.baseline_matches)
+    print(f"  baseline: {small.matches} matches at think={small.think:.2f}s, "
+          f"{base['turns_per_s']:.0f} turns/s, "
+          f"peak RSS={base['peak_mb']:.0f}MB: {extra:.0f}KB per active match beyond the baseline's",
+          flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=int, default=500, help="concurrent matches (default 500)")
@@ -522,7 +591,15 @@ def main() -> None:
                     help="server i and the client processes driving it on core i mod cores "
                          "(with --servers 2 on 2 cores: each server beside its own load)")
     ap.add_argument("--server-arg", action="append", help="extra flag for the server (repeatable)")
+    ap.add_argument("--tracemalloc", default="",
+                    help="run the server under tracemalloc (much slower) and print what its "
+                         "Python holds a match, by allocation site; snapshots go to this directory")
+    ap.add_argument("--baseline-matches", type=int, default=0,
+                    help="also run this many matches offering the same turns/s, and print the "
+                         "memory each further match adds (peak RSS difference / match difference)")
     args = ap.parse_args()
+    if not 0 <= args.baseline_matches < args.matches:
+        ap.error("--baseline-matches must be below --matches")
     if args.channels <= 0:  # per match two streams, two calls and a CreateMatch: 10 matches <= 50
         args.channels = max(1, -(-args.matches // (10 * args.procs)))
     scripts = load_scripts(args.scripts, not args.no_cache)
@@ -557,6 +634,10 @@ def main() -> None:
                   f"  server-side histograms (bucket bounds, ms) p50/p99: " + "  ".join(
                       f"{k}={a:g}/{b:g}" for k, (a, b) in r["server_side"].items()),
                   flush=True)
+            if args.tracemalloc:
+                traced_report(args)
+            if args.baseline_matches:
+                print_marginal(name, url, args, scripts, r)
     finally:
         if pg_name and admin:
             import psycopg

@@ -46,11 +46,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=40, help="scripted games (default 40)")
     ap.add_argument("--top", type=int, default=6, help="allocation sites shown (default 6)")
+    ap.add_argument("--shares", type=float, nargs="+", default=[0.5, 1.0],
+                    help="how far into each game to measure (default 0.5 1.0; 0: just created)")
     args = ap.parse_args()
     scripts = load_scripts(40, True)[:args.games]
     lexicon = load_lexicon(get_ruleset(RULESET, "en", None).lexicon)
     matches_at(scripts[:2], lexicon, 0.5)  # warm: caches, lexicon pages
-    for share in (0.5, 1.0):
+    for share in args.shares:
         gc.collect()
         tracemalloc.start(1)
         before = tracemalloc.take_snapshot()

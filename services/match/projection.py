@@ -86,35 +86,39 @@ def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
 
 
 def event_bytes(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
-    """``project(rt, ev, viewer)`` serialized, once per event and kind of viewer. A seat's own
-    view of an event that changed its rack is the public bytes followed by its ``viewer_rack``
-    field: protobuf parsers merge fields in any order, so this parses to exactly
-    ``project(rt, ev, viewer)`` (tested), without copying the public message to build it.
-    An exchange (the exchanger's returned tiles, inside the event's ``oneof``) is built whole."""
-    private = private_to(ev, viewer)
-    key = ("bytes", viewer if private else None)
-    got = ev.shown.get(key)
+    """``project(rt, ev, viewer)`` serialized. Only the public bytes are kept (for the match's
+    latest events, ``_shown``): a seat's own view of an event that changed its rack is those
+    bytes followed by its ``viewer_rack`` field, joined on each call. Protobuf parsers merge
+    fields in any order, so this parses to exactly ``project(rt, ev, viewer)`` (tested),
+    without copying the public message to build it. An exchange (the exchanger's returned tiles,
+    inside the event's ``oneof``) is built whole."""
+    if not private_to(ev, viewer):
+        return _public_bytes(rt, ev)
+    if ev.kind == "tiles-exchanged":
+        return project(rt, ev, viewer).SerializeToString()
+    assert viewer is not None  # private_to: a seat
+    rack = views.rack(rt.ruleset, (ev.payload.get("after") or {})["racks"][viewer])
+    return _public_bytes(rt, ev) + _len_field(_EVENT_VIEWER_RACK, rack.SerializeToString())
+
+
+def _public_bytes(rt: Runtime, ev: StoredEvent) -> bytes:
+    """The public projection of ``ev`` serialized, kept for the match's latest events. The
+    message is not kept for it (a call that wants the message, ``project``, keeps its own):
+    memory per match is what bounds a server's matches, and the bytes are what streams send."""
+    got = ev.shown.get("bytes")
     if got is None:
-        if not private:
-            got = project(rt, ev, None).SerializeToString()
-        elif ev.kind == "tiles-exchanged":
-            got = project(rt, ev, viewer).SerializeToString()
-        else:  # ``_project``: only the rack differs (private_to: the event changed it)
-            rack = views.rack(rt.ruleset, (ev.payload.get("after") or {})["racks"][viewer])
-            got = event_bytes(rt, ev, None) + _len_field(_EVENT_VIEWER_RACK, rack.SerializeToString())
-        _shown(rt, ev)[key] = got
+        message = ev.shown.get(None) or _public(rt, ev)
+        got = message.SerializeToString()
+        _shown(rt, ev)["bytes"] = got
     return got  # type: ignore[no-any-return]
 
 
 def stream_message(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
-    """``StreamMatchResponse{event: project(rt, ev, viewer)}`` serialized, built once per event
-    and kind of viewer (the streams of every viewer who sees the same thing share the bytes)."""
-    key = ("stream", viewer if private_to(ev, viewer) else None)
-    got = ev.shown.get(key)
-    if got is None:
-        got = _len_field(_STREAM_EVENT, event_bytes(rt, ev, viewer))
-        _shown(rt, ev)[key] = got
-    return got  # type: ignore[no-any-return]
+    """``StreamMatchResponse{event: project(rt, ev, viewer)}`` serialized: the event's bytes
+    (``event_bytes``, shared by every viewer who sees the same thing) behind the field's key.
+    Joined per write rather than kept: a copy a stream costs microseconds, a kept copy per kind
+    of viewer cost a match kilobytes."""
+    return _len_field(_STREAM_EVENT, event_bytes(rt, ev, viewer))
 
 
 def turn_answer(rt: Runtime, events: list[StoredEvent], viewer: int, last_seq: int, rack: c.Rack) -> bytes:

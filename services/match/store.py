@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,10 +46,12 @@ class StoredEvent:
     A match keeps its whole log in memory, and the payload dicts were most of a match's memory
     (a classic match half-way through: about 110 of 136 KB, the score breakdowns foremost). So
     once an event is no longer among its match's latest (``compact``) it keeps only the payload's
-    JSON text, a fraction of that size, and ``payload`` decodes it on each read. The payload does
-    not change once the event is stored: memory holds what the log holds."""
+    JSON text, and ``payload`` decodes it on each read, which only late readers of old events
+    do. Texts are then deflated several events at a time (``pack``): a classic play's 1.6 KB of
+    JSON packs into about 0.3 KB, its score breakdown repeating the keys of its neighbours'.
+    The payload does not change once the event is stored: memory holds what the log holds."""
 
-    __slots__ = ("_payload", "_text", "kind", "seq", "shown", "time")
+    __slots__ = ("_packed", "_payload", "_text", "kind", "seq", "shown", "time")
 
     def __init__(self, seq: int, time: float, kind: str, payload: dict[str, Any] | None = None) -> None:
         self.seq = seq
@@ -56,6 +59,8 @@ class StoredEvent:
         self.kind = kind
         self._payload: dict[str, Any] | None = {} if payload is None else payload
         self._text: str | None = None
+        #: With ``pack``: the deflated texts of its block, and where its own text lies in them.
+        self._packed: tuple[bytes, int, int] | None = None
         #: Its projections for the viewers who saw it lately (``projection.project``), in
         #: memory only; kept for a match's latest events.
         self.shown: dict[Any, Any] = {}
@@ -65,28 +70,55 @@ class StoredEvent:
         """The payload (a compacted event's decoded afresh: a change to it is not kept)."""
         if self._payload is not None:
             return self._payload
-        assert self._text is not None
-        decoded: dict[str, Any] = json.loads(self._text)
+        decoded: dict[str, Any] = json.loads(self.text)
         return decoded
 
     @property
     def text(self) -> str:
         """The payload as stored: compact JSON, encoded once."""
-        if self._text is None:
-            assert self._payload is not None
-            self._text = encode_payload(self._payload)
+        if self._text is not None:
+            return self._text
+        if self._packed is not None:
+            block, start, end = self._packed
+            return zlib.decompress(block)[start:end].decode()
+        assert self._payload is not None
+        self._text = encode_payload(self._payload)
         return self._text
 
     @property
     def compacted(self) -> bool:
-        """True once only the JSON text is kept."""
+        """True once only the JSON text is kept (deflated or not)."""
         return self._payload is None
+
+    @property
+    def packed(self) -> bool:
+        """True once the JSON text is kept deflated (``pack``)."""
+        return self._packed is not None
+
+    @property
+    def block(self) -> bytes | None:
+        """The deflated texts this event shares with the others of its block (``pack``)."""
+        return None if self._packed is None else self._packed[0]
 
     def compact(self) -> None:
         """Keep only the payload's JSON text (see the class doc)."""
         if self._payload is not None:
             self.text  # noqa: B018 - encodes it if the store has not yet
             self._payload = None
+
+    @staticmethod
+    def pack(events: Sequence[StoredEvent]) -> None:
+        """Keep the JSON texts of ``events`` deflated together, in one block they share.
+        Deflating costs mostly its set-up (one event alone: about 18 µs; eight: 39 µs), and the
+        events of a match repeat each other's keys: a block is cheaper and smaller than one
+        event at a time."""
+        raw = [ev.text.encode() for ev in events]
+        block = zlib.compress(b"".join(raw), 1)
+        start = 0
+        for ev, text in zip(events, raw, strict=True):
+            ev._packed = (block, start, start + len(text))
+            ev._payload = ev._text = None
+            start += len(text)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, StoredEvent):

@@ -81,3 +81,11 @@ def test_every_event_parses_to_its_plain_projection_for_both_seats_and_a_spectat
             break
     # The game went through the cases the shortcuts treat apart.
     assert {"turn-played", "tiles-exchanged", "turn-passed", "resigned", "game-over"} <= kinds
+    # Read again once the older events keep only their (deflated) text: a late subscriber's view.
+    assert any(ev.compacted for ev in rt.events)
+    for ev in rt.events:
+        for viewer in (0, 1, None):
+            want = projection._project(rt, ev, viewer)
+            assert c.Event.FromString(projection.event_bytes(rt, ev, viewer)) == want, (ev.seq, viewer)
+            streamed = m.StreamMatchResponse.FromString(projection.stream_message(rt, ev, viewer))
+            assert streamed == m.StreamMatchResponse(event=want), (ev.seq, viewer)

@@ -77,3 +77,29 @@ def test_old_events_keep_only_their_json_text_and_read_back_the_same_payload() -
     assert not any(ev.compacted for ev in latest)
     assert [ev.payload for ev in rt.events] == [as_stored[ev.seq] for ev in rt.events]
     assert all(json.loads(ev.text) == as_stored[ev.seq] for ev in rt.events)
+
+
+def test_old_texts_are_deflated_in_shared_blocks_a_fraction_of_their_size() -> None:
+    """Compacted events' texts wait until ``PACK_BLOCK`` of them can be deflated together; the
+    blocks hold the log in a fraction of its JSON and read back exactly what was stored."""
+    rt, lexicon, events = _new_match("classic", 12)
+    eventlog.install(rt, eventlog.to_stored(rt, events, rt.state, 0.0))
+    as_stored = {ev.seq: ev.text for ev in rt.events}
+    bots = [Bot(2, 1, lexicon), Bot(2, 2, lexicon)]
+    while not rt.state.over and rt.seq < 2 * eventlog.PACK_BLOCK + eventlog.KEEP_DECODED + 3:
+        new_state, engine_events = apply(rt.state, bots[rt.state.to_move].choose(rt.state))
+        stored = eventlog.to_stored(rt, engine_events, new_state, 0.0)
+        as_stored.update((ev.seq, ev.text) for ev in stored)
+        eventlog.install(rt, stored)
+        rt.state = new_state
+    old = rt.events[:-eventlog.KEEP_DECODED]
+    packed = [ev for ev in old if ev.packed]
+    assert len(packed) >= 2 * eventlog.PACK_BLOCK
+    assert len(old) - len(packed) < eventlog.PACK_BLOCK  # the loose ones wait for a block
+    assert all(not ev.packed for ev in old[len(packed):])  # the oldest go first
+    blocks = {id(ev.block): ev.block for ev in packed}
+    assert len(blocks) == len(packed) // eventlog.PACK_BLOCK  # shared, one per PACK_BLOCK events
+    raw = sum(len(as_stored[ev.seq].encode()) for ev in packed)
+    assert sum(len(b) for b in blocks.values() if b is not None) < raw / 3
+    assert all(ev.text == as_stored[ev.seq] for ev in rt.events)
+    assert [ev.payload for ev in rt.events] == [json.loads(as_stored[ev.seq]) for ev in rt.events]
