@@ -5,6 +5,8 @@
     .venv/bin/python bench/match_load.py --postgres               # + PostgreSQL (127.0.0.1:5432)
     .venv/bin/python bench/match_load.py --profile /tmp/match.raw # + py-spy of the server
     .venv/bin/python bench/match_load.py --matches 100 --think 0 --procs 2 --servers 2  # 2 servers
+    .venv/bin/python bench/match_load.py --procs 2 --baseline-matches 100  # + memory per further match
+    .venv/bin/python bench/match_load.py --matches 200 --think 2 --tracemalloc /tmp/tm  # + Python's share
 
 The match server (``python -m wordarena.services.match.main``) runs in its own process on a fresh SQLite
 file (``--postgres``: also on a fresh PostgreSQL database, URL from WORDARENA_TEST_POSTGRES_URL,
@@ -21,7 +23,10 @@ a new match, so ``--matches`` games are always in progress. Players wait a rando
 Printed per database, over the timed window (``--duration`` seconds after every slot started):
 turns/s, SubmitTurn p50/p99 (client-side, request to answer), event-to-stream delivery p50/p99
 (server event time to the moment the opponent's stream yields it), the server's peak RSS and
-RSS per active match (peak minus the RSS before any match, over the matches in progress).
+RSS per active match (peak minus the RSS before any match, over the matches in progress); with
+``--baseline-matches M``, also the memory each match beyond M adds (a second server, M matches
+offering the same turns/s: the difference of the peaks over N - M), which leaves out what a
+server holds whatever its number of matches.
 A figure script, not a timed test.
 """
 
