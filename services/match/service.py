@@ -124,7 +124,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         async def send(ev: StoredEvent | c.Event) -> bool:
             """Writes one event; False when the reader is to be cut off."""
             nonlocal last
-            # A stored event goes out as bytes serialized once for everyone who sees it alike.
+            # A stored event goes out as its public bytes, serialized once (a seat: its rack after them).
             msg = m.StreamMatchResponse(event=ev) if isinstance(ev, c.Event) \
                 else projection.stream_message(rt, ev, viewer)
             taken = await streams.deliver(context, sub, msg)
