@@ -6,6 +6,7 @@ engine's.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from typing import Any
 
@@ -66,6 +67,9 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
                     f"{p.letter[:8]!r} is not a letter of the {ruleset.language} alphabet",
                 )
                 raise invalid_argument(f"{field}[{k}].letter", v.message, v)
+            # The board keeps this letter as long as the match lives: one shared string per
+            # letter rather than a fresh one per tile (49 bytes each, a few dozen a match).
+            letter = sys.intern(letter)
         out.append(Placement(row, col, letter, bool(blank)))
     return tuple(out)
 
