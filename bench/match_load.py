@@ -375,12 +375,13 @@ def hist_quantile(before: dict[float, float], after: dict[float, float], q: floa
 # --tracemalloc: the server runs under tracemalloc and writes a snapshot on SIGUSR2 (a file
 # per signal, numbered), so the bench can compare what Python holds before and during the load.
 TRACED_SERVER = """
-import runpy, signal, sys, tracemalloc
+import os, runpy, signal, sys, tracemalloc
 tracemalloc.start(int(sys.argv.pop(1)))
 out, n = sys.argv.pop(1), [0]
-def dump(*_):
+def dump(*_):  # written under another name, then renamed: the bench sees only whole files
     n[0] += 1
-    tracemalloc.take_snapshot().dump(f"{out}/{n[0]}.snap")
+    tracemalloc.take_snapshot().dump(f"{out}/{n[0]}.part")
+    os.replace(f"{out}/{n[0]}.part", f"{out}/{n[0]}.snap")
 signal.signal(signal.SIGUSR2, dump)
 runpy.run_module("wordarena.services.match.main", run_name="__main__", alter_sys=True)
 """
@@ -422,7 +423,6 @@ def snapshot(args: argparse.Namespace, proc: subprocess.Popen[str]) -> None:
     proc.send_signal(signal.SIGUSR2)
     while not (Path(args.tracemalloc) / f"{n}.snap").exists():
         time.sleep(0.2)
-    time.sleep(1.0)  # let the dump finish writing
 
 
 def traced_report(args: argparse.Namespace, top: int = 25) -> None:
