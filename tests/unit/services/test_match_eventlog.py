@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import zlib
 from typing import Any
 
 from wordarena.engine.bots import Bot
@@ -14,7 +15,7 @@ from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play, apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.notation import play_notation
-from wordarena.services.match import eventlog
+from wordarena.services.match import eventlog, store
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo
 from wordarena.services.match.store import StoredEvent, encode_payload
 
@@ -79,9 +80,9 @@ def test_old_events_keep_only_their_json_text_and_read_back_the_same_payload() -
     assert all(json.loads(ev.text) == as_stored[ev.seq] for ev in rt.events)
 
 
-def test_old_texts_are_deflated_in_shared_blocks_a_fraction_of_their_size() -> None:
-    """Compacted events' texts wait until ``PACK_BLOCK`` of them can be deflated together; the
-    blocks hold the log in a fraction of its JSON and read back exactly what was stored."""
+def _packed_log() -> tuple[Runtime, dict[int, str]]:
+    """A classic match played until at least two blocks of its old events are packed, and
+    each event's text as it was stored."""
     rt, lexicon, events = _new_match("classic", 12)
     eventlog.install(rt, eventlog.to_stored(rt, events, rt.state, 0.0))
     as_stored = {ev.seq: ev.text for ev in rt.events}
@@ -92,6 +93,13 @@ def test_old_texts_are_deflated_in_shared_blocks_a_fraction_of_their_size() -> N
         as_stored.update((ev.seq, ev.text) for ev in stored)
         eventlog.install(rt, stored)
         rt.state = new_state
+    return rt, as_stored
+
+
+def test_old_texts_are_deflated_in_shared_blocks_a_fraction_of_their_size() -> None:
+    """Compacted events' texts wait until ``PACK_BLOCK`` of them can be deflated together; the
+    blocks hold the log in a fraction of its JSON and read back exactly what was stored."""
+    rt, as_stored = _packed_log()
     old = rt.events[:-eventlog.KEEP_DECODED]
     packed = [ev for ev in old if ev.packed]
     assert len(packed) >= 2 * eventlog.PACK_BLOCK
@@ -103,3 +111,22 @@ def test_old_texts_are_deflated_in_shared_blocks_a_fraction_of_their_size() -> N
     assert sum(len(b) for b in blocks.values() if b is not None) < raw / 3
     assert all(ev.text == as_stored[ev.seq] for ev in rt.events)
     assert [ev.payload for ev in rt.events] == [json.loads(as_stored[ev.seq]) for ev in rt.events]
+
+
+def test_a_late_reader_inflates_each_block_once(monkeypatch: Any) -> None:
+    """Reading a packed log from the start (a late subscriber, ``ListLog``, a rebuild)
+    inflates each block once, not once for each of its ``PACK_BLOCK`` events."""
+    rt, as_stored = _packed_log()
+    blocks = {id(ev.block) for ev in rt.events if ev.packed}
+    inflated: list[bytes] = []
+    decompress = zlib.decompress
+
+    def counting(data: bytes) -> bytes:
+        inflated.append(data)
+        return decompress(data)
+
+    monkeypatch.setattr(zlib, "decompress", counting)
+    store.inflate.cache_clear()
+    assert [ev.text for ev in rt.events] == [as_stored[ev.seq] for ev in rt.events]
+    assert [ev.payload for ev in rt.events] == [json.loads(as_stored[ev.seq]) for ev in rt.events]
+    assert len(inflated) == len(blocks) >= 2
