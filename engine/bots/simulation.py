@@ -11,8 +11,9 @@ its best-equity play (2 plies, ``SimSettings.plies``); the result is the candida
 candidate gives away, world by world. In a pre-end-game world where that leaves the seat to
 move with the bag empty, the seat's play that goes out and the game's end are played instead
 (``SimSettings.horizon``; the leaves would count nothing there). (``plies`` 3 adds the seat's
-own best-equity reply and values its whole rack at the end: the first design, measured weaker,
-docs/bots.md.) Every
+own best-equity play, valued by its score and the tiles it keeps, as macondo looks ahead:
+docs/bots.md. The first design's third ply valued the seat's whole rack, the tiles it drew
+included, and was measured weaker.) Every
 candidate sees the same worlds (common random numbers), and the choice is made on paired
 differences against the static choice (``advantage``): a candidate replaces level 5's play when
 it beats it world by world on average (by more than ``confidence`` standard errors; 0 by
@@ -389,29 +390,28 @@ def play_out(
     """(spread gained over the plies + the leave values at the horizon, tiles still unseen
     afterwards — 0 when the play-out ended the game) of ``cand`` in ``world``.
 
-    ``plies`` 3: the candidate, every other seat's best-equity reply, the seat's own best-equity
-    play; the horizon's value is the seat's whole rack. ``plies`` 2: the candidate and the
-    replies; the horizon's value is the seat's leave (the tiles it kept, not the ones it drew:
-    those are the same luck for every candidate) less the best opponent's leave after its reply
-    — the spread in equity, as level 5 would weigh it; when that leaves the seat to move with
-    the bag empty (2 players), ``horizon`` "out" ends it instead (``_end_horizon``)."""
+    ``plies`` 2: the candidate and every other seat's best-equity reply; the horizon's value is
+    the seat's leave (the tiles it kept, not the ones it drew: those are the same luck for every
+    candidate) less the best opponent's leave after its reply — the spread in equity, as level 5
+    would weigh it. ``plies`` 3 (macondo's default look-ahead: the candidate, the replies, the
+    seat's own next play): the seat's best-equity play from its leave and what it drew, valued
+    by its score and the tiles it keeps then, less the opponent's leave after its reply. When
+    the replies leave the seat to move with the bag empty (2 players), ``horizon`` "out" ends
+    the play-out instead (``_end_horizon``)."""
     first: Action = cand.move.to_play(seat) if cand.move is not None else Exchange(seat, cand.exchange)
     state = settle(apply(world, first)[0])
-    theirs: dict[int, float] = {}  # two plies: each answering seat's leave value
+    theirs: dict[int, float] = {}  # each answering seat's leave value
     unapplied = 0  # the last reply's score when it need not be applied (``_final_reply``)
-    # every other seat answers once, then (3 plies) the seat itself
-    while not state.over and state.to_move != seat:
+    while not state.over and state.to_move != seat:  # every other seat answers once
         who = state.to_move
         move = best_reply(state, who, lexicon, leaves)
-        if move is not None and plies == 2:
+        if move is not None:
             theirs[who] = leave_weight(state) * leaves.leave(state.racks[who], move.tokens)
             # with the bag empty, horizon "out" needs the racks after the reply: applied
-            if _final_reply(state, who, move) and (horizon == "leave" or state.bag):
+            if plies == 2 and _final_reply(state, who, move) and (horizon == "leave" or state.bag):
                 unapplied = move.score
                 break
         state = settle(apply(state, move.to_play(who) if move is not None else Pass(who))[0])
-    if plies >= 3 and not state.over:
-        state = settle(apply(state, reply(state, seat, lexicon, leaves))[0])
     scores = state.result.scores if state.result is not None else state.scores
     if unapplied:
         scores = replace_at(scores, 1 - seat, scores[1 - seat] + unapplied)
@@ -419,20 +419,29 @@ def play_out(
     lead = max(range(len(scores)), key=lambda i: -math.inf if i == seat else scores[i])
     spread = float(scores[seat] - scores[lead] - before)
     # an end game the exact search covers (2 players, bag empty; not War of Words), seat to move
-    if horizon == "out" and plies == 2 and not unapplied and state.to_move == seat \
-            and endgame.supports(state):
+    if horizon == "out" and not unapplied and state.to_move == seat and endgame.supports(state):
         return _end_horizon(state, seat, lexicon, before, spread)
-    if not state.over:
-        if plies >= 3:
-            spread += leave_weight(state) * leaves.leave(state.racks[seat], ())
-        else:  # the seat's leave: the tiles it kept, not the ones it drew
-            used = cand.move.tokens if cand.move is not None else cand.exchange
-            mine = leave_weight(world) * leaves.leave(world.racks[seat], used)
-            spread += mine - theirs.get(lead, 0.0)
     if state.over:  # the lead is final (``win_chance`` of nothing unseen)
         return spread, 0
+    if plies >= 3 and state.to_move == seat:
+        spread += _own_next(state, seat, lexicon, leaves)
+    else:  # the seat's leave: the tiles it kept, not the ones it drew
+        used = cand.move.tokens if cand.move is not None else cand.exchange
+        spread += leave_weight(world) * leaves.leave(world.racks[seat], used)
+    spread -= theirs.get(lead, 0.0)
     left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
     return spread, left
+
+
+def _own_next(state: GameState, seat: int, lexicon: Any, leaves: LeaveMemo) -> float:
+    """The third ply's value: the score of the seat's best-equity play plus the (weighted) value
+    of the tiles it keeps — its whole rack's when it has no play. Not applied: it is the last
+    ply (War of Words effects act between turns, after it)."""
+    move = best_reply(state, seat, lexicon, leaves)
+    rack = state.racks[seat]
+    if move is None:
+        return leave_weight(state) * leaves.leave(rack, ())
+    return move.score + leave_weight(state) * leaves.leave(rack, move.tokens)
 
 
 def _end_horizon(

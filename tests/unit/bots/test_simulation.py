@@ -254,6 +254,37 @@ def test_a_two_ply_play_out_is_the_candidates_equity_less_the_best_reply_equity(
     assert two[0] == pytest.approx(two[1]) and three[0] != three[1]
 
 
+def test_a_three_ply_play_out_adds_the_seats_own_next_play_and_what_it_keeps(midgame, lexicon) -> None:
+    """Three plies (macondo's look-ahead): the candidate's score, less the opponent's best-equity
+    answer's score, plus the seat's own best-equity play from its leave and what it drew (its
+    score and the tiles it keeps then), less the opponent's leave after its answer — computed
+    here by hand from the engine's own moves."""
+    from wordarena.engine.bots.simulation import LeaveMemo, deal, leave_weight, play_out, static_equity
+
+    seat, other = midgame.to_move, 1 - midgame.to_move
+    table = leave_table("classic")
+    moves = generate_moves(midgame, seat, lexicon)
+    cands = candidates_of(midgame, seat, moves, table, 4, None)
+    pool = unseen_pool(midgame, seat)
+
+    def best_equity(state, who):
+        answers = generate_moves(state, who, lexicon)[:100]
+        return max(answers, key=lambda m: (static_equity(state, who, m, table), -answers.index(m)))
+
+    for k in range(3):
+        world = deal(midgame, seat, pool, random.Random(k))
+        for cand in cands:
+            after, _ = apply(world, cand.move.to_play(seat))
+            answer = best_equity(after, other)
+            theirs = leave_weight(after) * table.after(after.racks[other], answer.tokens)
+            replied, _ = apply(after, answer.to_play(other))
+            mine = best_equity(replied, seat)
+            expected = (cand.move.score - answer.score - theirs
+                        + static_equity(replied, seat, mine, table))
+            value, _ = play_out(world, seat, cand, lexicon, LeaveMemo(table), plies=3)
+            assert value == pytest.approx(expected)
+
+
 def test_a_decided_game_ranks_by_spread_and_a_close_one_by_the_win_estimate(lexicon) -> None:
     # Few tiles unseen (the win estimate ranks), far ahead: every candidate wins in every world,
     # so the spread decides; level with the opponent: the ranking is the win estimate's.
