@@ -480,9 +480,3 @@ def best_reply(state: GameState, who: int, lexicon: Any, leaves: LeaveMemo) -> M
     """The best-equity play of ``who`` in a simulated world (None: it has none)."""
     moves = generate_moves(state, who, lexicon, limit=REPLY_SCAN)
     return best_equity_move(state, who, moves, leaves, REPLY_SCAN)
-
-
-def reply(state: GameState, who: int, lexicon: Any, leaves: LeaveMemo) -> Action:
-    """The best-equity play of ``who`` in a simulated world (a pass when it has none)."""
-    move = best_reply(state, who, lexicon, leaves)
-    return move.to_play(who) if move is not None else Pass(who)
