@@ -438,10 +438,9 @@ def _own_next(state: GameState, seat: int, lexicon: Any, leaves: LeaveMemo) -> f
     of the tiles it keeps — its whole rack's when it has no play. Not applied: it is the last
     ply (War of Words effects act between turns, after it)."""
     move = best_reply(state, seat, lexicon, leaves)
-    rack = state.racks[seat]
     if move is None:
-        return leave_weight(state) * leaves.leave(rack, ())
-    return move.score + leave_weight(state) * leaves.leave(rack, move.tokens)
+        return leave_weight(state) * leaves.leave(state.racks[seat], ())
+    return static_equity(state, seat, move, leaves.table)
 
 
 def _end_horizon(
