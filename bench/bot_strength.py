@@ -90,6 +90,10 @@ class Tally:
         )
 
 
+#: settings added after games were recorded, and the value every earlier game played with
+SETTINGS_BEFORE = {"close_pool": 20}
+
+
 class Timed(Bot):
     """A level-6 bot that counts its moves and their CPU time."""
 
@@ -156,7 +160,8 @@ def report(paths: Iterable[Path], by_commit: bool = False) -> list[str]:
         for raw in path.read_text(encoding="utf-8").splitlines():
             if raw.strip():
                 g = json.loads(raw)
-                key = json.dumps(g["settings"], sort_keys=True)
+                # a setting added later is recorded from then on; before, its value was fixed
+                key = json.dumps({**SETTINGS_BEFORE, **g["settings"]}, sort_keys=True)
                 if by_commit:
                     key += f" commit {g['commit']}"
                 games[(g["family"], key, g["seed"], g["game"])] = g
@@ -189,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="standard errors a challenger must beat level 5's play by")
     parser.add_argument("--prune", default=SimSettings.prune, choices=PRUNES,
                         help="what drops a clearly worse candidate (SimSettings.prune)")
+    parser.add_argument("--close-pool", type=int, default=SimSettings.close_pool,
+                        help="unseen tiles at or below which level 6 ranks by the win estimate")
     parser.add_argument("--seed", type=int, default=50_000)
     parser.add_argument("--json", help="append the results to this file")
     parser.add_argument("--first", type=int, default=0,
@@ -207,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--first and --games must be even: a deal is two games, the seats swapped")
     settings = SimSettings(candidates=args.candidates, iterations=args.iterations,
                            budget_s=args.budget, plies=args.plies, confidence=args.confidence,
-                           prune=args.prune)
+                           prune=args.prune, close_pool=args.close_pool)
     print(f"level 6 ({settings}) vs level 5, seed {args.seed}")
     for family in args.family or FAMILIES:
         tally = run(family, args.games, settings, args.seed, args.first, args.record)

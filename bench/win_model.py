@@ -1,4 +1,4 @@
-"""How well ``simulation.win_chance`` predicts who wins: positions of level-5 self-play games
+"""How well ``winmodel.win_chance`` predicts who wins: positions of level-5 self-play games
 (game ``seed`` for seeds ``--first`` ...), each seen by the seat to move — its lead (its score less
 the best other's) and the tiles it has not seen (bag and other racks) — against how the game
 ended for that seat (a win 1, a tie ½, a loss 0).
@@ -22,7 +22,8 @@ import math
 
 from wordarena.engine.bots import Bot
 from wordarena.engine.bots.selfplay import play_game
-from wordarena.engine.bots.simulation import WIN_MODELS, WinModel, unseen_pool, win_chance
+from wordarena.engine.bots.simulation import unseen_pool
+from wordarena.engine.bots.winmodel import WIN_MODELS, WinModel, win_chance
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon

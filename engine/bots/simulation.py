@@ -42,6 +42,7 @@ from typing import Any
 
 from wordarena.engine.bots import endgame
 from wordarena.engine.bots.leaves import LeaveTable
+from wordarena.engine.bots.winmodel import WIN_MODELS, win_chance
 from wordarena.engine.game.actions import Action, Decide, Exchange, Pass
 from wordarena.engine.game.play import replace_at
 from wordarena.engine.game.state import GameState
@@ -61,7 +62,8 @@ REPLY_SCAN = 100  # best-scoring replies whose equity is compared in a simulated
 EQUITY_SCAN = 400  # level 5 (and the candidates) weigh the equity of this many best-scoring moves
 HORIZONS = ("out", "leave")  # ``SimSettings.horizon``
 HORIZON = "out"
-PRUNES = ("rank", "spread")  # ``SimSettings.prune``
+PRUNES = ("rank", "spread", "paired")  # ``SimSettings.prune``
+PAIRED_Z = 3.0  # prune "paired": standard errors of the paired difference that drop a candidate
 Clock = Callable[[], float]
 
 
@@ -82,8 +84,12 @@ class SimSettings:
     horizon: str = HORIZON
     confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
     #: what drops a clearly worse candidate (``prune``): "rank" — what ranks the candidates (the
-    #: win estimate in a close game); "spread" — always the spread (before 5 December 2026)
+    #: win estimate in a close game); "spread" — always the spread (before 5 December 2026);
+    #: "paired" — what ranks them, by its difference to the leader's world by world
     prune: str = "rank"
+    #: unseen tiles at or below which the candidates are ranked by the win estimate, not the
+    #: spread (a large number: throughout the game, as macondo ranks by win share)
+    close_pool: int = CLOSE_POOL
 
     def __post_init__(self) -> None:
         if self.horizon not in HORIZONS:
@@ -222,42 +228,6 @@ def unseen_pool(state: GameState, seat: int) -> list[str]:
     return pool
 
 
-@dataclass(frozen=True)
-class WinModel:
-    """A normal model of the final lead of the seat whose chance to win is estimated: its
-    deviation ``base`` + ``per_tile`` points per unseen tile (at least ``floor``), and having
-    the move worth ``tempo`` points. Fitted per family to level-5 self-play by maximum
-    likelihood (``bench/win_model.py``; docs/bots.md: scored on held-out games)."""
-
-    floor: float
-    base: float
-    per_tile: float
-    tempo: float
-
-
-#: Per family (``bench/win_model.py``); the first guess, 4 points a tile and no tempo, predicted
-#: the held-out games' winners worse (classic log-loss 0.537 against 0.470).
-WIN_MODELS = {
-    "classic": WinModel(8.0, 20.0, 1.1, 20.0),
-    "scrabble": WinModel(8.0, 20.0, 1.1, 20.0),
-    "wordtiles": WinModel(8.0, 30.0, 1.1, 18.0),
-    "warofwords": WinModel(80.0, 0.0, 7.0, 20.0),  # its scores run ten times higher
-}
-
-
-def win_chance(
-    lead: float, unseen: int, model: WinModel = WIN_MODELS["classic"], has_move: bool = True
-) -> float:
-    """Estimated chance to win with ``lead`` points ahead (of the best other seat) when
-    ``unseen`` tiles are still unseen and the seat has the move (``has_move``) or not, by
-    ``model``; a tie counts half. With nothing unseen the game is over and the lead decides."""
-    if unseen == 0:
-        return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
-    sigma = max(model.floor, model.base + model.per_tile * unseen)
-    lead += model.tempo if has_move else -model.tempo
-    return 0.5 * (1.0 + math.erf(lead / (sigma * math.sqrt(2.0))))
-
-
 def candidates_of(
     state: GameState,
     seat: int,
@@ -295,7 +265,7 @@ def simulate(
     started = clock()
     pool = unseen_pool(state, seat)
     leaves = LeaveMemo(table)
-    close = len(pool) <= CLOSE_POOL
+    close = len(pool) <= settings.close_pool
     base = state.scores[seat] - max(s for i, s in enumerate(state.scores) if i != seat)
     model = WIN_MODELS.get(state.ruleset.family, WIN_MODELS["classic"])
     has_move = settings.plies == 2  # the horizon: every other seat has answered (3: the seat too)
@@ -320,7 +290,8 @@ def simulate(
             break
         rounds += 1
         if rounds >= settings.min_iterations:
-            decided = prune(candidates, close and settings.prune == "rank")
+            decided = prune(candidates, close and settings.prune != "spread",
+                            settings.prune == "paired")
             if decided:
                 break
 
@@ -351,14 +322,19 @@ def advantage(cand: Candidate, reference: Candidate, close: bool, confidence: fl
     return mean - confidence * se
 
 
-def prune(candidates: list[Candidate], close: bool = False) -> bool:
+def prune(candidates: list[Candidate], close: bool = False, paired: bool = False) -> bool:
     """Drop the candidates clearly worse than the leader by what ranks them (``simulate``): the
     spread, or when ``close`` the win estimate — unless every estimate ties (within
     ``WIN_TIE``: a decided game), where the spread decides again. Clearly worse: the mean + 2
-    SE below the leader's mean - 2 SE. True when only the leader is left."""
+    SE below the leader's mean - 2 SE; when ``paired``, the mean of the differences to the
+    leader's, world by world, + ``PAIRED_Z`` SE below 0 (the worlds' shared luck cancels, so
+    the contenders keep more of the worlds). True when only the leader is left."""
     live = [c for c in candidates if c.live]
     wins = [c.win for c in live]
     by_win = close and max(wins) - min(wins) > WIN_TIE
+    if paired:
+        _drop_paired(live, by_win)
+        return sum(1 for c in candidates if c.live) == 1
     stats = [mean_se(c.wins) if by_win else (c.mean, c.stderr) for c in live]
     lead_mean, lead_se = max(stats, key=lambda ms: ms[0])
     floor = lead_mean - 2 * lead_se
@@ -366,6 +342,16 @@ def prune(candidates: list[Candidate], close: bool = False) -> bool:
         if mean + 2 * se < floor and (not by_win or lead_mean - mean > WIN_TIE):
             cand.live = False
     return sum(1 for c in candidates if c.live) == 1
+
+
+def _drop_paired(live: list[Candidate], by_win: bool) -> None:
+    """``prune`` "paired": every live candidate has a result for every round so far."""
+    leader = max(live, key=lambda c: c.win if by_win else c.mean)
+    for cand in live:
+        mine, theirs = (cand.wins, leader.wins) if by_win else (cand.spreads, leader.spreads)
+        mean, se = mean_se([a - b for a, b in zip(mine, theirs, strict=True)])
+        if mean + PAIRED_Z * se < 0 and (not by_win or -mean > WIN_TIE):
+            cand.live = False
 
 
 def deal(state: GameState, seat: int, pool: list[str], rng: random.Random) -> GameState:

@@ -12,16 +12,14 @@ from wordarena.engine.bots import Bot, champion, leave_table
 from wordarena.engine.bots.endcorpus import empty_bag_positions, small_racks
 from wordarena.engine.bots.endgame import solve_endgame
 from wordarena.engine.bots.simulation import (
-    WIN_MODELS,
     Candidate,
     SimSettings,
-    WinModel,
     candidates_of,
     prune,
     simulate,
     unseen_pool,
-    win_chance,
 )
+from wordarena.engine.bots.winmodel import WIN_MODELS, WinModel, win_chance
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Pass, Play, apply, start_game
 from wordarena.engine.movegen import generate_moves
@@ -379,5 +377,38 @@ def test_estimates_that_tie_are_not_pruned_by_the_win_estimate() -> None:
 
 def test_the_prune_setting_is_checked() -> None:
     assert SimSettings(prune="spread").prune == "spread"
+    assert SimSettings(prune="paired").prune == "paired"
     with pytest.raises(ValueError, match="prune must be one of"):
         SimSettings(prune="wins")
+
+
+def test_paired_pruning_drops_a_play_worse_in_every_world_that_the_worlds_luck_hides() -> None:
+    # The worlds swing both plays by ±40 points together; one is 2 points worse in each. Apart,
+    # the swings hide it (both stay); world by world ("paired") it goes, and the search stops.
+    luck = [40.0, -40.0, 20.0, -20.0] * 4
+    better = _candidate([x + 2.0 + 0.5 * (i % 2) for i, x in enumerate(luck)], [0.5] * 16)
+    worse = _candidate(list(luck), [0.5] * 16)
+    assert not prune([better, worse]) and better.live and worse.live
+    assert prune([better, worse], paired=True) and better.live and not worse.live
+
+
+def test_paired_pruning_keeps_a_play_level_with_the_leader() -> None:
+    # Ahead in half the worlds and behind in the other half: not clearly worse, so it stays.
+    luck = [40.0, -40.0, 20.0, -20.0] * 4
+    leader = _candidate([x + 0.5 for x in luck], [0.5] * 16)
+    level = _candidate([x + (3.0 if i % 2 else -2.0) for i, x in enumerate(luck)], [0.5] * 16)
+    assert not prune([leader, level], paired=True) and leader.live and level.live
+
+
+def test_close_pool_decides_when_the_win_estimate_ranks(midgame, lexicon, monkeypatch) -> None:
+    # A win estimate that falls as the lead grows ranks the candidates against their spreads:
+    # mid-game (more unseen tiles than close_pool) the spread ranks; with close_pool above the
+    # unseen pool the estimate does, throughout the game.
+    from wordarena.engine.bots import simulation
+
+    monkeypatch.setattr(simulation, "win_chance", lambda lead, *_: 1 / (1 + math.exp(lead / 10)))
+    assert len(unseen_pool(midgame, midgame.to_move)) > FIXED.close_pool
+    by_spread = [c.mean for c in _run(midgame, lexicon).ranked]
+    assert by_spread == sorted(by_spread, reverse=True)
+    throughout = _run(midgame, lexicon, settings=SimSettings(**{**vars(FIXED), "close_pool": 1000}))
+    assert [c.mean for c in throughout.ranked] == sorted(by_spread)
