@@ -24,9 +24,12 @@ a per cent of each other (a decided game) leave the choice to the spread.
 
 The iterations run in rounds (one world for every live candidate per round) until the time
 budget or the iteration cap is reached, or one candidate is *clearly* best: after
-``min_iterations``, its mean minus 2 standard errors beats every other's mean plus 2 standard
-errors; candidates clearly worse than the best so far are dropped earlier (``prune``: by what
-ranks them, so in a close game by the win estimate, not by the spread). The choice is
+``min_iterations``, every other's difference to it, world by world, is below 0 by more than
+``PAIRED_Z`` standard errors; candidates clearly worse than the best so far are dropped on the
+way (``prune``: by what ranks them, so in a close game by the win estimate, not by the spread;
+``prune="rank"``, the rule before 6 December 2026, compared unpaired means, whose errors carry
+the luck every candidate shares in a world, and searched twice as long for the same choices:
+``bench/sim_noise.py``). The choice is
 deterministic for a given seed and number of rounds (a fixed ``iterations`` cap with no time
 budget is fully repeatable); a time budget makes the number of rounds depend on the machine.
 """
@@ -83,10 +86,11 @@ class SimSettings:
     #: (nothing once it is empty). ``bench/sim_horizon.py``: "out" loses fewer points.
     horizon: str = HORIZON
     confidence: float = CONFIDENCE  # standard errors a challenger must beat the static choice by
-    #: what drops a clearly worse candidate (``prune``): "rank" — what ranks the candidates (the
-    #: win estimate in a close game); "spread" — always the spread (before 5 December 2026);
-    #: "paired" — what ranks them, by its difference to the leader's world by world
-    prune: str = "rank"
+    #: what drops a clearly worse candidate (``prune``): "paired" — what ranks the candidates
+    #: (the win estimate in a close game), by their differences to the leader's world by world;
+    #: "rank" — the same by unpaired means ± 2 SE (before 6 December 2026); "spread" — always
+    #: the spread, unpaired (before 5 December 2026)
+    prune: str = "paired"
     #: unseen tiles at or below which the candidates are ranked by the win estimate, not the
     #: spread (a large number: throughout the game, as macondo ranks by win share)
     close_pool: int = CLOSE_POOL
