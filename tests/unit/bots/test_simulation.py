@@ -3,6 +3,7 @@ budget; the level-6 bot and its seam to the exact end game."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -410,5 +411,5 @@ def test_close_pool_decides_when_the_win_estimate_ranks(midgame, lexicon, monkey
     assert len(unseen_pool(midgame, midgame.to_move)) > FIXED.close_pool
     by_spread = [c.mean for c in _run(midgame, lexicon).ranked]
     assert by_spread == sorted(by_spread, reverse=True)
-    throughout = _run(midgame, lexicon, settings=SimSettings(**{**vars(FIXED), "close_pool": 1000}))
+    throughout = _run(midgame, lexicon, settings=dataclasses.replace(FIXED, close_pool=1000))
     assert [c.mean for c in throughout.ranked] == sorted(by_spread)
