@@ -15,8 +15,9 @@ Long runs are made of pieces: ``--record FILE`` appends every game as it ends (J
 family, seed, game index, level 6's seat, both scores, its CPU, the settings and the commit), so
 a run stopped at a session's end keeps its games; ``--first G`` (even) starts at game G of the
 seed's sequence, so another process or a later session plays the next deals, not the same
-ones; ``--report FILE…`` tallies recorded games (whole deals only, each game once) per family
-and settings::
+ones; ``--leaves TABLE`` has both levels value leaves by another table than the shipped one
+(recorded by its file name); ``--report FILE…`` tallies recorded games (whole deals only,
+each game once) per family and settings::
 
     .venv/bin/python bench/bot_strength.py --games 1000 --family scrabble --seed 161000 \
         --record bench/results/bot_strength.jsonl
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from wordarena.engine.bots import Bot, play_game
+from wordarena.engine.bots.leaves import load_leaves
 from wordarena.engine.bots.simulation import PRUNES, SimSettings
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.lexicon import load_lexicon
@@ -91,7 +93,7 @@ class Tally:
 
 
 #: settings added after games were recorded, and the value every earlier game played with
-SETTINGS_BEFORE = {"close_pool": 20}
+SETTINGS_BEFORE = {"close_pool": 20, "leaves": "shipped"}
 
 
 class Timed(Bot):
@@ -121,18 +123,21 @@ def commit() -> str:
 
 
 def run(family: str, games: int, settings: SimSettings, seed: int, first_game: int = 0,
-        record: Path | None = None) -> Tally:
+        record: Path | None = None, leaves: Path | None = None) -> Tally:
     """Games ``first_game`` .. ``first_game + games − 1`` of level 6 against level 5 in
-    ``family`` (seats alternating), each appended to ``record`` as it ends."""
+    ``family`` (seats alternating), each appended to ``record`` as it ends; both levels
+    value leaves by the table in ``leaves`` when given, else by the shipped one."""
     ruleset = get_ruleset(family)
     lexicon = load_lexicon(ruleset.lexicon)
     tally = Tally(family)
     version = commit()
+    table = None if leaves is None else load_leaves(leaves)
+    played_with = {**vars(settings), "leaves": "shipped" if leaves is None else leaves.name}
     for g in range(first_game, first_game + games):
         deal = seed + g // 2  # a pair of games per deal, the levels swapping seats
-        six = Timed(6, seed + g, lexicon, sim=settings)
+        six = Timed(6, seed + g, lexicon, sim=settings, leaves=table)
         six.tally = tally
-        five = Bot(5, seed + g + 10_000, lexicon)
+        five = Bot(5, seed + g + 10_000, lexicon, leaves=table)
         first = g % 2  # seat of level 6
         seated = [six, five] if first == 0 else [five, six]
         cpu, moves = tally.cpu, tally.moves
@@ -144,7 +149,7 @@ def run(family: str, games: int, settings: SimSettings, seed: int, first_game: i
         if record is not None:
             line = {"family": family, "seed": seed, "game": g, "level6_seat": first,
                     "scores": [mine, theirs], "level6_moves": tally.moves - moves,
-                    "level6_cpu": round(tally.cpu - cpu, 3), "settings": vars(settings),
+                    "level6_cpu": round(tally.cpu - cpu, 3), "settings": played_with,
                     "commit": version}
             with record.open("a", encoding="utf-8") as out:
                 out.write(json.dumps(line) + "\n")
@@ -196,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="what drops a clearly worse candidate (SimSettings.prune)")
     parser.add_argument("--close-pool", type=int, default=SimSettings.close_pool,
                         help="unseen tiles at or below which level 6 ranks by the win estimate")
+    parser.add_argument("--leaves", type=Path, metavar="TABLE",
+                        help="both levels value leaves by this table (derive fit --out)")
     parser.add_argument("--seed", type=int, default=50_000)
     parser.add_argument("--json", help="append the results to this file")
     parser.add_argument("--first", type=int, default=0,
@@ -217,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
                            prune=args.prune, close_pool=args.close_pool)
     print(f"level 6 ({settings}) vs level 5, seed {args.seed}")
     for family in args.family or FAMILIES:
-        tally = run(family, args.games, settings, args.seed, args.first, args.record)
+        tally = run(family, args.games, settings, args.seed, args.first, args.record, args.leaves)
         print(tally.line(), flush=True)
         if args.json:
             p, se = tally.share()

@@ -8,11 +8,11 @@ games, since both give the same moves in the same order).
 ``--ladder`` measures strength instead: each adjacent pair of levels (n+1 against n; seats
 alternate, game g from seed SEED + g), the stronger level's win rate (ties half) and average
 spread, each with its standard error, as rows of docs/bots.md's ladder table.
-``--versus-leaves FILE`` plays level 5 with the shipped leave table against level 5 with the
-table in FILE on the same deals.
+``--versus-leaves FILE`` plays level 5 with the shipped leave table (or the one in ``--leaves``)
+against level 5 with the table in FILE on the same deals.
 
     .venv/bin/python bench/selfplay.py --ladder [--games 300] [--seed 30000] [--family classic]
-    .venv/bin/python bench/selfplay.py --versus-leaves OLD.json [--games 600] [--family classic]
+    .venv/bin/python bench/selfplay.py --versus-leaves OLD.json [--leaves NEW.json] [--games 600]
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ import os
 import sys
 import time
 
-from wordarena.engine.bots import Bot, LeaveTable, play_game
+from wordarena.engine.bots import Bot, play_game
+from wordarena.engine.bots.leaves import load_leaves
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen.native_bridge import ENV
@@ -70,17 +71,6 @@ def match(family: str, strong: Bot, weak: Bot, games: int, seed: int) -> str:
             f"({n}; {time.process_time() - t0:.0f} s CPU)")
 
 
-def load_table(path: str) -> LeaveTable:
-    import json
-    from pathlib import Path
-
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return LeaveTable(str(data["family"]), {k: float(v) for k, v in data["values"].items()},
-                      float(data["duplicate"]), float(data["balance"]), int(data.get("games", 0)),
-                      float(data.get("scale", 1.0)), dict(data.get("duplicates", {})),
-                      str(data.get("language", "en")), dict(data.get("pairs", {})))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
@@ -88,15 +78,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--impl", choices=("python", "native", "both"), default="both")
     parser.add_argument("--ladder", action="store_true", help="win rates of adjacent levels")
     parser.add_argument("--versus-leaves", help="level 5, shipped leaves against these")
+    parser.add_argument("--leaves", help="--versus-leaves: this table instead of the shipped one")
     parser.add_argument("--pairs", default="2,1 3,2 4,3 5,4", help="--ladder: the pairs")
     parser.add_argument("--seed", type=int, default=30000)
     args = parser.parse_args(argv)
     if args.ladder or args.versus_leaves:
         for family in args.family or ("classic",):
             if args.versus_leaves:
-                old = Bot(5, 0, leaves=load_table(args.versus_leaves))
+                old = Bot(5, 0, leaves=load_leaves(args.versus_leaves))
+                new = Bot(5, 0, leaves=load_leaves(args.leaves) if args.leaves else None)
                 print(f"{family} 5 new leaves vs 5 old: "
-                      f"{match(family, Bot(5, 0), old, args.games, args.seed)}", flush=True)
+                      f"{match(family, new, old, args.games, args.seed)}", flush=True)
                 continue
             for pair in args.pairs.split():
                 a, b = (int(x) for x in pair.split(","))

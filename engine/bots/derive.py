@@ -27,21 +27,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from wordarena.engine.bots.bot import Bot
+from wordarena.engine.bots.bot import EXCHANGE_MARGIN, Bot
 from wordarena.engine.bots.leavefit import fit_file
+from wordarena.engine.bots.leaves import LeaveTable, load_leaves
 from wordarena.engine.bots.selfplay import play_game
+from wordarena.engine.bots.simulation import (
+    EQUITY_SCAN,
+    LeaveMemo,
+    best_equity_move,
+    leave_weight,
+    static_equity,
+)
 from wordarena.engine.families import get_ruleset
+from wordarena.engine.game.play import replace_at
 from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
-from wordarena.engine.movegen import generate
+from wordarena.engine.movegen import generate, generate_moves
 from wordarena.engine.rulesets.catalog import LANGUAGES
 from wordarena.engine.tiles import is_action
 
@@ -59,11 +70,31 @@ def rulesets() -> list[tuple[str, str]]:
     return [(f, lang) for f, langs in LANGUAGES.items() for lang in langs]
 
 
-def collect_racks(family: str, language: str, start: int, games: int, samples: Samples) -> int:
+def rack_equity(state: GameState, rack: tuple[str, ...], table: LeaveTable, level5: Bot) -> float:
+    """What ``rack`` is worth to level 5 on ``state``'s board (the seat to move holding it): its
+    best play's static equity (score + the value of the tiles kept, by ``table``, level 5's), or
+    its best exchange's when level 5 would exchange instead (``EXCHANGE_MARGIN``)."""
+    seat = state.to_move
+    held = replace(state, racks=replace_at(state.racks, seat, rack))
+    moves = generate_moves(held, seat, level5.lexicon, limit=EQUITY_SCAN)
+    best = best_equity_move(held, seat, moves, LeaveMemo(table))
+    equity = -math.inf if best is None else static_equity(held, seat, best, table)
+    exchange = level5.best_exchange(held, seat)
+    if exchange is not None and leave_weight(held) * exchange[1] > equity + EXCHANGE_MARGIN:
+        equity = leave_weight(held) * exchange[1]
+    return 0.0 if equity == -math.inf else equity
+
+
+def collect_racks(
+    family: str, language: str, start: int, games: int, samples: Samples,
+    equity: LeaveTable | None = None,
+) -> int:
     """Play games ``start`` .. ``start + games - 1`` and add their (rack, best score) samples
-    to ``samples``; returns the number of samples added."""
+    to ``samples`` — with ``equity``, (rack, best equity by that table: ``rack_equity``), the
+    next round of an iterated derivation; returns the number of samples added."""
     ruleset = get_ruleset(family, language)
     lexicon = load_lexicon(ruleset.lexicon)
+    level5 = None if equity is None else Bot(5, 0, lexicon, leaves=equity)
     rng = random.Random(f"derive/{family}/{language}/{start}")
     size = ruleset.rack_size
     added = [0]
@@ -76,8 +107,11 @@ def collect_racks(family: str, language: str, start: int, games: int, samples: S
         pool = [t for t in (*before.bag, *(t for r in before.racks for t in r)) if not is_action(t)]
         for _ in range(RACKS):
             rack = rng.sample(pool, min(size, len(pool)))
-            moves = generate(ruleset, before.cells, rack, lexicon, before.board_effects, limit=1)
-            best = moves[0].score if moves else 0
+            if level5 is not None:
+                best = rack_equity(before, tuple(sorted(rack)), equity, level5)
+            else:
+                moves = generate(ruleset, before.cells, rack, lexicon, before.board_effects, limit=1)
+                best = moves[0].score if moves else 0
             key = SEP.join(sorted(rack))
             entry = samples.get(key)
             if entry is None:
@@ -154,7 +188,7 @@ def merge(out: Path, folders: Sequence[Path], targets: Sequence[tuple[str, str]]
 
 def collect(
     folder: Path, targets: Sequence[tuple[str, str]], until: int, chunk: int, deadline: datetime | None,
-    first: int = 0,
+    first: int = 0, equity: LeaveTable | None = None,
 ) -> None:
     """Round-robin ``chunk`` games per ruleset until each has ``until`` or ``deadline``; a new
     file starts at game ``first`` (so several processes can each play a range: ``merge``)."""
@@ -175,7 +209,7 @@ def collect(
                 continue
             games = min(chunk, until - done)
             cpu = time.process_time()
-            added = collect_racks(family, language, start + done, games, data["samples"])
+            added = collect_racks(family, language, start + done, games, data["samples"], equity)
             data.update(
                 family=family,
                 language=language,
@@ -214,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--chunk", type=int, default=500, help="games per ruleset per round")
     c.add_argument("--deadline", help="stop after this UTC time (HH:MM, today)")
     c.add_argument("--first", type=int, default=0, help="a new file's first game (see merge)")
+    c.add_argument("--equity", type=Path, metavar="TABLE",
+                   help="value each rack by its best equity by this leave table, not its best "
+                        "score (one round of an iterated derivation; one ruleset)")
     m = sub.add_parser("merge", help="join folders that played consecutive ranges of games")
     m.add_argument("out", type=Path)
     m.add_argument("folders", type=Path, nargs="+")
@@ -226,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         choices=("tokens", "duplicates", "pairs", "means"),
         help="fit this model (default: compare them on held-out racks, keep the best)",
     )
+    f.add_argument("--out", type=Path, default=DATA, help="where to write the tables "
+                   "(default: the shipped ones)")
     args = parser.parse_args(argv)
     targets = _ruleset_args(args.rulesets)
     if args.command == "collect":
@@ -233,7 +272,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.deadline:
             hh, mm = (int(x) for x in args.deadline.split(":"))
             deadline = datetime.now(UTC).replace(hour=hh, minute=mm, second=0, microsecond=0)
-        collect(args.folder, targets, args.until, args.chunk, deadline, args.first)
+        equity = None if args.equity is None else load_leaves(args.equity)
+        if equity is not None and len(targets) != 1:
+            raise SystemExit("--equity: name the one ruleset its table is for")
+        collect(args.folder, targets, args.until, args.chunk, deadline, args.first, equity)
         return 0
     if args.command == "merge":
         merge(args.out, args.folders, _ruleset_args(args.rulesets))
@@ -244,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{family}/{language}: no samples in {args.folder}", file=sys.stderr)
             continue
         table, report = fit_file(load_samples(path), args.model)
-        out = DATA / f"leaves-{family}-{language}.json"
+        out = args.out / f"leaves-{family}-{language}.json"
         out.write_text(json.dumps(table.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"{out.name}: {report}")
     return 0

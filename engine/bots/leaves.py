@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from pathlib import Path
+from typing import Any
 
 from wordarena.engine.tiles import is_action, remove_tokens
 
@@ -98,10 +100,21 @@ def leave_table(family: str, language: str = "en") -> LeaveTable:
         path = folder / f"leaves-{family}-en.json"
     if not path.is_file():
         return LeaveTable(family, language=language)
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return LeaveTable(family, {str(k): float(v) for k, v in data["values"].items()},
+    return table_from_json(json.loads(path.read_text(encoding="utf-8")), family, language)
+
+
+def table_from_json(data: dict[str, Any], family: str = "", language: str = "en") -> LeaveTable:
+    """The leave table a ``LeaveTable.to_json`` document holds (``family`` and ``language`` when
+    it names none)."""
+    return LeaveTable(str(data.get("family", family)),
+                      {str(k): float(v) for k, v in data["values"].items()},
                       float(data["duplicate"]), float(data["balance"]), int(data.get("games", 0)),
                       float(data.get("scale", 1.0)),
                       {str(k): float(v) for k, v in data.get("duplicates", {}).items()},
                       str(data.get("language", language)),
                       {str(k): float(v) for k, v in data.get("pairs", {}).items()})
+
+
+def load_leaves(path: str | Path) -> LeaveTable:
+    """The leave table in the JSON file ``path`` (as ``derive fit`` writes them)."""
+    return table_from_json(json.loads(Path(path).read_text(encoding="utf-8")))

@@ -197,3 +197,48 @@ def test_derive_collect_resumes_and_fit_writes_a_table(tmp_path, monkeypatch) ->
     assert derive.main(["fit", str(tmp_path / "a"), "classic/it", "--model", "means"]) == 0
     table = json.loads((tmp_path / "leaves-classic-it.json").read_text(encoding="utf-8"))
     assert table["games"] == 2 and table["language"] == "it" and "?" in table["values"]
+
+
+def test_derive_by_equity_values_a_rack_as_level_5_plays_it(tmp_path, lexicon) -> None:  # type: ignore[no-untyped-def]
+    """``collect --equity TABLE`` (an iterated derivation's next round) values each random rack
+    by what level 5 with TABLE makes of it — its chosen play's score plus the value of the
+    tiles it keeps, or its exchange's — not by the rack's best score; the samples it keeps
+    differ from the score-valued ones on the same racks, and fit ``--out`` writes the table
+    there, not over the shipped one."""
+    import json
+
+    from wordarena.engine.bots import derive
+    from wordarena.engine.bots.simulation import static_equity
+    from wordarena.engine.movegen import generate_moves
+
+    table = leave_table("classic")
+    state, _ = start_game(get_ruleset("classic"), 2, 5, lexicon)
+    checked = 0
+    for _ in range(8):
+        seat = state.to_move
+        level5 = Bot(5, 0, lexicon, leaves=table)
+        action = level5.choose(state)
+        value = derive.rack_equity(state, state.racks[seat], table, level5)
+        if isinstance(action, Play):
+            chosen = next(m for m in generate_moves(state, seat, lexicon)
+                          if m.to_play(seat) == action)
+            assert value == pytest.approx(static_equity(state, seat, chosen, table))
+            best_score = generate_moves(state, seat, lexicon, limit=1)[0].score
+            checked += value != best_score
+        state, _ = apply(state, action)
+    assert checked  # the leave changed a rack's value at least once
+    shipped = str(derive.DATA / "leaves-classic-en.json")
+    by_score, by_equity = tmp_path / "score", tmp_path / "equity"
+    assert derive.main(["collect", str(by_score), "classic/en", "--until", "1"]) == 0
+    assert derive.main(["collect", str(by_equity), "classic/en", "--until", "1",
+                        "--equity", shipped]) == 0
+    score = json.loads((by_score / "samples-classic-en.json").read_text(encoding="utf-8"))
+    equity = json.loads((by_equity / "samples-classic-en.json").read_text(encoding="utf-8"))
+    assert score["samples"].keys() == equity["samples"].keys()  # the same racks, valued otherwise
+    assert score["samples"] != equity["samples"]
+    with pytest.raises(SystemExit, match="the one ruleset"):
+        derive.main(["collect", str(tmp_path / "x"), "--until", "1", "--equity", shipped])
+    assert derive.main(["fit", str(by_equity), "classic/en", "--model", "means",
+                        "--out", str(tmp_path)]) == 0
+    fitted = json.loads((tmp_path / "leaves-classic-en.json").read_text(encoding="utf-8"))
+    assert fitted["games"] == 1 and fitted["values"] != table.values
