@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--candidates", type=int, default=SimSettings.candidates)
     parser.add_argument("--iterations", type=int, default=SimSettings.iterations)
     parser.add_argument("--budget", type=float, default=SimSettings.budget_s, help="s a move")
-    parser.add_argument("--plies", type=int, default=SimSettings.plies, choices=(2, 3))
+    parser.add_argument("--plies", type=int, default=SimSettings.plies, choices=(2, 3, 4))
     parser.add_argument("--confidence", type=float, default=SimSettings.confidence,
                         help="standard errors a challenger must beat level 5's play by")
     parser.add_argument("--prune", default=SimSettings.prune, choices=PRUNES,

@@ -79,7 +79,9 @@ class SimSettings:
     iterations: int = 400
     min_iterations: int = 12
     budget_s: float = DEFAULT_BUDGET_S
-    plies: int = 2  # the candidate, every other seat's reply, (3:) the seat's own next play
+    #: the candidate, every other seat's reply, (3:) the seat's own next play, (4:) the replies
+    #: again … (``play_out``)
+    plies: int = 2
     #: how a two-ply play-out ends when the bag is empty at its horizon (2 players): "out" —
     #: the seat's best play that goes out and the game's end, else the racks' face values (the
     #: opponent's less the seat's); "leave" — the leaves, weighted by the bag, as mid-game
@@ -100,6 +102,8 @@ class SimSettings:
             raise ValueError(f"horizon must be one of {HORIZONS}, not {self.horizon!r}")
         if self.prune not in PRUNES:
             raise ValueError(f"prune must be one of {PRUNES}, not {self.prune!r}")
+        if self.plies < 2:
+            raise ValueError(f"plies must be at least 2 (the candidate and the replies), not {self.plies}")
 
 
 def mean_se(values: Sequence[float]) -> tuple[float, float]:
@@ -380,57 +384,61 @@ def play_out(
     """(spread gained over the plies + the leave values at the horizon, tiles still unseen
     afterwards — 0 when the play-out ended the game) of ``cand`` in ``world``.
 
-    ``plies`` 2: the candidate and every other seat's best-equity reply; the horizon's value is
-    the seat's leave (the tiles it kept, not the ones it drew: those are the same luck for every
-    candidate) less the best opponent's leave after its reply — the spread in equity, as level 5
-    would weigh it. ``plies`` 3 (macondo's default look-ahead: the candidate, the replies, the
-    seat's own next play): the seat's best-equity play from its leave and what it drew, valued
-    by its score and the tiles it keeps then, less the opponent's leave after its reply. When
-    the replies leave the seat to move with the bag empty (2 players), ``horizon`` "out" ends
-    the play-out instead (``_end_horizon``)."""
+    The plies alternate: the candidate (1), every other seat's best-equity reply (2), the
+    seat's own best-equity play (3), the replies again (4) … The horizon's value is the spread
+    plus the tiles the seat kept at its last play (after the candidate: not the ones it drew,
+    those are the same luck for every candidate) less what the leading opponent kept at its
+    last reply — the spread in equity, as level 5 would weigh it. ``plies`` 2 is the default;
+    3 is macondo's look-ahead; an even number gives both sides the same number of plays. When
+    the seat is to move with the bag empty (2 players), ``horizon`` "out" ends the play-out
+    instead (``_end_horizon``). The last ply is scored without being applied where that gives
+    the same score (``_final_reply``; the seat's own last play: ``static_equity``)."""
     first: Action = cand.move.to_play(seat) if cand.move is not None else Exchange(seat, cand.exchange)
+    used = cand.move.tokens if cand.move is not None else cand.exchange
+    kept = {seat: leave_weight(world) * leaves.leave(world.racks[seat], used)}  # at the last play
     state = settle(apply(world, first)[0])
-    theirs: dict[int, float] = {}  # each answering seat's leave value
-    unapplied = 0  # the last reply's score when it need not be applied (``_final_reply``)
-    while not state.over and state.to_move != seat:  # every other seat answers once
-        who = state.to_move
-        move = best_reply(state, who, lexicon, leaves)
-        if move is not None:
-            theirs[who] = leave_weight(state) * leaves.leave(state.racks[who], move.tokens)
-            # with the bag empty, horizon "out" needs the racks after the reply: applied
-            if plies == 2 and _final_reply(state, who, move) and (horizon == "leave" or state.bag):
-                unapplied = move.score
+    unapplied = (seat, 0, 0)  # the last ply when it was not applied: (who, score, tiles)
+    ply = 1
+    while ply < plies and not state.over:
+        ply += 1
+        if ply % 2:  # the seat's own play
+            if horizon == "out" and endgame.supports(state):
+                break  # valued by ``_end_horizon`` below
+            move = best_reply(state, seat, lexicon, leaves)
+            kept[seat] = leave_weight(state) * leaves.leave(
+                state.racks[seat], move.tokens if move is not None else ())
+            if ply == plies:  # not applied: War of Words effects act between turns, after it
+                unapplied = (seat, move.score, move.tile_count) if move is not None else unapplied
                 break
-        state = settle(apply(state, move.to_play(who) if move is not None else Pass(who))[0])
+            state = settle(apply(state, move.to_play(seat) if move is not None else Pass(seat))[0])
+            continue
+        while not state.over and state.to_move != seat:  # every other seat answers once
+            who = state.to_move
+            move = best_reply(state, who, lexicon, leaves)
+            if move is not None:
+                kept[who] = leave_weight(state) * leaves.leave(state.racks[who], move.tokens)
+                # with the bag empty, horizon "out" needs the racks after the reply: applied
+                if ply == plies and _final_reply(state, who, move) \
+                        and (horizon == "leave" or state.bag):
+                    unapplied = (who, move.score, move.tile_count)
+                    break
+            state = settle(apply(state, move.to_play(who) if move is not None else Pass(who))[0])
     scores = state.result.scores if state.result is not None else state.scores
-    if unapplied:
-        scores = replace_at(scores, 1 - seat, scores[1 - seat] + unapplied)
+    who, score, tiles = unapplied
+    scores = replace_at(scores, who, scores[who] + score)
     before = world.scores[seat] - max(s for i, s in enumerate(world.scores) if i != seat)
     lead = max(range(len(scores)), key=lambda i: -math.inf if i == seat else scores[i])
     spread = float(scores[seat] - scores[lead] - before)
     # an end game the exact search covers (2 players, bag empty; not War of Words), seat to move
-    if horizon == "out" and not unapplied and state.to_move == seat and endgame.supports(state):
+    if horizon == "out" and not tiles and state.to_move == seat and endgame.supports(state):
         return _end_horizon(state, seat, lexicon, before, spread)
     if state.over:  # the lead is final (``win_chance`` of nothing unseen)
         return spread, 0
-    if plies >= 3 and state.to_move == seat:
-        spread += _own_next(state, seat, lexicon, leaves)
-    else:  # the seat's leave: the tiles it kept, not the ones it drew
-        used = cand.move.tokens if cand.move is not None else cand.exchange
-        spread += leave_weight(world) * leaves.leave(world.racks[seat], used)
-    spread -= theirs.get(lead, 0.0)
+    spread += kept[seat]
+    spread -= kept.get(lead, 0.0)
     left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
-    return spread, left
-
-
-def _own_next(state: GameState, seat: int, lexicon: Any, leaves: LeaveMemo) -> float:
-    """The third ply's value: the score of the seat's best-equity play plus the (weighted) value
-    of the tiles it keeps — its whole rack's when it has no play. Not applied: it is the last
-    ply (War of Words effects act between turns, after it)."""
-    move = best_reply(state, seat, lexicon, leaves)
-    if move is None:
-        return leave_weight(state) * leaves.leave(state.racks[seat], ())
-    return static_equity(state, seat, move, leaves.table)
+    # the unapplied last ply's tiles leave the unseen pool (the seat's: as many as it draws)
+    return spread, left - (tiles if who != seat else min(tiles, len(state.bag)))
 
 
 def _end_horizon(

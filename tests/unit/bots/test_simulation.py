@@ -284,6 +284,43 @@ def test_a_three_ply_play_out_adds_the_seats_own_next_play_and_what_it_keeps(mid
             assert value == pytest.approx(expected)
 
 
+def test_a_four_ply_play_out_gives_each_side_two_plays_and_values_their_last_leaves(midgame, lexicon) -> None:
+    """Four plies: the candidate, the opponent's best-equity answer, the seat's own best-equity
+    play, the opponent's second answer — the spread they make, plus the tiles the seat kept at
+    its second play less what the opponent kept at its second answer (both sides have played
+    twice, so neither's board chances are left uncounted) — computed here by hand from the
+    engine's own moves."""
+    from wordarena.engine.bots.simulation import LeaveMemo, deal, leave_weight, play_out, static_equity
+
+    seat, other = midgame.to_move, 1 - midgame.to_move
+    table = leave_table("classic")
+    moves = generate_moves(midgame, seat, lexicon)
+    cands = candidates_of(midgame, seat, moves, table, 4, None)
+    pool = unseen_pool(midgame, seat)
+
+    def best_equity(state, who):
+        answers = generate_moves(state, who, lexicon)[:100]
+        return max(answers, key=lambda m: (static_equity(state, who, m, table), -answers.index(m)))
+
+    for k in range(3):
+        world = deal(midgame, seat, pool, random.Random(k))
+        for cand in cands:
+            state, _ = apply(world, cand.move.to_play(seat))
+            spread, kept, unseen = float(cand.move.score), {}, []
+            for who in (other, seat, other):
+                move = best_equity(state, who)
+                kept[who] = leave_weight(state) * table.after(state.racks[who], move.tokens)
+                spread += move.score if who == seat else -move.score
+                state, _ = apply(state, move.to_play(who))
+                unseen.append(len(state.bag) + len(state.racks[other]))
+            value, left = play_out(world, seat, cand, lexicon, LeaveMemo(table), plies=4)
+            assert value == pytest.approx(spread + kept[seat] - kept[other])
+            # the tiles still unseen (the win estimate's) after the last ply, whether or not
+            # the play-out applied it: after the first answer with two plies, the second with four
+            assert left == unseen[2]
+            assert play_out(world, seat, cand, lexicon, LeaveMemo(table), plies=2)[1] == unseen[0]
+
+
 def test_a_decided_game_ranks_by_spread_and_a_close_one_by_the_win_estimate(lexicon) -> None:
     # Few tiles unseen (the win estimate ranks), far ahead: every candidate wins in every world,
     # so the spread decides; level with the opponent: the ranking is the win estimate's.
@@ -376,11 +413,13 @@ def test_estimates_that_tie_are_not_pruned_by_the_win_estimate() -> None:
     assert sure.live and near.live and not poor.live
 
 
-def test_the_prune_setting_is_checked() -> None:
+def test_the_prune_and_plies_settings_are_checked() -> None:
     assert SimSettings(prune="spread").prune == "spread"
     assert SimSettings(prune="paired").prune == "paired"
     with pytest.raises(ValueError, match="prune must be one of"):
         SimSettings(prune="wins")
+    with pytest.raises(ValueError, match="plies must be at least 2"):
+        SimSettings(plies=1)
 
 
 def test_paired_pruning_drops_a_play_worse_in_every_world_that_the_worlds_luck_hides() -> None:
