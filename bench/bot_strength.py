@@ -42,7 +42,7 @@ from typing import Any
 
 from wordarena.engine.bots import Bot, play_game
 from wordarena.engine.bots.leaves import load_leaves
-from wordarena.engine.bots.simulation import PRUNES, SimSettings
+from wordarena.engine.bots.simulation import PRUNES, SimSettings, mean_se
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.lexicon import load_lexicon
 
@@ -156,10 +156,9 @@ def run(family: str, games: int, settings: SimSettings, seed: int, first_game: i
     return tally
 
 
-def report(paths: Iterable[Path], by_commit: bool = False) -> list[str]:
-    """Per family and settings (and commit, with ``by_commit``): the recorded games' tally,
-    whole deals only (a deal's two games, the seats swapped), each (family, settings, seed,
-    game) counted once, and the commits that played them."""
+def recorded(paths: Iterable[Path], by_commit: bool = False) -> dict[tuple[str, str, int, int], Any]:
+    """The recorded games by (family, settings key — with the commit when ``by_commit`` —,
+    seed, game), each once (a game recorded twice: the later record)."""
     games: dict[tuple[str, str, int, int], dict[str, Any]] = {}
     for path in paths:
         for raw in path.read_text(encoding="utf-8").splitlines():
@@ -170,12 +169,24 @@ def report(paths: Iterable[Path], by_commit: bool = False) -> list[str]:
                 if by_commit:
                     key += f" commit {g['commit']}"
                 games[(g["family"], key, g["seed"], g["game"])] = g
+    return games
+
+
+def whole_deals(games: dict[tuple[str, str, int, int], Any]) -> dict[tuple[str, str], list[Any]]:
+    """Per (family, settings key): the games whose deal's other game was played too."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (family, key, seed, game), g in sorted(games.items()):
-        if (family, key, seed, game ^ 1) in games:  # its deal's other game was played too
+        if (family, key, seed, game ^ 1) in games:
             groups.setdefault((family, key), []).append(g)
+    return groups
+
+
+def report(paths: Iterable[Path], by_commit: bool = False) -> list[str]:
+    """Per family and settings (and commit, with ``by_commit``): the recorded games' tally,
+    whole deals only (a deal's two games, the seats swapped), each (family, settings, seed,
+    game) counted once, and the commits that played them."""
     lines = []
-    for (family, key), played in groups.items():
+    for (family, key), played in whole_deals(recorded(paths, by_commit)).items():
         timed = [g for g in played if g.get("level6_moves")]  # games kept from a log: no CPU
         tally = Tally(family, moves=sum(g["level6_moves"] for g in timed),
                       cpu=sum(g["level6_cpu"] for g in timed))
@@ -185,6 +196,40 @@ def report(paths: Iterable[Path], by_commit: bool = False) -> list[str]:
         commits = sorted({g["commit"] for g in played})
         lines.append(f"{tally.line()}\n    seeds {seeds}, commits {commits}\n    settings {key}")
     return lines
+
+
+def paired(paths: Iterable[Path]) -> list[str]:
+    """Every two settings that played the same games (family, seed, game; whole deals): how
+    many came out identical, and the difference of the first to the second, game by game, in
+    wins (ties half) and spread, each ± its standard error. Two variants on the same deals
+    share each deal's luck, and many of their games are the same, so the paired difference is
+    far quieter than the two tallies' (docs/bots.md)."""
+    by_game: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for (family, key), played in whole_deals(recorded(paths)).items():
+        for g in played:
+            by_game.setdefault((family, g["seed"], g["game"]), {})[key] = g
+    pairs: dict[tuple[str, str, str], list[tuple[float, float, bool]]] = {}
+    for (family, _, _), variants in sorted(by_game.items()):
+        keys = sorted(variants)
+        for i, a in enumerate(keys):
+            for b in keys[i + 1 :]:
+                ga, gb = variants[a]["scores"], variants[b]["scores"]
+                pairs.setdefault((family, a, b), []).append(
+                    (_win(ga) - _win(gb), (ga[0] - ga[1]) - (gb[0] - gb[1]), ga == gb))
+    lines = []
+    for (family, a, b), diffs in pairs.items():
+        wins, wins_se = mean_se([d[0] for d in diffs])
+        spread, spread_se = mean_se([d[1] for d in diffs])
+        sa, sb = json.loads(a), json.loads(b)
+        changed = sorted(k for k in {*sa, *sb} if sa.get(k) != sb.get(k))
+        name = ", ".join(f"{k} {sa.get(k)} against {sb.get(k)}" for k in changed)
+        lines.append(f"{family:<11} {name}: {len(diffs)} games ({sum(d[2] for d in diffs)} "
+                     f"identical), wins {wins:+.1%} ± {wins_se:.1%}, spread {spread:+.1f} ± {spread_se:.1f}")
+    return lines
+
+
+def _win(scores: list[int]) -> float:
+    return 1.0 if scores[0] > scores[1] else 0.5 if scores[0] == scores[1] else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,12 +255,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", type=Path, help="append every game to this JSON-lines file")
     parser.add_argument("--report", type=Path, nargs="+", metavar="FILE",
                         help="tally the games recorded in these files (plays none)")
+    parser.add_argument("--paired", action="store_true",
+                        help="with --report: every two settings that played the same games, "
+                             "their difference game by game")
     parser.add_argument("--by-commit", action="store_true",
                         help="with --report: a tally per commit too (a deal counts when both "
                              "its games were played by one commit)")
     args = parser.parse_args(argv)
     if args.report:
-        print("\n".join(report(args.report, args.by_commit)))
+        print("\n".join(paired(args.report) if args.paired else report(args.report, args.by_commit)))
         return 0
     if args.first % 2 or args.games % 2:
         parser.error("--first and --games must be even: a deal is two games, the seats swapped")
