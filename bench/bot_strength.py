@@ -198,14 +198,15 @@ def report(paths: Iterable[Path], by_commit: bool = False) -> list[str]:
     return lines
 
 
-def paired(paths: Iterable[Path]) -> list[str]:
+def paired(paths: Iterable[Path], by_commit: bool = False) -> list[str]:
     """Every two settings that played the same games (family, seed, game; whole deals): how
     many came out identical, and the difference of the first to the second, game by game, in
     wins (ties half) and spread, each ± its standard error. Two variants on the same deals
     share each deal's luck, and many of their games are the same, so the paired difference is
-    far quieter than the two tallies' (docs/bots.md)."""
+    far quieter than the two tallies' (docs/bots.md). ``by_commit``: the same settings played
+    by two commits count as two."""
     by_game: dict[tuple[str, int, int], dict[str, Any]] = {}
-    for (family, key), played in whole_deals(recorded(paths)).items():
+    for (family, key), played in whole_deals(recorded(paths, by_commit)).items():
         for g in played:
             by_game.setdefault((family, g["seed"], g["game"]), {})[key] = g
     pairs: dict[tuple[str, str, str], list[tuple[float, float, bool]]] = {}
@@ -220,7 +221,8 @@ def paired(paths: Iterable[Path]) -> list[str]:
     for (family, a, b), diffs in pairs.items():
         wins, wins_se = mean_se([d[0] for d in diffs])
         spread, spread_se = mean_se([d[1] for d in diffs])
-        sa, sb = json.loads(a), json.loads(b)
+        (ja, _, ca), (jb, _, cb) = a.partition(" commit "), b.partition(" commit ")
+        sa, sb = {**json.loads(ja), "commit": ca}, {**json.loads(jb), "commit": cb}
         changed = sorted(k for k in {*sa, *sb} if sa.get(k) != sb.get(k))
         name = ", ".join(f"{k} {sa.get(k)} against {sb.get(k)}" for k in changed)
         lines.append(f"{family:<11} {name}: {len(diffs)} games ({sum(d[2] for d in diffs)} "
@@ -263,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
                              "its games were played by one commit)")
     args = parser.parse_args(argv)
     if args.report:
-        print("\n".join(paired(args.report) if args.paired else report(args.report, args.by_commit)))
+        print("\n".join(paired(args.report, args.by_commit) if args.paired else report(args.report, args.by_commit)))
         return 0
     if args.first % 2 or args.games % 2:
         parser.error("--first and --games must be even: a deal is two games, the seats swapped")
