@@ -265,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                              "its games were played by one commit)")
     args = parser.parse_args(argv)
     if args.report:
-        print("\n".join(paired(args.report, args.by_commit) if args.paired else report(args.report, args.by_commit)))
+        tally = paired if args.paired else report
+        print("\n".join(tally(args.report, args.by_commit)))
         return 0
     if args.first % 2 or args.games % 2:
         parser.error("--first and --games must be even: a deal is two games, the seats swapped")
