@@ -107,7 +107,7 @@ def collect_racks(
         pool = [t for t in (*before.bag, *(t for r in before.racks for t in r)) if not is_action(t)]
         for _ in range(RACKS):
             rack = rng.sample(pool, min(size, len(pool)))
-            if level5 is not None:
+            if equity is not None and level5 is not None:
                 best = rack_equity(before, tuple(sorted(rack)), equity, level5)
             else:
                 moves = generate(ruleset, before.cells, rack, lexicon, before.board_effects, limit=1)
