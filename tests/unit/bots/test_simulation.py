@@ -253,6 +253,23 @@ def test_a_two_ply_play_out_is_the_candidates_equity_less_the_best_reply_equity(
     assert two[0] == pytest.approx(two[1]) and three[0] != three[1]
 
 
+def _by_hand(state, lexicon):
+    """What the play-out tests compute by hand from: the seat to move, its opponent, the classic
+    leave table, the seat's four best candidates, its unseen pool, and a best-equity chooser
+    over the 100 best-scoring moves (``REPLY_SCAN``), as the play-outs choose."""
+    from wordarena.engine.bots.simulation import static_equity
+
+    seat = state.to_move
+    table = leave_table("classic")
+    cands = candidates_of(state, seat, generate_moves(state, seat, lexicon), table, 4, None)
+
+    def best_equity(position, who):
+        answers = generate_moves(position, who, lexicon)[:100]
+        return max(answers, key=lambda m: (static_equity(position, who, m, table), -answers.index(m)))
+
+    return seat, 1 - seat, table, cands, unseen_pool(state, seat), best_equity
+
+
 def test_a_three_ply_play_out_adds_the_seats_own_next_play_and_what_it_keeps(midgame, lexicon) -> None:
     """Three plies (macondo's look-ahead): the candidate's score, less the opponent's best-equity
     answer's score, plus the seat's own best-equity play from its leave and what it drew (its
@@ -260,15 +277,7 @@ def test_a_three_ply_play_out_adds_the_seats_own_next_play_and_what_it_keeps(mid
     here by hand from the engine's own moves."""
     from wordarena.engine.bots.simulation import LeaveMemo, deal, leave_weight, play_out, static_equity
 
-    seat, other = midgame.to_move, 1 - midgame.to_move
-    table = leave_table("classic")
-    moves = generate_moves(midgame, seat, lexicon)
-    cands = candidates_of(midgame, seat, moves, table, 4, None)
-    pool = unseen_pool(midgame, seat)
-
-    def best_equity(state, who):
-        answers = generate_moves(state, who, lexicon)[:100]
-        return max(answers, key=lambda m: (static_equity(state, who, m, table), -answers.index(m)))
+    seat, other, table, cands, pool, best_equity = _by_hand(midgame, lexicon)
 
     for k in range(3):
         world = deal(midgame, seat, pool, random.Random(k))
@@ -290,17 +299,9 @@ def test_a_four_ply_play_out_gives_each_side_two_plays_and_values_their_last_lea
     its second play less what the opponent kept at its second answer (both sides have played
     twice, so neither's board chances are left uncounted) — computed here by hand from the
     engine's own moves."""
-    from wordarena.engine.bots.simulation import LeaveMemo, deal, leave_weight, play_out, static_equity
+    from wordarena.engine.bots.simulation import LeaveMemo, deal, leave_weight, play_out
 
-    seat, other = midgame.to_move, 1 - midgame.to_move
-    table = leave_table("classic")
-    moves = generate_moves(midgame, seat, lexicon)
-    cands = candidates_of(midgame, seat, moves, table, 4, None)
-    pool = unseen_pool(midgame, seat)
-
-    def best_equity(state, who):
-        answers = generate_moves(state, who, lexicon)[:100]
-        return max(answers, key=lambda m: (static_equity(state, who, m, table), -answers.index(m)))
+    seat, other, table, cands, pool, best_equity = _by_hand(midgame, lexicon)
 
     for k in range(3):
         world = deal(midgame, seat, pool, random.Random(k))
