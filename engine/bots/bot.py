@@ -134,23 +134,27 @@ class Bot:
         return self.leaves
 
     def _best_equity(self, state: GameState, moves: list[Move]) -> Move | None:
-        seat = state.to_move
         if not state.bag:  # end game: tiles kept only cost points
             if ENDGAME_CANDIDATES and state.ruleset.family in ENDGAME_FAMILIES \
                     and state.players == 2:
                 return self._endgame(state, moves)
             return moves[0]
+        return self.equity_choice(state, moves)[0]
+
+    def equity_choice(self, state: GameState, moves: list[Move]) -> tuple[Move | None, float]:
+        """Level 5's choice while the bag is not empty, and its equity: the play of best static
+        equity among ``moves`` (best-scoring first), or None when the best exchange beats it by
+        ``EXCHANGE_MARGIN`` (then the exchange's leave value; -inf with neither)."""
+        seat = state.to_move
         # the same choice as scoring every one of the EQUITY_SCAN best-scoring moves by static_equity
         # (leaves matter less late), stopping once no later score can beat it
         best = best_equity_move(state, seat, moves, LeaveMemo(self._table(state)),
                                 EQUITY_SCAN)
         best_eq = -math.inf if best is None else static_equity(state, seat, best, self._table(state))
         exchange = self._exchange_choice(state, seat)
-        if exchange is not None and best is not None:
-            _, eq = exchange
-            if eq > best_eq + EXCHANGE_MARGIN:
-                return None
-        return best
+        if exchange is not None and exchange[1] > best_eq + EXCHANGE_MARGIN:
+            return None, exchange[1]
+        return best, best_eq
 
     def _endgame(self, state: GameState, moves: list[Move]) -> Move:
         """The play with the best spread after the opponent's best-scoring reply (bag empty)."""

@@ -37,17 +37,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from wordarena.engine.bots.bot import EXCHANGE_MARGIN, Bot
+from wordarena.engine.bots.bot import Bot
 from wordarena.engine.bots.leavefit import fit_file
 from wordarena.engine.bots.leaves import LeaveTable, load_leaves
 from wordarena.engine.bots.selfplay import play_game
-from wordarena.engine.bots.simulation import (
-    EQUITY_SCAN,
-    LeaveMemo,
-    best_equity_move,
-    leave_weight,
-    static_equity,
-)
+from wordarena.engine.bots.simulation import EQUITY_SCAN
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game.play import replace_at
 from wordarena.engine.game.state import GameState
@@ -70,18 +64,14 @@ def rulesets() -> list[tuple[str, str]]:
     return [(f, lang) for f, langs in LANGUAGES.items() for lang in langs]
 
 
-def rack_equity(state: GameState, rack: tuple[str, ...], table: LeaveTable, level5: Bot) -> float:
-    """What ``rack`` is worth to level 5 on ``state``'s board (the seat to move holding it): its
-    best play's static equity (score + the value of the tiles kept, by ``table``, level 5's), or
-    its best exchange's when level 5 would exchange instead (``EXCHANGE_MARGIN``)."""
+def rack_equity(state: GameState, rack: tuple[str, ...], level5: Bot) -> float:
+    """What ``rack`` is worth to ``level5`` on ``state``'s board (the seat to move holding it):
+    the equity of its choice (``Bot.equity_choice``) — its play's score + the value of the tiles
+    kept by its table, or its exchange's leave value; 0 with neither."""
     seat = state.to_move
     held = replace(state, racks=replace_at(state.racks, seat, rack))
     moves = generate_moves(held, seat, level5.lexicon, limit=EQUITY_SCAN)
-    best = best_equity_move(held, seat, moves, LeaveMemo(table))
-    equity = -math.inf if best is None else static_equity(held, seat, best, table)
-    exchange = level5.best_exchange(held, seat)
-    if exchange is not None and leave_weight(held) * exchange[1] > equity + EXCHANGE_MARGIN:
-        equity = leave_weight(held) * exchange[1]
+    equity = level5.equity_choice(held, moves)[1]
     return 0.0 if equity == -math.inf else equity
 
 
@@ -107,8 +97,8 @@ def collect_racks(
         pool = [t for t in (*before.bag, *(t for r in before.racks for t in r)) if not is_action(t)]
         for _ in range(RACKS):
             rack = rng.sample(pool, min(size, len(pool)))
-            if equity is not None and level5 is not None:
-                best = rack_equity(before, tuple(sorted(rack)), equity, level5)
+            if level5 is not None:
+                best = rack_equity(before, tuple(sorted(rack)), level5)
             else:
                 moves = generate(ruleset, before.cells, rack, lexicon, before.board_effects, limit=1)
                 best = moves[0].score if moves else 0

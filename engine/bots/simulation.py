@@ -412,17 +412,8 @@ def play_out(
                 break
             state = settle(apply(state, move.to_play(seat) if move is not None else Pass(seat))[0])
             continue
-        while not state.over and state.to_move != seat:  # every other seat answers once
-            who = state.to_move
-            move = best_reply(state, who, lexicon, leaves)
-            if move is not None:
-                kept[who] = leave_weight(state) * leaves.leave(state.racks[who], move.tokens)
-                # with the bag empty, horizon "out" needs the racks after the reply: applied
-                if ply == plies and _final_reply(state, who, move) \
-                        and (horizon == "leave" or state.bag):
-                    unapplied = (who, move.score, move.tile_count)
-                    break
-            state = settle(apply(state, move.to_play(who) if move is not None else Pass(who))[0])
+        state, unapplied = _replies(state, seat, lexicon, leaves, kept,
+                                    ply == plies and (horizon == "leave" or bool(state.bag)))
     scores = state.result.scores if state.result is not None else state.scores
     who, score, tiles = unapplied
     scores = replace_at(scores, who, scores[who] + score)
@@ -439,6 +430,25 @@ def play_out(
     left = len(state.bag) + sum(len(r) for i, r in enumerate(state.racks) if i != seat)
     # the unapplied last ply's tiles leave the unseen pool (the seat's: as many as it draws)
     return spread, left - (tiles if who != seat else min(tiles, len(state.bag)))
+
+
+def _replies(
+    state: GameState, seat: int, lexicon: Any, leaves: LeaveMemo, kept: dict[int, float],
+    last: bool,
+) -> tuple[GameState, tuple[int, int, int]]:
+    """Every other seat answers once with its best-equity play; what each keeps goes into
+    ``kept``. On the play-out's ``last`` ply a reply ``_final_reply`` allows is scored without
+    being applied: returned as (who, score, tiles), else (seat, 0, 0). (With the bag empty,
+    horizon "out" needs the racks after the reply, so the caller passes ``last`` False.)"""
+    while not state.over and state.to_move != seat:
+        who = state.to_move
+        move = best_reply(state, who, lexicon, leaves)
+        if move is not None:
+            kept[who] = leave_weight(state) * leaves.leave(state.racks[who], move.tokens)
+            if last and _final_reply(state, who, move):
+                return state, (who, move.score, move.tile_count)
+        state = settle(apply(state, move.to_play(who) if move is not None else Pass(who))[0])
+    return state, (seat, 0, 0)
 
 
 def _end_horizon(

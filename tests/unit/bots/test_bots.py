@@ -218,7 +218,7 @@ def test_derive_by_equity_values_a_rack_as_level_5_plays_it(tmp_path, lexicon) -
         seat = state.to_move
         level5 = Bot(5, 0, lexicon, leaves=table)
         action = level5.choose(state)
-        value = derive.rack_equity(state, state.racks[seat], table, level5)
+        value = derive.rack_equity(state, state.racks[seat], level5)
         if isinstance(action, Play):
             chosen = next(m for m in generate_moves(state, seat, lexicon)
                           if m.to_play(seat) == action)
