@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -104,6 +105,17 @@ def best_move(view: dict) -> str | None:
     none (see ``legal_plays``)."""
     plays = legal_plays(view)
     return plays[0][1] if plays else None
+
+
+def best_or_pass(view: dict, name: str) -> tuple[str, str]:
+    """What the viewer types for their turn, the best play or ``pass`` when a random rack has no
+    legal play, and the regex the game screens show for it (``Name: 8H WORD for 24`` or
+    ``Name passed``)."""
+    plays = legal_plays(view)
+    if not plays:
+        return "pass", rf"{re.escape(name)} passed"
+    score, move = plays[0]
+    return move, rf"{re.escape(name)}: {re.escape(move)} for {score}\b"
 
 
 def match_server_pid(served: Served) -> int:

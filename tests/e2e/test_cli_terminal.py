@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from e2e_helpers import ROOT, Served, cli, cli_json, legal_plays
+from e2e_helpers import ROOT, Served, best_or_pass, cli, cli_json
 from terminal import Terminal, state, wait_turn
 
 pytestmark = pytest.mark.slow
@@ -25,12 +25,16 @@ RECORD = ROOT / "tests/unit/interchange/gcg/josh2.gcg"
 COLS = "ABCDEFGHIJKLMNO"
 
 
-def play_best(served: Served, config: Path, match_id: str) -> tuple[str, int]:
-    """The player's best play (by the test's own generator), made by script; (notation, score)."""
+def play_best(served: Served, config: Path, match_id: str, name: str) -> str:
+    """The player's best play (by the test's own generator), or a pass when the rack has none,
+    made by script; the regex the screens show for it."""
     view = wait_turn(served, config, match_id)
-    score, move = legal_plays(view)[0]
-    cli(served, config, "move", match_id, move, "--expected-seq", str(view["last_seq"]))
-    return move, score
+    move, shown = best_or_pass(view, name)
+    if move == "pass":
+        cli(served, config, "pass", match_id)
+    else:
+        cli(served, config, "move", match_id, move, "--expected-seq", str(view["last_seq"]))
+    return shown
 
 
 def test_a_spectator_watches_the_turns_of_a_running_game(served: Served, tmp_path: Path) -> None:
@@ -46,8 +50,7 @@ def test_a_spectator_watches_the_turns_of_a_running_game(served: Served, tmp_pat
         # Alice's plays, made elsewhere, appear on the spectator's screen as they happen, each
         # with the score the generator gives it; so do the bot's turns in between.
         for _ in range(2):
-            move, score = play_best(served, alice, match_id)
-            watch.wait_for(rf"Alice: {re.escape(move)} for {score}\b", since=since)
+            watch.wait_for(play_best(served, alice, match_id, "Alice"), since=since)
             watch.wait_for(r"Bot 1(: .+ for \d+| passed| swapped \d+ tiles)", since=since)
             since = watch.mark()
         # A spectator is shown no rack, and may not play.
@@ -121,11 +124,9 @@ def _turns_cross_between(served: Served, players: dict[str, tuple[Path, Terminal
         assert view is not None, "nobody to move"
         other = next(n for n in players if n != mover)
         since = players[other][1].mark()
-        plays = legal_plays(view)
-        score, move = plays[0] if plays else (0, "pass")
+        move, expected = best_or_pass(view, mover)
         typed_at = players[mover][1].mark()
         players[mover][1].type(move)
-        expected = f"{mover}: {re.escape(move)} for {score}\\b" if plays else f"{mover} passed"
         try:
             players[other][1].wait_for(expected, since=since)
         except pytest.fail.Exception as exc:  # show what the mover's screen said too
