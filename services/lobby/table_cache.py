@@ -8,7 +8,8 @@ WatchTables; it is updated by the process's own changes and, on PostgreSQL, by `
 wordarena_lobby_tables`` (sent in the changing transaction, so delivered only once committed)
 received on a ``LISTEN`` connection, plus a full resync when that connection (re)connects and
 every ``resync_s``. Table versions only grow, so a change is applied (and told to the watchers)
-once, whatever way it arrives. The same connection hears ``wordarena_lobby_tickets`` for the
+once, whatever way it arrives, and a read answered late cannot bring back a table the cache has
+forgotten (``forgotten``). The same connection hears ``wordarena_lobby_tickets`` for the
 quick-match ticket watchers (``on_ticket``).
 """
 
@@ -116,6 +117,10 @@ class TableCache:
         #: every change of the cache (``apply``, ``forget``).
         self._shared: dict[Any, Any] = {}
         self._seated: dict[str, list[Table]] | None = None
+        #: Tables forgotten lately: id → (their last version, when). A read of the database begun
+        #: before the forget (a NOTIFY's refresh, a resync) can answer after it with an older
+        #: version, which must not bring the table back; kept ``resync_s``, longer than any read.
+        self._forgotten: dict[str, tuple[int, float]] = {}
 
     # -- reading and changing -------------------------------------------------------------------
 
@@ -174,11 +179,23 @@ class TableCache:
 
     def forget(self, table_id: str) -> None:
         """Drops a table long closed or started from the cache."""
-        self.tables.pop(table_id, None)
+        t = self.tables.pop(table_id, None)
+        if t is not None:
+            self._forgotten[table_id] = (t.version, time.monotonic())
         self._views.pop(table_id, None)
         for w in self.watchers:
             w.seen.discard(table_id)
         self._changed()
+
+    def forgotten(self, table_id: str) -> bool:
+        """Whether the cache forgot the table within the last ``resync_s``."""
+        return table_id in self._forgotten
+
+    def drop_old_forgotten(self) -> None:
+        """Lets go of the notes of tables forgotten more than ``resync_s`` ago."""
+        if self._forgotten:
+            cut = time.monotonic() - self.opt.resync_s
+            self._forgotten = {k: v for k, v in self._forgotten.items() if v[1] >= cut}
 
     def holds(self, table_id: str) -> bool:
         """Whether anything of the table is in memory: the table, its view, a watcher's note."""
@@ -220,6 +237,8 @@ class TableCache:
         old = self.tables.get(t.table_id)
         if old is not None and old.version >= t.version:
             return False
+        if old is None and t.version <= self._forgotten.get(t.table_id, (-1, 0.0))[0]:
+            return False  # a read begun before the cache forgot the table (``_forgotten``)
         cut = time.time() - self.opt.table_expiry_s
         if old is None and t.status in (TableStatus.CLOSED, TableStatus.STARTED) and t.created_at < cut:
             return False  # long gone from the cache: nothing to tell

@@ -149,6 +149,7 @@ class Tables:
 
     async def expire(self) -> None:
         """Closes open tables older than ``table_expiry_s``; forgets closed and started ones."""
+        self.cache.drop_old_forgotten()
         cut = time.time() - self.opt.table_expiry_s
         for t in list(self.cache.tables.values()):
             if t.status == TableStatus.OPEN and t.created_at < cut:
