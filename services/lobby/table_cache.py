@@ -198,7 +198,8 @@ class TableCache:
             self._forgotten = {k: v for k, v in self._forgotten.items() if v[1] >= cut}
 
     def holds(self, table_id: str) -> bool:
-        """Whether anything of the table is in memory: the table, its view, a watcher's note."""
+        """Whether anything of the table is in memory: the table, its view, a watcher's note
+        (the short-lived note that it was forgotten, ``forgotten``, aside)."""
         return (table_id in self.tables or table_id in self._views
                 or any(table_id in w.seen for w in self.watchers))
 
