@@ -257,10 +257,7 @@ class MatchManager:
 
     async def get(self, match_id: str) -> Runtime:
         """The live match, loaded (and taken over) from the log if needed."""
-        if not match_id:
-            raise invalid_argument("match_id", "required")
-        if len(match_id) > 64:
-            raise invalid_argument("match_id", "at most 64 characters")
+        creation.check_match_id(match_id)  # nothing that cannot be an id reaches the database
         rt = self.matches.get(match_id)
         if rt is not None:
             return rt

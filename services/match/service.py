@@ -38,6 +38,7 @@ from wordarena.services.match import (
     wallclock,
 )
 from wordarena.services.match import define as wordnet
+from wordarena.services.match.creation import check_match_id
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.orphans import note_call
 from wordarena.services.match.quotas import AnalysisQuota
@@ -62,7 +63,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
     async def _match(self, request: Any, context: grpc.aio.ServicerContext) -> tuple[Runtime, auth.Claims]:
         claims = self.authn.claims(context)
-        if request.match_id not in self.manager.matches and 0 < len(request.match_id) <= 64:
+        check_match_id(request.match_id)  # nothing that cannot be an id reaches the database
+        if request.match_id not in self.manager.matches:
             await access.may_load(self.manager.store, request.match_id, claims.player_id)
         rt = await self.manager.get(request.match_id)
         note_call(rt, claims.player_id, time.time())
