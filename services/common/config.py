@@ -31,6 +31,11 @@ Common settings
 ``--max-connection-idle`` / ``WORDARENA_MAX_CONNECTION_IDLE``  seconds a connection with no call
                                                       open is kept (default 900); clients reconnect.
 ``--shutdown-grace`` / ``WORDARENA_SHUTDOWN_GRACE``   seconds to drain on SIGTERM (default 10).
+``--web-listen`` / ``WORDARENA_WEB_LISTEN``           host:port of the gRPC-Web (and Connect) port for
+                                                      browsers; empty = off (default). See docs/web.md.
+``--web-origins`` / ``WORDARENA_WEB_ORIGINS``         origins (comma-separated, ``*`` = any) whose pages
+                                                      may call the web port besides its own; default
+                                                      none (same-origin only).
 ``--server-id`` / ``WORDARENA_SERVER_ID``             stable instance id (default: hostname-pid); every
                                                       log line carries it.
 ``--require-keys`` / ``WORDARENA_REQUIRE_KEYS``       production switch: refuse to start without
@@ -90,6 +95,8 @@ class Settings:
     max_streams_per_connection: int = 100
     max_connection_idle: float = 900.0
     shutdown_grace: float = 10.0
+    web_listen: str = ""
+    web_origins: str = ""
     advertise_address: str = ""
     server_id: str = ""
     require_keys: bool = False
@@ -160,6 +167,10 @@ def build_parser(service: str, description: str = "") -> argparse.ArgumentParser
     add_flag(p, "--max-connection-idle", default=900.0, type=float,
              help="seconds a connection with no call open is kept before the server closes it")
     add_flag(p, "--shutdown-grace", default=10.0, type=float, help="seconds to drain on SIGTERM")
+    add_flag(p, "--web-listen", default="",
+             help="host:port of the gRPC-Web port for browsers (empty = off)")
+    add_flag(p, "--web-origins", default="",
+             help="origins besides its own whose pages may call the web port (comma-separated; * = any)")
     add_flag(p, "--server-id", default="", help="stable instance id (in every log line)")
     add_flag(p, "--require-keys", default=False, type=env_bool, nargs="?", const=True,
              help="fail at start-up unless token keys are configured (production)")

@@ -217,6 +217,9 @@ class InstrumentedServer:
 
     def __init__(self, server: grpc.aio.Server) -> None:
         self.server = server
+        #: Every instrumented handler by ``/pkg.Service/Method``: what the gRPC-Web port serves
+        #: too (``services.common.web``), so a browser's call runs the same handler.
+        self.handlers: dict[str, grpc.RpcMethodHandler] = {}
 
     def add_generic_rpc_handlers(self, handlers: Any) -> None:
         out = []
@@ -224,14 +227,19 @@ class InstrumentedServer:
             table = getattr(h, "_method_handlers", None)
             if isinstance(table, dict):
                 service = h.service_name()
+                wrapped = {m: self.handlers.get(m) or instrument(m, mh) for m, mh in table.items()}
+                self.handlers.update(wrapped)
                 h = grpc.method_handlers_generic_handler(
-                    service, {m.rpartition("/")[2]: instrument(m, mh) for m, mh in table.items()})
+                    service, {m.rpartition("/")[2]: mh for m, mh in wrapped.items()})
             out.append(h)
         self.server.add_generic_rpc_handlers(out)
 
     def add_registered_method_handlers(self, service: str, handlers: dict[str, Any]) -> None:
-        self.server.add_registered_method_handlers(
-            service, {name: instrument(f"/{service}/{name}", h) for name, h in handlers.items()})
+        wrapped = {}
+        for name, h in handlers.items():
+            path = f"/{service}/{name}"
+            wrapped[name] = self.handlers.setdefault(path, instrument(path, h))
+        self.server.add_registered_method_handlers(service, wrapped)
 
 
 class _CountingContext:

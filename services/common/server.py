@@ -3,9 +3,11 @@
 ``GrpcServer`` wires the conventions of the design: message size limits, metrics for every RPC
 (``metrics.instrument``, applied to each handler as it is registered), the standard health
 service (``grpc.health.v1``), server reflection (v1 and v1alpha), an optional Prometheus
-``/metrics`` endpoint, and graceful shutdown: on SIGTERM / SIGINT every service is set
-NOT_SERVING, the ``on_drain`` callbacks run (e.g. end streams with UNAVAILABLE), in-flight calls
-get ``grace`` seconds to finish, then the server stops.
+``/metrics`` endpoint, an optional gRPC-Web port for browsers (``--web-listen``: the services
+added with ``web=True``, through the same handlers; ``services.common.web``), and graceful
+shutdown: on SIGTERM / SIGINT every service is set NOT_SERVING, the ``on_drain`` callbacks run
+(e.g. end streams with UNAVAILABLE), in-flight calls get ``grace`` seconds to finish, then the
+server stops.
 
     server = GrpcServer(settings)
     server.add(match_pb2_grpc.add_MatchServiceServicer_to_server, servicer,
@@ -21,6 +23,7 @@ import contextlib
 import gc
 import signal
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -30,6 +33,7 @@ from wordarena.services.common import logs
 from wordarena.services.common.config import Settings
 from wordarena.services.common.metrics import InstrumentedServer, start_metrics_server
 from wordarena.services.common.reflection import enable_reflection
+from wordarena.services.common.web import Cors, WebApp, WebServer, endpoints
 
 log = logs.get_logger(__name__)
 
@@ -84,13 +88,24 @@ class GrpcServer:
         self.metrics_port = 0
         self._metrics_server: Any = None
         self._drain_hooks: list[DrainHook] = []
+        #: The services the web port serves (``add(..., web=True)``), what else it serves
+        #: (``static_root``, ``/config.json``), and the web server once started.
+        self.web_services: list[str] = [self.service_names[0]]
+        self.web_static: Path | None = None
+        self.web_config: dict[str, Any] | None = None
+        self.web: WebServer | None = None
+        self.web_port = 0
         self._stopping = asyncio.Event()
         self._stopped = asyncio.Event()
 
-    def add(self, add_fn: Callable[[Any, grpc.aio.Server], None], servicer: Any, full_name: str) -> None:
-        """Register a servicer (``add_XServicer_to_server``) under its full service name."""
+    def add(self, add_fn: Callable[[Any, grpc.aio.Server], None], servicer: Any, full_name: str, *,
+            web: bool = False) -> None:
+        """Register a servicer (``add_XServicer_to_server``) under its full service name; with
+        ``web``, the web port (when there is one) serves it too."""
         add_fn(servicer, self.registrar)
         self.service_names.append(full_name)
+        if web:
+            self.web_services.append(full_name)
 
     def on_drain(self, hook: DrainHook) -> None:
         """Run ``hook`` when shutting down, after health turns NOT_SERVING."""
@@ -113,9 +128,23 @@ class GrpcServer:
             await self.health.set(name, status)
         if self.settings.metrics_listen:
             self._metrics_server, self.metrics_port = start_metrics_server(self.settings.metrics_listen)
+        if self.settings.web_listen:
+            await self._start_web()
         log.info("server started", listen=self.listen, port=self.port, metrics_port=self.metrics_port,
-                 services=self.service_names)
+                 web_port=self.web_port, services=self.service_names)
         return self.port
+
+    async def _start_web(self) -> None:
+        app = WebApp(endpoints(self.registrar.handlers, self.web_services),
+                     cors=Cors(self.settings.web_origins.split(",")),
+                     read_max_bytes=self.settings.max_message_bytes, static_root=self.web_static,
+                     config=self.web_config)
+        self.web = WebServer(app, self.settings.web_listen)
+        try:
+            self.web_port = await self.web.start()
+        except OSError:
+            await self.server.stop(0)
+            raise
 
     async def set_serving(self) -> None:
         """Mark every service SERVING (after ``start(serving=False)``); nothing once stopping."""
@@ -139,7 +168,10 @@ class GrpcServer:
                 await asyncio.wait_for(hook(), timeout=max(grace, 0.1))
             except Exception as exc:  # pragma: no cover - logged, shutdown goes on
                 log.warning("drain hook failed", error=repr(exc))
-        await self.server.stop(grace)
+        if self.web is not None:
+            await asyncio.gather(self.server.stop(grace), self.web.stop(grace))
+        else:
+            await self.server.stop(grace)
         if self._metrics_server is not None:
             self._metrics_server.shutdown()
             self._metrics_server = None

@@ -12,6 +12,11 @@ housekeeping deletes it, default 24 hours; 0 keeps them), ``--guest-sign-in-rate
 passwords free, then waits of 1, 2, 4 ... seconds up to 300; failures forgotten after an hour),
 ``--sign-in-address-burst`` / ``--sign-in-address-rate`` (failed SignIns per client address over
 all names: 30, then one per 10 s).
+With ``--web-listen`` the lobby's web port serves LobbyService and TournamentService over
+gRPC-Web, the web client's files at ``/`` (``--web-root``, default the client shipped in the
+package, ``wordarena/clients/web/dist``) and ``/config.json``: ``{"match_servers": {native
+address: web URL}}`` from ``--web-match-urls ADDRESS=URL,...`` (how a page finds the web port of
+the match server a match is at; see docs/web.md).
 Without keys, a development key pair is generated in the data dir, unless ``--require-keys`` /
 ``WORDARENA_REQUIRE_KEYS`` is set (production): then the lobby refuses to start without
 ``--token-private-key``. ``--no-migrate`` skips the start-up migrations;
@@ -26,8 +31,10 @@ serving (see ``services.lobby.devtoken``).
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from wordarena.services.common import auth, logs
 from wordarena.services.common.authn import BearerAuth
@@ -67,7 +74,35 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
              help="failed sign-ins a client address may make over all names before it is slowed")
     add_flag(p, "--sign-in-address-rate", default=d.address_failure_rate, type=float,
              help="failed sign-ins a second per client address after that burst")
+    add_flag(p, "--web-root", default="",
+             help="directory the web port serves at / (default: the web client in the package)")
+    add_flag(p, "--web-match-urls", default="",
+             help="ADDRESS=URL,...: each match server's web URL by its gRPC address (/config.json)")
     return settings_from_args("lobby", p.parse_args(argv))
+
+
+def shipped_web_client() -> Path | None:
+    """The web client's files shipped in the package (``wordarena/clients/web/dist``), found
+    without importing the client."""
+    spec = importlib.util.find_spec("wordarena.clients")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        dist = Path(folder) / "web" / "dist"
+        if dist.is_dir():
+            return dist
+    return None
+
+
+def web_config(match_urls: str) -> dict[str, object]:
+    """``/config.json`` of the lobby's web port, from ``--web-match-urls ADDRESS=URL,...``."""
+    servers = {}
+    for item in match_urls.split(","):
+        address, sep, url = item.strip().partition("=")
+        if not sep or not address or not url:
+            if item.strip():
+                raise ValueError(f"--web-match-urls: {item.strip()!r} is not ADDRESS=URL")
+            continue
+        servers[address.strip()] = url.strip().rstrip("/")
+    return {"match_servers": servers}
 
 
 def options_from_settings(settings: Settings) -> LobbyOptions:
@@ -112,9 +147,12 @@ async def build_lobby(
     authn = BearerAuth(keys, opt.service_secret)
     server = GrpcServer(settings)
     server.add(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, LobbyServicer(lobby, authn),
-               "wordarena.v1.LobbyService")
+               "wordarena.v1.LobbyService", web=True)
     server.add(tournament_pb2_grpc.add_TournamentServiceServicer_to_server, TournamentServicer(lobby, authn),
-               "wordarena.v1.TournamentService")
+               "wordarena.v1.TournamentService", web=True)
+    root = str(settings.extra.get("web_root") or "")
+    server.web_static = Path(root) if root else shipped_web_client()
+    server.web_config = web_config(str(settings.extra.get("web_match_urls") or ""))
     server.add(
         control_pb2_grpc.add_MatchRegistryServiceServicer_to_server,
         RegistryServicer(lobby, authn),

@@ -44,9 +44,11 @@ exits), loads the token keys (``--require-keys``: configured keys or a start-up 
 the lobby uses the same development key pair), binds the port with health NOT_SERVING, takes over
 the running matches whose lease is free, expired or its own (replaying their logs), and only then
 turns health SERVING. While running, it takes over matches whose owner stopped renewing its lease.
-Ready line on stdout (for launchers and tests): ``LISTENING <port> METRICS <metrics port>``, or
-with ``--log-format json`` a JSON object ``{"event": "listening", "port": …, "metrics_port": …}``
-(see ``parse_ready_line``). SIGTERM: health NOT_SERVING, streams end with UNAVAILABLE, in-flight
+``--web-listen`` (common flag) adds a gRPC-Web port for browsers serving MatchService.
+Ready line on stdout (for launchers and tests): ``LISTENING <port> METRICS <metrics port>``
+(`` WEB <web port>`` after it when there is a web port), or with ``--log-format json`` a JSON
+object ``{"event": "listening", "port": …, "metrics_port": …}`` (and ``"web_port"``; see
+``parse_ready_line``). SIGTERM: health NOT_SERVING, streams end with UNAVAILABLE, in-flight
 calls drain (``--shutdown-grace``), then the server stops.
 """
 
@@ -214,7 +216,7 @@ async def start(settings: Settings) -> MatchServer:
         MatchServicer(manager, authn, AnalysisQuota(
             AnalysisLimits(float(extra["analysis_rate"]), int(extra["analysis_burst"])),
             lambda: manager.bot_workers.workers)),
-        "wordarena.v1.MatchService",
+        "wordarena.v1.MatchService", web=True,
     )
     server.add(
         control_pb2_grpc.add_MatchControlServiceServicer_to_server,
@@ -257,11 +259,12 @@ def load_keys(settings: Settings, *, lobby: str = "") -> auth.TokenKeys:
     return keys
 
 
-def ready_line(port: int, metrics_port: int, fmt: str) -> str:
+def ready_line(port: int, metrics_port: int, fmt: str, web_port: int = 0) -> str:
     """The machine-readable line printed on stdout once the server serves."""
     if fmt == "json":
-        return json.dumps({"event": "listening", "port": port, "metrics_port": metrics_port})
-    return f"LISTENING {port} METRICS {metrics_port}"
+        return json.dumps({"event": "listening", "port": port, "metrics_port": metrics_port}
+                          | ({"web_port": web_port} if web_port else {}))
+    return f"LISTENING {port} METRICS {metrics_port}" + (f" WEB {web_port}" if web_port else "")
 
 
 def parse_ready_line(line: str) -> tuple[int, int] | None:
@@ -278,6 +281,17 @@ def parse_ready_line(line: str) -> tuple[int, int] | None:
         if isinstance(obj, dict) and obj.get("event") == "listening":
             return int(obj["port"]), int(obj.get("metrics_port") or 0)
     return None
+
+
+def parse_web_port(line: str) -> int:
+    """The web port of a ready line of either format (0: none)."""
+    line = line.strip()
+    if line.startswith("LISTENING"):
+        parts = line.split()
+        return int(parts[5]) if len(parts) > 5 and parts[4] == "WEB" else 0
+    with contextlib.suppress(ValueError, AttributeError):
+        return int(json.loads(line).get("web_port") or 0)
+    return 0
 
 
 def migrate_only(settings: Settings) -> int:
@@ -300,7 +314,7 @@ async def _run(settings: Settings) -> None:
         database=srv.db.engine.url.render_as_string(hide_password=True),
     )
     # Machine-readable line for launchers and tests (bench/match_load.py, tests/service/match).
-    print(ready_line(srv.port, srv.grpc.metrics_port, settings.log_format), flush=True)
+    print(ready_line(srv.port, srv.grpc.metrics_port, settings.log_format, srv.grpc.web_port), flush=True)
     await srv.grpc.wait_for_termination_signal()
     srv.db.close()
 

@@ -97,11 +97,14 @@ class LobbyEnv:
 
 
 async def start_lobby(
-    database_url: str, data_dir: Path, listen: str = "127.0.0.1:0", **options_: Any
+    database_url: str, data_dir: Path, listen: str = "127.0.0.1:0", *, web_listen: str = "",
+    web_origins: str = "", web_extra: dict[str, Any] | None = None, **options_: Any
 ) -> LobbyEnv:
     """Starts a lobby on an ephemeral loopback port (``options_``: ``LobbyOptions`` overrides;
-    ``listen="[::]:0"`` takes IPv4 and IPv6 clients: two client addresses on one machine)."""
-    settings = Settings(service="lobby", listen=listen, database_url=database_url, data_dir=data_dir)
+    ``listen="[::]:0"`` takes IPv4 and IPv6 clients: two client addresses on one machine;
+    ``web_listen``: a gRPC-Web port too, ``web_extra`` its lobby flags such as ``web_root``)."""
+    settings = Settings(service="lobby", listen=listen, database_url=database_url, data_dir=data_dir,
+                        web_listen=web_listen, web_origins=web_origins, extra=dict(web_extra or {}))
     # Tests sign many guests in from one address: the guest throttle is opened wide unless a
     # test sets it (test_lobby_sign_in_abuse).
     options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05,
@@ -216,14 +219,15 @@ async def eventually(check: Any, timeout: float = 20.0) -> Any:
         await asyncio.sleep(0.05)
 
 
-async def start_real_match_server(env: LobbyEnv, server_id: str = "ms-real") -> MatchServer:
+async def start_real_match_server(env: LobbyEnv, server_id: str = "ms-real", *,
+                                  web_listen: str = "") -> MatchServer:
     """A real match server (``services.match.main.start``) on loopback, on the lobby's own store
     (SQLite file or PostgreSQL database), linked to the lobby of ``env`` (``--lobby``): it
     registers itself, sends heartbeats and reports results as in production. Returns once the
     lobby has it registered; stop it with ``stop_real_match_server``."""
     settings = Settings(service="match", listen="127.0.0.1:0", advertise_address="127.0.0.1:0",
                         data_dir=env.settings.data_dir, database_url=env.settings.database_url,
-                        server_id=server_id, shutdown_grace=0.5,
+                        server_id=server_id, shutdown_grace=0.5, web_listen=web_listen,
                         extra={"lobby": env.address, "report_retry_base": 0.05, "report_retry_max": 0.3,
                                "bot_delay": 0.0})
     srv = await start_match(settings)
