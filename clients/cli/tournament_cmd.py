@@ -67,9 +67,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--round-interval", type=float, default=0, help="seconds between round starts")
     p.set_defaults(bot=[])
     p = _sub(sub, "list", "list tournaments", _list, tid=False)
+    p.add_argument("--invited", action="store_true",
+                   help="only those where a director's invitation waits for your answer")
     _sub(sub, "show", "a tournament: entrants, games and where they are played", _show)
-    _sub(sub, "join", "register for a tournament", _join)
-    _sub(sub, "leave", "withdraw your registration", _leave)
+    _sub(sub, "join", "register for a tournament, or accept a director's invitation", _join)
+    _sub(sub, "leave", "withdraw your registration, or decline an invitation", _leave)
     _sub(sub, "checkin", "check in", _checkin)
     p = _sub(sub, "standings", "a division's standings", _standings)
     p.add_argument("--division", default="", help="division (default the first)")
@@ -77,6 +79,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = _sub(sub, "games", "download the games' records (a zip of GCG files and standings.csv)", _games)
     p.add_argument("--out", default="", help="the zip file to write (default <ID>-games.zip)")
     _sub(sub, "watch", "follow a tournament until it ends (its state after each change)", _watch)
+    p = _sub(sub, "invite", "director: invite a player (they play once they accept with join)", _invite)
+    p.add_argument("player_id", metavar="PLAYER", help="the player's id")
     p = _sub(sub, "bot", "director: add a bot entrant", _bot)
     p.add_argument("--level", type=bot_level, default=3,
                    help="bot strength 1..6 or 'hardest' (default 3)")
@@ -128,11 +132,13 @@ def _status(t: tp.Tournament) -> str:
 
 def _list(args: argparse.Namespace, client: Client) -> int:
     client.ensure_signed_in()
-    rows = client.call(client.tournaments.ListTournaments, tp.ListTournamentsRequest()).tournaments
+    req = tp.ListTournamentsRequest(invited=args.invited)
+    rows = client.call(client.tournaments.ListTournaments, req).tournaments
     emit(
         args,
         {"tournaments": [to_dict(t) for t in rows]},
-        "\n".join(f"{t.tournament_id}  {_status(t)}  {t.settings.name}" for t in rows) or "No tournaments",
+        "\n".join(f"{t.tournament_id}  {_status(t)}  {t.settings.name}" for t in rows)
+        or ("No invitations" if args.invited else "No tournaments"),
     )
     return 0
 
@@ -148,7 +154,7 @@ def state_text(st: tp.TournamentState) -> str:
     lines = [f"{t.tournament_id}  {t.settings.name}  {_status(t)}"]
     lines += [
         f"  entrant {e.entrant_id}  {e.player.display_name}  {e.division}"
-        + ("  withdrawn" if e.withdrawn else "")
+        + ("  withdrawn" if e.withdrawn else "  invited (not yet accepted)" if e.invited else "")
         for e in st.entrants
     ]
     for g in st.games:
@@ -181,7 +187,7 @@ def _join(args: argparse.Namespace, client: Client) -> int:
 def _leave(args: argparse.Namespace, client: Client) -> int:
     client.ensure_signed_in()
     client.call(client.tournaments.Unregister, tp.UnregisterRequest(tournament_id=args.tournament_id))
-    emit(args, {}, "Registration withdrawn")
+    emit(args, {}, "Withdrawn from the tournament")
     return 0
 
 
@@ -288,6 +294,20 @@ def _bot(args: argparse.Namespace, client: Client) -> int:
     req = tp.AddEntrantRequest(tournament_id=args.tournament_id, bot_level=args.level)
     e = client.call(client.tournaments.AddEntrant, req).entrant
     emit(args, e, f"Bot entrant {e.entrant_id} ({e.player.display_name}) added")
+    return 0
+
+
+def _invite(args: argparse.Namespace, client: Client) -> int:
+    client.ensure_signed_in()
+    req = tp.AddEntrantRequest(tournament_id=args.tournament_id, player_id=args.player_id)
+    e = client.call(client.tournaments.AddEntrant, req).entrant
+    text = (
+        f"{e.player.display_name} invited as entrant {e.entrant_id}: paired once they accept "
+        f"(wordarena tournament join {args.tournament_id})"
+        if e.invited
+        else f"{e.player.display_name} entered as {e.entrant_id}"
+    )
+    emit(args, e, text)
     return 0
 
 

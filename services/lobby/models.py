@@ -209,6 +209,7 @@ class TournamentEntrantRow(SQLModel, table=True):
     checked_in: bool = False
     withdrawn: bool = False
     registered_at: float = 0.0
+    invited: bool = False
 
 
 class TournamentRoundRow(SQLModel, table=True):

@@ -175,7 +175,10 @@ class Standings:
                     server_id=r.server_id,
                     created_at=r.start if r.start is not None else r.end,
                 )
-            rated = m.rated and not r.unrated and not r.aborted
+            # A no-show is a forfeit, not a game: it counts in a tournament's standings but
+            # says nothing of skill, and rating it would let one account's absence (or a sock
+            # account's) move ratings without a move played.
+            rated = m.rated and not r.unrated and not r.aborted and not r.no_show
             m.active, m.ended_at, m.reason, m.result_hash, m.rated = False, r.end, r.reason, r.digest, rated
             store.save_row(s, m)
             rows = store.match_seats(s, m.id)

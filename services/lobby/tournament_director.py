@@ -137,7 +137,7 @@ class Directors:
             active = {
                 e.entrant_id
                 for e in store.tournament_entrants(s, tournament_id)
-                if e.division == d and not e.withdrawn
+                if e.division == d and e.active
             }
             try:
                 pairings = pairing.manual(pairs, active)
@@ -233,7 +233,9 @@ class Directors:
     async def add_entrant(
         self, tournament_id: str, director: str, player_id: str, bot_level: int, division: str
     ) -> Entrant:
-        """Adds a player or a bot."""
+        """Adds a bot, the calling director, or invites another player: nobody is entered into
+        games without their consent, so that player stays ``invited`` (paired nowhere) until
+        they accept with Register."""
         if bool(player_id) == bool(bot_level):
             raise LobbyError.invalid("give a player_id or a bot_level", "player_id")
         if bot_level and not BOT_LEVEL_MIN <= bot_level <= BOT_LEVEL_MAX:
@@ -250,9 +252,12 @@ class Directors:
             if old is None or old.withdrawn:
                 ensure_room(s, t)
             if p is not None:
+                invite = p.id != director
                 rating = store.records_of(s, [p.id], t.config.game.ruleset_id)[p.id].rating.rating
                 e = (
-                    replace(old, withdrawn=False)
+                    old
+                    if old is not None and old.active
+                    else replace(old, withdrawn=False, invited=invite)
                     if old is not None
                     else Entrant(
                         f"e_{uuid.uuid4().hex[:16]}",
@@ -263,6 +268,7 @@ class Directors:
                         guest=p.guest,
                         checked_in=True,
                         registered_at=now,
+                        invited=invite,
                     )
                 )
             else:
@@ -281,7 +287,11 @@ class Directors:
             return e
 
         return await self._direct(
-            tournament_id, director, "add_entrant", work, lambda e: f"{e.entrant_id} {e.display_name}"
+            tournament_id,
+            director,
+            "add_entrant",
+            work,
+            lambda e: f"{e.entrant_id} {e.display_name}" + (" (invited)" if e.invited else ""),
         )
 
     async def remove_entrant(

@@ -135,9 +135,10 @@ class Tournaments:
             raise LobbyError.not_found("no such tournament", "tournament_id")
         return st
 
-    async def list(self, status: TournamentStatus | None) -> list[Tournament]:
-        """Tournaments newest first (at most 100)."""
-        return await self.db.run(store.list_tournaments, status, 100)
+    async def list(self, status: TournamentStatus | None, invited: str = "") -> list[Tournament]:
+        """Tournaments newest first (at most 100); with ``invited`` (a player id), only those
+        where that player's invitation waits for an answer."""
+        return await self.db.run(store.list_tournaments, status, 100, invited)
 
     async def watch(self, tournament_id: str) -> AsyncIterator[TournamentState]:
         """The state now, then again after each change; ends after a FINISHED state."""
@@ -162,21 +163,28 @@ class Tournaments:
     # -- players ----------------------------------------------------------------------------
 
     async def register(self, tournament_id: str, player_id: str) -> Entrant:
-        """Registers the player (again: the same entrant)."""
+        """Registers the player (again: the same entrant), or accepts a director's invitation
+        (also while the tournament runs: paired from the next round)."""
         p = await self.accounts.player(player_id)
 
         def work(s: Session, t: Tournament, now: float) -> Entrant:
+            e = entrant_of(s, t, player_id)
+            if e is not None and e.invited and not e.withdrawn:
+                if t.status == TournamentStatus.FINISHED:
+                    raise LobbyError.precondition("", "the tournament is finished")
+                e = replace(e, invited=False)
+                store.add_entrant(s, tournament_id, e)
+                return e
             if t.status != TournamentStatus.REGISTRATION:
                 raise LobbyError.precondition(
                     "", f"the tournament is {t.status.value}, not open for registration"
                 )
-            e = entrant_of(s, t, player_id)
             if e is not None and not e.withdrawn:
                 return e
             ensure_room(s, t)
             rating = store.records_of(s, [player_id], t.config.game.ruleset_id)[player_id].rating.rating
             e = (
-                replace(e, withdrawn=False, registered_at=now)
+                replace(e, withdrawn=False, invited=False, registered_at=now)
                 if e is not None
                 else Entrant(
                     f"e_{uuid.uuid4().hex[:16]}",
@@ -196,6 +204,9 @@ class Tournaments:
     async def _own_entry(
         self, tournament_id: str, player_id: str, change: Callable[[Tournament, Entrant], Entrant]
     ) -> Entrant:
+        """``change`` of the caller's entry: a registration, or a pending invitation (which
+        ``change`` must accept to act on it)."""
+
         def work(s: Session, t: Tournament, now: float) -> Entrant:
             e = entrant_of(s, t, player_id)
             if e is None or e.withdrawn:
@@ -207,9 +218,12 @@ class Tournaments:
         return await self.change(tournament_id, work)
 
     async def unregister(self, tournament_id: str, player_id: str) -> None:
-        """Withdraws the player's registration (in REGISTRATION)."""
+        """Withdraws the player's registration (in REGISTRATION), or declines an invitation (in
+        any state but FINISHED)."""
 
         def change(t: Tournament, e: Entrant) -> Entrant:
+            if e.invited and t.status != TournamentStatus.FINISHED:
+                return replace(e, withdrawn=True)
             if t.status != TournamentStatus.REGISTRATION:
                 raise LobbyError.precondition("", f"the tournament is {t.status.value}: ask a director")
             return replace(e, withdrawn=True, checked_in=False)
@@ -220,6 +234,10 @@ class Tournaments:
         """Checks the player in, within the check-in window."""
 
         def change(t: Tournament, e: Entrant) -> Entrant:
+            if e.invited:
+                raise LobbyError.not_found(
+                    "you are invited, not registered: accept the invitation with Register", "tournament_id"
+                )
             c = t.config
             if not c.check_in_window_s or c.start_time is None:
                 raise LobbyError.precondition("", "this tournament needs no check-in")

@@ -72,11 +72,11 @@ def start_checks(s: Session, t: Tournament) -> None:
     entrants = store.tournament_entrants(s, t.tournament_id)
     if t.config.check_in_window_s:
         for e in entrants:
-            if not e.checked_in and not e.withdrawn and not e.bot_level:
+            if not e.checked_in and e.active and not e.bot_level:
                 store.add_entrant(s, t.tournament_id, replace(e, withdrawn=True))
         entrants = store.tournament_entrants(s, t.tournament_id)
     for d in t.config.divisions:
-        if sum(1 for e in entrants if e.division == d.name and not e.withdrawn) < 2:
+        if sum(1 for e in entrants if e.division == d.name and e.active) < 2:
             raise LobbyError.precondition("", f"division {d.name!r} has fewer than 2 entrants")
 
 

@@ -309,7 +309,9 @@ async def _(w: World) -> None:
 @promise(
     "TournamentService.AddEntrant",
     "a player by id or a bot of bot_level 1..6, in REGISTRATION or RUNNING (then paired from the "
-    "next round); NOT_FOUND unknown player; INVALID_ARGUMENT a bot_level outside 1..6",
+    "next round); another player is only invited (Entrant.invited, paired in no game, in no "
+    "standings) until they accept with Register; NOT_FOUND unknown player; INVALID_ARGUMENT a "
+    "bot_level outside 1..6",
 )
 async def _(w: World) -> None:
     d, p = await w.guest("td"), await w.guest("tp")
@@ -319,7 +321,14 @@ async def _(w: World) -> None:
             tp.AddEntrantRequest(tournament_id=tid, player_id=p.player_id), metadata=d.md
         )
     ).entrant
-    assert added.player.player_id == p.player_id and added.division == "Open"
+    assert added.player.player_id == p.player_id and added.division == "Open" and added.invited
+    await turned_down(
+        stub(w).StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=d.md),
+        S.FAILED_PRECONDITION,
+    )  # the invitation and nobody else: fewer than 2 entrants
+    assert [e.entrant_id for e in (await state(w, d, tid)).standings[0].standings] == []
+    accepted = (await stub(w).Register(tp.RegisterRequest(tournament_id=tid), metadata=p.md)).entrant
+    assert accepted.entrant_id == added.entrant_id and not accepted.invited
     await turned_down(
         stub(w).AddEntrant(tp.AddEntrantRequest(tournament_id=tid, player_id="p_nobody"), metadata=d.md),
         S.NOT_FOUND,

@@ -144,3 +144,25 @@ def test_play_tournament_waits_for_the_players_game_and_its_result_counts(
         assert standings[me]["rating_change"] < 0  # a rated loss
     finally:
         child.close(force=True)
+
+
+def test_a_director_invites_a_player_who_accepts_from_the_cli(served: Served, tmp_path: Path) -> None:
+    """`tournament invite` enters nobody: the player sees the invitation (`list --invited`) and
+    plays only after `join`; the director's view names the invitation."""
+    dora, hal = tmp_path / "dora.json", tmp_path / "hal.json"
+    for cfg, name in ((dora, "Dora"), (hal, "Hal")):
+        cli(served, cfg, "login", "--name", name)
+    hal_id = cli_json(served, hal, "whoami")["player"]["player_id"]
+    create = ["tournament", "create", "--name", "Invitational", "--rounds", "1"]
+    tid = cli_json(served, dora, *create)["tournament_id"]
+    invited = cli(served, dora, "tournament", "invite", tid, hal_id).stdout
+    assert "Hal invited" in invited and f"wordarena tournament join {tid}" in invited
+    assert "invited (not yet accepted)" in cli(served, dora, "tournament", "show", tid).stdout
+    assert tid in cli(served, hal, "tournament", "list", "--invited").stdout
+    cli(served, dora, "tournament", "bot", tid, "--level", "1")
+    refused = cli(served, dora, "tournament", "start", tid, check=False)
+    assert refused.returncode == 1 and "fewer than 2 entrants" in (refused.stdout + refused.stderr)
+    joined = cli_json(served, hal, "tournament", "join", tid)
+    assert joined.get("invited", False) is False and joined["player"]["player_id"] == hal_id
+    assert "No invitations" in cli(served, hal, "tournament", "list", "--invited").stdout
+    assert "running" in cli(served, dora, "tournament", "start", tid).stdout

@@ -140,20 +140,22 @@ class Tournament(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ..., settings: _Optional[_Union[TournamentSettings, _Mapping]] = ..., status: _Optional[_Union[TournamentStatus, str]] = ..., director_ids: _Optional[_Iterable[str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., rounds_paired: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class Entrant(_message.Message):
-    __slots__ = ("entrant_id", "player", "division", "seed_rating", "checked_in", "withdrawn")
+    __slots__ = ("entrant_id", "player", "division", "seed_rating", "checked_in", "withdrawn", "invited")
     ENTRANT_ID_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     DIVISION_FIELD_NUMBER: _ClassVar[int]
     SEED_RATING_FIELD_NUMBER: _ClassVar[int]
     CHECKED_IN_FIELD_NUMBER: _ClassVar[int]
     WITHDRAWN_FIELD_NUMBER: _ClassVar[int]
+    INVITED_FIELD_NUMBER: _ClassVar[int]
     entrant_id: str
     player: _common_pb2.Player
     division: str
     seed_rating: float
     checked_in: bool
     withdrawn: bool
-    def __init__(self, entrant_id: _Optional[str] = ..., player: _Optional[_Union[_common_pb2.Player, _Mapping]] = ..., division: _Optional[str] = ..., seed_rating: _Optional[float] = ..., checked_in: _Optional[bool] = ..., withdrawn: _Optional[bool] = ...) -> None: ...
+    invited: bool
+    def __init__(self, entrant_id: _Optional[str] = ..., player: _Optional[_Union[_common_pb2.Player, _Mapping]] = ..., division: _Optional[str] = ..., seed_rating: _Optional[float] = ..., checked_in: _Optional[bool] = ..., withdrawn: _Optional[bool] = ..., invited: _Optional[bool] = ...) -> None: ...
 
 class TournamentGame(_message.Message):
     __slots__ = ("division", "round", "pairing", "game", "first_entrant_id", "second_entrant_id", "status", "match_id", "address", "first_score", "second_score", "first_result", "forfeit")
@@ -270,10 +272,12 @@ class GetTournamentResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[TournamentState, _Mapping]] = ...) -> None: ...
 
 class ListTournamentsRequest(_message.Message):
-    __slots__ = ("status",)
+    __slots__ = ("status", "invited")
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    INVITED_FIELD_NUMBER: _ClassVar[int]
     status: TournamentStatus
-    def __init__(self, status: _Optional[_Union[TournamentStatus, str]] = ...) -> None: ...
+    invited: bool
+    def __init__(self, status: _Optional[_Union[TournamentStatus, str]] = ..., invited: _Optional[bool] = ...) -> None: ...
 
 class ListTournamentsResponse(_message.Message):
     __slots__ = ("tournaments",)

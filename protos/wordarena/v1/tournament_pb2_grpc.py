@@ -163,7 +163,8 @@ class TournamentServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTournaments(self, request, context):
-        """Tournaments, newest first (at most 100).
+        """Tournaments, newest first (at most 100); with `invited`, only those where a director's
+        invitation waits for the caller's answer.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -222,23 +223,27 @@ class TournamentServiceServicer:
     def Register(self, request, context):
         """Registers the caller in REGISTRATION, in the first division whose rating band holds the
         caller's rating in the tournament's ruleset (1500 for a player without one). Registering
-        again returns the same entrant. Errors: FAILED_PRECONDITION not in REGISTRATION, tournament
-        full, or no division's band holds the rating.
+        again returns the same entrant. A player a director invited (AddEntrant, Entrant.invited)
+        accepts the invitation with Register, in REGISTRATION, RUNNING or PAUSED: the same entrant,
+        no longer invited, paired from the next round. Errors: FAILED_PRECONDITION not in
+        REGISTRATION (and not invited), tournament full, or no division's band holds the rating.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Unregister(self, request, context):
-        """Withdraws the caller's registration in REGISTRATION. Errors: NOT_FOUND not registered;
-        FAILED_PRECONDITION not in REGISTRATION.
+        """Withdraws the caller's registration in REGISTRATION, or declines a director's invitation
+        (in any state but FINISHED; the entrant is then withdrawn). Errors: NOT_FOUND neither
+        registered nor invited; FAILED_PRECONDITION a registration outside REGISTRATION.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def CheckIn(self, request, context):
-        """Checks the caller in. Errors: NOT_FOUND not registered; FAILED_PRECONDITION the
+        """Checks the caller in. Errors: NOT_FOUND not registered (an invitation not yet accepted is
+        no registration); FAILED_PRECONDITION the
         tournament needs no check-in, or the check-in window is not open (it opens check_in_window
         before start_time).
         """
@@ -256,7 +261,7 @@ class TournamentServiceServicer:
     def StartTournament(self, request, context):
         """Director: starts the tournament. When it has a check-in window, entrants who did not check
         in are withdrawn. Errors: FAILED_PRECONDITION not in REGISTRATION, or a division has fewer
-        than 2 entrants.
+        than 2 entrants (invitations not yet accepted do not count).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -314,8 +319,12 @@ class TournamentServiceServicer:
 
     def AddEntrant(self, request, context):
         """Director: adds an entrant (a player by id, or a bot of bot_level 1..6) in REGISTRATION or
-        RUNNING (then paired from the next round). Errors: NOT_FOUND unknown player;
-        FAILED_PRECONDITION when the tournament is full (max_entrants, as for Register).
+        RUNNING (then paired from the next round). Nobody is entered into games without consent: a
+        player other than the calling director is only invited (Entrant.invited) and is paired in no
+        game, holds no place in the standings and has no rating or record moved by the event until
+        they accept with Register (Unregister declines). An invitation holds a place against
+        max_entrants. Errors: NOT_FOUND unknown player; FAILED_PRECONDITION when the tournament is
+        full (max_entrants, as for Register).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

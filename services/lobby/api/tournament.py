@@ -67,10 +67,10 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
 
     @rpc
     async def ListTournaments(self, request: pb.ListTournamentsRequest, context: Any) -> Any:
-        self._player(request, context)
+        pid = self._player(request, context)
         if request.status and request.status not in tc.STATUS_FROM_PB:
             raise LobbyError.invalid("unknown status", "status")
-        rows = await self.t.list(tc.STATUS_FROM_PB.get(request.status))
+        rows = await self.t.list(tc.STATUS_FROM_PB.get(request.status), pid if request.invited else "")
         return pb.ListTournamentsResponse(tournaments=[tc.tournament_pb(t) for t in rows])
 
     @rpc

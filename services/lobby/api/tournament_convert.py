@@ -149,6 +149,7 @@ def entrant_pb(e: Entrant) -> pb.Entrant:
         seed_rating=e.seed_rating,
         checked_in=e.checked_in,
         withdrawn=e.withdrawn,
+        invited=e.invited,
     )
 
 

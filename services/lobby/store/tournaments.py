@@ -86,11 +86,21 @@ def save_tournament(s: Session, t: Tournament, now: float) -> None:
     s.add(row)
 
 
-def list_tournaments(s: Session, status: TournamentStatus | None, limit: int) -> list[Tournament]:
-    """Tournaments newest first (in one state, or all)."""
+def list_tournaments(
+    s: Session, status: TournamentStatus | None, limit: int, invited: str = ""
+) -> list[Tournament]:
+    """Tournaments newest first (in one state, or all; with ``invited``, a player id, only those
+    where that player's invitation waits for an answer)."""
     q = select(TournamentRow).order_by(col(TournamentRow.created_at).desc()).limit(limit)
     if status is not None:
         q = q.where(TournamentRow.status == status.value)
+    if invited:
+        pending = select(TournamentEntrantRow.tournament_id).where(
+            TournamentEntrantRow.player_id == invited,
+            col(TournamentEntrantRow.invited).is_(True),
+            col(TournamentEntrantRow.withdrawn).is_(False),
+        )
+        q = q.where(col(TournamentRow.id).in_(pending))
     return [_tournament(r) for r in s.exec(q)]
 
 
@@ -111,7 +121,7 @@ def live_tournaments(s: Session) -> list[str]:
 def _entrant(r: TournamentEntrantRow) -> Entrant:
     return Entrant(
         r.entrant_id, r.player_id, r.display_name, r.division, r.seed_rating, r.bot_level, r.guest,
-        r.checked_in, r.withdrawn, r.registered_at,
+        r.checked_in, r.withdrawn, r.registered_at, r.invited,
     )  # fmt: skip
 
 
@@ -133,7 +143,7 @@ def add_entrant(s: Session, tournament_id: str, e: Entrant) -> None:
     row.player_id, row.display_name = e.player_id, e.display_name
     row.bot_level, row.guest = e.bot_level, e.guest
     row.division, row.seed_rating, row.checked_in = e.division, e.seed_rating, e.checked_in
-    row.withdrawn, row.registered_at = e.withdrawn, e.registered_at
+    row.withdrawn, row.registered_at, row.invited = e.withdrawn, e.registered_at, e.invited
     s.add(row)
 
 

@@ -45,7 +45,11 @@ class Tournament:
 
 @dataclass(frozen=True)
 class Entrant:
-    """An entrant: a player or a bot (``bot_level`` > 0, ``player_id`` ``bot:<level>``)."""
+    """An entrant: a player or a bot (``bot_level`` > 0, ``player_id`` ``bot:<level>``).
+
+    ``invited``: a director added the player, who has not accepted yet. Nobody plays without
+    consent, so an invitation is paired in no game and stands nowhere until accepted (a
+    declined one stays invited and is withdrawn)."""
 
     entrant_id: str
     player_id: str
@@ -57,6 +61,12 @@ class Entrant:
     checked_in: bool = False
     withdrawn: bool = False
     registered_at: float = 0.0
+    invited: bool = False
+
+    @property
+    def active(self) -> bool:
+        """Paired from the next round: entered (not a pending invitation) and not withdrawn."""
+        return not self.withdrawn and not self.invited
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,9 @@ __all__ = [
 def division_standings(
     cfg: TournamentConfig, entrants: Sequence[Entrant], games: Sequence[Game], division: str
 ) -> list[Standing]:
-    """The division's standings (every entrant ever in it, withdrawn ones included)."""
-    mine = [(e.entrant_id, e.seed_rating) for e in entrants if e.division == division]
+    """The division's standings (every entrant ever in it, withdrawn ones included; an
+    invitation never accepted is no entrant)."""
+    mine = [(e.entrant_id, e.seed_rating) for e in entrants if e.division == division and not e.invited]
     results = [r for g in games if g.division == division and (r := g.result()) is not None]
     return rank_entrants(mine, results, cfg.bye_spread)
 
@@ -111,7 +112,7 @@ def round_over(cfg: TournamentConfig, round_games: Sequence[Game]) -> bool:
 
 def _eliminated(cfg: TournamentConfig, entrants: Sequence[Entrant], games: Sequence[Game]) -> set[str]:
     seeds = {e.entrant_id: e.seed_rating for e in entrants}
-    out = {e.entrant_id for e in entrants if e.withdrawn}
+    out = {e.entrant_id for e in entrants if not e.active}
     rounds = {g.round for g in games if cfg.method(g.round) == Method.ELIMINATION}
     for r in rounds:
         for gs in _by_pairing([g for g in games if g.round == r]).values():
@@ -134,7 +135,7 @@ def _round_robin_round(
         played = {e for g in games if g.round == earlier[0] for e in (g.first, g.second) if e is not None}
         roster = [e for e in _seeded(mine) if e.entrant_id in played]
     else:
-        roster = [e for e in _seeded(mine) if not e.withdrawn]
+        roster = [e for e in _seeded(mine) if e.active]
     gone = {e.entrant_id for e in roster if e.withdrawn}
     double = method == Method.DOUBLE_ROUND_ROBIN
     out: list[pm.Pairing] = []
@@ -159,7 +160,7 @@ def pair_round(
     standings and history; None for a MANUAL round (a director pairs it)."""
     mine = [e for e in entrants if e.division == division]
     games = [g for g in games if g.division == division]
-    active = [e for e in _seeded(mine) if not e.withdrawn]
+    active = [e for e in _seeded(mine) if e.active]
     ids = [e.entrant_id for e in active]
     method = cfg.method(round_no)
     if method == Method.MANUAL:

@@ -16,7 +16,7 @@ from tournament_harness import CLASSIC, bad_field
 from tournament_servers import servers
 
 from wordarena.services.match import wallclock
-from wordarena.v1 import common_pb2, match_pb2, match_pb2_grpc
+from wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, match_pb2, match_pb2_grpc
 from wordarena.v1 import tournament_pb2 as tp
 
 
@@ -84,6 +84,11 @@ async def test_a_player_who_does_not_show_forfeits_by_the_bye_spread(
         assert (lines[g.first_entrant_id].losses, lines[g.first_entrant_id].spread) == (1, -40)
         (entry,) = [e for e in state.log if e.action == "no_show"]
         assert entry.director_id == "" and g.first_entrant_id in entry.detail
+        # a forfeit for not showing moves nobody's rating or record (issue 38, finding 1)
+        lobby = lobby_pb2_grpc.LobbyServiceStub(env.channel)
+        for pid, pmd in players:
+            got = await lobby.GetPlayerRecord(lobby_pb2.GetPlayerRecordRequest(player_id=pid), metadata=pmd)
+            assert list(got.records) == [], got.records
 
 
 async def test_no_show_and_round_interval_out_of_range_are_refused_naming_the_field(
