@@ -6,6 +6,12 @@ deployment. They share a data directory (SQLite files, the development token key
 freshly generated service token. The match server is started with ``--lobby`` and registers
 itself with the lobby, heartbeats and reports match results there (``MatchRegistryService``).
 Ctrl-C or SIGTERM stops both gracefully.
+
+Browsers: the lobby's web port (``--web-listen``, default a free port of 127.0.0.1; empty = none) serves the
+web client at ``/`` and the lobby's RPCs over gRPC-Web; each match server gets a web port of its own
+(a free port on the same host), allows the lobby page's origin, and the lobby lists it in
+``/config.json`` under the match server's gRPC address (docs/web.md). The page's URL is printed
+(``web    http://HOST:PORT/``) before ``READY``.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -46,6 +53,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--match-servers", type=int, default=1, metavar="N",
                    help="match servers to run (default 1): on SQLite each has its own file "
                         "(match.db, match-2.db, …); with --database-url they share the database")
+    p.add_argument("--web-listen", default="127.0.0.1:0", metavar="HOST:PORT",
+                   help="the web page and the lobby's gRPC-Web port (default 127.0.0.1:0: a free port, "
+                        "printed; '' = no web ports)")
     p.add_argument("--data-dir", default=os.environ.get("WORDARENA_DATA_DIR"),
                    help="where the SQLite files and keys live, private to you (mode 0700; env "
                         "WORDARENA_DATA_DIR; default ~/.local/share/wordarena)")
@@ -164,6 +174,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     lobby_addr = resolve(args.lobby_listen)
     match_addrs = match_addresses(args.match_listen, args.match_servers)
+    web = web_flags(args.web_listen, match_addrs)
     token = secrets.token_urlsafe(32)
     env = dict(os.environ)
     env.pop("WORDARENA_LISTEN", None)
@@ -186,7 +197,7 @@ def _serve(args: argparse.Namespace) -> int:
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     procs: dict[str, subprocess.Popen] = {}
     try:
-        lobby_flags = [*common, "--listen", lobby_addr]
+        lobby_flags = [*common, "--listen", lobby_addr, *web.lobby]
         procs["lobby"] = _start("lobby", lobby_flags, env, log)
         if not wait_ready(lobby_addr, args.ready_timeout, procs["lobby"]):
             print(f"serve: the lobby did not start (see {log_path or 'the output above'})", file=sys.stderr)
@@ -194,7 +205,8 @@ def _serve(args: argparse.Namespace) -> int:
         flags = {"lobby": lobby_flags}
         for n, match_addr in enumerate(match_addrs, start=1):
             name = "match" if n == 1 else f"match-{n}"
-            flags[name] = _match_flags(args, common, match_addr, lobby_addr, data_dir, n)
+            flags[name] = [*_match_flags(args, common, match_addr, lobby_addr, data_dir, n),
+                           *web.match[n - 1]]
             procs[name] = _start("match", flags[name], env, log)
             # SERVING once it has tried to register with the lobby (and recovered its matches).
             if not wait_serving(match_addr, args.ready_timeout, procs[name]):
@@ -205,6 +217,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"lobby  {_client_address(lobby_addr)}", flush=True)
         for match_addr in match_addrs:
             print(f"match  {_client_address(match_addr)}", flush=True)
+        if web.page:
+            print(f"web    {web.page}", flush=True)
         print(f"data   {data_dir}" + (f"   logs {log_path}" if log_path else ""), flush=True)
         print(f"READY  play with: wordarena play --lobby {_client_address(lobby_addr)}   "
               "(Ctrl-C stops the servers)", flush=True)
@@ -217,6 +231,36 @@ def _serve(args: argparse.Namespace) -> int:
             signal.signal(s, h)
         if log:
             log.close()
+
+
+@dataclass
+class WebFlags:
+    """The web ports of ``serve``: the page's URL and each server's flags."""
+
+    page: str = ""
+    lobby: list[str] = field(default_factory=list)
+    match: list[list[str]] = field(default_factory=list)
+
+
+def web_flags(listen: str, match_addrs: list[str]) -> WebFlags:
+    """The lobby's web port at ``listen`` (port 0: a free one; empty: no web ports at all), and
+    one for each match server on a free port of the same host, which allows the page's origin;
+    the lobby's ``/config.json`` maps each match server's gRPC address to its web URL."""
+    if not listen:
+        return WebFlags(match=[[] for _ in match_addrs])
+    lobby_web = resolve(listen)
+    host = lobby_web.rpartition(":")[0]
+    page_host = _client_address(lobby_web)
+    origins = [f"http://{page_host}"]
+    if page_host.startswith("127.0.0.1:"):
+        origins.append(f"http://localhost:{page_host.rpartition(':')[2]}")
+    urls, match = [], []
+    for addr in match_addrs:
+        web_addr = resolve(f"{host}:0")
+        urls.append(f"{_client_address(addr)}=http://{_client_address(web_addr)}")
+        match.append(["--web-listen", web_addr, "--web-origins", ",".join(origins)])
+    return WebFlags(page=f"http://{page_host}/", match=match,
+                    lobby=["--web-listen", lobby_web, "--web-match-urls", ",".join(urls)])
 
 
 def match_addresses(listen: str, n: int) -> list[str]:

@@ -35,6 +35,7 @@ PACKAGE_DATA = (
     "wordarena/services/lobby/migrations/versions/0001_initial.py",
     "wordarena/services/match/migrations/versions/0001_initial.py",
     "wordarena/services/match/migrations/script.py.mako",
+    "wordarena/clients/web/dist/index.html",
 )
 
 
