@@ -22,6 +22,7 @@ from wordarena.services.lobby.tables import bot_player_id
 from wordarena.services.lobby.tournament_ops import Tournaments, division_for, ensure_room, entrant_of
 from wordarena.services.lobby.tournament_runner import insert_round, start_checks
 from wordarena.services.lobby.tournaments import pairing, plan
+from wordarena.services.lobby.tournaments.config import MAX_RESULT_SCORE, MIN_RESULT_SCORE
 from wordarena.services.lobby.tournaments.entities import (
     Entrant,
     Game,
@@ -173,6 +174,11 @@ class Directors:
         """Sets or changes a game's result (logged with the reason)."""
         if not reason.strip():
             raise LobbyError.invalid("a reason is required", "reason")
+        for field, score in (("first_score", first_score), ("second_score", second_score)):
+            if not MIN_RESULT_SCORE <= score <= MAX_RESULT_SCORE:
+                raise LobbyError.invalid(
+                    f"{field} must be {MIN_RESULT_SCORE}..{MAX_RESULT_SCORE} (what a game can score)", field
+                )
 
         def work(s: Session, t: Tournament, now: float) -> Game:
             g = self._game(s, t, key)

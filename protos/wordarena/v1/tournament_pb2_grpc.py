@@ -302,7 +302,8 @@ class TournamentServiceServicer:
 
     def SetResult(self, request, context):
         """Director: sets or changes a game's result, with a reason kept in the director log.
-        Errors: NOT_FOUND unknown game; INVALID_ARGUMENT reason empty, or a bye.
+        Errors: NOT_FOUND unknown game; INVALID_ARGUMENT reason empty, a bye, or a score outside
+        -1000..10000 (field first_score or second_score).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

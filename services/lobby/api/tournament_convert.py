@@ -172,6 +172,9 @@ def game_pb(g: Game) -> pb.TournamentGame:
     )
 
 
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
 def standings_pb(
     division: str, rows: list[Standing], names: dict[str, str], ratings: dict[str, float]
 ) -> pb.DivisionStandings:
@@ -186,7 +189,7 @@ def standings_pb(
                 wins=s.wins,
                 losses=s.losses,
                 ties=s.ties,
-                spread=s.spread,
+                spread=max(INT32_MIN, min(s.spread, INT32_MAX)),  # any stored result stays readable
                 byes=s.byes,
                 points=s.points,
                 opponents_points=s.opponents_points,

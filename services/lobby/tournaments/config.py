@@ -25,6 +25,11 @@ DEFAULT_DIVISION = "Open"
 MAX_ENTRANTS = 256
 MAX_ROUNDS = 50
 MAX_DIVISIONS = 8
+#: The final scores a director may set (SetResult): wider than any game of the four families
+#: has scored (end-of-game and time penalties can leave a score below zero), narrow enough that
+#: a division's summed spread always fits the contract's int32.
+MIN_RESULT_SCORE = -1000
+MAX_RESULT_SCORE = 10_000
 #: Bounds of the no-show time and of the round interval (seconds).
 MIN_NO_SHOW_S = 5
 MAX_WAIT_S = 7 * 86400

@@ -5,13 +5,18 @@ withdrawn entrant, the end; every action logged with its reason."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import grpc
 from lobby_harness import LobbyEnv, eventually, start_fake_match_server, start_lobby, stop_lobby
+from sqlmodel import Session
 from tournament_harness import bad_field, create, guest, playing, refused, report, state, stub
 
+from wordarena.services.lobby import store
+from wordarena.services.lobby.tournaments.entities import GameStatus
+from wordarena.services.lobby.tournaments.ranking import Side
 from wordarena.v1 import tournament_pb2 as tp
 
 M = tp.PairingMethod
@@ -393,3 +398,55 @@ async def test_a_director_cannot_add_entrants_past_max_entrants(env: LobbyEnv) -
                            metadata=dmd)
     added = await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, player_id=bert), metadata=dmd)
     assert added.entrant.player.player_id == bert
+
+
+async def test_set_result_refuses_scores_no_game_can_make_and_standings_stay_readable(env: LobbyEnv) -> None:
+    """Issue 38, finding 6: SetResult took any 32-bit scores, and after (2**31-1, -2**31) every
+    GetTournament and GetStandings answered INTERNAL. Scores outside what a game can score
+    (-1000..10000) are INVALID_ARGUMENT naming the field and change nothing; the standings of the
+    widest scores allowed, summed over the games, are read by everyone."""
+    ts = stub(env)
+    _, dmd = await guest(env, "Dora")
+    tid = await create(env, dmd, rounds=1, games_per_pairing=9)
+    for level in (1, 2):
+        await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=level), metadata=dmd)
+    await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=dmd)
+    game = tp.GameRef(round=1, pairing=0, game=0)
+    bad = [((2**31 - 1, -(2**31)), "first_score"), ((300, -(2**31)), "second_score"),
+           ((10_001, 0), "first_score"), ((0, -1001), "second_score")]  # fmt: skip
+    for (first, second), field in bad:
+        call = ts.SetResult(tp.SetResultRequest(tournament_id=tid, game=game, first_score=first,
+                                                second_score=second, reason="typo"), metadata=dmd)
+        assert await bad_field(call) == field
+    st = await state(env, tid, dmd)
+    assert all(g.status != tp.TOURNAMENT_GAME_STATUS_DONE for g in st.games)
+    got = await ts.SetResult(tp.SetResultRequest(tournament_id=tid, game=game, first_score=10_000,
+                                                 second_score=-1000, reason="a record"), metadata=dmd)
+    assert got.game.first_result == tp.GAME_SIDE_WIN
+    lines = (await ts.GetStandings(tp.GetStandingsRequest(tournament_id=tid), metadata=dmd)).standings
+    assert sorted(s.spread for s in lines.standings) == [-11_000, 11_000]
+
+
+async def test_standings_stay_readable_with_results_stored_before_scores_were_checked(env: LobbyEnv) -> None:
+    """Results stored by an older lobby (which took any 32-bit scores) sum past int32: the
+    standings still answer, the spread held at the int32 bounds, instead of INTERNAL."""
+    ts = stub(env)
+    _, dmd = await guest(env, "Dora")
+    tid = await create(env, dmd, rounds=1, games_per_pairing=3)
+    for level in (1, 2):
+        await ts.AddEntrant(tp.AddEntrantRequest(tournament_id=tid, bot_level=level), metadata=dmd)
+    await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=dmd)
+
+    def store_old_results(s: Session) -> None:
+        for n in range(3):
+            g = store.get_game(s, tid, ("Open", 1, 0, n)) or replace(
+                store.get_game(s, tid, ("Open", 1, 0, 0)), game=n  # type: ignore[type-var]
+            )
+            store.save_game(s, tid, replace(g, status=GameStatus.DONE, first_score=2**31 - 1,
+                                            second_score=-(2**31), first_result=Side.WIN), 0.0)
+
+    await env.lobby.db.run(store_old_results)  # type: ignore[attr-defined]
+    lines = (await ts.GetStandings(tp.GetStandingsRequest(tournament_id=tid), metadata=dmd)).standings
+    assert sorted(s.spread for s in lines.standings) == [-(2**31), 2**31 - 1]
+    st = await state(env, tid, dmd)
+    assert len(st.standings[0].standings) == 2
