@@ -6,10 +6,12 @@ stored NFC-normalised as typed.
 
 Two names collide when their *skeletons* are equal (:func:`name_skeleton`): Unicode TR39's
 confusable skeleton (Unicode's ``confusables.txt``: :mod:`.confusables`), made case-, accent- and
-separator-insensitive as well: NFKD, invisible characters and separators removed, then rounds of
+separator-insensitive as well: NFKD, invisible characters, separators and kashidas (the Arabic
+tatweel, the N'Ko lajanyalan: they only stretch a join) removed, then rounds of
 TR39 mapping, combining marks dropped and casefolding, plus a few look-alikes TR39 keeps apart
 (``l``→``i``, ``3``→``e``, ``5``→``s``, ``vv``→``w``...). So "Alice", "ALICE", "A.lice", "Al1ce",
-"Аlice" (Cyrillic А), "Ꭺlice" (Cherokee Ꭺ) and "Alice" plus a variation selector are one name.
+"Аlice" (Cyrillic А), "Ꭺlice" (Cherokee Ꭺ), "Alice" plus a variation selector and "Alice" plus
+a tatweel are one name.
 A few names are reserved (``admin``, ``lobby``, ``bot``...).
 """
 
@@ -37,6 +39,10 @@ NAME_MAX = 24
 #: a whole sequence once decomposed (ligatures).
 NAME_KEY_MAX = 96
 _SEPARATORS = frozenset(" _-.")
+#: Kashidas: they only stretch the join between two letters (Arabic tatweel, N'Ko lajanyalan),
+#: so a name with them reads as the name without. NFKD first turns the Arabic presentation
+#: forms that carry a tatweel (U+FE71, U+FE77 ...) into a tatweel and a mark.
+_ELONGATION = frozenset("\u0640\u07fa")
 
 #: Look-alikes beyond TR39 (which keeps ``l``/``i``, digits and letters, and ``ß`` apart), after
 #: its mapping and casefolding: ``l``→``i``, digits and symbols read as letters (``Al1ce``, ``ADM1N``).
@@ -72,7 +78,8 @@ def _fold_round(text: str) -> str:
 def name_skeleton(name: str) -> str:
     """The comparison key of a name: equal skeletons mean the names impersonate each other."""
     text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not invisible(ch) and ch not in _SEPARATORS)
+    text = "".join(ch for ch in text
+                   if not invisible(ch) and ch not in _SEPARATORS and ch not in _ELONGATION)
     for _ in range(_ROUNDS):
         folded = _fold_round(text)
         if folded == text:
