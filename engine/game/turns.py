@@ -124,9 +124,13 @@ def apply(state: GameState, action: Action, *,
 # --- checks shared by the turn actions ---------------------------------------------------
 
 
-def _require_turn(state: GameState, seat: int) -> None:
+def _require_active(state: GameState, seat: int) -> None:
     if state.seats[seat] is not Seat.ACTIVE:
         raise RuleError(Rule.PLAYER_NOT_ACTIVE, f"seat {seat} is no longer in the game")
+
+
+def _require_turn(state: GameState, seat: int) -> None:
+    _require_active(state, seat)
     if seat != state.to_move:
         raise RuleError(Rule.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn, not seat {seat}'s")
 
@@ -152,10 +156,15 @@ def _play(state: GameState, action: Play) -> tuple[GameState, Events]:
 
 
 def _decide(state: GameState, action: Decide) -> tuple[GameState, Events]:
-    _require_turn(state, action.seat)
+    # Only the decider (the seat to move while a play is pending) has something to decide: to
+    # any other seat there is no pending play, whose turn it is aside (match.proto's promise).
+    _require_active(state, action.seat)
     pending = state.pending
     if pending is None:
         raise RuleError(Rule.NOTHING_PENDING, "there is no pending play to accept or check")
+    if action.seat != state.to_move:
+        raise RuleError(Rule.NOTHING_PENDING,
+                        f"seat {state.to_move} decides the pending play, not seat {action.seat}")
     if action.accept:
         state, events = commit_play(state, pending.seat, pending.geometry, pending.words,
                                      pending.breakdown, "play-accepted", advance=False)
@@ -241,8 +250,7 @@ def _exchange(state: GameState, action: Exchange) -> tuple[GameState, Events]:
 
 def _depart(state: GameState, seat: int, status: Seat, event_type: str,
             extra: dict[str, Any] | None = None) -> tuple[GameState, Events]:
-    if state.seats[seat] is not Seat.ACTIVE:
-        raise RuleError(Rule.PLAYER_NOT_ACTIVE, f"seat {seat} is no longer in the game")
+    _require_active(state, seat)
     seats = replace_at(state.seats, seat, status)
     was_to_move = state.to_move == seat
     data: dict[str, Any] = {"first_round": state.rounds == 0} | (extra or {})

@@ -221,6 +221,40 @@ async def _(w: World) -> None:
         match_id=mid, expected_seq=seq, request_id=rid()), metadata=a.md), S.INVALID_ARGUMENT)
 
 
+async def _pending_play(a: Guest, mid: str) -> int:
+    """``a`` (to move) puts two of its letters across the centre of a Word Tiles match: a play
+    waiting for the next seat's decision. Returns the seq after it."""
+    view = await a.view(mid)
+    letters = [t.letter for t in view.rack.tiles if not t.is_blank][:2]
+    centre = view.board.rows // 2
+    move = c.Move(play=c.PlayMove(placements=[
+        c.Placement(square=c.Square(row=centre, col=centre + k), letter=x) for k, x in enumerate(letters)]))
+    played = await a.submit(mid, move, view.last_seq)
+    assert (await a.view(mid)).HasField("pending")
+    return played.last_seq
+
+
+@promise("MatchService.DecidePending",
+         "FAILED_PRECONDITION NO_PENDING_PLAY when the caller is not the decider (the player of the "
+         "pending play; a seat not to move while nothing is pending)")
+async def _(w: World) -> None:
+    mid, (a, b) = await w.match("wordtiles")
+    seq = (await a.view(mid)).last_seq
+
+    def decide(g: Guest, at: int) -> object:
+        return g.match.DecidePending(m.DecidePendingRequest(
+            match_id=mid, expected_seq=at, request_id=rid(), decision=m.DECISION_ACCEPT), metadata=g.md)
+
+    err = await refused(decide(b, seq), S.FAILED_PRECONDITION)  # nothing pending, a is to move
+    assert rule(err) == e.RULE_CODE_NO_PENDING_PLAY, err.details()
+    seq = await _pending_play(a, mid)
+    err = await refused(decide(a, seq), S.FAILED_PRECONDITION)  # b decides, not a
+    assert rule(err) == e.RULE_CODE_NO_PENDING_PLAY, err.details()
+    accepted = await b.match.DecidePending(m.DecidePendingRequest(  # the decider still may
+        match_id=mid, expected_seq=seq, request_id=rid(), decision=m.DECISION_ACCEPT), metadata=b.md)
+    assert accepted.events[0].HasField("play_accepted")
+
+
 # --- PreviewPlay, WordStrength, Hindsight, TileBag, Define -------------------------------------
 
 

@@ -32,10 +32,14 @@ def test_turns_out_of_order_or_for_no_seat_are_refused_in_plain_words() -> None:
 
 def test_accept_or_check_refusals_name_what_is_missing() -> None:
     state = new_game("wordtiles", racks=["CATEIOU", "DOGEIRN"])
-    assert str(refused(state, Decide(0, True), Rule.NOTHING_PENDING)) == \
-        "there is no pending play to accept or check"
+    for seat in (0, 1):  # to move or not: nothing is pending for anyone
+        assert str(refused(state, Decide(seat, True), Rule.NOTHING_PENDING)) == \
+            "there is no pending play to accept or check"
     state, _ = play(state, 0, "8H", "CAT")
     assert state.pending is not None
+    # Only the decider has a pending play (match.proto: NO_PENDING_PLAY for any other seat).
+    assert str(refused(state, Decide(0, False), Rule.NOTHING_PENDING)) == \
+        "seat 1 decides the pending play, not seat 0"
     assert str(refused(state, Pass(1), Rule.PENDING_DECISION)) == "accept or check the pending play first"
     assert str(refused(state, Exchange(1, ("D",)), Rule.PENDING_DECISION)) == \
         "accept or check the pending play first"

@@ -113,7 +113,7 @@ def test_wordtiles_next_player_accepts_and_goes_on():
     assert state.scores == (0, 0)  # waiting, not yet credited
     refused(state, Pass(1), Rule.PENDING_DECISION)
     refused(state, Play(1, move("9H", "AT")), Rule.PENDING_DECISION)
-    refused(state, Decide(0, True), Rule.NOT_YOUR_TURN)
+    refused(state, Decide(0, True), Rule.NOTHING_PENDING)  # seat 1 decides: nothing for seat 0
     state = accept(state, 1)
     assert state.pending is None and state.to_move == 1
     assert board_word(state, "8H", 2) == "ZA"
