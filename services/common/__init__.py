@@ -10,6 +10,7 @@ Modules:
   error-mapping decorator of the servicers (``rpc`` / ``rpc_errors``).
 * ``authn``    – the one bearer-token authenticator of the servicers (players, services).
 * ``request_ids`` – the one check of client request ids.
+* ``paging``   – page tokens bound to the request that got them (AIP-158), for both servers.
 * ``tasks``    – ending background asyncio tasks.
 * ``server``   – grpc.aio server bootstrap: health, reflection, size limits, metrics, graceful shutdown.
 * ``reflection`` – server reflection in both protocol versions (``grpc.reflection.v1`` and ``v1alpha``).

@@ -20,7 +20,7 @@ from wordarena.engine.game import Decide, Kick, Leave
 from wordarena.engine.rulesets.model import WordCheck
 from wordarena.engine.tiles import is_letter_token
 from wordarena.engine.warofwords.clouds import preview_allowed
-from wordarena.services.common import auth, logs
+from wordarena.services.common import auth, logs, paging
 from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.errors import ServiceError, invalid_argument, rpc
 from wordarena.services.common.request_ids import check_request_id
@@ -385,10 +385,11 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         viewer, _ = self._viewer(rt, claims, None, spectate=True)
         chat.check_reader(rt, viewer)
         size = 50 if request.page_size <= 0 else min(request.page_size, 200)
-        try:
-            before = int(request.page_token) if request.page_token else rt.seq + 1
-        except ValueError as exc:
-            raise invalid_argument("page_token", "not a token from a previous page") from exc
+        # A token is good only with the request that got it (match, channel, page size).
+        key = paging.request_key(rt.match_id, request.channel, request.page_size)
+        before = paging.token_position(request.page_token, key) if request.page_token else rt.seq + 1
+        if before is None:
+            raise invalid_argument("page_token", "not a token from a previous page of this request")
         kinds = {m.LOG_CHANNEL_CHAT: {"chat"}, m.LOG_CHANNEL_COMBAT: {"effect"}}.get(
             request.channel, {"chat", "effect"}
         )
@@ -397,7 +398,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         page = picked[:size]
         out = m.ListLogResponse(events=[projection.project(rt, ev, viewer) for ev in page])
         if len(picked) > size:
-            out.next_page_token = str(page[-1].seq)
+            out.next_page_token = paging.page_token(key, page[-1].seq)
         return out
 
     @rpc

@@ -404,6 +404,29 @@ async def _(w: World) -> None:
                   S.INVALID_ARGUMENT)
 
 
+@promise("MatchService.ListLog",
+         "a page token is for the request that got it: with another channel, match or page_size "
+         "INVALID_ARGUMENT naming page_token")
+async def _(w: World) -> None:
+    mid, (a, _) = await w.match()
+    other, _ = await w.match()  # a reads it as a spectator
+    for text in ("one", "two", "three"):
+        await a.chat(mid, text)
+    first = m.ListLogRequest(match_id=mid, channel=m.LOG_CHANNEL_CHAT, page_size=2)
+    token = (await a.match.ListLog(first, metadata=a.md)).next_page_token
+    assert token
+    changed = [m.ListLogRequest(match_id=mid, channel=m.LOG_CHANNEL_COMBAT, page_size=2),
+               m.ListLogRequest(match_id=mid, channel=m.LOG_CHANNEL_UNSPECIFIED, page_size=2),
+               m.ListLogRequest(match_id=other, channel=m.LOG_CHANNEL_CHAT, page_size=2),
+               m.ListLogRequest(match_id=mid, channel=m.LOG_CHANNEL_CHAT, page_size=3)]
+    for request in changed:
+        request.page_token = token
+        err = await refused(a.match.ListLog(request, metadata=a.md), S.INVALID_ARGUMENT)
+        assert detail(err, error_details_pb2.BadRequest).field_violations[0].field == "page_token", request
+    first.page_token = token  # the same request still pages on
+    assert [ev.chat.text for ev in (await a.match.ListLog(first, metadata=a.md)).events] == ["one"]
+
+
 # --- LeaveMatch, KickIdlePlayer ----------------------------------------------------------------
 
 

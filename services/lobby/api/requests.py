@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 import secrets
 import time
@@ -16,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
+from wordarena.services.common.paging import page_token, request_key, token_position
 from wordarena.services.common.request_ids import ID_RE, check_request_id
 from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError, Status
@@ -67,17 +67,17 @@ class Page:
         if size < 0:
             raise LobbyError.invalid("page_size must not be negative", "page_size")
         self.size = min(size or default, maximum)
-        self.key = hashlib.sha256(repr(key_parts).encode()).hexdigest()[:12]
+        self.key = request_key(*key_parts)
         self.offset = 0
         if token:
-            k, _, off = token.rpartition(":")
-            if k != self.key or not off.isdigit():
+            offset = token_position(token, self.key)
+            if offset is None:
                 raise LobbyError.invalid("bad page_token (or the request changed since)", "page_token")
-            self.offset = int(off)
+            self.offset = offset
 
     def next_token(self, more: bool) -> str:
         """The token of the next page ("" when this is the last)."""
-        return f"{self.key}:{self.offset + self.size}" if more else ""
+        return page_token(self.key, self.offset + self.size) if more else ""
 
 
 class Replay:
