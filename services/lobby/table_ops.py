@@ -102,10 +102,10 @@ class Tables:
         return t
 
     async def start(self, t: Table, player_id: str) -> Table:
-        """The host starts table ``t`` (as read before); a table that started by itself when
-        full is answered as it is, for a seated player."""
-        if t.status == TableStatus.STARTED and t.seat_of(player_id) is not None:
-            return t  # started by itself when full: answer with where to play
+        """The host starts table ``t`` (as read before). A table no longer open (started by the
+        host or by itself when full) is FAILED_PRECONDITION TABLE_NOT_OPEN, as lobby.proto
+        promises: only a repeat of the request that started it (its request id) answers with
+        where to play, from the stored answer."""
         t.check_start(player_id)
         return await self._start(t.table_id, player_id, raise_errors=True)
 

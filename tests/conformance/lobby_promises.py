@@ -290,6 +290,29 @@ async def _(w: World) -> None:
     assert (await host.view(started.assignment.match_id)).viewer_seat == 0
 
 
+@promise("LobbyService.StartTable",
+         "FAILED_PRECONDITION TABLE_NOT_OPEN on a started table (a new request_id), whether the host "
+         "started it or it started by itself when full")
+async def _(w: World) -> None:
+    host, joiner = await w.guest(), await w.guest()
+    table = await w.table(host, host_start=True)
+    await joiner.lobby.JoinTable(lb.JoinTableRequest(table_id=table.table_id, request_id=rid()),
+                                 metadata=joiner.md)
+    await host.lobby.StartTable(lb.StartTableRequest(table_id=table.table_id, request_id=rid()),
+                                metadata=host.md)
+    err = await refused(host.lobby.StartTable(lb.StartTableRequest(table_id=table.table_id, request_id=rid()),
+                                              metadata=host.md), S.FAILED_PRECONDITION)
+    assert lobby_code(err) == e.LOBBY_CODE_TABLE_NOT_OPEN, err.details()
+    host, joiner = await w.guest(), await w.guest()
+    table = await w.table(host)  # starts by itself once full
+    joined = await joiner.lobby.JoinTable(lb.JoinTableRequest(table_id=table.table_id, request_id=rid()),
+                                          metadata=joiner.md)
+    assert joined.table.status == lb.TABLE_STATUS_STARTED
+    err = await refused(host.lobby.StartTable(lb.StartTableRequest(table_id=table.table_id, request_id=rid()),
+                                              metadata=host.md), S.FAILED_PRECONDITION)
+    assert lobby_code(err) == e.LOBBY_CODE_TABLE_NOT_OPEN, err.details()
+
+
 # --- quick match -------------------------------------------------------------------------------
 
 
