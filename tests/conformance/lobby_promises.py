@@ -166,6 +166,23 @@ async def _(w: World) -> None:
     assert got.table.table_id == table.table_id
 
 
+@promise("LobbyService.GetTable",
+         "the refusal of a string field with a control character or over 1024 characters carries a "
+         "LobbyViolation naming its rule (TEXT_INVALID) and the field")
+async def _(w: World) -> None:
+    g = await w.guest()
+    calls = [("table_id", g.lobby.GetTable, lb.GetTableRequest(table_id="tab\x00le")),
+             ("table_id", g.lobby.GetTable, lb.GetTableRequest(table_id="t" * 1025)),
+             ("invite_code", g.lobby.GetTable, lb.GetTableRequest(table_id="t1", invite_code="\x1b[2J")),
+             ("display_name", w.lobby.SignInGuest, lb.SignInGuestRequest(display_name="Ann\x00"))]
+    for field, rpc, request in calls:
+        err = await refused(rpc(request, metadata=g.md), S.INVALID_ARGUMENT)
+        violation = detail(err, e.LobbyViolation)
+        assert (violation.code_name, violation.field) == ("TEXT_INVALID", field), (field, violation)
+        assert violation.code == e.LobbyCode.Value("LOBBY_CODE_TEXT_INVALID")
+        assert field_of(err) == field
+
+
 @promise("LobbyService.ListTables",
          "public tables, newest first, paged (AIP-158); INVALID_ARGUMENT negative page_size, bad token")
 async def _(w: World) -> None:

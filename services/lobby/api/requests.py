@@ -33,8 +33,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 def check_text(msg: Message, prefix: str = "") -> None:
     """Every string field of a request, nested messages included: no control characters (NUL
-    above all: PostgreSQL cannot store it), at most ``MAX_TEXT_CHARS``. INVALID_ARGUMENT naming
-    the field (dotted path, ``[i]`` for repeated fields) otherwise."""
+    above all: PostgreSQL cannot store it), at most ``MAX_TEXT_CHARS``. INVALID_ARGUMENT
+    TEXT_INVALID naming the field (dotted path, ``[i]`` for repeated fields) otherwise."""
     for f, value in msg.ListFields():
         path = f"{prefix}{f.name}"
         repeated = f.is_repeated
@@ -43,9 +43,11 @@ def check_text(msg: Message, prefix: str = "") -> None:
             where = f"{path}[{i}]" if repeated else path
             if f.type == FieldDescriptor.TYPE_STRING:
                 if _CONTROL.search(item):
-                    raise LobbyError.invalid(f"{where} must not contain control characters", where)
+                    raise LobbyError.invalid(f"{where} must not contain control characters", where,
+                                             "TEXT_INVALID")
                 if len(item) > MAX_TEXT_CHARS:
-                    raise LobbyError.invalid(f"{where} is longer than {MAX_TEXT_CHARS} characters", where)
+                    raise LobbyError.invalid(f"{where} is longer than {MAX_TEXT_CHARS} characters", where,
+                                             "TEXT_INVALID")
             elif f.type == FieldDescriptor.TYPE_MESSAGE:
                 check_text(item, f"{where}.")
 
