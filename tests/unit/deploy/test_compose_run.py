@@ -75,6 +75,7 @@ def servers(postgres_database: str, tmp_path: Path) -> Iterator[dict[str, dict[s
         listen_port = env["WORDARENA_LISTEN"].rpartition(":")[2]
         env["WORDARENA_LISTEN"] = moved[f"{name}:{listen_port}"]
         env["WORDARENA_METRICS_LISTEN"] = f"127.0.0.1:{free_port()}"
+        env["WORDARENA_WEB_LISTEN"] = f"127.0.0.1:{free_port()}"
         env["WORDARENA_DATABASE_URL"] = postgres_database
         env["WORDARENA_DATA_DIR"] = str(shared)
         del env["WORDARENA_LEXICON_DIR"]  # the image's compiled lexicons are not on this machine

@@ -442,8 +442,10 @@ def test_compose_has_the_services_the_docs_name() -> None:
         command = svc.get("command", [""])[0]
         if command in SERVERS:
             assert f"`{command}`" in runs, name
-        want = {} if host == "—" else {port_of(_addresses(listens)[0]): int(host.strip("`"))}
+        # each published port is published as itself, and is one the service listens on
+        want = {int(p): int(p) for p in re.findall(r"`(\d+)`", host)}
         assert published(svc) == want, f"{name}: published ports"
+        assert set(want) <= {port_of(a) for a in _addresses(listens)}, f"{name}: published ports"
         for address in _addresses(listens):
             assert address.startswith(f"{name}:"), f"{name}: {address}"
 
@@ -453,8 +455,9 @@ def test_compose_servers_listen_and_advertise_as_documented() -> None:
     for name, svc in servers().items():
         env = compose_env(svc)
         _, runs, listens, _ = docs_table()[name]
-        grpc_address, metrics_address = _addresses(listens)
+        grpc_address, web_address, metrics_address = _addresses(listens)
         assert env["WORDARENA_LISTEN"] == f"0.0.0.0:{port_of(grpc_address)}", name
+        assert env["WORDARENA_WEB_LISTEN"] == f"0.0.0.0:{port_of(web_address)}", name
         assert env["WORDARENA_METRICS_LISTEN"] == f"0.0.0.0:{port_of(metrics_address)}", name
         if svc["command"][0] == "wordarena-match":
             assert f"advertising `{grpc_address}`" in runs
