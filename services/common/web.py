@@ -275,6 +275,9 @@ class WebServer:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # inherited by the accepted connections: without it a kept-alive connection's answers
+        # (headers, message, trailers: several writes) waited ~40 ms each for delayed ACKs
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             sock.bind((host, int(port or 0)))
         except OSError as exc:
