@@ -123,6 +123,13 @@ async def test_the_web_port_serves_its_files_and_config_and_nothing_outside(
             r = await http.get(url + path)
             assert r.status_code == 404, path
             assert "not for the web" not in r.text
+        # the Connect protocol (binary): the message as the body, no frames
+        r = await http.post(url + SVC + "ListRulesets",
+                            content=lobby_pb2.ListRulesetsRequest().SerializeToString(),
+                            headers={"content-type": "application/proto", "connect-protocol-version": "1"})
+        assert r.status_code == 200 and r.headers["content-type"] == "application/proto"
+        rulesets = lobby_pb2.ListRulesetsResponse.FromString(r.content).rulesets
+        assert "classic" in {x.ruleset_id for x in rulesets}
         r = await http.post(url + "/wordarena.v1.MatchRegistryService/Heartbeat", content=b"\0\0\0\0\0",
                             headers={"content-type": "application/grpc-web+proto"})
         assert r.status_code == 404  # the internal services are not on the web port

@@ -127,6 +127,10 @@ async def test_refusals_over_grpc_web_carry_the_native_status(harness: Harness,
                                   m.StreamMatchResponse, bad):
                 pytest.fail("a stream without a valid token sent a message")
         assert web.value.code == grpc.StatusCode.UNAUTHENTICATED.value[0]
+    # The internal service is not on the web port.
+    r = await http.post(url + "/wordarena.v1.MatchControlService/GetLoad", content=b"\0\0\0\0\0",
+                        headers={"content-type": "application/grpc-web+proto"})
+    assert r.status_code == 404
     # The token travels in the header only: one in the URL is not read.
     with pytest.raises(GrpcWebError) as web:
         await unary(http, url, SVC + "GetMatch?authorization=Bearer%20" + token,
