@@ -6,14 +6,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from wordarena.engine.analysis.position import check_position
+from wordarena.engine.analysis.sight import visible_moves
 from wordarena.engine.analysis.strength import rank_text
 from wordarena.engine.game.actions import Action, Play
 from wordarena.engine.game.play import evaluate_play
 from wordarena.engine.game.state import GameState
-from wordarena.engine.movegen import Move, describe_move, generate_moves
+from wordarena.engine.movegen import Move, describe_move
 from wordarena.engine.movegen.api import board_ruleset
 from wordarena.engine.tiles import is_action
 from wordarena.engine.warofwords.arena import portal_links
+from wordarena.engine.warofwords.clouds import preview_allowed
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,11 @@ def hindsight(
 ) -> Hindsight:
     """The ``top`` best moves ``seat`` (default: the seat to move) had in ``state`` (the position
     *before* the turn), compared with ``action`` (what was played; a pass, an exchange or None
-    score 0)."""
+    score 0). Only moves the seat could read off the board then count (``visible_moves``), and
+    a play that reached under a cloud has no rank."""
     check_position(state)
     who = state.to_move if seat is None else seat
-    moves = generate_moves(state, who)
+    moves = visible_moves(state, who)
     played = 0
     rank = 0
     # War of Words: hindsight compares letters only — the word a play made, not its action
@@ -76,7 +79,7 @@ def hindsight(
     if letters:
         verdict = evaluate_play(state, letters, who)
         played = verdict.score  # 0 when the placement or the rack refuses the play
-        if verdict.breakdown is not None and not verdict.invalid_words:
+        if verdict.breakdown is not None and not verdict.invalid_words and preview_allowed(state, letters):
             rank = 1 + sum(1 for m in moves if m.score > played)
     ruleset = board_ruleset(state)
     best = tuple(

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wordarena.engine.analysis.position import check_position
+from wordarena.engine.analysis.sight import visible_moves
 from wordarena.engine.errors import Rule
 from wordarena.engine.game.play import evaluate_play
 from wordarena.engine.game.state import GameState
-from wordarena.engine.movegen import Move, generate_moves
+from wordarena.engine.movegen import Move
 from wordarena.engine.placement import Placement
 
 
@@ -75,7 +76,7 @@ def word_strength(
     """Judge a tentative play of ``seat`` (default: the seat to move) in ``state``."""
     check_position(state)
     who = state.to_move if seat is None else seat
-    all_moves = moves if moves is not None else generate_moves(state, who)
+    all_moves = moves if moves is not None else visible_moves(state, who)
     verdict = evaluate_play(state, placements, who)
     exc = verdict.error
     if exc is not None and exc.rule is not Rule.WORD_NOT_IN_LEXICON:

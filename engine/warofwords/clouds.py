@@ -7,15 +7,16 @@ seeded RNG. The board file lists the clouds' starting centres under ``"clouds"``
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from wordarena.engine.game.state import GameState
-from wordarena.engine.placement import Placement
+from wordarena.engine.placement import Placement, next_square
 from wordarena.engine.rulesets.model import Ruleset
-from wordarena.engine.warofwords.arena import Arena, Marker, markers
+from wordarena.engine.tiles import is_action
+from wordarena.engine.warofwords.arena import Arena, Marker, markers, portal_links
 
 CLOUD_SIZE = 5
 DRIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))
@@ -90,8 +91,39 @@ def project(state: GameState) -> dict[str, Any]:
     }
 
 
+def reads_under_a_cloud(state: GameState, placed: Iterable[int], actions: Iterable[int] = ()) -> bool:
+    """True when anything said about a play with letters on the squares ``placed`` (and action
+    tiles on ``actions``) would tell what lies under a cloud: a tile of it lies under one, or a
+    line through one of its letters runs on, through placed letters and board tiles, into a
+    square under one (read through portals as words are). Such a play's words, their
+    validity, even whether a line forms a word at all, depend on squares the player cannot
+    see; every answer about plays (previews, Word Strength, Hindsight, refusals) asks this one
+    question first. False on boards without clouds."""
+    hidden = hidden_squares(state) if state.effects else frozenset()
+    if not hidden:
+        return False
+    squares = set(placed)
+    if squares & hidden or any(i in hidden for i in actions):
+        return True
+    layout, links, cells = state.ruleset.board, portal_links(state), state.cells
+    for i in squares:
+        for across in (True, False):
+            for forward in (True, False):
+                k, seen = i, {i}
+                while (j := next_square(layout, links, k, across, forward)) is not None and j not in seen:
+                    if j in hidden:
+                        return True
+                    if cells[j] is None and j not in squares:
+                        break
+                    k = j
+                    seen.add(j)
+    return False
+
+
 def preview_allowed(state: GameState, placements: Sequence[Placement]) -> bool:
-    """False when a tile of the play lies under a cloud: in-play scoring stops working."""
-    hidden = hidden_squares(state)
+    """False when what a preview of the play would say depends on a square under a cloud (its
+    tile lies under one, or one of its words runs on under one): in-play scoring stops there."""
     cols = state.ruleset.board.cols
-    return not any(p.row * cols + p.col in hidden for p in placements)
+    letters = [p.row * cols + p.col for p in placements if not is_action(p.letter)]
+    actions = [p.row * cols + p.col for p in placements if is_action(p.letter)]
+    return not reads_under_a_cloud(state, letters, actions)

@@ -11,20 +11,21 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from wordarena.engine.analysis import best_by_simulation, hindsight, word_strength
+from wordarena.engine.analysis.sight import visible_moves
 from wordarena.engine.families import replay
 from wordarena.engine.game import GameState, Play
 from wordarena.engine.game.actions import Move as EffectShift
 from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.game.play import PlayVerdict, evaluate_play
-from wordarena.engine.movegen import Move, describe_move, generate_moves
+from wordarena.engine.movegen import Move, describe_move
 from wordarena.engine.movegen.api import board_ruleset
 from wordarena.engine.notation import placed_notation
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import remove_tokens
 from wordarena.engine.warofwords.arena import portal_links
-from wordarena.engine.warofwords.clouds import hidden_squares
+from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed
 from wordarena.services.match import views
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -100,7 +101,14 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
     out = m.HindsightResponse(turn_seq=turn.seq, legal_play_count=verdict.total)
     for alt in verdict.best:
         out.best.append(analysed_move(state, seat, alt.move))
-    if isinstance(action, Play):
+    if isinstance(action, Play) and verdict.rank == 0 and not preview_allowed(state, action.placements):
+        # The play reached under a cloud: shown as its turn was (tiles, no words), never ranked.
+        r = state.ruleset
+        hidden = hidden_squares(state)
+        out.played.CopyFrom(m.AnalysedPlay(play=c.PlayMove(placements=views.placements(r, [
+            [i, p.letter, p.blank] for p in action.placements
+            if (i := r.board.index(p.row, p.col)) not in hidden]))))
+    elif isinstance(action, Play):
         r = state.ruleset
         data = head["data"]
         placed = data.get("placed") or [[r.board.index(p.row, p.col), p.letter, p.blank]
@@ -153,13 +161,13 @@ def preview_response(state: GameState, seat: int, placements: Sequence[Placement
     Whirlwind moves ``shifts`` (the one evaluator ``apply`` uses, so the rule and the score are
     what submitting the play would give), with the breakdown whenever the placement and the rack
     allow the play."""
-    verdict = evaluate_play(state, placements, seat, shifts)
-    if _reaches_under_a_cloud(state, verdict):
-        # A word running on under a cloud: its letters there are not the player's to read, so
-        # the answer is the one a play under a cloud gets (the service's preview_allowed).
+    # "If you're playing any tile under a cloud, in-play scoring stops working" (War of Words);
+    # so too for a word that runs on under one: asked before anything is evaluated.
+    if not preview_allowed(state, placements):
         return m.PreviewPlayResponse(legal=False, score_hidden=True, violation=views.violation(
             e.RULE_CODE_FEATURE_UNAVAILABLE,
-            "in-play scoring stops working for a word that runs under a cloud"))
+            "in-play scoring stops working for a play that reaches under a cloud"))
+    verdict = evaluate_play(state, placements, seat, shifts)
     out = m.PreviewPlayResponse(legal=verdict.legal)
     breakdown = _verdict_breakdown(verdict)
     if breakdown is not None:
@@ -168,14 +176,6 @@ def preview_response(state: GameState, seat: int, placements: Sequence[Placement
     if violation is not None:
         out.violation.CopyFrom(violation)
     return out
-
-
-def _reaches_under_a_cloud(state: GameState, verdict: PlayVerdict) -> bool:
-    """True when a word of the play covers a square under a cloud (War of Words)."""
-    if verdict.geometry is None or not state.effects:
-        return False
-    hidden = hidden_squares(state)
-    return bool(hidden) and any(i in hidden for w in verdict.geometry.words for i in w.squares)
 
 
 def tentative_breakdown(state: GameState, seat: int, placements: Sequence[Placement],
@@ -196,8 +196,17 @@ def word_strength_response(state: GameState, seat: int,
                            placements: Sequence[Placement]) -> m.WordStrengthResponse:
     """Word Strength of a tentative play of ``seat`` on the current board: validity, the words
     that fail, breakdown, rank among every legal play of the rack, best score, percentile and the
-    best alternative."""
-    moves = generate_moves(state, seat)
+    best alternative. Only plays the player can read off the board count (``visible_moves``); a
+    tentative play that reaches under a cloud gets no verdict, as no preview."""
+    moves = visible_moves(state, seat)
+    if not preview_allowed(state, placements):
+        out = m.WordStrengthResponse(
+            valid=False, legal_play_count=len(moves), best_score=moves[0].score if moves else 0,
+            violation=views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE,
+                                      "Word Strength stops working for a play that reaches under a cloud"))
+        if moves:
+            out.best.CopyFrom(analysed_move(state, seat, moves[0]))
+        return out
     verdict = word_strength(state, placements, seat, moves)
     breakdown, violation, _ = tentative_breakdown(state, seat, placements, check_words=False)
     out = m.WordStrengthResponse(valid=verdict.valid, invalid_words=list(verdict.invalid_words),

@@ -350,8 +350,8 @@ class MatchManager:
             try:  # the game clocks' time over goes to the engine as data (scrabble's penalty)
                 new_state, engine_events = apply(rt.state, action, overtime=rt.overtime(charged))
             except RuleError as exc:
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, str(exc),
-                                   moves.violation_of(exc, rt.state, rt.ruleset, action)) from exc
+                message, violation = moves.refusal_of(exc, rt.state, rt.ruleset, action)
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, message, violation) from exc
             except EngineError as exc:
                 raise invalid_argument("move", str(exc)) from exc
             events = eventlog.to_stored(rt, engine_events, new_state, now, charged)

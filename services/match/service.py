@@ -19,7 +19,6 @@ from wordarena.engine.errors import EngineError
 from wordarena.engine.game import Decide, Kick, Leave
 from wordarena.engine.rulesets.model import WordCheck
 from wordarena.engine.tiles import is_letter_token
-from wordarena.engine.warofwords.clouds import preview_allowed
 from wordarena.services.common import auth, logs, paging
 from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.errors import ServiceError, invalid_argument, rpc
@@ -226,12 +225,6 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         shifts = moves.effect_moves_of(rt.state, request.effect_moves, request.placements,
                                        "effect_moves")
         placements = moves.placements_of(rt.ruleset, request.placements)
-        # "If you're playing any tile under a cloud, in-play scoring stops working" (War of
-        # Words). Checked before anything else, so that no answer tells what lies under a cloud.
-        if not preview_allowed(rt.state, placements):
-            return m.PreviewPlayResponse(legal=False, score_hidden=True, violation=views.violation(
-                e.RULE_CODE_FEATURE_UNAVAILABLE,
-                "in-play scoring stops working for a play under a cloud"))
         return analysis.preview_response(rt.state, seat, placements, shifts)
 
     def _pending_word(self, player_id: str, word: str) -> bool:

@@ -149,7 +149,9 @@ class MatchServiceServicer:
         (NOT_YOUR_TURN, TILES_NOT_ON_RACK, NOT_IN_LINE, GAP, NOT_CONNECTED, FIRST_MOVE_OFF_START,
         WORD_NOT_IN_LEXICON with the words, EXCHANGE_LIMIT, GAME_OVER, DECISION_PENDING...);
         PERMISSION_DENIED with RuleViolation NOT_YOUR_SEAT acting for a seat that is not the caller's
-        (spectators have no seat); NOT_FOUND unknown match.
+        (spectators have no seat); NOT_FOUND unknown match. War of Words: the refusal of a play that
+        reaches under a cloud (a tile under one, or a line through its letters running on into
+        one) names no word and spells no letter (docs/warofwords.md, Clouds).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -167,8 +169,9 @@ class MatchServiceServicer:
     def PreviewPlay(self, request, context):
         """Validates and scores a tentative play without committing it (in-play scoring). Rule
         violations are returned in the response, not as errors. In accept-or-check matches the
-        lexicon is not consulted (that would reveal what a check would). Under clouds no score is
-        given. Allowed whenever the caller holds the tiles, also when it is not their turn.
+        lexicon is not consulted (that would reveal what a check would). A play that reaches under
+        a cloud (a tile under one, or a line through its letters running on into one) gets no
+        score (score_hidden, FEATURE_UNAVAILABLE). Allowed whenever the caller holds the tiles, also when it is not their turn.
         Errors: INVALID_ARGUMENT malformed placements; NOT_FOUND; PERMISSION_DENIED spectators.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -177,7 +180,8 @@ class MatchServiceServicer:
 
     def Hindsight(self, request, context):
         """The best plays the caller could have made on one of their own past turns, with what they
-        played. Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE (ruleset without Hindsight),
+        played; War of Words: only plays readable off the board then (none reaching under a
+        cloud) are counted, ranked or shown. Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE (ruleset without Hindsight),
         NO_TURN_TO_ANALYSE, or DECISION_PENDING while a play waits for accept-or-check (the best
         plays would tell whether its words are good); PERMISSION_DENIED another seat's turn while the
         match runs; NOT_FOUND; RESOURCE_EXHAUSTED with RetryInfo when the caller asks for analysis
@@ -191,7 +195,9 @@ class MatchServiceServicer:
 
     def WordStrength(self, request, context):
         """Whether a word placed on the current board is valid and how its score ranks among all legal
-        plays from the caller's rack. Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE (e.g. accept-or
+        plays from the caller's rack. War of Words: a play that reaches under a cloud gets no verdict
+        (valid false, violation FEATURE_UNAVAILABLE, no words), and only plays reaching no cloud are
+        counted, ranked or proposed. Errors: FAILED_PRECONDITION FEATURE_UNAVAILABLE (e.g. accept-or
         -check matches while running); INVALID_ARGUMENT malformed placements; NOT_FOUND;
         PERMISSION_DENIED spectators; RESOURCE_EXHAUSTED with RetryInfo past the caller's analysis
         budget (as Hindsight).

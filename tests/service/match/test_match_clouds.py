@@ -21,7 +21,9 @@ import asyncio
 import re
 from typing import Any
 
-from match_harness import Harness, Player
+import grpc
+import pytest
+from match_harness import Harness, Player, violation_of
 
 from wordarena.engine.bots import Bot
 from wordarena.engine.families import parse_ruleset_id, replay
@@ -374,3 +376,83 @@ async def test_clouds_hide_what_lies_under_them_in_every_message(harness: Harnes
     assert covered > 0
     assert previews["refused"] > 0 and previews["scored"] > 0
     assert stats["words withheld"] > 0 and stats["words shown"] > 0
+
+
+def _probes(state: GameState, seat: int, hidden: frozenset[int]) -> list[tuple[Play, tuple[str, ...]]]:
+    """Plays of one rack letter on a visible empty square beside a lettered square under a cloud
+    whose words the word list refuses, with those words as the truth spells them: the probes
+    the hostile tester sent (issue 38, finding 2). Chosen from the true state (a test driver may
+    read it); what the answers may say is judged from the player's view."""
+    from wordarena.engine.game.play import evaluate_play
+    from wordarena.engine.placement import Placement
+
+    letters = [t for t in dict.fromkeys(state.racks[seat]) if t.isalpha()]
+    out = []
+    for h in sorted(hidden):
+        if state.cells[h] is None:
+            continue
+        r, col = divmod(h, COLS)
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            rr, cc = r + dr, col + dc
+            i = rr * COLS + cc
+            if not (0 <= rr < _RULESET.board.rows and 0 <= cc < COLS) or i in hidden or state.cells[i]:
+                continue
+            for letter in letters:
+                placed = (Placement(rr, cc, letter),)
+                verdict = evaluate_play(state, placed, seat)
+                if verdict.invalid_words:
+                    out.append((Play(seat, placed), tuple(verdict.invalid_words)))
+                    break
+    return out
+
+
+async def test_no_answer_of_any_rpc_spells_what_lies_under_a_cloud(harness: Harness) -> None:
+    """Issue 38, finding 2: WordStrength (`invalid_words=['OWSEI']`), SubmitTurn's refusals ("not
+    in the en word list: OWSEI") and Hindsight's best plays read letters under clouds. Every
+    answer is computed from the asking player's view: a probe beside clouded letters gets no
+    word and no text spelling one, and no best play or count reaches under a cloud."""
+    srv = await harness.start(analysis_rate=1000.0, analysis_burst=1000)
+    mid = await harness.create(srv, ruleset=PARK, players=("alice",), bots=(5,), seed=11)
+    alice = harness.player(srv, "alice")
+    rt = srv.manager.matches[mid]
+    me = Bot(4, seed=3, lexicon=rt.state.lexicon)
+    counts = {"probes": 0, "hindsights": 0, "best plays checked": 0}
+    for _ in range(300):
+        view = await _my_turn(alice, mid)
+        if view.status != m.MATCH_STATUS_IN_PROGRESS:
+            break
+        hidden = _check_view(view)
+        squares = {_index(bs.square): bs for bs in view.board.squares}
+        links = _portal_links(view)
+        for probe, true_words in _probes(rt.state, 0, hidden)[:3]:
+            counts["probes"] += 1
+            placements = _move(probe).play.placements
+            assert _runs_under_a_cloud(placements, squares, links)  # the player cannot read it
+            ws = await alice.stub.WordStrength(m.WordStrengthRequest(match_id=mid, placements=placements),
+                                               metadata=alice.md)
+            said = " ".join([*ws.invalid_words, *ws.violation.words, ws.violation.message,
+                             *(w.word for w in ws.breakdown.words)])
+            assert not any(w in said for w in true_words), (true_words, ws)
+            assert not ws.invalid_words and not ws.HasField("breakdown") and not ws.rank, ws
+            if ws.HasField("best"):
+                assert not _runs_under_a_cloud(ws.best.play.placements, squares, links), ws.best
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await alice.submit(mid, _move(probe), view.last_seq)
+            v = violation_of(refused.value)
+            assert v is not None and not v.words, v
+            said = " ".join([refused.value.details() or "", v.message])
+            assert not any(w in said for w in true_words), (true_words, said)
+            assert not _names_in(said) & hidden, said
+        action = me.choose(rt.state)
+        await alice.submit(mid, _move(action), view.last_seq)
+        if isinstance(action, Play):
+            h = await alice.stub.Hindsight(m.HindsightRequest(match_id=mid, limit=5), metadata=alice.md)
+            counts["hindsights"] += 1
+            for best in h.best:  # read off the board alice saw when she played that turn
+                counts["best plays checked"] += 1
+                assert not {_index(p.square) for p in best.play.placements} & hidden, best
+                assert not _runs_under_a_cloud(best.play.placements, squares, links), best
+                _check_words_visible(best.breakdown, _readable_words(best.play.placements, squares, links),
+                                     f"Hindsight of seq {h.turn_seq}")
+    print(counts)
+    assert counts["probes"] >= 10 and counts["best plays checked"] >= 20, counts

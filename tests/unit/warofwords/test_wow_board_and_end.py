@@ -85,8 +85,18 @@ def test_playing_any_tile_under_a_cloud_stops_in_play_scoring():
     centre = next(m.index for m in markers(s) if m.kind == "cloud")
     r, c = divmod(centre, 15)
     assert not preview_allowed(s, [Placement(r, c, "A"), Placement(0, 14, "B")])
-    outside = next(i for i in range(225) if i not in hidden_squares(s))
-    assert preview_allowed(s, [Placement(*divmod(outside, 15), "A")])
+    hidden = hidden_squares(s)
+
+    def beside_a_cloud(i: int) -> bool:
+        r, c = divmod(i, 15)
+        return any((r + dr) * 15 + c + dc in hidden for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+                   if 0 <= r + dr < 15 and 0 <= c + dc < 15)
+
+    clear = next(i for i in range(225) if i not in hidden and not beside_a_cloud(i))
+    assert preview_allowed(s, [Placement(*divmod(clear, 15), "A")])
+    # beside a cloud a letter may make a word with what lies under it: no score there either
+    edge = next(i for i in range(225) if i not in hidden and beside_a_cloud(i))
+    assert not preview_allowed(s, [Placement(*divmod(edge, 15), "A")])
 
 
 @pytest.mark.parametrize("action", ["pass", "swap", "turn"])
