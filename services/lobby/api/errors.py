@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
@@ -17,7 +18,7 @@ from google.rpc import error_details_pb2
 
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, bad_request, rpc_errors
-from wordarena.services.lobby.api.requests import check_text
+from wordarena.services.lobby.api.requests import CALL_DEADLINE, check_text
 from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.v1 import errors_pb2
 
@@ -56,9 +57,16 @@ def _translate(exc: Exception) -> ServiceError | None:
 _errors = rpc_errors(_translate)
 
 
+def _note_deadline(context: Any) -> None:
+    """The client's deadline, for the call's waits (``CALL_DEADLINE``)."""
+    remaining = context.time_remaining()
+    CALL_DEADLINE.set(None if remaining is None else time.monotonic() + remaining)
+
+
 def rpc(fn: F) -> F:
-    """The decorator of every lobby handler (unary or server-streaming): checks the request's
-    string fields, then runs the handler under the lobby's error mapping."""
+    """The decorator of every lobby handler (unary or server-streaming): notes the client's
+    deadline, checks the request's string fields, then runs the handler under the lobby's error
+    mapping."""
     if inspect.isasyncgenfunction(fn):
 
         @functools.wraps(fn)
@@ -71,6 +79,7 @@ def rpc(fn: F) -> F:
 
     @functools.wraps(fn)
     async def unary(self: Any, request: Message, context: Any) -> Any:
+        _note_deadline(context)
         check_text(request)
         return await fn(self, request, context)
 

@@ -7,6 +7,7 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import TypeVar
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -21,7 +22,7 @@ from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.services.lobby.options import REQUEST_LEASE_S, REQUEST_WAIT_S
 
-__all__ = ["MAX_TEXT_CHARS", "Page", "Replay", "check_id", "check_text"]
+__all__ = ["CALL_DEADLINE", "MAX_TEXT_CHARS", "Page", "Replay", "check_id", "check_text"]
 
 M = TypeVar("M", bound=Message)
 log = logs.get_logger(__name__)
@@ -29,6 +30,13 @@ log = logs.get_logger(__name__)
 #: No string field of a request is longer (names, ids, codes and tokens are far shorter).
 MAX_TEXT_CHARS = 1024
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+#: When the current call's client stops waiting (``time.monotonic()``; None: no deadline), set
+#: for each call by the ``rpc`` decorator: a repeat waiting for its first call answers ABORTED
+#: before then, rather than letting the client's own deadline end it.
+CALL_DEADLINE: ContextVar[float | None] = ContextVar("lobby_call_deadline", default=None)
+#: How long before the client's deadline a waiting repeat answers ABORTED (the answer's way back).
+ANSWER_MARGIN_S = 0.25
 
 
 def check_text(msg: Message, prefix: str = "") -> None:
@@ -85,17 +93,26 @@ class Page:
 class Replay:
     """Idempotent requests: the first call with a (player, method, request_id) runs, every repeat
     (through any lobby) gets its stored answer; a repeat while the first still runs waits up to
-    ``REQUEST_WAIT_S``, then is ABORTED (retry). The running call renews its claim every third of
-    ``lease_s``; a claim not renewed for ``lease_s`` (its lobby died) is taken over by the next
-    repeat, which runs the request (once: the take-over is a compare-and-set)."""
+    ``REQUEST_WAIT_S`` (or until just before its own deadline), then is ABORTED with RetryInfo:
+    the same retryable answer for as long as the first runs, never a refusal the unfinished work
+    causes (a table "starting"). The first call's work runs to its end even when its client goes
+    away (a deadline, a cancelled call): its answer is stored for the repeats. The running call
+    renews its claim every third of ``lease_s``; a claim not renewed for ``lease_s`` (its lobby
+    died) is taken over by the next repeat, which runs the request (once: the take-over is a
+    compare-and-set)."""
 
     def __init__(self, db: Database, lease_s: float = REQUEST_LEASE_S) -> None:
         self.db = db
         self.lease_s = lease_s
+        #: First calls still running (their clients may have gone): kept referenced until done.
+        self._running: set[asyncio.Task[Message]] = set()
 
     async def _claim(self, key: tuple[str, str, str], marker: bytes) -> bytes | None:
         """None once the request is ours to run; else its stored answer."""
         deadline = time.monotonic() + REQUEST_WAIT_S
+        client_deadline = CALL_DEADLINE.get()
+        if client_deadline is not None:
+            deadline = min(deadline, client_deadline - ANSWER_MARGIN_S)
         while True:
             try:
                 stored = await self.db.run(store.claim_request, *key, marker, time.time())
@@ -113,7 +130,7 @@ class Replay:
             ):
                 log.warning("took over a request whose claim was not renewed", method=key[1])
                 return None
-            if time.monotonic() > deadline:
+            if time.monotonic() >= deadline:
                 raise LobbyError(
                     Status.ABORTED, "the same request_id is still being handled; retry", retry_after_s=1.0
                 )
@@ -127,15 +144,8 @@ class Replay:
             except Exception as exc:  # pragma: no cover - the next renewal tries again
                 log.warning("could not renew a request claim", error=repr(exc))
 
-    async def __call__(
-        self, player_id: str, method: str, request_id: str, cls: type[M], make: Callable[[], Awaitable[M]]
-    ) -> M:
-        check_request_id(request_id)
-        key = (player_id, method, request_id)
-        marker = store.PENDING + secrets.token_bytes(16)
-        stored = await self._claim(key, marker)
-        if stored is not None:
-            return cls.FromString(stored)
+    async def _run(self, key: tuple[str, str, str], marker: bytes, make: Callable[[], Awaitable[M]]) -> M:
+        """Run a claimed request to its end and store its answer (or give the claim up)."""
         renewer = asyncio.create_task(self._renew(key, marker))
         try:
             resp = await make()
@@ -146,3 +156,25 @@ class Replay:
         renewer.cancel()
         await self.db.run(store.put_request, *key, marker, resp.SerializeToString(), time.time())
         return resp
+
+    def _done(self, task: asyncio.Task[Message]) -> None:
+        self._running.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: a refusal nobody waited for is the client's loss, not a log line
+
+    async def __call__(
+        self, player_id: str, method: str, request_id: str, cls: type[M], make: Callable[[], Awaitable[M]]
+    ) -> M:
+        check_request_id(request_id)
+        key = (player_id, method, request_id)
+        marker = store.PENDING + secrets.token_bytes(16)
+        stored = await self._claim(key, marker)
+        if stored is not None:
+            return cls.FromString(stored)
+        # Shielded from this call's cancellation: a client that stops waiting (its deadline, a
+        # cancel) does not stop the work half-way (a table left STARTING, a match created but not
+        # recorded); its repeats wait for the answer stored at the end.
+        task = asyncio.create_task(self._run(key, marker, make))
+        self._running.add(task)  # type: ignore[arg-type]
+        task.add_done_callback(self._done)  # type: ignore[arg-type]
+        return await asyncio.shield(task)
