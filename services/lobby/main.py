@@ -66,6 +66,14 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
              help="guest sign-ins a second per client address, after the burst")
     add_flag(p, "--guest-sign-in-burst", default=d.guest_sign_in_burst, type=int,
              help="guest sign-ins a client address may make at once")
+    for name, help_ in (
+        ("max_open_tables", "open tables one player may sit at"),
+        ("max_open_tables_per_guest_address", "open tables the guests of one client address may open"),
+        ("max_open_tournaments", "unfinished tournaments one player may have created"),
+        ("max_open_tournaments_per_guest_address",
+         "unfinished tournaments the guests of one client address may have created"),
+    ):
+        add_flag(p, "--" + name.replace("_", "-"), default=getattr(d, name), type=int, help=help_)
     add_flag(p, "--sign-in-free-failures", default=d.sign_in_throttle.limit, type=int,
              help="failed sign-ins per (name, client address) before the backoff starts")
     add_flag(p, "--sign-in-max-wait", default=d.sign_in_throttle.max_s, type=float,
@@ -116,6 +124,12 @@ def options_from_settings(settings: Settings) -> LobbyOptions:
         guest_sign_in_burst=int(x.get("guest_sign_in_burst", d.guest_sign_in_burst)),
         address_failure_burst=int(x.get("sign_in_address_burst", d.address_failure_burst)),
         address_failure_rate=float(x.get("sign_in_address_rate", d.address_failure_rate)),
+        max_open_tables=int(x.get("max_open_tables", d.max_open_tables)),
+        max_open_tables_per_guest_address=int(
+            x.get("max_open_tables_per_guest_address", d.max_open_tables_per_guest_address)),
+        max_open_tournaments=int(x.get("max_open_tournaments", d.max_open_tournaments)),
+        max_open_tournaments_per_guest_address=int(
+            x.get("max_open_tournaments_per_guest_address", d.max_open_tournaments_per_guest_address)),
         sign_in_throttle=FailureThrottle(
             limit=int(x.get("sign_in_free_failures", d.sign_in_throttle.limit)),
             max_s=float(x.get("sign_in_max_wait", d.sign_in_throttle.max_s)),

@@ -71,6 +71,13 @@ class LobbyOptions:
     #: How long this lobby trusts that a guest token's player is still a guest (another lobby's
     #: ClaimAccount is seen within this; this lobby's own at once).
     guest_check_s: float = 2.0
+    #: Open tables a player may sit at, and open (not finished) tournaments a player may have
+    #: created, at once (``--max-open-tables`` / ``--max-open-tournaments``); the guests of one
+    #: client address together may open ``..._per_guest_address`` (this lobby's count).
+    max_open_tables: int = 5
+    max_open_tables_per_guest_address: int = 30
+    max_open_tournaments: int = 5
+    max_open_tournaments_per_guest_address: int = 10
     #: Running tournaments are checked this often (pair what is due, create pending matches):
     #: what a lobby that died mid-round left undone is picked up by the next check.
     tournament_tick_s: float = 2.0

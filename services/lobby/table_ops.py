@@ -18,6 +18,7 @@ from wordarena.services.lobby import store
 from wordarena.services.lobby.accounts import Accounts
 from wordarena.services.lobby.allocation import Allocator
 from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.open_limits import OpenLimits
 from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.lobby.settings import TableConfig
 from wordarena.services.lobby.table_cache import TableCache
@@ -45,18 +46,31 @@ class Tables:
         self.cache = cache
         self.accounts = accounts
         self.allocator = allocator
+        self.limits = OpenLimits("tables", options.max_open_tables, options.max_open_tables_per_guest_address)
 
     async def _occupant(self, player_id: str) -> Occupant:
         p = await self.accounts.player(player_id)
         return Occupant(p.id, p.display_name, guest=p.guest)
 
-    async def create(self, player_id: str, cfg: TableConfig, seat: int | None) -> Table:
+    def _is_open(self, table_id: str) -> bool:
+        t = self.cache.tables.get(table_id)
+        return t is not None and t.status == TableStatus.OPEN
+
+    def _check_room(self, who: Occupant, address: str = "") -> None:
+        """Refuses a seat at one more open table past the caps (``OpenLimits``)."""
+        held = sum(1 for t in self.cache.seated_at(who.player_id) if t.status == TableStatus.OPEN)
+        self.limits.check(held, who.guest, address, self._is_open)
+
+    async def create(self, player_id: str, cfg: TableConfig, seat: int | None, address: str = "") -> Table:
         """Opens a table with the player seated (at ``seat``, or the first free one); it starts
-        at once if that fills it."""
+        at once if that fills it. ``address``: the caller's, for the guests' cap."""
         if seat is not None and (not 0 <= seat < cfg.seats or seat in dict(cfg.bots)):
             raise LobbyError.invalid(f"seat must be a free seat in 0..{cfg.seats - 1}", "seat")
-        t = Table.open(f"t_{uuid.uuid4().hex[:20]}", cfg, await self._occupant(player_id), seat, time.time())
+        who = await self._occupant(player_id)
+        self._check_room(who, address)
+        t = Table.open(f"t_{uuid.uuid4().hex[:20]}", cfg, who, seat, time.time())
         await self.cache.add(t)
+        self.limits.opened(who.guest, address, t.table_id)
         log.info("table opened", table_id=t.table_id, ruleset=cfg.ruleset_id)
         if t.should_autostart:
             t = await self._start(t.table_id, player_id)
@@ -75,6 +89,8 @@ class Tables:
         """Seats the player (at ``seat``, or the first free one); returns the table and the seat.
         The table starts if that fills it."""
         who = await self._occupant(player_id)
+        if not any(t.table_id == table_id for t in self.cache.seated_at(player_id)):
+            self._check_room(who)
 
         def sit(t: Table) -> int:
             _check_invite(t, invite_code, who.player_id)

@@ -22,6 +22,7 @@ from wordarena.services.common.db import Database
 from wordarena.services.lobby import store
 from wordarena.services.lobby.accounts import Accounts
 from wordarena.services.lobby.errors import LobbyError
+from wordarena.services.lobby.open_limits import OpenLimits
 from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.lobby.tournament_runner import TournamentRunner
 from wordarena.services.lobby.tournaments import plan
@@ -100,6 +101,9 @@ class Tournaments:
         self.opt = options
         self.accounts = accounts
         self.runner = runner
+        self.limits = OpenLimits(
+            "tournaments", options.max_open_tournaments, options.max_open_tournaments_per_guest_address
+        )
 
     async def change(self, tournament_id: str, work: Callable[[Session, Tournament, float], T]) -> T:
         """Runs ``work(session, tournament, now)`` on the locked tournament (NOT_FOUND when
@@ -120,12 +124,17 @@ class Tournaments:
 
     # -- reading ----------------------------------------------------------------------------
 
-    async def create(self, player_id: str, cfg: TournamentConfig) -> Tournament:
-        """A new tournament in REGISTRATION, directed by its creator."""
-        await self.accounts.player(player_id)
+    async def create(self, player_id: str, cfg: TournamentConfig, address: str = "") -> Tournament:
+        """A new tournament in REGISTRATION, directed by its creator (within the caps of
+        ``OpenLimits``; ``address``: the caller's, for the guests' cap)."""
+        p = await self.accounts.player(player_id)
+        unfinished = set(await self.db.run(store.unfinished_tournaments))
+        created = await self.db.run(store.tournaments_created_by, player_id, unfinished)
+        self.limits.check(len(created), p.guest, address, unfinished.__contains__)
         now = time.time()
         t = Tournament(f"tn_{uuid.uuid4().hex[:20]}", cfg, (player_id,), TournamentStatus.REGISTRATION, now)
         await self.db.run(store.add_tournament, t, now)
+        self.limits.opened(p.guest, address, t.tournament_id)
         return t
 
     async def state(self, tournament_id: str) -> TournamentState:
@@ -135,10 +144,12 @@ class Tournaments:
             raise LobbyError.not_found("no such tournament", "tournament_id")
         return st
 
-    async def list(self, status: TournamentStatus | None, invited: str = "") -> list[Tournament]:
-        """Tournaments newest first (at most 100); with ``invited`` (a player id), only those
-        where that player's invitation waits for an answer."""
-        return await self.db.run(store.list_tournaments, status, 100, invited)
+    async def list(
+        self, status: TournamentStatus | None, offset: int, limit: int, invited: str = ""
+    ) -> list[Tournament]:
+        """A page of tournaments, real events first (``store.list_tournaments``); with
+        ``invited`` (a player id), only those where that player's invitation waits."""
+        return await self.db.run(store.list_tournaments, status, offset, limit, invited)
 
     async def watch(self, tournament_id: str) -> AsyncIterator[TournamentState]:
         """The state now, then again after each change; ends after a FINISHED state."""

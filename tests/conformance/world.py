@@ -167,11 +167,13 @@ async def start_world(data_dir: Path) -> World:
     """A lobby and a match server that registers with it (the lobby's development keys)."""
     settings = Settings(service="lobby", listen="127.0.0.1:0", data_dir=data_dir,
                         database_url=f"sqlite:///{data_dir / 'lobby.db'}")
-    # Every guest signs in from 127.0.0.1: the per-address guest throttle is opened wide (it is
-    # checked where ELSEWHERE says).
+    # Every guest signs in from 127.0.0.1: the per-address guest throttle and the guests' caps on
+    # open tables and tournaments are opened wide (they are checked where ELSEWHERE says).
     options = LobbyOptions(password_time_cost=1, password_memory_kib=1024, matchmaking_tick_s=0.05,
                            heartbeat_interval_s=0.2, watch_queue_size=WATCH_QUEUE,
-                           guest_sign_in_burst=100_000, tournament_tick_s=0.1)
+                           guest_sign_in_burst=100_000, tournament_tick_s=0.1,
+                           max_open_tables_per_guest_address=100_000,
+                           max_open_tournaments_per_guest_address=100_000)
     server, lobby, db = await build_lobby(settings, options)
     await lobby.start()
     port = await server.start()

@@ -73,6 +73,7 @@ class LobbyCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LOBBY_CODE_ALREADY_QUEUED: _ClassVar[LobbyCode]
     LOBBY_CODE_TICKET_CLOSED: _ClassVar[LobbyCode]
     LOBBY_CODE_TEXT_INVALID: _ClassVar[LobbyCode]
+    LOBBY_CODE_TOO_MANY_OPEN: _ClassVar[LobbyCode]
 RULE_CODE_UNSPECIFIED: RuleCode
 RULE_CODE_NOT_YOUR_TURN: RuleCode
 RULE_CODE_NOT_YOUR_SEAT: RuleCode
@@ -128,6 +129,7 @@ LOBBY_CODE_NO_CAPACITY: LobbyCode
 LOBBY_CODE_ALREADY_QUEUED: LobbyCode
 LOBBY_CODE_TICKET_CLOSED: LobbyCode
 LOBBY_CODE_TEXT_INVALID: LobbyCode
+LOBBY_CODE_TOO_MANY_OPEN: LobbyCode
 
 class RuleViolation(_message.Message):
     __slots__ = ("code", "code_name", "message", "words", "squares", "tiles", "retry_after")

@@ -211,7 +211,9 @@ class LobbyServiceServicer:
         takes a seat. Errors: INVALID_ARGUMENT (SETTINGS_INVALID, with the field: language or board
         the ruleset does not offer; seats outside the ruleset's min_seats..max_seats, e.g.
         classic: 2; clock outside 3..20 minutes for wordtiles; too many bots); NOT_FOUND unknown
-        ruleset.
+        ruleset; RESOURCE_EXHAUSTED TOO_MANY_OPEN when the caller sits at as many open tables as one
+        player may (5 by default), or the guests of the caller's address have opened as many as they
+        together may (30).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -247,7 +249,8 @@ class LobbyServiceServicer:
         """Takes a seat at a table. Joining a table one already sits at returns it unchanged.
         Errors: NOT_FOUND; FAILED_PRECONDITION (TABLE_FULL, TABLE_NOT_OPEN); PERMISSION_DENIED
         (BAD_INVITE_CODE for private tables); INVALID_ARGUMENT seat index out of range;
-        ALREADY_EXISTS the requested seat is taken.
+        ALREADY_EXISTS the requested seat is taken; RESOURCE_EXHAUSTED TOO_MANY_OPEN when the caller
+        already sits at as many open tables as one player may (as CreateTable).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -272,18 +272,24 @@ class GetTournamentResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[TournamentState, _Mapping]] = ...) -> None: ...
 
 class ListTournamentsRequest(_message.Message):
-    __slots__ = ("status", "invited")
+    __slots__ = ("status", "invited", "page_size", "page_token")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     INVITED_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     status: TournamentStatus
     invited: bool
-    def __init__(self, status: _Optional[_Union[TournamentStatus, str]] = ..., invited: _Optional[bool] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, status: _Optional[_Union[TournamentStatus, str]] = ..., invited: _Optional[bool] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListTournamentsResponse(_message.Message):
-    __slots__ = ("tournaments",)
+    __slots__ = ("tournaments", "next_page_token")
     TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     tournaments: _containers.RepeatedCompositeFieldContainer[Tournament]
-    def __init__(self, tournaments: _Optional[_Iterable[_Union[Tournament, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, tournaments: _Optional[_Iterable[_Union[Tournament, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class WatchTournamentRequest(_message.Message):
     __slots__ = ("tournament_id",)

@@ -148,7 +148,10 @@ class TournamentServiceServicer:
 
     def CreateTournament(self, request, context):
         """Creates a tournament in REGISTRATION; the caller is its director. Errors: INVALID_ARGUMENT
-        naming the settings field at fault (SETTINGS_INVALID for the game settings).
+        naming the settings field at fault (SETTINGS_INVALID for the game settings);
+        RESOURCE_EXHAUSTED TOO_MANY_OPEN when the caller has created as many unfinished tournaments
+        as one player may (5 by default), or the guests of the caller's address as many as they
+        together may (10).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -163,8 +166,10 @@ class TournamentServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTournaments(self, request, context):
-        """Tournaments, newest first (at most 100); with `invited`, only those where a director's
-        invitation waits for the caller's answer.
+        """Tournaments, real events first: RUNNING and PAUSED ones, then REGISTRATION, then FINISHED;
+        within each, most entrants (accepted, not withdrawn) first, then newest first. Paged
+        (page_size 1..100, 0 = 50). With `invited`, only those where a director's invitation waits
+        for the caller's answer. Errors: INVALID_ARGUMENT a page token not of this request.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -119,7 +119,7 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
         cfg = convert.config_from_pb(request.settings)
 
         async def make() -> lobby_pb2.CreateTableResponse:
-            t = await self.lobby.table_ops.create(pid, cfg, _seat(request))
+            t = await self.lobby.table_ops.create(pid, cfg, _seat(request), client_address(context.peer()))
             return lobby_pb2.CreateTableResponse(table=convert.table_pb(t, pid))
 
         return await self.replay(pid, "CreateTable", request.request_id, lobby_pb2.CreateTableResponse, make)

@@ -10,9 +10,10 @@ from typing import Any
 import grpc
 
 from wordarena.services.common.authn import BearerAuth
+from wordarena.services.common.ratelimit import client_address
 from wordarena.services.lobby.api import tournament_convert as tc
 from wordarena.services.lobby.api.errors import rpc
-from wordarena.services.lobby.api.requests import check_id
+from wordarena.services.lobby.api.requests import Page, check_id
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.tournament_export import export_games
@@ -57,7 +58,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     @rpc
     async def CreateTournament(self, request: pb.CreateTournamentRequest, context: Any) -> Any:
         pid = self._player(request, context)
-        t = await self.t.create(pid, tc.config_from_pb(request.settings))
+        t = await self.t.create(pid, tc.config_from_pb(request.settings), client_address(context.peer()))
         return pb.CreateTournamentResponse(tournament=tc.tournament_pb(t))
 
     @rpc
@@ -70,8 +71,12 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         pid = self._player(request, context)
         if request.status and request.status not in tc.STATUS_FROM_PB:
             raise LobbyError.invalid("unknown status", "status")
-        rows = await self.t.list(tc.STATUS_FROM_PB.get(request.status), pid if request.invited else "")
-        return pb.ListTournamentsResponse(tournaments=[tc.tournament_pb(t) for t in rows])
+        page = Page(request.page_size, request.page_token, 50, 100, "ListTournaments", pid,
+                    request.status, request.invited)
+        invited = pid if request.invited else ""
+        rows = await self.t.list(tc.STATUS_FROM_PB.get(request.status), page.offset, page.size + 1, invited)
+        return pb.ListTournamentsResponse(tournaments=[tc.tournament_pb(t) for t in rows[: page.size]],
+                                          next_page_token=page.next_token(len(rows) > page.size))
 
     @rpc
     async def WatchTournament(self, request: pb.WatchTournamentRequest, context: Any) -> AsyncIterator[Any]:

@@ -112,6 +112,8 @@ from wordarena.services.lobby.store.tournaments import (
     tournament_entrants,
     tournament_games,
     tournament_log,
+    tournaments_created_by,
+    unfinished_tournaments,
 )
 
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
@@ -205,5 +207,7 @@ __all__ = [
     "tournament_entrants",
     "tournament_games",
     "tournament_log",
+    "tournaments_created_by",
+    "unfinished_tournaments",
     "waiting_ticket",
 ]

@@ -5,6 +5,9 @@ Every change of a tournament runs in a transaction that first locks its row
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
+from sqlalchemy import case, func
 from sqlmodel import Session, col, select
 
 from wordarena.services.lobby.models import (
@@ -87,11 +90,28 @@ def save_tournament(s: Session, t: Tournament, now: float) -> None:
 
 
 def list_tournaments(
-    s: Session, status: TournamentStatus | None, limit: int, invited: str = ""
+    s: Session, status: TournamentStatus | None, offset: int, limit: int, invited: str = ""
 ) -> list[Tournament]:
-    """Tournaments newest first (in one state, or all; with ``invited``, a player id, only those
-    where that player's invitation waits for an answer)."""
-    q = select(TournamentRow).order_by(col(TournamentRow.created_at).desc()).limit(limit)
+    """A page of tournaments (in one state, or all; with ``invited``, a player id, only those
+    where that player's invitation waits for an answer): real events first — live ones, then
+    those taking entries, then finished ones; within each, most entrants first, then newest."""
+    entrants = (
+        select(TournamentEntrantRow.tournament_id, func.count().label("n"))
+        .where(col(TournamentEntrantRow.withdrawn).is_(False), col(TournamentEntrantRow.invited).is_(False))
+        .group_by(col(TournamentEntrantRow.tournament_id))
+        .subquery()
+    )
+    live = [TournamentStatus.RUNNING.value, TournamentStatus.PAUSED.value]
+    stage = case((col(TournamentRow.status).in_(live), 0),
+                 (TournamentRow.status == TournamentStatus.REGISTRATION.value, 1), else_=2)
+    q = (
+        select(TournamentRow)
+        .outerjoin(entrants, entrants.c.tournament_id == TournamentRow.id)
+        .order_by(stage, func.coalesce(entrants.c.n, 0).desc(), col(TournamentRow.created_at).desc(),
+                  col(TournamentRow.id))
+        .offset(offset)
+        .limit(limit)
+    )
     if status is not None:
         q = q.where(TournamentRow.status == status.value)
     if invited:
@@ -102,6 +122,18 @@ def list_tournaments(
         )
         q = q.where(col(TournamentRow.id).in_(pending))
     return [_tournament(r) for r in s.exec(q)]
+
+
+def unfinished_tournaments(s: Session) -> list[str]:
+    """Ids of the tournaments not yet finished."""
+    q = select(TournamentRow.id).where(TournamentRow.status != TournamentStatus.FINISHED.value)
+    return list(s.exec(q))
+
+
+def tournaments_created_by(s: Session, player_id: str, among: Collection[str]) -> list[str]:
+    """Of the tournaments ``among``, the ids of those ``player_id`` created (its first director)."""
+    q = select(TournamentRow).where(col(TournamentRow.id).in_(list(among)))
+    return [r.id for r in s.exec(q) if (config_from_json(r.data)[1] or [""])[0] == player_id]
 
 
 def registering_tournaments(s: Session) -> list[Tournament]:
