@@ -21,8 +21,10 @@ from wordarena.services.common.request_ids import ID_RE, check_request_id
 from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.services.lobby.options import REQUEST_LEASE_S, REQUEST_WAIT_S
+from wordarena.services.lobby.tournaments.config import MAX_DIVISIONS, MAX_ENTRANTS, MAX_ROUNDS
 
-__all__ = ["CALL_DEADLINE", "MAX_TEXT_CHARS", "Page", "Replay", "check_id", "check_text"]
+__all__ = ["CALL_DEADLINE", "MAX_ITEMS", "MAX_ITEMS_OF", "MAX_TEXT_CHARS", "Page", "Replay", "check_id",
+           "check_text"]
 
 M = TypeVar("M", bound=Message)
 log = logs.get_logger(__name__)
@@ -39,13 +41,35 @@ CALL_DEADLINE: ContextVar[float | None] = ContextVar("lobby_call_deadline", defa
 ANSWER_MARGIN_S = 0.25
 
 
+#: At most this many items in a repeated field of a request, counted before any item is read: a
+#: request with more is refused at once (INVALID_ARGUMENT naming the field), whatever its size
+#: in bytes. Fields not listed: ``MAX_ITEMS``.
+MAX_ITEMS_OF = {
+    "wordarena.v1.TableSettings.bots": 4,  # seats: at most 4
+    "wordarena.v1.TableFilter.statuses": 8,  # four table states
+    "wordarena.v1.TournamentSettings.divisions": MAX_DIVISIONS,
+    "wordarena.v1.TournamentSettings.round_methods": MAX_ROUNDS,  # one per round
+    "wordarena.v1.PairRoundRequest.pairings": MAX_ENTRANTS,
+    "wordarena.v1.ReportResultRequest.seats": 4,
+}
+MAX_ITEMS = MAX_ENTRANTS
+
+
 def check_text(msg: Message, prefix: str = "") -> None:
     """Every string field of a request, nested messages included: no control characters (NUL
     above all: PostgreSQL cannot store it), at most ``MAX_TEXT_CHARS``. INVALID_ARGUMENT
-    TEXT_INVALID naming the field (dotted path, ``[i]`` for repeated fields) otherwise."""
+    TEXT_INVALID naming the field (dotted path, ``[i]`` for repeated fields) otherwise. A repeated
+    field longer than its cap (``MAX_ITEMS_OF``) is INVALID_ARGUMENT naming the field before any
+    of its items is read: the cost of a refusal does not grow with what the client sent."""
     for f, value in msg.ListFields():
         path = f"{prefix}{f.name}"
         repeated = f.is_repeated
+        if repeated:
+            cap = MAX_ITEMS_OF.get(f.full_name, MAX_ITEMS)
+            if len(value) > cap:
+                raise LobbyError.invalid(f"{path} has {len(value)} items; at most {cap}", path)
+        if f.type not in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_MESSAGE):
+            continue
         items = list(value) if repeated else [value]
         for i, item in enumerate(items):
             where = f"{path}[{i}]" if repeated else path
@@ -56,7 +80,7 @@ def check_text(msg: Message, prefix: str = "") -> None:
                 if len(item) > MAX_TEXT_CHARS:
                     raise LobbyError.invalid(f"{where} is longer than {MAX_TEXT_CHARS} characters", where,
                                              "TEXT_INVALID")
-            elif f.type == FieldDescriptor.TYPE_MESSAGE:
+            else:
                 check_text(item, f"{where}.")
 
 
