@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Protocol
 
 import grpc
@@ -34,6 +35,7 @@ class Holder(Protocol):
     matches: dict[str, Runtime]
     draining: bool
     closing: bool
+    leases_sure_until: float
 
     @property
     def active_matches(self) -> int: ...
@@ -94,7 +96,10 @@ async def renew_loop(holder: Holder) -> None:
         await asyncio.sleep(interval(holder))
         try:
             held = [rt for rt in holder.matches.values() if not rt.state.over]
+            sent = time.time()
             renewed = await holder.store.renew(holder.owner, holder.lease_seconds)
+            if renewed >= len(held):
+                holder.leases_sure_until = sent + holder.lease_seconds
             # Matches that finished (or were dropped) meanwhile are not renewed either:
             # only a shortfall against what is still held means a lost lease.
             if renewed < len(held):
@@ -103,6 +108,20 @@ async def renew_loop(holder: Holder) -> None:
                     await drop_lost(holder, held)
         except Exception as exc:  # pragma: no cover - database hiccup: retry next time
             log.warning("lease renewal failed", error=repr(exc))
+
+
+async def confirm(holder: Holder, rt: Runtime) -> None:
+    """Before a held running match is served after its lease may have lapsed (this server was
+    paused, or its renewals failed, past ``leases_sure_until``): renew, and if another server
+    owns the match now, forget it and raise MatchMoved, rather than answer with a stale copy."""
+    sent = time.time()
+    held = sum(1 for r in holder.matches.values() if not r.state.over)
+    renewed = await holder.store.renew(holder.owner, holder.lease_seconds)
+    row = await holder.store.get(rt.match_id)
+    if row is None or row.owner != holder.owner:
+        raise await moved(holder, rt)
+    if renewed >= held:
+        holder.leases_sure_until = sent + holder.lease_seconds
 
 
 async def drop_lost(holder: Holder, held: list[Runtime]) -> None:

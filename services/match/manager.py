@@ -111,6 +111,10 @@ class MatchManager:
         self.address = address
         self.owner = f"{server_id}|{address}"
         self.lease_seconds = lease_seconds
+        #: Until when every lease held is known good (the last full renewal, sent then, plus a
+        #: lease; a match claimed later holds a later lease). Past it, a held match is checked
+        #: before it is served (``leases.confirm``).
+        self.leases_sure_until = time.time() + lease_seconds
         self.capacity = capacity
         self.stream_queue = stream_queue
         self.heartbeat_seconds = heartbeat_seconds
@@ -260,6 +264,8 @@ class MatchManager:
         creation.check_match_id(match_id)  # nothing that cannot be an id reaches the database
         rt = self.matches.get(match_id)
         if rt is not None:
+            if not rt.state.over and time.time() >= self.leases_sure_until:
+                await leases.confirm(self, rt)
             return rt
         if self.closing:
             raise ServiceError(grpc.StatusCode.UNAVAILABLE, "this match server is shutting down")

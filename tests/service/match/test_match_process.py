@@ -24,11 +24,14 @@ ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "proc-secret"
 
 
-def spawn(tmp: Path, db: str) -> tuple[subprocess.Popen[str], int]:
+def spawn(tmp: Path, db: str, server_id: str = "proc-1",
+          extra: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int]:
+    """A ``wordarena-match`` process (``extra``: more of its environment)."""
+    tmp.mkdir(parents=True, exist_ok=True)
     env = os.environ | {"WORDARENA_SERVICE_TOKEN": TOKEN, "WORDARENA_DATABASE_URL": db,
                         "WORDARENA_DATA_DIR": str(tmp), "WORDARENA_LISTEN": "127.0.0.1:0",
-                        "WORDARENA_SERVER_ID": "proc-1", "WORDARENA_SHUTDOWN_GRACE": "2",
-                        "WORDARENA_LOG_FORMAT": "json"}
+                        "WORDARENA_SERVER_ID": server_id, "WORDARENA_SHUTDOWN_GRACE": "2",
+                        "WORDARENA_LOG_FORMAT": "json"} | (extra or {})
     proc = subprocess.Popen([sys.executable, "-m", "wordarena.services.match.main"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
@@ -169,3 +172,73 @@ def test_require_keys_refuses_to_start_without_keys(tmp_path: Path, service: str
     assert "WORDARENA_TOKEN_PUBLIC_KEY" in error and "WORDARENA_REQUIRE_KEYS" in error
     assert not (tmp_path / auth.DEV_PRIVATE_KEY_FILE).exists()  # no development key pair made
     assert not (tmp_path / "x.db").exists()  # refused before touching the database
+
+
+def test_a_resumed_server_that_lost_its_lease_answers_match_moved_not_stale_data(
+    tmp_path: Path, database_url: str
+) -> None:
+    """Issue 38, finding 8: a match server stopped (SIGSTOP) past its lease while another took
+    the match over and played on answered, once continued, GetMatch with its stale copy (last_seq
+    1 while the log had 2) and a turn carrying the current seq with INVALID_ARGUMENT. A server
+    that may have lost its lease checks it before it answers: UNAVAILABLE with MatchMoved naming
+    the new owner, or the current state."""
+    import concurrent.futures
+
+    from wordarena.services.common.errors import detail
+    from wordarena.v1 import errors_pb2 as e
+
+    key = auth.generate_key_pair()
+    shared = {"WORDARENA_LEASE_SECONDS": "2",
+              "WORDARENA_TOKEN_PRIVATE_KEY": auth.private_key_pem(key).decode(),
+              "WORDARENA_TOKEN_PUBLIC_KEY": auth.public_key_pem(key.public_key()).decode()}
+    a, port_a = spawn(tmp_path / "a", database_url, "proc-a", shared)
+    b, port_b = spawn(tmp_path / "b", database_url, "proc-b", shared)
+    keys = auth.load_token_keys(tmp_path / "a", environ=shared)
+    md = {p: [("authorization", f"Bearer {keys.issue(p, p, 600)}")] for p in ("alice", "bob")}
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port_a}") as ca, \
+                grpc.insecure_channel(f"127.0.0.1:{port_b}") as cb:
+            control_pb2_grpc.MatchControlServiceStub(ca).CreateMatch(ctl.CreateMatchRequest(
+                match_id="moved1", ruleset=c.RulesetRef(ruleset_id="classic"), seed=5, seats=[
+                    ctl.SeatAssignment(index=0, player=c.Player(player_id="alice", display_name="A")),
+                    ctl.SeatAssignment(index=1, player=c.Player(player_id="bob", display_name="B"))]),
+                metadata=[("authorization", f"Bearer {TOKEN}")])
+            sa, sb = match_pb2_grpc.MatchServiceStub(ca), match_pb2_grpc.MatchServiceStub(cb)
+            assert sa.GetMatch(m.GetMatchRequest(match_id="moved1"), metadata=md["bob"]).match.last_seq == 1
+            a.send_signal(signal.SIGSTOP)
+            deadline = time.monotonic() + 30
+            while True:  # B takes the match over once A's lease has lapsed
+                try:
+                    view = sb.GetMatch(m.GetMatchRequest(match_id="moved1"), metadata=md["alice"]).match
+                    break
+                except grpc.RpcError as err:
+                    assert err.code() == grpc.StatusCode.UNAVAILABLE and time.monotonic() < deadline, err
+                    time.sleep(0.2)
+            got = sb.SubmitTurn(m.SubmitTurnRequest(match_id="moved1", expected_seq=view.last_seq,
+                                                    request_id="on-b", move=c.Move(pass_turn=c.PassMove())),
+                                metadata=md["alice"])
+            assert got.last_seq == 2
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:
+                # asked while A is stopped: the questions wait in its socket for it to continue
+                read = pool.submit(sa.GetMatch, m.GetMatchRequest(match_id="moved1"), metadata=md["bob"],
+                                   timeout=20)
+                write = pool.submit(sa.SubmitTurn, m.SubmitTurnRequest(
+                    match_id="moved1", expected_seq=2, request_id="on-a",
+                    move=c.Move(pass_turn=c.PassMove())), metadata=md["bob"], timeout=20)
+                time.sleep(0.3)  # lets both calls reach A's socket (not a proof: A is stopped)
+                a.send_signal(signal.SIGCONT)
+                for call in (read, write):
+                    try:
+                        answer = call.result()
+                    except grpc.RpcError as err:
+                        assert err.code() == grpc.StatusCode.UNAVAILABLE, err
+                        moved = detail(err, e.MatchMoved)
+                        assert moved is not None and moved.new_address.endswith(f":{port_b}"), err
+                    else:
+                        assert answer.match.last_seq == 2 if hasattr(answer, "match") else True, answer
+                        assert not hasattr(answer, "events"), "A played a turn on a match it lost"
+    finally:
+        for proc in (a, b):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGCONT)
+                proc.kill()
