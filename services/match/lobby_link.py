@@ -9,9 +9,13 @@
 * **Results.** Each finished match's ``ReportResultRequest`` is put in the outbox
   (``services.match.results``) when the match ends, and delivered by ``ReportResult`` until the
   lobby acknowledges it: retried with exponential backoff (with jitter, capped), surviving
-  restarts because the outbox is in the database. The lobby is idempotent by match id, so a
-  report delivered twice is recorded once. A report the lobby refuses as inconsistent
-  (INVALID_ARGUMENT, FAILED_PRECONDITION) is marked ``refused`` and logged, not retried.
+  restarts because the outbox is in the database. The lobby coming back ends every wait: once a
+  call to the lobby succeeds (a heartbeat, a registration, a report) after one failed, every
+  waiting report is due at once, however long its back-off had grown. The heartbeat is the probe:
+  while the lobby does not answer it is retried at least every heartbeat interval. The lobby is
+  idempotent by match id, so a report delivered twice is recorded once. A report the lobby
+  refuses as inconsistent (INVALID_ARGUMENT, FAILED_PRECONDITION) is marked ``refused`` and
+  logged, not retried.
 * **Locations.** Every running match this server rebuilds from its log — taken over from a dead
   or drained server, or recovered after its own restart — is reported with
   ``ReportMatchLocation`` (match id, server id, advertised address), so that the lobby's
@@ -49,6 +53,9 @@ SWEEP_WINDOW_S = 2 * 86400.0
 #: How often a running server also sweeps (see ``_sweep_if_due``).
 SWEEP_EVERY_S = 60.0
 VERSION = "wordarena-match/1"
+#: The lobby channel's longest wait between two connection attempts (gRPC's default is 120 s): a
+#: lobby that comes back after a long outage is reached within this.
+RECONNECT_MAX_MS = 5000
 
 
 class LobbyLink:
@@ -74,6 +81,8 @@ class LobbyLink:
         self._tasks: list[asyncio.Task[None]] = []
         self._jwt: tuple[str, float] = ("", 0.0)
         self._stopping = False
+        #: A call to the lobby failed since the last one that succeeded.
+        self._lobby_failed = False
         #: Location reports waiting for the lobby: match id -> (attempts so far, due time).
         self.locations: dict[str, tuple[int, float]] = {}
 
@@ -95,12 +104,31 @@ class LobbyLink:
     @property
     def stub(self) -> ctl_grpc.MatchRegistryServiceStub:
         if self._channel is None:
-            self._channel = grpc.aio.insecure_channel(self.lobby)
+            self._channel = grpc.aio.insecure_channel(
+                self.lobby, options=[("grpc.max_reconnect_backoff_ms", RECONNECT_MAX_MS)])
         return ctl_grpc.MatchRegistryServiceStub(self._channel)
 
     def _backoff(self, attempt: int) -> float:
         delay = min(self.retry_max, self.retry_base * (2 ** min(max(attempt - 1, 0), 20)))
         return delay * random.uniform(0.5, 1.0)
+
+    async def _answered(self) -> None:
+        """A call to the lobby succeeded. After a failure, the lobby is back: every waiting result
+        and location report is due now (its back-off grown while the lobby was away ends)."""
+        if not self._lobby_failed:
+            return
+        self._lobby_failed = False
+        try:
+            due = await self.outbox.retry_now()
+        except Exception as exc:  # database hiccup: the reports keep their schedule
+            log.warning("could not reschedule the waiting results", error=repr(exc))
+            due = 0
+        for match_id in list(self.locations):
+            self.locations[match_id] = (0, 0.0)
+        if due or self.locations:
+            log.info("the lobby answers again: sending the waiting reports now", results=due,
+                     locations=len(self.locations))
+        self._wake.set()
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -152,6 +180,7 @@ class LobbyLink:
                 self.heartbeat_interval = min(max(secs, 0.05), 60.0)
         self.registered.set()
         log.info("registered with the lobby", lobby=self.lobby, address=self.manager.address)
+        await self._answered()
 
     async def _registry_loop(self) -> None:
         attempt = 0
@@ -165,14 +194,17 @@ class LobbyLink:
                     server_id=self.manager.server_id, load=self.manager.load_pb(),
                     address=self.manager.address), metadata=self._metadata(), timeout=self.rpc_timeout)
                 attempt = 0
+                await self._answered()
             except grpc.RpcError as err:
                 code = err.code() if isinstance(err, grpc.aio.AioRpcError) else None
                 if code == grpc.StatusCode.NOT_FOUND:
                     self.registered.clear()
                     continue
                 attempt += 1
+                self._lobby_failed = True
                 log.warning("lobby registry call failed", lobby=self.lobby, code=str(code), attempt=attempt)
-                await asyncio.sleep(self._backoff(attempt))
+                # At least every heartbeat interval: this call notices the lobby's return.
+                await asyncio.sleep(min(self._backoff(attempt), self.heartbeat_interval))
 
     # --- results -----------------------------------------------------------------------------
 
@@ -210,6 +242,7 @@ class LobbyLink:
                     await self.outbox.settle(due.match_id, "refused", f"{code.name}: {detail}")
                     metrics.RESULTS_REPORTED.labels("refused").inc()
                 else:
+                    self._lobby_failed = True
                     delay = self._backoff(due.attempts)
                     log.warning("result not delivered; retrying", match_id=due.match_id, code=code.name,
                                 error=detail, attempt=due.attempts, retry_in=round(delay, 2))
@@ -217,6 +250,7 @@ class LobbyLink:
                     metrics.RESULTS_REPORTED.labels("retry").inc()
                 continue
             await self.outbox.settle(due.match_id, "acked")
+            await self._answered()
             metrics.RESULTS_REPORTED.labels("already" if resp.already_recorded else "acked").inc()
             log.info("result reported", match_id=due.match_id, already_recorded=resp.already_recorded)
             acked += 1
@@ -252,6 +286,7 @@ class LobbyLink:
                     self.locations.pop(match_id, None)
                     metrics.LOCATIONS_REPORTED.labels("refused").inc()
                 else:
+                    self._lobby_failed = True
                     delay = self._backoff(attempts + 1)
                     log.warning("match location not delivered; retrying", match_id=match_id,
                                 code=code.name, error=detail, attempt=attempts + 1, retry_in=round(delay, 2))
@@ -263,6 +298,7 @@ class LobbyLink:
             if self.locations.get(match_id) == (attempts, due):
                 self.locations.pop(match_id, None)
             metrics.LOCATIONS_REPORTED.labels("acked").inc()
+            await self._answered()
             log.info("match location reported", match_id=match_id, address=self.manager.address)
             acked += 1
         return acked

@@ -200,6 +200,19 @@ class ResultOutbox:
 
         await self.db.run(work)
 
+    async def retry_now(self) -> int:
+        """Every pending report due now (the lobby answers again), its attempts kept. Returns how
+        many were waiting."""
+        now = time.time()
+
+        def work(s: Session) -> int:
+            got = s.exec(update(ResultRow).where(  # type: ignore[call-overload]
+                col(ResultRow.state) == "pending", col(ResultRow.next_attempt_at) > now)
+                .values(next_attempt_at=now))
+            return int(got.rowcount)
+
+        return await self.db.run(work)
+
     async def pending(self) -> int:
         """How many reports wait for an acknowledgement."""
         def work(s: Session) -> int:
