@@ -5,7 +5,11 @@ Both servers run as separate processes started from their real entry points
 deployment. They share a data directory (SQLite files, the development token key pair) and a
 freshly generated service token. The match server is started with ``--lobby`` and registers
 itself with the lobby, heartbeats and reports match results there (``MatchRegistryService``).
-Ctrl-C or SIGTERM stops both gracefully.
+Ctrl-C or SIGTERM stops both gracefully. The servers end with ``serve`` even when it is killed
+with SIGKILL (``services.common.lifeline``: the kernel's parent-death signal, and a pipe they
+watch). ``serve`` first checks that every address it is to listen on is free ("in use": it exits
+at once, exit status 3), and reports READY only for servers that prove they are its own: each
+answers a service call with the service token this run generated, which no other process knows.
 
 Browsers: the lobby's web port (``--web-listen``, default a free port of 127.0.0.1; empty = none) serves the
 web client at ``/`` and the lobby's RPCs over gRPC-Web; each match server gets a web port of its own
@@ -36,7 +40,8 @@ import grpc
 
 from wordarena.v1 import lobby_pb2, lobby_pb2_grpc
 
-_LAUNCH = "import sys; from wordarena.services.{0}.main import main; sys.exit(main() or 0)"
+_LAUNCH = ("import sys; from wordarena.services.common.lifeline import die_with_parent; die_with_parent(); "
+           "from wordarena.services.{0}.main import main; sys.exit(main() or 0)")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -125,10 +130,80 @@ def wait_serving(address: str, timeout: float, proc: subprocess.Popen | None = N
     return False
 
 
-def _start(service: str, flags: list[str], env: dict[str, str], log: IO[str] | None) -> subprocess.Popen:
+def _start(service: str, flags: list[str], env: dict[str, str], log: IO[str] | None,
+           lifeline_fd: int) -> subprocess.Popen:
+    """A server process in its own session (Ctrl-C reaches ``serve``, which stops it), tied to this
+    process by ``lifeline_fd`` (the read end of a pipe only this process can write to)."""
     return subprocess.Popen([sys.executable, "-c", _LAUNCH.format(service), *flags], env=env,
                             stdout=log, stderr=subprocess.STDOUT if log else None,
-                            start_new_session=True)
+                            start_new_session=True, pass_fds=(lifeline_fd,))
+
+
+class ForeignServer(Exception):
+    """Another process answers at an address ``serve`` started a server for."""
+
+
+def address_in_use(address: str) -> bool:
+    """True when ``address`` (``host:port``) cannot be bound now: another process listens there."""
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]") or "0.0.0.0"
+    try:
+        infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror:
+        return False  # the server reports an address it cannot resolve itself
+    family, kind, proto, _, where = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does: TIME_WAIT is free
+        try:
+            s.bind(where)
+        except OSError:
+            return True
+    return False
+
+
+def _service_md(token: str) -> tuple[tuple[str, str]]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def wait_own_lobby(address: str, token: str, timeout: float, proc: subprocess.Popen | None = None) -> bool:
+    """Wait until the lobby at ``address`` answers and proves it is the one started with ``token``:
+    a Heartbeat of a server it never registered is NOT_FOUND there, UNAUTHENTICATED from a lobby
+    with another token. False if ``proc`` died or time ran out; ``ForeignServer`` if another server
+    answers."""
+    from wordarena.v1 import control_pb2, control_pb2_grpc
+
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(_client_address(address)) as ch:
+        stub = control_pb2_grpc.MatchRegistryServiceStub(ch)
+        while time.monotonic() < deadline:
+            if proc is not None and proc.poll() is not None:
+                return False
+            try:
+                stub.Heartbeat(control_pb2.HeartbeatRequest(server_id="serve-readiness-probe"),
+                               metadata=_service_md(token), timeout=1)
+            except grpc.RpcError as err:
+                code = err.code() if isinstance(err, grpc.Call) else None
+                if code == grpc.StatusCode.NOT_FOUND:
+                    return True
+                if code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                    raise ForeignServer(f"{address} answers {code.name if code else err}") from err
+                time.sleep(0.2)
+                continue
+            return True  # a lobby that knows the probe's server id: it took our token
+    return False
+
+
+def check_own_match_server(address: str, token: str) -> None:
+    """``ForeignServer`` unless the match server at ``address`` takes ``token`` (GetLoad)."""
+    from wordarena.v1 import control_pb2, control_pb2_grpc
+
+    with grpc.insecure_channel(_client_address(address)) as ch:
+        try:
+            control_pb2_grpc.MatchControlServiceStub(ch).GetLoad(
+                control_pb2.GetLoadRequest(), metadata=_service_md(token), timeout=5)
+        except grpc.RpcError as err:
+            code = err.code() if isinstance(err, grpc.Call) else None
+            raise ForeignServer(f"{address} answers {code.name if code else err}") from err
 
 
 def _stop(procs: list[subprocess.Popen], grace: float = 10.0) -> None:
@@ -175,10 +250,24 @@ def _serve(args: argparse.Namespace) -> int:
     lobby_addr = resolve(args.lobby_listen)
     match_addrs = match_addresses(args.match_listen, args.match_servers)
     web = web_flags(args.web_listen, match_addrs)
+    listens = [("the lobby", "--lobby-listen", lobby_addr),
+               *(("a match server", "--match-listen", a) for a in match_addrs),
+               *(("a web port", "--web-listen", f[1]) for f in [web.lobby, *web.match] if f)]
+    for what, flag, address in listens:
+        if address_in_use(address):
+            print(f"wordarena serve: {address} ({what}) is in use by another process (an earlier "
+                  f"`wordarena serve`?); stop it, or choose another address with {flag}", file=sys.stderr)
+            return 3
+    from wordarena.services.common.lifeline import PARENT_FD_ENV, PARENT_PID_ENV
+
     token = secrets.token_urlsafe(32)
+    # The servers' lifeline: they stop when this pipe's write end closes (this process is gone).
+    lifeline_fd, lifeline_w = os.pipe()
     env = dict(os.environ)
     env.pop("WORDARENA_LISTEN", None)
     env["WORDARENA_SERVICE_TOKEN"] = token
+    env[PARENT_PID_ENV] = str(os.getpid())
+    env[PARENT_FD_ENV] = str(lifeline_fd)
     env.setdefault("PYTHONUNBUFFERED", "1")
     common = ["--data-dir", str(data_dir), "--log-level", args.log_level]
     if args.database_url:
@@ -198,8 +287,8 @@ def _serve(args: argparse.Namespace) -> int:
     procs: dict[str, subprocess.Popen] = {}
     try:
         lobby_flags = [*common, "--listen", lobby_addr, *web.lobby]
-        procs["lobby"] = _start("lobby", lobby_flags, env, log)
-        if not wait_ready(lobby_addr, args.ready_timeout, procs["lobby"]):
+        procs["lobby"] = _start("lobby", lobby_flags, env, log, lifeline_fd)
+        if not wait_own_lobby(lobby_addr, token, args.ready_timeout, procs["lobby"]):
             print(f"serve: the lobby did not start (see {log_path or 'the output above'})", file=sys.stderr)
             return 3
         flags = {"lobby": lobby_flags}
@@ -207,12 +296,13 @@ def _serve(args: argparse.Namespace) -> int:
             name = "match" if n == 1 else f"match-{n}"
             flags[name] = [*_match_flags(args, common, match_addr, lobby_addr, data_dir, n),
                            *web.match[n - 1]]
-            procs[name] = _start("match", flags[name], env, log)
+            procs[name] = _start("match", flags[name], env, log, lifeline_fd)
             # SERVING once it has tried to register with the lobby (and recovered its matches).
             if not wait_serving(match_addr, args.ready_timeout, procs[name]):
                 where = log_path or "the output above"
                 print(f"serve: the match server {match_addr} did not start (see {where})", file=sys.stderr)
                 return 3
+            check_own_match_server(match_addr, token)
         _wait_for_capacity(_client_address(lobby_addr))
         print(f"lobby  {_client_address(lobby_addr)}", flush=True)
         for match_addr in match_addrs:
@@ -222,11 +312,18 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"data   {data_dir}" + (f"   logs {log_path}" if log_path else ""), flush=True)
         print(f"READY  play with: wordarena play --lobby {_client_address(lobby_addr)}   "
               "(Ctrl-C stops the servers)", flush=True)
-        _supervise(procs, lambda name: _start(name.partition("-")[0], flags[name], env, log), stopping)
+        _supervise(procs, lambda name: _start(name.partition("-")[0], flags[name], env, log, lifeline_fd),
+                   stopping)
         print("serve: stopping…", flush=True)
         return 0
+    except ForeignServer as exc:
+        print(f"serve: another process answers where this serve started its servers ({exc}); "
+              "not ready: stop that process, or choose other addresses", file=sys.stderr)
+        return 3
     finally:
         _stop(list(procs.values()))
+        os.close(lifeline_w)
+        os.close(lifeline_fd)
         for s, h in old.items():
             signal.signal(s, h)
         if log:

@@ -29,7 +29,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from wordarena.services.common import logs
+from wordarena.services.common import lifeline, logs
 from wordarena.services.common.config import Settings
 from wordarena.services.common.metrics import InstrumentedServer, start_metrics_server
 from wordarena.services.common.reflection import enable_reflection
@@ -179,12 +179,19 @@ class GrpcServer:
         log.info("server stopped")
 
     async def wait_for_termination_signal(self) -> None:
-        """Block until SIGTERM / SIGINT (or ``stop``), then stop gracefully."""
+        """Block until SIGTERM / SIGINT (or ``stop``, or the end of the parent process that
+        started this server: ``lifeline``), then stop gracefully."""
         loop = asyncio.get_running_loop()
         requested = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):  # non-main thread
                 loop.add_signal_handler(sig, requested.set)
+
+        def parent_gone() -> None:
+            log.warning("the parent process is gone: stopping")
+            requested.set()
+
+        lifeline.watch_parent(loop, parent_gone)
         waiter = asyncio.ensure_future(requested.wait())
         stopper = asyncio.ensure_future(self._stopping.wait())
         await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
