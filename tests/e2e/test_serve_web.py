@@ -47,7 +47,7 @@ def test_serve_prints_the_page_url_and_serves_the_page_and_both_web_ports(tmp_pa
         with httpx.Client(timeout=30) as http:
             r = http.get(page)
             assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-            assert "The web client is being built" in r.text
+            assert "<title>wordarena</title>" in r.text and 'src="app.js?v=' in r.text
             config = http.get(page + "config.json").json()
             match_web = config["match_servers"][match]
 
