@@ -75,6 +75,10 @@ class GrpcServer:
                 ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
                 # connection limits (docs/operations.md, "Security model")
                 ("grpc.max_allowed_incoming_connections", settings.max_connections),
+                # Past it, gRPC's client holds long calls back, but a burst of short ones is partly
+                # refused UNAVAILABLE (REFUSED_STREAM): the server counts a call until it has
+                # released it ("grpc.http.overload_protection", on by default: the defence against
+                # HTTP/2 rapid reset, kept). docs/operations.md tells clients to retry UNAVAILABLE.
                 ("grpc.max_concurrent_streams", settings.max_streams_per_connection),
                 ("grpc.max_connection_idle_ms", int(settings.max_connection_idle * 1000)),
             ],
