@@ -87,6 +87,8 @@ class Game {
     }
     this.seq = this.view.lastSeq;
     this.render();
+    this.renderMoves();
+    this.renderChat();
     this.clockTimer = window.setInterval(() => renderSeats(this.seatsEl, this.view), 1000);
     void this.follow(after);
   }
@@ -264,9 +266,7 @@ class Game {
       letter = answer;
     }
     this.tentative.set(index, { rackIndex: this.selected, letter, isBlank: tile.isBlank, tile });
-    const used = new Set([...this.tentative.values()].map((t) => t.rackIndex));
-    const next = this.rackTiles().findIndex((_, i) => !used.has(i));
-    this.selected = next >= 0 ? next : null;
+    this.selected = null;
     this.changed();
   }
 
