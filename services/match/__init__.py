@@ -6,8 +6,11 @@ Modules, in the order a turn meets them (``manager``'s docstring follows one thr
 - ``service``: the MatchService servicer (authenticate, read the request, one manager call,
   answer); ``control``: the lobby's MatchControlService servicer;
 - ``moves``: a contract ``Move`` read into an engine action;
-- ``manager``: owns the matches; the per-match lock and the turn path (``play``, ``commit``);
-- ``admission``: what a request must pass first (not aborted, repeats, ``expected_seq``);
+- ``manager``: owns the matches; the per-match lock and the turn path (``play``, ``commit``,
+  ``settle``);
+- ``core/``: the pure core: an immutable ``Match``, typed commands carrying ``now``, and
+  ``decide`` (admission, clocks, kicks, chat limits, the game through the engine), no I/O;
+- ``admission``: the core's refusals as the contract answers them;
 - ``eventlog``: engine events → stored events, append, install, rebuild from the log;
 - ``projection``: stored events and state as one viewer may see them;
 - ``streams``: StreamMatch subscribers (publish, cut-off, close);

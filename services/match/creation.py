@@ -113,27 +113,27 @@ def word_check_of(mode: int, ruleset: Ruleset) -> WordCheck | None:
 
 def options_of(o: c.MatchOptions, ruleset: Ruleset) -> Options:
     """The match options, clocks checked against the ruleset's limits."""
-    out = Options(challenge_mode=o.challenge_mode, pass_and_play=o.pass_and_play,
-                  unrated=o.unrated or o.pass_and_play, spectators_allowed=o.spectators_allowed)
+    per_player = 0.0
     if o.clock.HasField("per_player"):
-        secs = o.clock.per_player.ToTimedelta().total_seconds()
-        why = ruleset.clock.check_game_clock(secs, ruleset.name)
+        per_player = o.clock.per_player.ToTimedelta().total_seconds()
+        why = ruleset.clock.check_game_clock(per_player, ruleset.name)
         if why:
             raise invalid_argument("options.clock.per_player", why)
-        out.per_player_seconds = secs
     elif ruleset.clock.default > 0:
-        out.per_player_seconds = float(ruleset.clock.default)
+        per_player = float(ruleset.clock.default)
+    # the family's default when unset; 0 when it has no per-turn deadline (wordtiles, scrabble)
+    idle_kick = float(ruleset.clock.turn_deadline)
     if o.clock.HasField("idle_kick_after"):
-        secs = o.clock.idle_kick_after.ToTimedelta().total_seconds()
-        why = ruleset.clock.check_turn_deadline(secs, ruleset.name)
+        idle_kick = o.clock.idle_kick_after.ToTimedelta().total_seconds()
+        why = ruleset.clock.check_turn_deadline(idle_kick, ruleset.name)
         if why:
             raise invalid_argument("options.clock.idle_kick_after", why)
-        out.idle_kick_seconds = secs
-    else:  # the family's default; 0 when it has no per-turn deadline (wordtiles, scrabble)
-        out.idle_kick_seconds = float(ruleset.clock.turn_deadline)
+    no_show = 0.0
     if o.HasField("no_show_timeout"):
-        secs = o.no_show_timeout.ToTimedelta().total_seconds()
-        if secs < 0:
+        no_show = o.no_show_timeout.ToTimedelta().total_seconds()
+        if no_show < 0:
             raise invalid_argument("options.no_show_timeout", "the first-move deadline cannot be negative")
-        out.no_show_seconds = secs
-    return out
+    return Options(challenge_mode=o.challenge_mode, per_player_seconds=per_player,
+                   idle_kick_seconds=idle_kick, pass_and_play=o.pass_and_play,
+                   unrated=o.unrated or o.pass_and_play, spectators_allowed=o.spectators_allowed,
+                   no_show_seconds=no_show)

@@ -60,9 +60,10 @@ def group_engine_events(events: list[dict[str, Any]]) -> list[list[dict[str, Any
 
 
 def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now: float,
-              clocks: list[float] | None = None) -> list[StoredEvent]:
+              clocks: list[float] | None = None, *, idle_for: float | None = None) -> list[StoredEvent]:
     """The stored events of engine ``events`` that took ``rt.state`` to ``state``, numbered
-    after ``rt.seq``. ``clocks``: the seats' clocks after the action (default: unchanged)."""
+    after ``rt.seq``. ``clocks``: the seats' clocks after the action (default: unchanged);
+    ``idle_for``: how long a kicked seat had been idle (the kick's event says it)."""
     before = rt.state
     prev_racks = [list(r) for r in before.racks] if rt.events else [[] for _ in before.racks]
     after = after_snapshot(state)
@@ -92,6 +93,8 @@ def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now:
         if kind == "game-over" and early:
             a["first_round_left"] = early
         payload: dict[str, Any] = {"engine": g, "after": a}
+        if idle_for is not None and k == 0:
+            payload["idle_for"] = idle_for
         if wow:  # War of Words: what changed in anyone's view, and what clouds hide
             payload["board"], payload["wow"] = _wow_changes(rt, g, before, state, seq, k == 0)
             if g[0]["type"] == "play" and g[0]["data"].get("moves"):

@@ -67,8 +67,8 @@ from wordarena.services.common.authn import BearerAuth
 from wordarena.services.common.config import Settings, add_flag, build_parser, settings_from_args
 from wordarena.services.common.db import Database
 from wordarena.services.common.server import GrpcServer
-from wordarena.services.match.chat import ChatLimits
 from wordarena.services.match.control import ControlServicer
+from wordarena.services.match.core import ChatLimits
 from wordarena.services.match.lobby_link import LobbyLink
 from wordarena.services.match.manager import MatchManager
 from wordarena.services.match.quotas import AnalysisLimits, AnalysisQuota

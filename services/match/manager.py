@@ -5,21 +5,16 @@ straight path:
 
 1. ``service.MatchServicer`` authenticates the caller and reads the request into an engine
    action, then calls ``MatchManager.play``;
-2. ``play`` takes the match's lock, applies a time-out that is already due (``clocks.expire``)
-   and calls ``commit``, which checks: the match is not aborted, the request id is new (a repeat
-   gets the first answer, the same id for another method REQUEST_ID_REUSED), ``expected_seq`` is
-   neither older than the game's seq (``Runtime.game_seq``: chat never makes a turn stale) nor
-   ahead of the match's latest seq (``admission``);
-3. the engine applies the action (``engine.game.apply``): a refusal (``RuleError``) changes and
-   writes nothing;
-4. the event log turns the engine's events into stored events (``eventlog.to_stored``, notation
-   from the engine included) and the caller's answer is built from them, projected for the
-   caller (``projection.project``);
-5. the events and the answer are appended in one transaction (``eventlog.append``): the commit;
-6. only then the new state is installed in memory (``eventlog.install``), the events are
-   published to every open stream (``streams.publish``, each stream projects them for its own
-   viewer), the seat to move's clock timer and bot are started (``start_turn``);
-7. the answer goes back to the servicer.
+2. ``play`` takes the match's lock; a time-out already due is decided and stored first
+   (``clocks.expire``); ``commit`` asks the pure core, on a snapshot of the match with the time
+   now (``core.decide``): aborted, repeated request id, ``expected_seq``, the kick's and chat's
+   rules, the clocks charged, and the engine's verdict. A refusal changes and writes nothing;
+3. ``settle`` turns the decision's engine events into stored events (``eventlog.to_stored``)
+   and builds the caller's answer from them (``projection.project``);
+4. the events and the answer are appended in one transaction (``eventlog.append``): the commit;
+5. only then the new state is installed in memory (``eventlog.install``), the events are
+   published to every open stream (``streams.publish``), the seat to move's clock timer and bot
+   are started (``start_turn``), and the answer goes back to the servicer.
 
 Around that path:
 
@@ -52,8 +47,8 @@ from typing import Any, TypeVar
 
 import grpc
 
-from wordarena.engine.errors import EngineError, InputError, RuleError
-from wordarena.engine.game import Action, GameState, Kick, TimeOut, apply, start_game
+from wordarena.engine.errors import InputError
+from wordarena.engine.game import Action, GameState, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError, invalid_argument
@@ -61,19 +56,18 @@ from wordarena.services.common.tasks import KeyedLocks
 from wordarena.services.match import (
     admission,
     bots,
-    chat,
     clocks,
     creation,
     eventlog,
     leases,
     metrics,
-    moves,
     orphans,
     streams,
     views,
     wallclock,
 )
 from wordarena.services.match.botworkers import BotWorkers
+from wordarena.services.match.core import Act, Chat, ChatLimits, Decision, Refusal, Repeat, decide
 from wordarena.services.match.models import MatchRow
 from wordarena.services.match.runtime import Runtime
 from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent, StoredRequest
@@ -103,7 +97,7 @@ class MatchManager:
     def __init__(self, store: MatchStore, *, server_id: str, address: str, lease_seconds: float = 30.0,
                  capacity: int = 5000, stream_queue: int = 256, heartbeat_seconds: float = 15.0,
                  lexicon_for: Callable[[str], Any] = _lexicon_for, bot_delay: float = 0.0,
-                 engine_workers: int = 2, bot_workers: int = 0, chat_limits: chat.ChatLimits | None = None,
+                 engine_workers: int = 2, bot_workers: int = 0, chat_limits: ChatLimits | None = None,
                  orphan_timeout: float = 600.0, deal_seed: int = 0) -> None:
         self.store = store
         self.deal_seed = deal_seed  # operator's --deal-seed (tests, demonstrations): 0 = random
@@ -120,7 +114,7 @@ class MatchManager:
         self.heartbeat_seconds = heartbeat_seconds
         self.lexicon_for = lexicon_for
         self.bot_delay = bot_delay
-        self.chat_limits = chat_limits or chat.ChatLimits()
+        self.chat_limits = chat_limits or ChatLimits()
         self.orphan_timeout = orphan_timeout  # ``orphans``: 0 never aborts one
         self.matches: dict[str, Runtime] = {}
         #: Finished matches still in memory, oldest first (``_keep_finished``).
@@ -312,7 +306,7 @@ class MatchManager:
         repeated request id ``("repeat", first answer bytes)``."""
         async with rt.lock:
             if (player_id, request_id) not in rt.requests:
-                await clocks.expire(rt, self.commit)
+                await clocks.expire(rt, self.settle)
             return await self.commit(rt, action, player_id=player_id, request_id=request_id,
                                      method=method, expected_seq=expected_seq, build=build)
 
@@ -320,87 +314,89 @@ class MatchManager:
                    request_id: str, build: Build) -> Any:
         """Store a chat message from ``seat`` (None: a spectator, in the observers' channel, as
         ``name``): an event of the log like the others, but no action of the game (nothing is
-        applied, no clock is charged, ``game_seq`` stays). Who may chat and how much:
-        ``chat.admit`` (a repeated request id gets its first answer)."""
+        applied, no clock is charged, ``game_seq`` stays). Who may chat and how much: the core's
+        ``decide`` (a repeated request id gets its first answer)."""
         async with rt.lock:
-            if (player_id, request_id) not in rt.requests:
-                chat.admit(rt, seat, player_id, self.chat_limits, time.monotonic())
+            now = wallclock.now()
+            decided = decide(rt.snapshot(), Chat(player_id, request_id, seat, now), self.chat_limits)
             message: dict[str, Any] = {
                 "seat": seat, "player_id": player_id,
                 "name": name if seat is None else rt.seats[seat].display_name, "text": text}
             if seat is None:
                 message["observers"] = True
-            ev = StoredEvent(rt.seq + 1, time.time(), "chat", {"chat": message})
-            return await self.commit(rt, None, player_id=player_id, request_id=request_id,
-                                     method="SendChat", build=build, extra=[ev])
 
-    async def commit(self, rt: Runtime, action: Action | None, *, player_id: str = "",
+            def stored(_: Decision) -> list[StoredEvent]:
+                return [StoredEvent(rt.seq + 1, now, "chat", {"chat": message})]
+
+            answer = await self.settle(rt, decided, stored, player_id=player_id, request_id=request_id,
+                                       method="SendChat", build=build)
+            if isinstance(decided, Decision) and decided.chat_bucket is not None:
+                rt.chat_buckets[player_id] = decided.chat_bucket
+            return answer
+
+    async def commit(self, rt: Runtime, action: Action, *, player_id: str = "",
                      request_id: str = "", method: str = "", expected_seq: int | None = None,
-                     build: Build | None = None, extra: list[StoredEvent] | None = None) -> Any:
-        """Apply ``action`` (or append ``extra`` events, e.g. chat) and store the result.
-
+                     build: Build | None = None) -> Any:
+        """Decide ``action`` (the core's ``decide``) and store what was decided (``settle``).
         Call with ``rt.lock`` held. Returns ``build(events)`` (the answer, also stored under the
         request id) or the stored events."""
-        if rt.status == "aborted":  # a request that got the match just before it was aborted
-            raise admission.aborted_error(rt.match_id)
-        key = (player_id, request_id)
-        if request_id and key in rt.requests:
-            return admission.repeat(rt, key, method)
-        if expected_seq is not None:
-            admission.check_expected_seq(rt, expected_seq)
-        now = wallclock.now()
-        if action is not None:
-            if rt.status != "in-progress" and not rt.state.over:
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "the match is not in progress")
-            charged = rt.charged_clocks(now)
-            try:  # the game clocks' time over goes to the engine as data (scrabble's penalty)
-                new_state, engine_events = apply(rt.state, action, overtime=rt.overtime(charged))
-            except RuleError as exc:
-                message, violation = moves.refusal_of(exc, rt.state, rt.ruleset, action)
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, message, violation) from exc
-            except EngineError as exc:
-                raise invalid_argument("move", str(exc)) from exc
-            events = eventlog.to_stored(rt, engine_events, new_state, now, charged)
-        else:
-            new_state, charged = rt.state, rt.clocks
-            events = extra or []
+        act = Act(player_id, request_id, method, action, expected_seq, wallclock.now())
+        return await self.settle(rt, decide(rt.snapshot(), act), player_id=player_id,
+                                 request_id=request_id, method=method, build=build)
+
+    async def settle(self, rt: Runtime, decided: Decision | Repeat | Refusal | None,
+                     stored: Callable[[Decision], list[StoredEvent]] | None = None, *,
+                     player_id: str = "", request_id: str = "", method: str = "",
+                     build: Build | None = None) -> Any:
+        """Store a decision of the core durably, then install it and tell everyone. A repeat
+        answers with the first answer; a refusal raises its error; None (no time-out due) does
+        nothing. ``stored`` makes the decision's stored events (default: from its engine
+        events). Call with ``rt.lock`` held."""
+        if decided is None:
+            return None
+        if isinstance(decided, Refusal):
+            raise admission.refused(decided, rt.ruleset)
+        if isinstance(decided, Repeat):
+            metrics.REPEATS.inc()
+            return ("repeat", rt.requests[(decided.player_id, decided.request_id)][1])
+        now, clocks_after = decided.now, None if decided.clocks is None else list(decided.clocks)
+        events = stored(decided) if stored is not None else eventlog.to_stored(
+            rt, decided.events, decided.state, now, clocks_after, idle_for=decided.idle_for)
         answer = build(events) if build is not None else events
         request = None
         if request_id:
             blob = answer if isinstance(answer, bytes) else (
                 answer.SerializeToString() if hasattr(answer, "SerializeToString") else b"")
             request = StoredRequest(rt.match_id, player_id, request_id, method, rt.seq + len(events), blob)
-        over = new_state.over and not rt.state.over
         try:
             await eventlog.append(self.store, rt, self.owner, events, request,
-                                  finished_at=now if over else None)
+                                  finished_at=now if decided.over else None)
         except ConflictError as exc:
             raise await leases.moved(self, rt) from exc
         except StorageError as exc:
             raise await leases.uncertain(self, rt, exc) from exc
         # Durable: install the new state and tell everyone.
-        if action is not None:
-            rt.state = new_state
-            rt.clocks = charged
-            rt.turn_start = now
-            if action.seat is not None and not isinstance(action, TimeOut | Kick):
-                rt.last_move[action.seat] = now
-            metrics.TURNS.labels(rt.ruleset.family, type(action).__name__.lower()).inc()
-        if over:
+        game = bool(decided.events)
+        if game:
+            rt.state, rt.clocks, rt.turn_start = decided.state, clocks_after, now
+            if decided.mover is not None:
+                rt.last_move[decided.mover] = now
+            metrics.TURNS.labels(rt.ruleset.family, type(decided.action).__name__.lower()).inc()
+        if decided.over:
             rt.status, rt.ended_at = "finished", now
             self._keep_finished(rt)
             metrics.MATCHES_ACTIVE.set(self.active_matches)
             metrics.MATCHES_FINISHED.inc()
         if request is not None:
-            rt.requests[key] = (method, request.response)
+            rt.requests[(player_id, request_id)] = (method, request.response)
         eventlog.install(rt, events)
         streams.publish(rt.subscribers, events)
-        if over and self.on_finished is not None:
+        if decided.over and self.on_finished is not None:
             try:
                 self.on_finished(rt)
             except Exception as exc:  # pragma: no cover - the reporter's start-up sweep retries
                 log.error("result not queued", match_id=rt.match_id, error=repr(exc))
-        if action is not None:
+        if game:
             self.start_turn(rt)
         return answer
 
@@ -423,7 +419,7 @@ class MatchManager:
         clocks.disarm(rt)
         if rt.state.over or self.closing:
             return
-        clocks.arm(rt, self.commit)
+        clocks.arm(rt, self.settle)
         if rt.bot_seat(rt.state.to_move) and (rt.bot_task is None or rt.bot_task.done()):
             rt.bot_task = asyncio.create_task(bots.play_turn(self, rt))
 

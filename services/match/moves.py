@@ -1,22 +1,19 @@
 """A player's move as the contract writes it (``Move``, ``Placement``) read into engine values
 (``Play``, ``Exchange``…, ``engine.placement.Placement``), and an engine refusal of it told back
-in the contract's terms (``refusal_of``). Only the shape is checked here; the rules are the
+in the contract's terms. Only the shape is checked here; the rules are the
 engine's.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from typing import Any
 
-from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.game import Action, Exchange, GameState, Pass, Play, Resign
 from wordarena.engine.game.actions import Move
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import BLANK, WILDCARD
-from wordarena.engine.warofwords.clouds import preview_allowed
 from wordarena.services.common.errors import invalid_argument
 from wordarena.services.match import views
 from wordarena.v1 import common_pb2 as c
@@ -144,36 +141,3 @@ def expected_seq_of(request: Any) -> int:
     return int(request.expected_seq)
 
 
-#: The refusals that depend on what lies on the board (the others are about the rack or the turn).
-_BOARD_RULES = frozenset({Rule.SQUARE_BLOCKED, Rule.GAP, Rule.NOT_CONNECTED, Rule.NO_WORD,
-                          Rule.WORD_NOT_IN_LEXICON, Rule.SQUARE_OCCUPIED})
-
-
-def refusal_of(
-    exc: RuleError, state: GameState, ruleset: Ruleset, action: Action
-) -> tuple[str, e.RuleViolation]:
-    """The message and RuleViolation of the engine's refusal ``exc`` of ``action`` on ``state``,
-    naming what of the request is at fault where errors.proto promises it: the tiles the rack
-    lacks (TILES_NOT_ON_RACK), the squares named twice (DUPLICATE_SQUARE) or already holding a
-    tile (SQUARE_OCCUPIED). A play that reaches under a cloud is refused without its words or the
-    engine's text, which would spell letters the player cannot see (``reads_under_a_cloud``)."""
-    placements = action.placements if isinstance(action, Play) else ()
-    if placements and exc.rule in _BOARD_RULES and not preview_allowed(state, placements):
-        name = views.rule_violation(exc.code, "").code_name.lower().replace("_", " ")
-        message = f"refused ({name}); the play reaches under a cloud, so its words are not shown"
-        return message, views.rule_violation(exc.code, message)
-    v = views.rule_violation(exc.code, str(exc), exc.words)
-    if exc.rule is Rule.TILES_NOT_ON_RACK and action.seat is not None:
-        tokens = [p.token for p in placements] if isinstance(action, Play) else (
-            list(action.tiles) if isinstance(action, Exchange) else [])
-        missing = Counter(tokens) - Counter(state.racks[action.seat])
-        v.tiles.extend(views.tile(ruleset, t) for t in sorted(missing.elements()))
-    elif exc.rule is Rule.DUPLICATE_SQUARE:
-        named = Counter((p.row, p.col) for p in placements)
-        v.squares.extend(views.square_at(r, col) for (r, col), n in named.items() if n > 1)
-    elif exc.rule is Rule.SQUARE_OCCUPIED:
-        layout = ruleset.board
-        taken = {(p.row, p.col) for p in placements
-                 if layout.in_bounds(p.row, p.col) and state.cells[p.row * layout.cols + p.col] is not None}
-        v.squares.extend(views.square_at(r, col) for r, col in sorted(taken))
-    return str(exc), v

@@ -28,7 +28,7 @@ def seat_pb(rt: Runtime, i: int, after: dict[str, Any], at: float) -> c.Seat:
     r = rt.ruleset
     per = r.exchange.per_player
     ex = after.get("exchanges") or [0] * len(rt.seats)
-    s = c.Seat(index=i, player=rt.seats[i].to_pb(),
+    s = c.Seat(index=i, player=views.player(rt.seats[i]),
                status=views.SEAT_STATUS.get(after["seats"][i], 0),  # type: ignore[arg-type]
                score=after["scores"][i], rack_count=after["rack_sizes"][i],
                exchanges_left=-1 if per is None else max(per - ex[i], 0))
@@ -220,7 +220,7 @@ def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
                 board.squares[i].CopyFrom(views.live_square(r, i, r.board.squares[i], None,
                                                             hidden=True))
             board.clouds.extend(views.cloud_pb(r, ctr) for ctr in wow.get("clouds", ()))
-        started = c.MatchStarted(ruleset=views.ruleset_ref(r), options=rt.options.to_pb(),
+        started = c.MatchStarted(ruleset=views.ruleset_ref(r), options=views.match_options(rt.options),
                                  first_seat=0, bonus_letter=data.get("bonus_letter") or "",
                                  board=board)
         for i in range(len(rt.seats)):
@@ -343,7 +343,8 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
     """GetMatch: the current state as ``viewer`` sees it."""
     st, r = rt.state, rt.ruleset
     now = wallclock.now()
-    v = m.MatchView(match_id=rt.match_id, ruleset=views.ruleset_ref(r), options=rt.options.to_pb(),
+    v = m.MatchView(match_id=rt.match_id, ruleset=views.ruleset_ref(r),
+                    options=views.match_options(rt.options),
                     status=m.MATCH_STATUS_FINISHED if st.over else m.MATCH_STATUS_IN_PROGRESS,
                     last_seq=rt.seq, game_seq=rt.game_seq, controlled_seats=controlled, bag_count=len(st.bag),
                     turn_number=st.turn + 1, scoreless_turns=st.zero_run,

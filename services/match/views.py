@@ -26,6 +26,7 @@ from wordarena.services.common.rulesets import action_kind as action_kind
 from wordarena.services.common.rulesets import ruleset_ref as ruleset_ref
 from wordarena.services.common.rulesets import square as square
 from wordarena.services.common.rulesets import tile as tile
+from wordarena.services.match.core import Options, SeatInfo
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 
@@ -446,4 +447,24 @@ def effect_pb(ruleset: Ruleset, seat: int | None, data: dict[str, Any], veiled: 
     where = f" at {at}" if at is not None and not under else ""
     what = name if not under else "an effect under a cloud"
     out.reason = f"{what}{where}: {out.points:+d}" if out.points else f"{what}{where}"
+    return out
+
+
+def player(seat: SeatInfo) -> c.Player:
+    """The contract's Player of a seat's occupant."""
+    return c.Player(player_id=seat.player_id, display_name=seat.display_name, guest=seat.guest,
+                    bot=seat.bot, bot_level=seat.bot_level)
+
+
+def match_options(o: Options) -> c.MatchOptions:
+    """The contract's MatchOptions of a match's options."""
+    out = c.MatchOptions(challenge_mode=o.challenge_mode,  # type: ignore[arg-type]
+                         pass_and_play=o.pass_and_play, unrated=o.unrated,
+                         spectators_allowed=o.spectators_allowed)
+    if o.per_player_seconds:
+        out.clock.per_player.CopyFrom(duration(o.per_player_seconds))
+    if o.idle_kick_seconds:
+        out.clock.idle_kick_after.CopyFrom(duration(o.idle_kick_seconds))
+    if o.no_show_seconds:
+        out.no_show_timeout.CopyFrom(duration(o.no_show_seconds))
     return out

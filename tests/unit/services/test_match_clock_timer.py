@@ -35,9 +35,9 @@ class _Commits:
     def __init__(self) -> None:
         self.actions: list[Any] = []
 
-    async def __call__(self, rt: Runtime, action: Any) -> None:
-        assert rt.lock.locked()  # a time-out is committed under the match's lock
-        self.actions.append(action)
+    async def __call__(self, rt: Runtime, decided: Any) -> None:
+        assert rt.lock.locked()  # a time-out is stored under the match's lock
+        self.actions.append(decided.action)
 
 
 async def test_the_real_clock_timer_is_a_loop_handle_that_times_the_seat_out() -> None:
