@@ -70,10 +70,9 @@ export class BoardGrid {
     this.el.dataset.boardId = board.boardId;
     const effects = new Map<number, ActiveEffect[]>();
     for (const fx of board.effects) {
-      for (const sq of fx.area) {
-        const i = sq.row * this.cols + sq.col;
-        effects.set(i, [...(effects.get(i) ?? []), fx]);
-      }
+      // the squares it covers, and the square it lies on (some effects list no area: a Shield)
+      const squares = new Set([...fx.area, ...(fx.origin ? [fx.origin] : [])].map((sq) => sq.row * this.cols + sq.col));
+      for (const i of squares) effects.set(i, [...(effects.get(i) ?? []), fx]);
     }
     const electrified = new Map(board.waterPatches.map((w) => [w.patchId, w.electrification]));
     let lastPlaced = 0n;
@@ -142,7 +141,8 @@ export class BoardGrid {
     } else if (label) {
       cell.append(h("span", { class: "lbl" }, label));
     }
-    if (fx.length && !tile) cell.append(h("span", { class: "lbl" }, actionMark(fx[0]!.action)));
+    const lying = fx.find((e) => e.origin?.row === row && e.origin?.col === col);
+    if (lying && !tile) cell.replaceChildren(h("span", { class: "lbl fx-mark" }, actionMark(lying.action)));
     cell.setAttribute("aria-label", described.join(", "));
     cell.title = described.join(", ");
     cell.addEventListener("click", () => { this.focusIndex = index; this.onSquare(index); });

@@ -22,27 +22,19 @@ export function sceneryName(kind: SceneryKind): string {
   return enumWords(SceneryKind[kind]);
 }
 
-/** A short mark for an action tile or effect on a square. */
+/** A short mark for an action tile or effect on a square (plain text: no emoji font needed). */
 export function actionMark(kind: ActionKind, factor = 0): string {
   switch (kind) {
     case ActionKind.LETTER_MULTIPLIER: return `${factor}L`;
     case ActionKind.WORD_MULTIPLIER: return `${factor}W`;
-    case ActionKind.BOMB: return "💣";
-    case ActionKind.BLASTER: return "⇶";
-    case ActionKind.BLACK_HOLE: return "◉";
-    case ActionKind.FIRE: return "🔥";
-    case ActionKind.LIGHTNING: return "⚡";
-    case ActionKind.WHIRLWIND: return "🌀";
-    case ActionKind.NUCLEAR_BOMB: return "☢";
-    case ActionKind.POISON: return "☠";
-    case ActionKind.MEDIC: return "✚";
-    case ActionKind.RAIN: return "☔";
-    case ActionKind.SHIELD: return "🛡";
-    case ActionKind.STAR: return "★";
-    case ActionKind.QUICKSAND: return "≋";
-    case ActionKind.PORTAL: return "◎";
-    case ActionKind.PIRATE_SHIP: return "⛵";
-    case ActionKind.SANDSTORM: return "🌪";
-    default: return "?";
+    case ActionKind.BLACK_HOLE: return "hole";
+    case ActionKind.NUCLEAR_BOMB: return "nuke";
+    case ActionKind.PIRATE_SHIP: return "ship";
+    case ActionKind.LIGHTNING: return "bolt";
+    case ActionKind.WHIRLWIND: return "wind";
+    case ActionKind.SANDSTORM: return "storm";
+    case ActionKind.QUICKSAND: return "qsand";
+    case ActionKind.UNSPECIFIED: return "?";
+    default: return actionName(kind);
   }
 }

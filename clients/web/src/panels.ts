@@ -1,9 +1,11 @@
 // The game page's side panels: seats with scores and clocks, the move list, chat, the pending
 // Word Tiles play, the game-over summary. Everything a player typed goes in as text.
 import { h, replace } from "./dom.js";
+import { notation } from "./board.js";
+import { actionName } from "./names.js";
 import {
-  CheckResult, GameOverReason, LeaveKind, Outcome, SeatStatus,
-  type Event, type GameOver, type ScoreBreakdown, type Seat,
+  ActionKind, CheckResult, GameOverReason, LeaveKind, Outcome, SeatStatus,
+  type Event, type GameOver, type Placement, type ScoreBreakdown, type Seat,
 } from "./gen/wordarena/v1/common_pb.js";
 import type { MatchView } from "./gen/wordarena/v1/match_pb.js";
 
@@ -42,7 +44,7 @@ export function wordsOf(b: ScoreBreakdown | undefined): string {
 export function moveLine(view: MatchView, ev: Event): string | null {
   const k = ev.kind;
   switch (k.case) {
-    case "turnPlayed": return `${seatName(view, k.value.seat)}: ${k.value.notation} for ${k.value.points}`;
+    case "turnPlayed": return `${seatName(view, k.value.seat)}: ${k.value.notation || placed(k.value.placements)} for ${k.value.points}`;
     case "turnPassed": return `${seatName(view, k.value.seat)} passed`;
     case "tilesExchanged": return `${seatName(view, k.value.seat)} swapped ${k.value.count}`;
     case "playPending":
@@ -59,6 +61,14 @@ export function moveLine(view: MatchView, ev: Event): string | null {
     case "gameOver": return `Game over: ${reasonText(k.value.reason)}`;
     default: return null;
   }
+}
+
+/** A play the server wrote no notation for (War of Words action tiles alone): what lies where. */
+function placed(placements: readonly Placement[]): string {
+  return placements.map((p) => {
+    const at = p.square ? notation(p.square.row, p.square.col) : "";
+    return p.action !== ActionKind.UNSPECIFIED ? `${actionName(p.action)} at ${at}` : `${p.letter} at ${at}`;
+  }).join(", ");
 }
 
 function reasonText(r: GameOverReason): string {

@@ -6,7 +6,7 @@ import { SignInGuestRequestSchema } from "./gen/wordarena/v1/lobby_pb.js";
 import { session } from "./session.js";
 
 export function signInView(root: HTMLElement, done: () => void): () => void {
-  const name = h("input", { id: "guest-name", name: "name", required: true, minlength: 3, maxlength: 24, autocomplete: "nickname", autofocus: true });
+  const name = h("input", { id: "guest-name", name: "name", required: true, autocomplete: "nickname", autofocus: true });
   const error = h("p", { class: "error", role: "alert" });
   const button = h("button", { type: "submit", class: "primary" }, "Play as guest");
   const form = h("form", { class: "card", id: "signin" },

@@ -1,0 +1,158 @@
+"""The other families in the browser: a Word Tiles play checked (and the next one accepted) with
+the keyboard by a player on a phone-wide page; War of Words boards drawn with their terrain,
+scenery and clouds as each player's view gives them; a War of Words action tile placed from the
+rack and shown on both boards; a display name with markup refused and nothing run."""
+
+from __future__ import annotations
+
+from conftest import Pages, shot, unique
+from playwright.sync_api import expect
+from web_helpers import best_play, create_table, match_id, sign_in, square_name, view_of
+
+from wordarena.v1 import common_pb2 as c
+
+
+def _meet(pages: Pages, family: str, *, b_width: int = 1100) -> tuple[object, object, str, str]:
+    ann, bob = unique("Ann"), unique("Bob")
+    a, b = pages.open(), pages.open(width=b_width, height=800)
+    sign_in(a, ann)
+    sign_in(b, bob)
+    create_table(a, family)
+    b.locator("li.table", has_text=ann).locator("button.join").click()
+    assert match_id(a) == match_id(b)
+    return a, b, ann, bob
+
+
+def test_word_tiles_check_and_accept_by_keyboard_at_phone_width(pages: Pages) -> None:
+    site = pages.site
+    a, b, ann, bob = _meet(pages, "wordtiles", b_width=375)
+    names = {}
+    for page, name in ((a, ann), (b, bob)):
+        names[view_of(page, site.match).viewer_seat] = (page, name)
+    assert b.evaluate("document.documentElement.scrollWidth") <= 375, "the page scrolls sideways at 375 px"
+
+    for decision in ("check", "accept"):
+        view = view_of(a, site.match)
+        mover, name = names[view.to_move_seat]
+        decider, decider_name = names[1 - view.to_move_seat]
+        play = best_play(view_of(mover, site.match))
+        assert play is not None
+        move, notation = play
+        mover.fill("#typed", notation)
+        expect(mover.locator("#preview")).to_contain_text(f"{move.score} points")
+        mover.press("#typed", "Enter")
+        expect(decider.locator("#pending")).to_be_visible()
+        pending = view_of(decider, site.match).pending
+        words = ", ".join(w.word for w in pending.breakdown.words)
+        assert words, "the pending play names its words"
+        button = decider.locator(f"#{decision}")
+        expect(button).to_have_text(f"{decision.title()} {words}")
+        expect(decider.locator("#pending")).to_contain_text(f"{name} played {words}")
+        button.focus()
+        decider.keyboard.press("Enter")
+        said = "checked: the play held" if decision == "check" else "accepted"
+        for page in (a, b):
+            expect(page.locator("#moves li", has_text=f"{decider_name} {said}")).to_have_count(1)
+            expect(page.locator("#pending")).to_be_hidden()
+        if decision == "check":
+            shot(b, "wordtiles-phone")
+    assert b.evaluate("document.documentElement.scrollWidth") <= 375
+    shot(a, "wordtiles")
+
+
+def _board_matches_view(page: object, view: object) -> None:
+    squares = view.board.squares  # type: ignore[attr-defined]
+    counts = {
+        ".t-water": sum(1 for s in squares if s.terrain == c.TERRAIN_KIND_WATER and not s.hidden),
+        ".t-sand": sum(1 for s in squares if s.terrain == c.TERRAIN_KIND_SAND and not s.hidden),
+        ".scenery": sum(1 for s in squares if s.scenery != c.SCENERY_KIND_UNSPECIFIED and not s.hidden),
+        ".cloud": sum(1 for s in squares if s.hidden),
+    }
+    for selector, n in counts.items():
+        expect(page.locator(f"#board {selector}")).to_have_count(n)  # type: ignore[attr-defined]
+    return None
+
+
+def test_war_of_words_boards_show_terrain_scenery_and_clouds(pages: Pages) -> None:
+    site = pages.site
+    a = pages.open()
+    sign_in(a, unique("Wes"))
+    seen = set()
+    for board in ("warofwords-field", "warofwords-desert", "warofwords-park"):
+        a.goto(site.url + "#/")
+        create_table(a, "warofwords", bots=1, board=board)
+        match_id(a)
+        expect(a.locator("#board .sq")).not_to_have_count(0)
+        view = view_of(a, site.match)
+        assert view.board.board_id == board
+        expect(a.locator("#board")).to_have_attribute("data-board-id", board)
+        _board_matches_view(a, view)
+        seen |= {s.terrain for s in view.board.squares}
+        seen |= {"cloud"} if any(s.hidden for s in view.board.squares) else set()
+        shot(a, board)
+    assert {c.TERRAIN_KIND_WATER, c.TERRAIN_KIND_SAND, "cloud"} <= seen, "the boards tried show every ground"
+
+
+PLACEABLE = {c.ACTION_KIND_MEDIC, c.ACTION_KIND_RAIN, c.ACTION_KIND_SHIELD, c.ACTION_KIND_POISON,
+             c.ACTION_KIND_FIRE, c.ACTION_KIND_BOMB, c.ACTION_KIND_WHIRLWIND, c.ACTION_KIND_BLACK_HOLE}
+
+
+def test_war_of_words_action_tile_is_played_and_shown(pages: Pages) -> None:
+    site = pages.site
+    a, b, _, _ = _meet(pages, "warofwords")
+    seats = {view_of(a, site.match).viewer_seat: a, view_of(b, site.match).viewer_seat: b}
+    for _turn in range(30):
+        view = view_of(a, site.match)
+        mover = seats[view.to_move_seat]
+        expect(mover.locator("#status")).to_have_attribute("data-turn", "mine")
+        mine = view_of(mover, site.match)
+        action = next((i for i, t in enumerate(mine.rack.tiles) if t.action in PLACEABLE), None)
+        if action is None:
+            play = best_play(mine)
+            if play is None:
+                mover.fill("#typed", "pass")
+            else:
+                mover.fill("#typed", play[1])
+            mover.press("#typed", "Enter")
+            expect(mover.locator("#status")).not_to_have_attribute("data-turn", "mine")
+            continue
+        # an empty plain square, away from everything (action tiles go anywhere such)
+        target = next(s for s in mine.board.squares if not s.HasField("tile") and not s.hidden
+                      and s.scenery == c.SCENERY_KIND_UNSPECIFIED and not s.HasField("premium")
+                      and s.terrain == c.TERRAIN_KIND_UNSPECIFIED and not s.is_star)
+        where = square_name(target.square.row, target.square.col)
+        kind = mine.rack.tiles[action].action
+        mover.locator(f"#rack button[data-rack='{action}']").click()
+        mover.locator(f"#board [data-sq={where}]").click()
+        expect(mover.locator(f"#board [data-sq={where}] .tile.tentative")).to_have_count(1)
+        mover.click("#play")
+        expect(mover.locator("#error")).to_have_text("")
+        expect(mover.locator("#status")).not_to_have_attribute("data-turn", "mine")
+        after = view_of(a, site.match)
+        lasting = [e for e in after.board.effects if e.origin.row == target.square.row
+                   and e.origin.col == target.square.col]
+        for page in (a, b):
+            # the play in the move list (the server writes no notation for action tiles alone:
+            # the page names the tile and its square)
+            expect(page.locator("#moves li", has_text=where)).not_to_have_count(0)
+            # a lasting effect: drawn on its square and over every square it covers
+            for e in lasting:
+                for sq in [e.origin, *e.area]:
+                    covered = page.locator(f"#board [data-sq={square_name(sq.row, sq.col)}].fx")
+                    expect(covered).to_have_count(1)
+        shot(a, f"warofwords-action-{c.ActionKind.Name(kind).lower()}")
+        return
+    raise AssertionError("no action tile came to either rack in 30 turns")
+
+
+def test_a_display_name_with_markup_is_refused_and_shown_as_text(pages: Pages) -> None:
+    page = pages.open()
+    opened: list[str] = []
+    page.on("dialog", lambda d: (opened.append(d.message), d.dismiss()))
+    page.fill("#guest-name", "<script>alert(1)</script>")
+    page.click("#signin button[type=submit]")
+    expect(page.locator("#signin .error")).not_to_have_text("")
+    expect(page.locator("#me")).to_have_count(0)
+    expect(page.locator("body script:not([src])")).to_have_count(0)
+    assert page.input_value("#guest-name") == "<script>alert(1)</script>"
+    assert not opened
