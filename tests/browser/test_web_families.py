@@ -59,6 +59,22 @@ def test_word_tiles_check_and_accept_by_keyboard_at_phone_width(pages: Pages) ->
     assert b.evaluate("document.documentElement.scrollWidth") <= 375
     shot(a, "wordtiles")
 
+    # a swap typed, then a resignation confirmed: the game is over on both pages
+    view = view_of(a, site.match)
+    mover, name = names[view.to_move_seat]
+    other, other_name = names[1 - view.to_move_seat]
+    first = view_of(mover, site.match).rack.tiles[0]
+    mover.fill("#typed", f"swap {'?' if first.is_blank else first.letter}")
+    mover.press("#typed", "Enter")
+    expect(other.locator("#moves li", has_text=f"{name} swapped 1")).to_have_count(1)
+    expect(other.locator("#status")).to_have_attribute("data-turn", "mine")
+    other.once("dialog", lambda d: d.accept())
+    other.click("#resign")
+    for page in (a, b):
+        expect(page.locator("#moves li", has_text=f"{other_name} resigned")).to_have_count(1)
+        expect(page.locator("#summary")).to_be_visible()
+        expect(page.locator("#winner")).to_contain_text(f"{name} won")
+
 
 def _board_matches_view(page: object, view: object) -> None:
     squares = view.board.squares  # type: ignore[attr-defined]
