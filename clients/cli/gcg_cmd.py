@@ -11,10 +11,9 @@ from pathlib import Path
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.analysis.record import review_record
 from wordarena.engine.errors import InputError
-from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.interchange.check import Finding, check_record, replay_record, unsupported_letters
 from wordarena.engine.interchange.gcg import GameRecord, MoveKind, format_move, parse_gcg
-from wordarena.engine.interchange.pragmas import record_ruleset_id
+from wordarena.engine.interchange.pragmas import record_ruleset
 from wordarena.engine.interchange.text import board_text
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.rulesets.model import Ruleset
@@ -63,11 +62,8 @@ def _ruleset_options(parser: argparse.ArgumentParser) -> None:
 
 def _ruleset(args: argparse.Namespace, record: GameRecord | None = None) -> Ruleset:
     """``--ruleset``/``--language``; without ``--ruleset``, what the record's pragmas name
-    (records wordarena writes carry ``#ruleset``), else scrabble."""
-    named = args.ruleset or (record_ruleset_id(record) if record is not None else None)
-    if named and "/" in named:
-        return parse_ruleset_id(named)
-    return get_ruleset(named or "scrabble", args.language)
+    (``engine.interchange.pragmas.record_ruleset``, the one reader ``replay`` uses too)."""
+    return record_ruleset(record, args.ruleset, args.language)
 
 
 def _load(path: str) -> GameRecord:

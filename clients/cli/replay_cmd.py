@@ -1,8 +1,11 @@
 """``wordarena replay FILE.gcg``: step through a game record on the board (the rich game board).
 
-The record is replayed locally by the engine's GCG replay (``engine.interchange``): no server is
-involved. Enter = next move, ``b`` = back, a number = go to that move, ``q`` = quit. ``--all`` (or
-a non-terminal stdin) prints every step.
+The record is replayed locally by the engine's GCG replay (``engine.interchange``) with the
+ruleset its ``#ruleset`` / ``#language`` pragmas name (the one reader ``gcg check`` uses), unless
+``--ruleset`` says otherwise: no server is involved. Exit 0 when every move agrees with the
+engine, 1 when one does not (its ``!`` lines say where), 2 for an unreadable record.
+Enter = next move, ``b`` = back, a number = go to that move, ``q`` = quit. ``--all`` (or a
+non-terminal stdin) prints every step.
 """
 
 from __future__ import annotations
@@ -17,17 +20,20 @@ from rich.text import Text
 from wordarena.clients.cli import render
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.errors import InputError
-from wordarena.engine.families import get_ruleset, parse_ruleset_id
-from wordarena.engine.interchange.check import replay_record
+from wordarena.engine.interchange.check import replay_record, unsupported_letters
 from wordarena.engine.interchange.gcg import format_move, parse_gcg
+from wordarena.engine.interchange.pragmas import record_ruleset
+
+OK, FINDINGS, BAD_INPUT = 0, 1, 2
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Register ``replay``."""
     p = subparsers.add_parser("replay", help="step through a GCG game record on the board")
     p.add_argument("file", metavar="FILE.gcg")
-    p.add_argument("--ruleset", default="scrabble",
-                   help="family or family/language[/board] (default scrabble)")
+    p.add_argument("--ruleset", default=None,
+                   help="family or family/language[/board] (default: the record's #ruleset "
+                        "pragma, else scrabble)")
     p.add_argument("--language", default="en", help="tile set language (default en)")
     p.add_argument("--all", action="store_true", help="print every step, without waiting for keys")
     p.set_defaults(func=_replay)
@@ -35,13 +41,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _replay(args: argparse.Namespace) -> int:
     try:
-        ruleset = parse_ruleset_id(args.ruleset) if "/" in args.ruleset else get_ruleset(
-            args.ruleset, args.language)
         record = parse_gcg(Path(args.file).read_bytes())
+        ruleset = record_ruleset(record, args.ruleset, args.language)
+        unsupported = unsupported_letters(record, ruleset)
+        if unsupported:
+            print(f"{args.file}:{unsupported.line}: {unsupported.message}", file=sys.stderr)
+            return FINDINGS
         steps = list(replay_record(record, ruleset))
     except (InputError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return BAD_INPUT
+    found = sum(len(step.findings) for step in steps)
+    code = FINDINGS if found else OK
     layout = ruleset.board
     nicks = [safe_text(p.nick) for p in record.players]  # a record's names are untrusted text
     console = Console(highlight=False)
@@ -66,22 +77,27 @@ def _replay(args: argparse.Namespace) -> int:
         frames.append(Group(*lines))
     if not frames:
         print("The record has no moves.")
-        return 0
+        return OK
+    summary = (f"{found} disagreement(s) with the engine ({ruleset.id}): the lines marked !"
+               if found else f"every move agrees with the engine ({ruleset.id})")
     if args.all or not sys.stdin.isatty():
         for frame in frames:
             console.print(frame)
             console.print()
-        return 0
+        console.print(summary)
+        return code
     i = 0
     while True:
         console.clear()
         console.print(frames[i])
+        if i + 1 == len(frames):
+            console.print(summary)
         try:
             key = input("Enter next · b back · NUMBER go to · q quit > ").strip().lower()
         except EOFError:
-            return 0
+            return code
         if key in ("q", "quit"):
-            return 0
+            return code
         if key == "b":
             i = max(0, i - 1)
         elif key.isdigit():
@@ -89,4 +105,4 @@ def _replay(args: argparse.Namespace) -> int:
         elif i + 1 < len(frames):
             i += 1
         else:
-            return 0
+            return code

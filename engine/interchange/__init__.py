@@ -20,12 +20,12 @@ from wordarena.engine.interchange.cgp import (
 from wordarena.engine.interchange.check import Finding, Step, check_record, replay_record
 from wordarena.engine.interchange.export import record_from_events
 from wordarena.engine.interchange.gcg import GameRecord, Move, MoveKind, Player, parse_gcg, write_gcg
-from wordarena.engine.interchange.pragmas import record_ruleset_id, record_seed
+from wordarena.engine.interchange.pragmas import record_ruleset, record_ruleset_id, record_seed
 from wordarena.engine.interchange.text import board_text
 
 __all__ = [
     "Cgp", "Finding", "GameRecord", "Move", "MoveKind", "Player", "Step", "board_text",
     "check_record", "format_cgp", "parse_cgp", "parse_gcg", "position_from_cgp",
-    "position_to_cgp", "record_from_events", "record_ruleset_id", "record_seed", "replay_record",
-    "view_to_cgp", "write_gcg",
+    "position_to_cgp", "record_from_events", "record_ruleset", "record_ruleset_id", "record_seed",
+    "replay_record", "view_to_cgp", "write_gcg",
 ]

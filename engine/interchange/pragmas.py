@@ -9,7 +9,9 @@ racks: it fixes the bag's order and every random effect, so War of Words' effect
 from __future__ import annotations
 
 from wordarena.engine.errors import InputError
+from wordarena.engine.families import get_ruleset, parse_ruleset_id
 from wordarena.engine.interchange.gcg import GameRecord
+from wordarena.engine.rulesets.model import Ruleset
 
 RULESET = "ruleset"
 LANGUAGE = "language"
@@ -33,6 +35,20 @@ def record_ruleset_id(record: GameRecord) -> str | None:
     if "/" in ruleset:
         return ruleset
     return f"{ruleset}/{pragma(record, LANGUAGE) or 'en'}"
+
+
+def record_ruleset(record: GameRecord | None, named: str | None = None,
+                   language: str = "en") -> Ruleset:
+    """The ruleset to replay ``record`` with: the one every reader of a record uses.
+
+    ``named`` (a command's ``--ruleset``: a family, completed by ``language``, or a whole
+    ``family/language[/board]`` id) wins; without it, what the record's ``#ruleset`` /
+    ``#language`` pragmas name (records wordarena writes carry them); else scrabble in
+    ``language``."""
+    chosen = named or (record_ruleset_id(record) if record is not None else None)
+    if chosen and "/" in chosen:
+        return parse_ruleset_id(chosen)
+    return get_ruleset(chosen or "scrabble", language)
 
 
 def record_seed(record: GameRecord) -> int | None:
