@@ -158,6 +158,7 @@ def config_from_pb(s: lobby_pb2.TableSettings, prefix: str = "settings") -> Tabl
         host_starts=s.start_policy == lobby_pb2.START_POLICY_HOST,
         bot_think_ms=s.bot_think_ms,
         bot_think=tuple((b.seat, b.bot_think_ms) for b in s.bots),
+        no_show_s=s.options.no_show_timeout.ToNanoseconds() / 1e9,
         prefix=prefix,
     )
 

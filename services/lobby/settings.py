@@ -131,6 +131,11 @@ def challenge_modes(rs: Ruleset) -> tuple[str, ...]:
     return (CHALLENGE_INSTANT,)
 
 
+#: A first-move deadline (``MatchOptions.no_show_timeout``) is 0 (none) or this many seconds.
+MIN_NO_SHOW_S = 5
+MAX_WAIT_S = 7 * 86400
+
+
 def validate_settings(
     *,
     ruleset_id: str,
@@ -148,6 +153,7 @@ def validate_settings(
     host_starts: bool = False,
     bot_think_ms: int = 0,
     bot_think: tuple[tuple[int, int], ...] = (),
+    no_show_s: float = 0.0,
     prefix: str = "settings",
 ) -> TableConfig:
     """Validates table settings; returns the normalised config or raises ``LobbyError``.
@@ -184,6 +190,9 @@ def validate_settings(
         raise LobbyError.settings(why, f"{prefix}.options.clock.idle_kick_after")
     if think_ms_problem(bot_think_ms):
         raise LobbyError.settings(think_ms_problem(bot_think_ms), f"{prefix}.bot_think_ms")
+    if no_show_s and not MIN_NO_SHOW_S <= no_show_s <= MAX_WAIT_S:
+        raise LobbyError.settings("no_show_timeout must be 0 or 5 s .. 7 days",
+                                  f"{prefix}.options.no_show_timeout")
     seen: set[int] = set()
     for i, (seat, level) in enumerate(bots):
         where = f"{prefix}.bots[{i}]"
@@ -213,6 +222,7 @@ def validate_settings(
         host_starts=host_starts,
         bot_think_ms=bot_think_ms,
         bot_think=tuple(sorted((s, ms) for s, ms in bot_think if ms)),
+        no_show_s=no_show_s,
     )
 
 

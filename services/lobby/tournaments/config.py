@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
 from wordarena.services.lobby.errors import LobbyError
-from wordarena.services.lobby.settings import TableConfig
+from wordarena.services.lobby.settings import MAX_WAIT_S, MIN_NO_SHOW_S, TableConfig
 from wordarena.services.lobby.tournaments.ranking import BYE_SPREAD
 
 __all__ = [
@@ -31,8 +31,6 @@ MAX_DIVISIONS = 8
 MIN_RESULT_SCORE = -1000
 MAX_RESULT_SCORE = 10_000
 #: Bounds of the no-show time and of the round interval (seconds).
-MIN_NO_SHOW_S = 5
-MAX_WAIT_S = 7 * 86400
 
 
 class Method(StrEnum):

@@ -24,6 +24,7 @@ from lobby_harness import (
     submit_at,
     view_at,
 )
+from tournament_harness import bad_field
 
 from wordarena.services.match.main import MatchServer
 from wordarena.v1 import common_pb2, control_pb2, lobby_pb2
@@ -212,3 +213,31 @@ async def test_quick_match_filled_with_a_bot_is_played_on_the_real_server(
     passed = await submit_at(where.address, where.match_id, md, PASS, view.last_seq)
     after = await until_my_turn(where.address, where.match_id, md, where.seat)
     assert after.last_seq > passed.last_seq  # the level-4 bot moved
+
+
+async def test_a_tables_no_show_timeout_reaches_its_match_and_bad_ones_are_refused(
+    env: LobbyEnv, real_match_server: MatchServer
+) -> None:
+    """Issue 41, finding 11: ``MatchOptions.no_show_timeout`` was silently dropped for tables. A
+    table keeps it (5 s .. 7 days) and its match applies it: the seat to move shows its first-move
+    deadline. Out of range is INVALID_ARGUMENT naming the field, and no table is opened."""
+    _, ma = await guest(env, "Nora")
+    _, mb = await guest(env, "Otto")
+    settings = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2)
+    for seconds in (4, 8 * 86400, -5):
+        bad = lobby_pb2.TableSettings()
+        bad.CopyFrom(settings)
+        bad.options.no_show_timeout.FromSeconds(seconds)
+        call = env.stub.CreateTable(lobby_pb2.CreateTableRequest(settings=bad, request_id=rid()), metadata=ma)
+        assert await bad_field(call) == "settings.options.no_show_timeout"
+    assert not (await env.stub.ListTables(lobby_pb2.ListTablesRequest(), metadata=ma)).tables
+    settings.options.no_show_timeout.FromSeconds(600)
+    t = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(settings=settings, request_id=rid()),
+                                    metadata=ma)).table
+    assert t.settings.options.no_show_timeout.seconds == 600
+    joined = await env.stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()),
+                                      metadata=mb)
+    view = await view_at(joined.table.match.address, joined.table.match.match_id, ma)
+    assert view.options.no_show_timeout.seconds == 600
+    to_move = view.seats[view.to_move_seat]
+    assert to_move.HasField("no_show_deadline")
