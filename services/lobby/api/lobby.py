@@ -186,8 +186,9 @@ class LobbyServicer(lobby_pb2_grpc.LobbyServiceServicer):
                             Status.RESOURCE_EXHAUSTED, "too slow to keep up: reconnect to start over"
                         )
                     raise LobbyError(Status.UNAVAILABLE, "lobby shutting down: reconnect")
-                # every watcher is sent the same view of a change (built once per table version)
-                table = change.table and cache.view(change.table, convert.table_pb)
+                # the players seated there see their seat (and invite code); every other watcher
+                # is sent the same view of a change (built once per table version)
+                table = change.table and self._table_pb(change.table, pid)
                 yield _change_pb(change, table)
         finally:
             cache.unwatch(w)

@@ -54,9 +54,11 @@ async def test_a_joiner_watching_one_table_sees_it_start(env: LobbyEnv,
     assert started.table.status == lobby_pb2.TABLE_STATUS_STARTED
     where = started.table.match
     assert where.address == f"127.0.0.1:{real_match_server.port}"
-    # The joiner learnt enough from the stream alone to open the match, in its seat.
+    # The joiner learnt enough from the stream alone to open the match, in its seat: Table.match
+    # names the caller's seat when seated (issue 41, finding 15: the STARTED change had none).
     view = await view_at(where.address, where.match_id, joiner)
     assert joined.seat in (0, 1) and view.viewer_seat == joined.seat
+    assert where.HasField("seat") and where.seat == joined.seat
     # Only that table, never the other open one.
     assert {c.table.table_id for c in seen if c.HasField("table")} == {table.table_id}
     assert other.table_id != table.table_id
