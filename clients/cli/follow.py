@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from wordarena.clients.cli.errors import EXIT_USAGE, ClientError, explain_rpc_error
+from wordarena.clients.cli.errors import EXIT_UNREACHABLE, EXIT_USAGE, ClientError, explain_rpc_error
 from wordarena.v1 import common_pb2, match_pb2
 
 if TYPE_CHECKING:
@@ -18,20 +18,32 @@ if TYPE_CHECKING:
 
 Notice = Callable[[str], None]
 
+#: Tries before giving up on a stream that has not opened once (about 10 s of back-off): a
+#: server down from the start is reported (exit 3), not waited for as long as a dropped stream.
+FIRST_TRIES = 5
+
 
 def follow(client: Client, match_id: str, after_seq: int = 0, *, notice: Notice | None = None,
            heartbeats: bool = False, max_retries: int = 30,
            stop: Callable[[], bool] | None = None) -> Iterator[common_pb2.Event]:
     """Every event after ``after_seq``, live; reconnects and resumes with the last seq seen.
 
-    Ends after GameOver (or when the server ends the stream). A dropped stream, a cut-off for
-    reading slowly, or a moved match reconnect (``notice`` is told); after ``max_retries``
-    consecutive failures the last :class:`ClientError` is raised.
+    Ends after GameOver (or when the server ends the stream). Only transient failures are
+    retried: a dropped stream, a cut-off for reading slowly, a moved match, a server that cannot
+    be reached (``notice`` is told); after ``max_retries`` consecutive failures (``FIRST_TRIES``
+    while no stream has opened yet) the last :class:`ClientError` is raised. A match that does
+    not exist, a caller not signed in or not allowed, and bad input raise at once; so does a
+    ``stop`` that comes while the server cannot be reached (the caller learns it was never
+    reached, not that the match went quiet).
     """
     last = after_seq
     failures = 0
+    opened = False
+    error: ClientError | None = None
     while True:
         if stop and stop():
+            if failures and error is not None:
+                raise error
             return
         try:
             stub = client.match_stub(match_id)
@@ -48,6 +60,7 @@ def follow(client: Client, match_id: str, after_seq: int = 0, *, notice: Notice 
                     notice("Reconnected; the game resumes where it was")
                     reconnected = False
                 failures = 0
+                opened = True
                 if event.WhichOneof("kind") == "heartbeat":
                     if heartbeats:
                         yield event
@@ -72,7 +85,8 @@ def follow(client: Client, match_id: str, after_seq: int = 0, *, notice: Notice 
                     grpc.StatusCode.UNAUTHENTICATED):
                 raise exc from err
             failures += 1
-            if failures > max_retries:
+            error = exc
+            if failures > (max_retries if opened else min(max_retries, FIRST_TRIES)):
                 raise exc from err
             if exc.new_address is not None or err.code() == grpc.StatusCode.UNAVAILABLE:
                 client.relocate(match_id, exc)
@@ -80,8 +94,11 @@ def follow(client: Client, match_id: str, after_seq: int = 0, *, notice: Notice 
                 notice(f"Connection lost ({exc.message}); reconnecting from event {last}…")
             time.sleep(min(0.2 * 2 ** min(failures, 4), 3.0))
         except ClientError as exc:  # locating the match failed
+            if exc.exit_code != EXIT_UNREACHABLE:  # no such match, not signed in, not allowed
+                raise
             failures += 1
-            if failures > max_retries:
+            error = exc
+            if failures > (max_retries if opened else min(max_retries, FIRST_TRIES)):
                 raise
             if notice:
                 notice(f"{exc.message}; retrying…")

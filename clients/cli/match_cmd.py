@@ -12,13 +12,19 @@ LocateMatch).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
 
 from wordarena.clients.cli import moves, render
-from wordarena.clients.cli.client import EXIT_REFUSED, EXIT_USAGE, Client, ClientError, to_dict
+from wordarena.clients.cli.client import (
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+    Client,
+    ClientError,
+    to_dict,
+)
 from wordarena.clients.cli.common import add_common, emit, json_text, run
 from wordarena.v1 import common_pb2, match_pb2
 
@@ -157,8 +163,11 @@ def _state(args: argparse.Namespace, client: Client) -> int:
 
 def _stream(args: argparse.Namespace, client: Client) -> int:
     names: list[str] = []
-    with contextlib.suppress(ClientError):
+    try:
         names = render.names_of(client.get_match(args.match_id))
+    except ClientError as exc:  # no such match, not signed in: exit 1 (unreachable: retried below)
+        if exc.exit_code != EXIT_UNREACHABLE:
+            raise
     count = 0
     last_event = time.monotonic()
 
