@@ -14,29 +14,17 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from web_helpers import Pages, Site
 
 ROOT = Path(__file__).resolve().parents[2]
 WORDARENA = [sys.executable, "-m", "wordarena.clients.cli.main"]
 CHROMIUM = os.environ.get("WORDARENA_TEST_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
-pytestmark = pytest.mark.slow
-
-
-@dataclass
-class Site:
-    """A running ``wordarena serve``: the page's URL and the servers' native gRPC addresses."""
-
-    url: str
-    lobby: str
-    match: str
 
 
 def _free_port() -> int:
@@ -81,8 +69,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         out.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's sync API keeps its event loop running in the
+    main thread while it is started, which would break asyncio.run() and pytest-asyncio in every
+    later test of the run, so it stops when the module ends."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} not found: scripts/setup installs Debian's chromium for the tests")
     try:
@@ -97,29 +88,6 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@dataclass
-class Pages:
-    """Browser contexts opened by a test (each its own storage: its own player), and every console
-    error they logged."""
-
-    browser: Any
-    site: Site
-    errors: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-    contexts: list[Any] = field(default_factory=list)
-
-    def open(self, width: int = 1100, height: int = 1000) -> Any:
-        ctx = self.browser.new_context(viewport={"width": width, "height": height})
-        self.contexts.append(ctx)
-        page = ctx.new_page()
-        page.set_default_timeout(30_000)
-        page.on("console",
-                lambda m: self.errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
-        page.goto(self.site.url)
-        return page
-
-
 @pytest.fixture
 def pages(browser: Any, site: Site) -> Iterator[Pages]:
     ps = Pages(browser, site)
@@ -127,15 +95,3 @@ def pages(browser: Any, site: Site) -> Iterator[Pages]:
     for ctx in ps.contexts:
         ctx.close()
     assert not ps.errors, f"console errors: {ps.errors}"
-
-
-def unique(prefix: str) -> str:
-    """A display name no other test uses (names are unique among live players)."""
-    return f"{prefix}{uuid.uuid4().hex[:6]}"
-
-
-def shot(page: Any, name: str) -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path

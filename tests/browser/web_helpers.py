@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 import sys
+import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import grpc
-from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service" / "match"))
 from match_harness import client_moves, expected_notation
@@ -18,8 +19,56 @@ from match_harness import client_moves, expected_notation
 from wordarena.v1 import match_pb2 as m
 from wordarena.v1 import match_pb2_grpc
 
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+@dataclass
+class Site:
+    """A running ``wordarena serve``: the page's URL and the servers' native gRPC addresses."""
+
+    url: str
+    lobby: str
+    match: str
+
+
+@dataclass
+class Pages:
+    """Browser contexts opened by a test (each its own storage: its own player), and every console
+    error they logged."""
+
+    browser: Any
+    site: Site
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    contexts: list[Any] = field(default_factory=list)
+
+    def open(self, width: int = 1100, height: int = 1000) -> Any:
+        ctx = self.browser.new_context(viewport={"width": width, "height": height})
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(30_000)
+        page.on("console",
+                lambda m: self.errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        page.goto(self.site.url)
+        return page
+
+
+def unique(prefix: str) -> str:
+    """A display name no other test uses (names are unique among live players)."""
+    return f"{prefix}{uuid.uuid4().hex[:6]}"
+
+
+def shot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
 
 def sign_in(page: Any, name: str) -> None:
+    from playwright.sync_api import expect
+
     page.fill("#guest-name", name)
     page.click("#signin button[type=submit]")
     expect(page.locator("#me")).to_have_text(name)
