@@ -1,9 +1,10 @@
 """A whole classic game played through the page by two browser contexts, watched by a third: the
-table opened and joined in the lobby's live list, the first play placed by clicking rack tiles and
-squares (with the server's preview of its score), the rest typed (``8H WORD``), every play reaching
-the other two boards and move lists; chat with markup shown as text; a reload mid-game resumes;
-the game-over summary on all three pages. The plays are the engine's best for the rack each
-player's own view shows (fetched over native gRPC with the page's token)."""
+table opened and joined in the lobby's live list; the first play placed by clicking rack tiles and
+squares, the second by dragging the tiles onto the squares, each with the server's preview of its
+score, the rest typed (``8H WORD``); every play reaching the other two boards and move lists; chat
+with markup shown as text; a reload mid-game resumes; the game-over summary on all three pages.
+The plays are the engine's best for the rack each player's own view shows (fetched over native
+gRPC with the page's token)."""
 
 from __future__ import annotations
 
@@ -68,14 +69,21 @@ def test_two_guests_play_a_whole_classic_game_and_a_third_watches(pages: Pages) 
             line = f"{name} passed"
         else:
             move, notation = play
-            if turns == 0:
-                # by mouse: a rack tile, then its square; the preview is the server's score
+            if turns in (0, 1):
+                # by mouse: a rack tile clicked, then its square (first play), or dragged onto it
+                # (second); the preview is the server's score
                 for t in move.placements():
                     letter = "?" if t.blank else t.letter
-                    mover.locator(f"#rack button[data-letter='{letter}']:not([disabled])").first.click()
+                    tile = mover.locator(f"#rack button[data-letter='{letter}']:not([disabled])").first
+                    square = mover.locator(f"#board [data-sq={square_name(t.row, t.col)}]")
                     if t.blank:
                         answers.append(t.letter)
-                    mover.locator(f"#board [data-sq={square_name(t.row, t.col)}]").click()
+                    if turns == 0:
+                        tile.click()
+                        square.click()
+                    else:
+                        tile.drag_to(square)
+                    expect(square.locator(".tile.tentative")).to_have_count(1)
                 expect(mover.locator("#preview")).to_contain_text(f"{move.score} points")
                 mover.click("#play")
             else:

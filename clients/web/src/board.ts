@@ -18,6 +18,9 @@ export interface Tentative {
   tile: Tile;
 }
 
+/** The drag-and-drop data type of a rack tile (its index on the rack; rack.ts). */
+export const RACK_DRAG = "application/x-wordarena-rack";
+
 export function notation(row: number, col: number): string {
   return `${String.fromCharCode(65 + col)}${row + 1}`;
 }
@@ -59,9 +62,21 @@ export class BoardGrid {
   private cols = 15;
   private focusIndex = 0;
 
-  constructor(private readonly onSquare: (index: number) => void) {
+  constructor(private readonly onSquare: (index: number) => void,
+              private readonly onDrop: (index: number, rackIndex: number) => void = () => {}) {
     this.el = h("div", { class: "board", id: "board", role: "grid", "aria-label": "Board" });
     this.el.addEventListener("keydown", (ev) => this.onKey(ev));
+    // a rack tile dropped on a square (rack.ts sets RACK_DRAG)
+    this.el.addEventListener("dragover", (ev) => {
+      if (ev.dataTransfer?.types.includes(RACK_DRAG)) ev.preventDefault();
+    });
+    this.el.addEventListener("drop", (ev) => {
+      const square = (ev.target as HTMLElement).closest<HTMLElement>("[data-index]");
+      const rackIndex = ev.dataTransfer?.getData(RACK_DRAG);
+      if (!square || !rackIndex) return;
+      ev.preventDefault();
+      this.onDrop(Number(square.dataset.index), Number(rackIndex));
+    });
   }
 
   render(board: BoardView, tentative: ReadonlyMap<number, Tentative>, selectable: boolean): void {

@@ -45,7 +45,7 @@ class Game {
   private refreshTimer: number | undefined;
   private clockTimer: number | undefined;
 
-  private readonly board = new BoardGrid((i) => this.onSquare(i));
+  private readonly board = new BoardGrid((i) => this.onSquare(i), (i, rackIndex) => this.onDrop(i, rackIndex));
   private readonly rack = new RackView((i) => this.onRackTile(i));
   private readonly title = h("h1", { id: "match-title" });
   private readonly status = h("p", { class: "status", id: "status", role: "status" });
@@ -268,6 +268,12 @@ class Game {
     this.tentative.set(index, { rackIndex: this.selected, letter, isBlank: tile.isBlank, tile });
     this.selected = null;
     this.changed();
+  }
+
+  private onDrop(index: number, rackIndex: number): void {
+    if (this.tentative.has(index) || [...this.tentative.values()].some((t) => t.rackIndex === rackIndex)) return;
+    this.selected = rackIndex;
+    this.onSquare(index);
   }
 
   private clearTentative(): void {

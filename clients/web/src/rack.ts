@@ -1,7 +1,8 @@
-// The player's rack: click (or Enter on) a tile to pick it, then a square to put it there.
+// The player's rack: click (or Enter on) a tile to pick it, then a square to put it there; or
+// drag it onto the square.
 import { h, replace } from "./dom.js";
 import type { Tile } from "./gen/wordarena/v1/common_pb.js";
-import { tileFace } from "./board.js";
+import { RACK_DRAG, tileFace } from "./board.js";
 
 export class RackView {
   readonly el: HTMLElement;
@@ -19,6 +20,8 @@ export class RackView {
         type: "button", class: classes.join(" "), "data-rack": i, "data-letter": t.isBlank ? "?" : t.letter,
         "aria-pressed": i === selected ? "true" : "false", disabled: used.has(i),
         "aria-label": t.isBlank ? "blank" : `${text} ${face.value}`, onclick: () => this.onTile(i),
+        draggable: used.has(i) ? undefined : "true",
+        ondragstart: ((ev: DragEvent) => ev.dataTransfer?.setData(RACK_DRAG, String(i))) as EventListener,
       }, text, face.value ? h("sub", {}, face.value) : null);
     }));
   }
