@@ -150,7 +150,11 @@ export class BoardGrid {
         if (tile.placedSeq && tile.placedSeq === lastPlaced) face.classes.push("last");
         if (tile.ownerSeat !== undefined) face.classes.push(`owner-${tile.ownerSeat}`);
       }
-      const shown = tent ? (tent.isBlank ? tent.letter.toLowerCase() : tent.letter || face.text) : face.text;
+      const arrows: Record<string, string> = { U: " ↑", D: " ↓", L: " ←", R: " →" };
+      const shown = !tent ? face.text
+        : tent.isBlank ? tent.letter.toLowerCase()
+          : tile.action !== ActionKind.UNSPECIFIED ? face.text + (arrows[tent.letter] ?? "")
+            : tent.letter || face.text;
       cell.append(h("span", { class: face.classes.join(" ") }, shown, face.value ? h("sub", {}, face.value) : null));
       described.push(tent ? `your tile ${shown}` : `tile ${shown}${sq.pending ? " (pending)" : ""}`);
     } else if (label) {

@@ -264,6 +264,11 @@ class Game {
       const answer = window.prompt("Which letter does the blank stand for?", "")?.trim().toUpperCase();
       if (!answer) return;
       letter = answer;
+    } else if (tile.action === ActionKind.BLASTER) {
+      // the direction it fires, kept as U / D / L / R (facingOf)
+      const answer = window.prompt("Which way does the Blaster fire? (up, down, left, right)", "right")?.trim().toUpperCase();
+      if (!answer || !"UDLR".includes(answer[0]!)) return;
+      letter = answer[0]!;
     }
     this.tentative.set(index, { rackIndex: this.selected, letter, isBlank: tile.isBlank, tile });
     this.selected = null;

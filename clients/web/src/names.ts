@@ -28,6 +28,7 @@ export function actionMark(kind: ActionKind, factor = 0): string {
     case ActionKind.LETTER_MULTIPLIER: return `${factor}L`;
     case ActionKind.WORD_MULTIPLIER: return `${factor}W`;
     case ActionKind.BLACK_HOLE: return "hole";
+    case ActionKind.BLASTER: return "blast";
     case ActionKind.NUCLEAR_BOMB: return "nuke";
     case ActionKind.PIRATE_SHIP: return "ship";
     case ActionKind.LIGHTNING: return "bolt";
