@@ -57,7 +57,7 @@ def test_an_eight_player_round_robin_with_two_humans_is_run_from_the_cli(
                 or g["match_id"] in resigned
             ):
                 continue
-            cli(served, config_of[human], "resign", g["match_id"])
+            cli(served, config_of[human], "resign", g["match_id"], "--yes")
             resigned.add(g["match_id"])
         time.sleep(0.5)
     assert len(resigned) == 13  # each human's seven games, one of them against the other
@@ -134,6 +134,7 @@ def test_play_tournament_waits_for_the_players_game_and_its_result_counts(
         (game,) = st["games"]
         assert game["match_id"] == match_id and me in (game["first_entrant_id"], game["second_entrant_id"])
         child.sendline("resign")
+        child.sendline("yes")  # the screen asks to confirm
         deadline = time.monotonic() + 60
         while st["tournament"]["status"] != "TOURNAMENT_STATUS_FINISHED":
             assert time.monotonic() < deadline, st
@@ -149,14 +150,14 @@ def test_play_tournament_waits_for_the_players_game_and_its_result_counts(
 def test_a_director_invites_a_player_who_accepts_from_the_cli(served: Served, tmp_path: Path) -> None:
     """`tournament invite` enters nobody: the player sees the invitation (`list --invited`) and
     plays only after `join`; the director's view names the invitation."""
-    dora, hal = tmp_path / "dora.json", tmp_path / "hal.json"
-    for cfg, name in ((dora, "Dora"), (hal, "Hal")):
+    dora, hal = tmp_path / "vera.json", tmp_path / "ivo.json"
+    for cfg, name in ((dora, "Vera"), (hal, "Ivo")):
         cli(served, cfg, "login", "--name", name)
     hal_id = cli_json(served, hal, "whoami")["player"]["player_id"]
     create = ["tournament", "create", "--name", "Invitational", "--rounds", "1"]
     tid = cli_json(served, dora, *create)["tournament_id"]
     invited = cli(served, dora, "tournament", "invite", tid, hal_id).stdout
-    assert "Hal invited" in invited and f"wordarena tournament join {tid}" in invited
+    assert "Ivo invited" in invited and f"wordarena tournament join {tid}" in invited
     assert "invited (not yet accepted)" in cli(served, dora, "tournament", "show", tid).stdout
     assert tid in cli(served, hal, "tournament", "list", "--invited").stdout
     cli(served, dora, "tournament", "bot", tid, "--level", "1")
