@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import urllib.request
 from pathlib import Path
 
 import pexpect
@@ -31,6 +32,11 @@ def test_run_command_opens_a_board_against_a_bot_and_stops_cleanly(tmp_path: Pat
     child = pexpect.spawn(str(ROOT / "scripts" / "run"), cwd=str(ROOT), env=env,
                           encoding="utf-8", timeout=180, dimensions=(60, 110))
     try:
+        # the page's address first (issue 39: scripts/run prints it), and it answers
+        child.expect(r"play in a browser at (http://127\.0\.0\.1:\d+/)", timeout=180)
+        page = child.match.group(1)
+        with urllib.request.urlopen(page, timeout=10) as r:
+            assert r.status == 200 and "text/html" in r.headers["content-type"]
         child.expect(r"Match (m_\w+)", timeout=180)
         child.expect("your move > |waiting", timeout=60)
         screen = ANSI.sub("", child.before or "")
