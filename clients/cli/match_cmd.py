@@ -12,8 +12,9 @@ LocateMatch).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from wordarena.clients.cli import moves, render
@@ -47,10 +48,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "'swap ABC @bomb', 'resign'", _move,
             ("move", {"metavar": "MOVE", "nargs": "+"}), seq)
     p.add_argument("--request-id", default=None, help="idempotency key (default: a new UUID)")
+    p.add_argument("--yes", action="store_true", help="with 'resign': confirm it (a script must)")
     cmd("pass", "pass the turn", _pass, seq)
     cmd("swap", "exchange tiles with the bag ('?' = blank, '*' = wildcard, '@bomb' = an action tile)",
         _swap, ("tiles", {"metavar": "TILES", "nargs": "+"}), seq)
-    cmd("resign", "resign the match", _resign, seq)
+    cmd("resign", "resign the match (a loss): asks first on a terminal; a script adds --yes", _resign, seq,
+        ("--yes", {"action": "store_true", "help": "confirm without asking (scripts must)"}))
     cmd("accept", "Word Tiles: accept the pending play", _accept, seq)
     cmd("check", "Word Tiles: check the pending play's words", _check, seq)
     cmd("leave", "leave the match (the others play on)", _leave)
@@ -101,7 +104,10 @@ def _names(client: Client, match_id: str) -> tuple[match_pb2.MatchView, list[str
 def submit(args: argparse.Namespace, client: Client, text: str) -> int:
     """Parse ``text`` against the current board and submit it."""
     view, names = _names(client, args.match_id)
-    move = moves.parse_move(view.board, text)
+    move = moves.parse_move(view.board, text, moves.has_action_tiles(view.ruleset))
+    if move.HasField("resign") and not _resign_confirmed(args, view):
+        raise ClientError("Not resigned: resigning ends the game as a loss; add --yes to confirm "
+                          "(a script must)", EXIT_USAGE)
     expected = args.expected_seq if args.expected_seq is not None else view.last_seq
     try:
         resp = client.submit(args.match_id, move, expected, getattr(args, "request_id", None))
@@ -130,6 +136,20 @@ def _swap(args: argparse.Namespace, client: Client) -> int:
 
 def _resign(args: argparse.Namespace, client: Client) -> int:
     return submit(args, client, "resign")
+
+
+def _resign_confirmed(args: argparse.Namespace, view: match_pb2.MatchView) -> bool:
+    """``--yes``, or a ``y`` typed at the question on a terminal (a script must say ``--yes``)."""
+    if getattr(args, "yes", False):
+        return True
+    if not sys.stdin.isatty() or getattr(args, "json", False):
+        return False
+    names = " vs ".join(render.names_of(view))
+    try:
+        answer = input(f"Resign match {args.match_id} ({names})? It ends the game as a loss [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _decide(args: argparse.Namespace, client: Client, decision: int) -> int:
@@ -208,12 +228,13 @@ def _ask(args: argparse.Namespace, client: Client, call: Callable[..., Any],
     """PreviewPlay or WordStrength for the play typed; exit 1 when the answer is no."""
     view = client.get_match(args.match_id)
     text = " ".join(args.play)
+    action_tiles = moves.has_action_tiles(view.ruleset)
     if call == client.preview:  # a preview takes the moves of a Rain / Whirlwind too
-        play = moves.play_move(view.board, text)
+        play = moves.play_move(view.board, text, action_tiles)
         placed = list(play.placements)
         resp = client.preview(args.match_id, placed, effect_moves=list(play.effect_moves))
     else:
-        placed = moves.play_placements(view.board, text)
+        placed = moves.play_placements(view.board, text, action_tiles)
         resp = call(args.match_id, placed)
     emit(args, to_dict(resp), describe(resp, render.blank_squares(placed, view.board)))
     return 0 if getattr(resp, verdict) else EXIT_REFUSED
@@ -235,22 +256,31 @@ def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int
     return text
 
 
+#: Hindsight asks the server for this many plays and shows the best ``--limit`` of them once
+#: the same play at mirror positions of the opening (``H4 / 8D / 8H / H8 WORD``) is one row.
+HINDSIGHT_ASK = 20
+
+
 def _hindsight(args: argparse.Namespace, client: Client) -> int:
-    resp = client.hindsight(args.match_id, args.turn, args.limit, args.sim)
-    emit(args, to_dict(resp), hindsight_text(resp))
+    ask = args.limit if args.sim or args.json else HINDSIGHT_ASK
+    resp = client.hindsight(args.match_id, args.turn, ask, args.sim)
+    emit(args, to_dict(resp), hindsight_text(resp, shown=args.limit, asked_seq=args.turn))
     return 0
 
 
-def hindsight_text(resp: match_pb2.HindsightResponse) -> str:
-    """A Hindsight answer: what was played, its rank, the best plays with their leaves, and (when
-    asked for) the plays ranked by simulation."""
-    lines = [f"Turn at seq {resp.turn_seq}: {resp.legal_play_count} legal plays"]
+def hindsight_text(resp: match_pb2.HindsightResponse, shown: int = 0, asked_seq: int = 0) -> str:
+    """A Hindsight answer: what was played, its rank, the best plays with their leaves (the same
+    word for the same score and leave at several positions one row: ``H4 / 8D / 8H / H8 WORD``;
+    at most ``shown`` rows when given), and (when asked for) the plays ranked by simulation."""
+    turn = f"Your turn at event {asked_seq}" if asked_seq else "Your last turn"
+    lines = [f"{turn}: {render.counted(resp.legal_play_count, 'legal play')}"]
     if resp.HasField("played") and resp.played.notation:
         lines.append(f"You played {render.play_text(resp.played.notation, resp.played.play.placements)} "
                      f"for {resp.played.breakdown.total} (rank {resp.played_rank})")
-    for i, a in enumerate(resp.best, 1):
+    rows = _same_plays_once(resp.best)
+    for i, (positions, a) in enumerate(rows[:shown or None], 1):
         leave = render.rack_letters(common_pb2.Rack(tiles=a.leave))
-        line = f"{i:>2}. {_play_row(a)}"
+        line = f"{i:>2}. {_play_row(a, positions)}"
         lines.append(line + (f"  leave {leave}" if leave else ""))
     if resp.simulated:
         lines.append("By simulation (what a play keeps after the opponent's best answer):")
@@ -258,9 +288,30 @@ def hindsight_text(resp: match_pb2.HindsightResponse) -> str:
     return "\n".join(lines)
 
 
-def _play_row(a: match_pb2.AnalysedPlay) -> str:
-    """A play in a Hindsight list: its notation and score, in columns."""
-    return f"{render.play_text(a.notation, a.play.placements):<20} {a.breakdown.total:>4}"
+def _same_plays_once(best: Iterable[match_pb2.AnalysedPlay]
+                     ) -> list[tuple[list[str], match_pb2.AnalysedPlay]]:
+    """The plays in order, each word that scores the same and keeps the same leave once, with
+    every position it was listed at (on an empty board the same play lies at four mirror
+    positions); the same placements listed twice count once."""
+    rows: dict[tuple[object, ...], tuple[list[str], match_pb2.AnalysedPlay]] = {}
+    for a in best:
+        position, _, word = render.play_text(a.notation, a.play.placements).partition(" ")
+        leave = render.rack_letters(common_pb2.Rack(tiles=a.leave))
+        key = (word, a.breakdown.total, leave) if a.notation else (
+            tuple(sorted(p.SerializeToString(deterministic=True) for p in a.play.placements)),)
+        positions, _ = rows.setdefault(key, ([], a))
+        if position not in positions:
+            positions.append(position)
+    return list(rows.values())
+
+
+def _play_row(a: match_pb2.AnalysedPlay, positions: Sequence[str] = ()) -> str:
+    """A play in a Hindsight list: its notation (with the other positions of the same play,
+    ``H4 / 8D ADORN``) and score, in columns."""
+    text = render.play_text(a.notation, a.play.placements)
+    if len(positions) > 1:
+        text = " / ".join(positions) + " " + text.partition(" ")[2]
+    return f"{text:<20} {a.breakdown.total:>4}"
 
 
 def simulated_text(rank: int, sim: match_pb2.SimulatedPlay) -> str:
@@ -293,7 +344,7 @@ def strength_text(resp: match_pb2.WordStrengthResponse, blanks: set[tuple[int, i
                      f"{resp.best_score}, this beats {resp.percentile:.0%} of the plays")
         text = f"Valid: {render.breakdown_text(resp.breakdown, blanks)}; {where}"
         if score >= resp.best_score:
-            text += f" (of {resp.legal_play_count} legal plays)"
+            text += f" (of {render.counted(resp.legal_play_count, 'legal play')})"
     else:
         reasons = []
         if resp.invalid_words:
@@ -340,7 +391,8 @@ def log_text(resp: match_pb2.ListLogResponse, names: list[str], channel: str) ->
     lines = [f"{e.seq:>4}  " + (f"turn {e.turn_number:<3} " if e.turn_number else "")
              + (render.describe_event(e, names) or "") for e in reversed(resp.events)]
     title = {"combat": "Combat log", "chat": "Chat", "all": "Chat and combat log"}[channel]
-    return "\n".join([f"{title} ({len(lines)} entries):" if lines else f"{title}: nothing yet", *lines])
+    return "\n".join([f"{title} ({render.counted(len(lines), 'entry', 'entries')}):" if lines
+                      else f"{title}: nothing yet", *lines])
 
 
 def _log(args: argparse.Namespace, client: Client) -> int:

@@ -53,6 +53,10 @@ def _cells(board: common_pb2.BoardView) -> tuple[EngineTile | None, ...]:
 
 PLAY_EXAMPLES = ("8H WORD (across), H8 WORD (down), H8 @bomb, 8H WORD + K10 @bomb, "
                  "8H WORD + C3>E5 (moves your Rain or Whirlwind from C3 to E5)")
+#: The examples where there are no action tiles (every family but War of Words).
+LETTER_EXAMPLES = ("8H WORD (across from H8), H8 WORD (down from H8), 8H W.RD ('.' = a tile "
+                   "already on the board, lower case = a blank)")
+NO_ACTION_TILES = "Action tiles (@bomb …) and moves of a Rain or Whirlwind are War of Words only"
 _PARTS = re.compile(r"\s*[+,]\s*")
 _SHIFT = re.compile(r"^(\w+)\s*>\s*(\w+)$")
 
@@ -90,20 +94,26 @@ def placements(board: common_pb2.BoardView, position: str, word: str) -> list[co
     return [placement_pb(p) for p in found]
 
 
-def split_play(text: str) -> list[tuple[str, str]]:
+def split_play(text: str, action_tiles: bool = True) -> list[tuple[str, str]]:
     """``"8H WORD + K10 @bomb + C3>E5"`` → [("8H", "WORD"), ("K10", "@bomb"), ("C3", ">E5")];
     raises ClientError when a part is not a position and a word (or a square and an action tile,
-    or a move ``FROM>TO``)."""
+    or a move ``FROM>TO``). Without ``action_tiles`` (a family other than War of Words) a play is
+    one word, and the refusal suggests only what that family takes."""
     parts = []
-    for part in _PARTS.split(text.strip()):
+    for part in _PARTS.split(text.strip()) if action_tiles else [text.strip()]:
         shift = _SHIFT.match(part)
         if shift:
+            if not action_tiles:
+                raise ClientError(NO_ACTION_TILES, EXIT_USAGE)
             parts.append((shift.group(1), ">" + shift.group(2)))
             continue
         words = part.split()
         if len(words) != 2:
-            raise ClientError(f"Cannot read {part or text!r}: write a play as {PLAY_EXAMPLES}",
+            examples = PLAY_EXAMPLES if action_tiles else LETTER_EXAMPLES
+            raise ClientError(f"Cannot read {part or text!r}: write a play as {examples}",
                               EXIT_USAGE)
+        if not action_tiles and words[1].startswith("@"):
+            raise ClientError(NO_ACTION_TILES, EXIT_USAGE)
         parts.append((words[0], words[1]))
     return parts
 
@@ -124,11 +134,11 @@ def effect_move(board: common_pb2.BoardView, origin: str, target: str) -> common
     raise ClientError(f"There is no Rain or Whirlwind on {origin.upper()} to move", EXIT_USAGE)
 
 
-def play_move(board: common_pb2.BoardView, text: str) -> common_pb2.PlayMove:
+def play_move(board: common_pb2.BoardView, text: str, action_tiles: bool = True) -> common_pb2.PlayMove:
     """A play written in notation, parts joined with ``+``: its placements and its moves of a
-    Rain or Whirlwind (``C3>E5``)."""
+    Rain or Whirlwind (``C3>E5``); ``action_tiles``: see :func:`split_play`."""
     out = common_pb2.PlayMove()
-    for position, word in split_play(text):
+    for position, word in split_play(text, action_tiles):
         if word.startswith(">"):
             out.effect_moves.append(effect_move(board, position, word[1:]))
         else:
@@ -136,23 +146,27 @@ def play_move(board: common_pb2.BoardView, text: str) -> common_pb2.PlayMove:
     return out
 
 
-def play_placements(board: common_pb2.BoardView, text: str) -> list[common_pb2.Placement]:
+def play_placements(board: common_pb2.BoardView, text: str,
+                    action_tiles: bool = True) -> list[common_pb2.Placement]:
     """Every placement of a play written in notation, parts joined with ``+`` (a play that moves
     a Rain or Whirlwind is refused: Word Strength ranks tiles only)."""
-    play = play_move(board, text)
+    play = play_move(board, text, action_tiles)
     if play.effect_moves:
         raise ClientError("Word Strength ranks the tiles of a play: leave out the move of your "
                           "Rain or Whirlwind", EXIT_USAGE)
     return list(play.placements)
 
 
-def exchange_tiles(letters: str) -> list[common_pb2.Tile]:
+def exchange_tiles(letters: str, action_tiles: bool = True) -> list[common_pb2.Tile]:
     """``"AB? @bomb"`` → tiles to return (``?`` is a blank, ``*`` a wildcard, ``@name`` an
-    action tile)."""
+    action tile: War of Words only, ``action_tiles``)."""
     if not letters.strip():
-        raise ClientError("Say which tiles to swap, e.g. swap QV? or swap @bomb", EXIT_USAGE)
+        raise ClientError("Say which tiles to swap, e.g. swap QV? or swap @bomb" if action_tiles
+                          else "Say which tiles to swap, e.g. swap QV? ('?' = a blank)", EXIT_USAGE)
     tiles = []
     for word in letters.split():
+        if word.startswith("@") and not action_tiles:
+            raise ClientError(NO_ACTION_TILES, EXIT_USAGE)
         if word.startswith("@"):
             kind, factor = actions.from_token(word)
             if not kind:
@@ -172,16 +186,26 @@ def exchange_tiles(letters: str) -> list[common_pb2.Tile]:
     return tiles
 
 
-def parse_move(board: common_pb2.BoardView, text: str) -> common_pb2.Move:
+def parse_move(board: common_pb2.BoardView, text: str, action_tiles: bool = True) -> common_pb2.Move:
     """A typed turn (``8H WORD``, ``H8 WORD``, ``H8 @bomb``, ``pass``, ``swap ABC``, ``resign``)
-    as a Move."""
+    as a Move; ``action_tiles`` False (not War of Words): no ``@`` tiles or ``C3>E5`` moves."""
     text = text.strip()
     head, _, rest = text.partition(" ")
     verb = head.lower()
     if verb == "pass" and not rest.strip():
         return common_pb2.Move(pass_turn=common_pb2.PassMove())
     if verb in ("swap", "exchange"):
-        return common_pb2.Move(exchange=common_pb2.ExchangeMove(tiles=exchange_tiles(rest)))
-    if verb == "resign" and not rest.strip():
+        return common_pb2.Move(exchange=common_pb2.ExchangeMove(tiles=exchange_tiles(rest, action_tiles)))
+    if is_resign(text):
         return common_pb2.Move(resign=common_pb2.ResignMove())
-    return common_pb2.Move(play=play_move(board, text))
+    return common_pb2.Move(play=play_move(board, text, action_tiles))
+
+
+def is_resign(text: str) -> bool:
+    """True when the typed turn is ``resign`` (which ends the game as a loss: confirm first)."""
+    return text.strip().lower() == "resign"
+
+
+def has_action_tiles(ruleset: common_pb2.RulesetRef) -> bool:
+    """True for War of Words, the one family with action tiles and movable effects."""
+    return ruleset.family == common_pb2.FAMILY_WAROFWORDS

@@ -56,6 +56,11 @@ _PREMIUM_SUFFIX = {common_pb2.PREMIUM_KIND_WORD: "W", common_pb2.PREMIUM_KIND_LE
                    common_pb2.PREMIUM_KIND_LETTER_AND_WORD: "LW"}
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 tile``, ``2 tiles``, ``0 tiles``: a count with its noun in the right number."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def premium_label(p: common_pb2.Premium) -> str:
     """At most three characters for an empty premium square: ``TW``, ``DL``, ``QL``; War of Words
     multiplier tiles ``3L``, ``5W``, ``2LW``, ``11L``; Word Tiles colour squares ``xR`` …
@@ -237,7 +242,7 @@ def seats_renderable(view: match_pb2.MatchView, now: float | None = None) -> Tex
         style = "bold green" if s.index == to_move else ""
         out.append(f"{marker}{name:<28}", style=style)
         out.append(f"{s.score:>5} pts", style="bold")
-        out.append(f"   {s.rack_count} tiles")
+        out.append(f"   {counted(s.rack_count, 'tile')}")
         shown = clock_text(s.clock, now) if s.HasField("clock") else None
         if shown is not None:
             out.append(f"   {shown[0]}", style=shown[1])
@@ -265,7 +270,7 @@ def status_line(view: match_pb2.MatchView) -> Text:
             out.append(f"{seat_name(view, view.to_move_seat)} to move", style="bold")
     else:
         out.append(match_pb2.MatchStatus.Name(view.status).removeprefix("MATCH_STATUS_").lower())
-    out.append(f"   ·   {view.bag_count} tiles in the bag   ·   turn {view.turn_number}")
+    out.append(f"   ·   {counted(view.bag_count, 'tile')} in the bag   ·   turn {view.turn_number}")
     if view.HasField("pending") and view.pending.placements:
         decider = view.pending.decider_seat
         who = "you" if decider in view.controlled_seats else seat_name(view, decider)
@@ -331,7 +336,7 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     if kind == "tiles_exchanged":
         e = event.tiles_exchanged
         mine = f" ({rack_letters(common_pb2.Rack(tiles=e.returned))})" if e.returned else ""
-        return f"{who(e.seat)} swapped {e.count} tiles{mine}"
+        return f"{who(e.seat)} swapped {counted(e.count, 'tile')}{mine}"
     if kind == "play_pending":
         e = event.play_pending
         return (f"{who(e.seat)} played {play_text('', e.placements)} for {e.breakdown.total} "

@@ -26,6 +26,7 @@ from rich.text import Text
 from wordarena.clients.cli import legend, moves, render
 from wordarena.clients.cli.client import EXIT_OK, Client, ClientError
 from wordarena.clients.cli.match_cmd import (
+    HINDSIGHT_ASK,
     LOG_CHANNELS,
     define_text,
     hindsight_text,
@@ -40,13 +41,9 @@ from wordarena.v1 import common_pb2, match_pb2
 
 HELP = """Commands:
   8H WORD        play across from H8      H8 WORD   play down from H8
-                 lower case = blank (e.g. 8H WoRD), '.' = a tile already on the board, * = wildcard
-  H8 @bomb       War of Words: put an action tile on H8 (rack tokens: @bomb, @3W, @portal …)
-  H8 @blaster:right   a Blaster fires up, down, left or right
-  8H WORD + K10 @bomb   several parts in one play, joined with + (E5 @portal + K11 @portal)
-  8H WORD + C3>E5       also move your Rain or Whirlwind from C3 to E5 (never alone)
-  pass           pass the turn            swap ABC @bomb   exchange tiles ('?' = blank)
-  resign         resign the match         accept / check   Word Tiles: decide a pending play
+                 lower case = blank (e.g. 8H WoRD), '.' = a tile already on the board
+  pass           pass the turn            swap ABC   exchange tiles ('?' = blank)
+  resign         resign the match (asks you to confirm: it is a loss)
   preview PLAY   score a play first       strength PLAY    how good is this play?
   hindsight      best plays on your last turn          bag  tiles you have not seen
   hindsight sim  the same, also ranked by simulation (level 6's judgement; a second or two)
@@ -55,6 +52,16 @@ HELP = """Commands:
   record [NAME]  a player's record (you by default)    kick NAME|SEAT   kick an idle player
   legend         what the board's symbols mean
   refresh        redraw                   help       this text     quit  leave the screen"""
+
+#: Help lines of one family only, shown after the first line of HELP.
+WAR_OF_WORDS_HELP = """  * = a wildcard (any letter)
+  H8 @bomb       put an action tile on H8 (rack tokens: @bomb, @3W, @portal …)
+  H8 @blaster:right   a Blaster fires up, down, left or right
+  8H WORD + K10 @bomb   several parts in one play, joined with + (E5 @portal + K11 @portal)
+  8H WORD + C3>E5       also move your Rain or Whirlwind from C3 to E5 (never alone)
+  swap ABC @bomb exchange letters and action tiles"""
+WORD_TILES_HELP = """  accept / check   decide the pending play of the player before you (a failed check
+                   loses the checker's turn)"""
 
 WATCH_HELP = """Commands: chat TEXT, chat (history), log, legend, refresh, help, quit
   chat TEXT goes to the observers' channel: other watchers read it now, the players only once the
@@ -137,6 +144,7 @@ class GameScreen:
         self.finished = self.view.status == match_pb2.MATCH_STATUS_FINISHED or self.view.HasField("result")
         self.dirty = True
         self._last_draw = 0.0
+        self._confirming = False  # "resign" typed: the next line answers whether to
         self._load_history()
 
     # -- stream ---------------------------------------------------------------------------
@@ -213,6 +221,8 @@ class GameScreen:
             return "game over — Enter or 'quit' to leave > "
         if self.spectator:
             return "watching > "
+        if self._confirming:
+            return "resign? yes / no > "
         if self.view.HasField("to_move_seat") and self.view.to_move_seat in self.view.controlled_seats:
             return "your move > "
         return "waiting (commands still work) > "
@@ -245,6 +255,17 @@ class GameScreen:
             return self.view.viewer_seat
         return None
 
+    def _help(self) -> list[str]:
+        """HELP with the lines of this match's family (no action tiles outside War of Words)."""
+        lines = HELP.splitlines()
+        family = self.view.ruleset.family
+        extra = (WAR_OF_WORDS_HELP if family == common_pb2.FAMILY_WAROFWORDS
+                 else WORD_TILES_HELP if family == common_pb2.FAMILY_WORDTILES else "")
+        return lines[:3] + extra.splitlines() + lines[3:]
+
+    def _action_tiles(self) -> bool:
+        return moves.has_action_tiles(self.view.ruleset)
+
     def _additive(self) -> bool:
         return self.view.ruleset.family == common_pb2.FAMILY_WAROFWORDS
 
@@ -262,13 +283,21 @@ class GameScreen:
             return False
         if not line:
             return True
+        confirmed = False
+        if self._confirming:  # the answer to "Resign?"
+            self._confirming = False
+            if line.lower() in ("yes", "y"):
+                line, confirmed = "resign", True
+            elif line.lower() in ("no", "n"):
+                self.say("Not resigned: the game goes on.")
+                return True
         head, _, rest = line.partition(" ")
         verb = head.lower()
         try:
             if verb in ("quit", "exit", "q"):
                 return False
             if verb in ("help", "?"):
-                self.info.extend((WATCH_HELP if self.spectator else HELP).splitlines())
+                self.info.extend(WATCH_HELP.splitlines() if self.spectator else self._help())
                 self.info.append(self._legend())
             elif verb == "legend":
                 self.info.append(self._legend())
@@ -292,19 +321,20 @@ class GameScreen:
                 resp = self.client.kick(self.match_id, seat_of(self.view, rest))
                 self._after(resp.events)
             elif verb == "preview":
-                play = moves.play_move(self.view.board, rest)
+                play = moves.play_move(self.view.board, rest, self._action_tiles())
                 placed = list(play.placements)
                 resp = self.client.preview(self.match_id, placed, self._seat(),
                                            list(play.effect_moves))
                 self.info.extend(preview_text(resp, render.blank_squares(placed, self.view.board))
                                  .replace("Legal: ", "Preview: ", 1).splitlines())
             elif verb == "strength":
-                placed = moves.play_placements(self.view.board, rest)
+                placed = moves.play_placements(self.view.board, rest, self._action_tiles())
                 s = self.client.strength(self.match_id, placed, self._seat())
                 self.say(strength_text(s, render.blank_squares(placed, self.view.board)))
             elif verb == "hindsight":
-                h = self.client.hindsight(self.match_id, 0, 5, by_simulation=rest.strip() == "sim")
-                self.info.extend(hindsight_text(h).splitlines())
+                sim = rest.strip() == "sim"
+                h = self.client.hindsight(self.match_id, 0, 5 if sim else HINDSIGHT_ASK, by_simulation=sim)
+                self.info.extend(hindsight_text(h, shown=5).splitlines())
             elif verb == "bag":
                 b = self.client.tile_bag(self.match_id)
                 self.say(f"Unseen ({b.unseen_count}; {b.bag_count} in the bag): "
@@ -312,8 +342,12 @@ class GameScreen:
             elif verb == "define":
                 d = self.client.define(self.match_id, rest.strip(), self.view.ruleset.language)
                 self.info.extend(define_text(d).splitlines()[:8])
+            elif moves.is_resign(line) and not confirmed:
+                self._confirming = True
+                self.say("Resign? The game ends as a loss for you. Type yes to resign; anything "
+                         "else carries on.")
             else:
-                move = moves.parse_move(self.view.board, line)
+                move = moves.parse_move(self.view.board, line, self._action_tiles())
                 resp = self.client.submit(self.match_id, move, self.view.last_seq, seat=self._seat())
                 self._after(resp.events)
         except ClientError as exc:

@@ -182,7 +182,9 @@ def test_screen_words_name_players_and_blanks_read_lower_case(
         child.expect(r"; (tied for )?the best play", timeout=30)
         child.sendline(play)
         child.expect(re.escape(f"Tess: {play} for "), timeout=30)
-        child.sendline("resign")
+        child.sendline("resign")  # asks first: a resignation is a loss
+        child.expect(r"resign\? yes / no > ", timeout=30)
+        child.sendline("yes")
         child.expect(r"GAME OVER \(Tess resigned\)", timeout=30)
         child.sendline("quit")
         child.expect(pexpect.EOF, timeout=30)

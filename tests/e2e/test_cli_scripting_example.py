@@ -101,7 +101,7 @@ def test_record_writes_a_match_gcg_and_player_record_answers_for_players(
     assert sent["event"]["chat"]["observers"] is True
     assert "(observers)" in cli(served, watcher, "log", match_id, "--chat").stdout
     assert "events" not in cli_json(served, me, "log", match_id, "--chat")
-    cli(served, ted, "resign", match_id)
+    cli(served, ted, "resign", match_id, "--yes")
     after = cli_json(served, me, "log", match_id, "--chat")
     assert [e["chat"]["text"] for e in after["events"]] == ["she should swap"]
     out = tmp_path / "out.gcg"

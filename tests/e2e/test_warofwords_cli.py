@@ -151,7 +151,7 @@ def test_a_war_of_words_player_places_and_swaps_action_tiles(served: Served, tmp
         child.sendline("bag")  # every kind named once, action tiles by their tokens
         child.expect(r"Unseen \(\d+; \d+ in the bag\): .*@\w+×\d", timeout=30)
         child.sendline("hindsight")
-        child.expect(r"Turn at seq \d+", timeout=30)
+        child.expect(r"Your last turn: \d+ legal play", timeout=30)
         child.sendline("record")
         child.expect(r"Wanda \(p_", timeout=30)
         child.sendline("kick Bot 1")
@@ -178,6 +178,7 @@ def test_a_war_of_words_player_places_and_swaps_action_tiles(served: Served, tmp
         # Resigning ends the game, and the result says who resigned.
         seq = int(cli_json(served, config, "state", match_id).get("last_seq", 0))
         child.sendline("resign")
+        child.sendline("yes")  # the screen asks to confirm
         for _ in range(100):
             raw += pump(child, 0.3)
             if "GAME OVER" in screen():
