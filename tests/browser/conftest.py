@@ -59,7 +59,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         time.sleep(0.2)
     (url,) = re.findall(r"^web\s+(\S+)", text, re.M)
     try:
-        yield Site(url, lobby, match)
+        yield Site(url, lobby, match, proc.pid)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

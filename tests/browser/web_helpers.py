@@ -29,6 +29,7 @@ class Site:
     url: str
     lobby: str
     match: str
+    serve_pid: int
 
 
 @dataclass
