@@ -21,6 +21,7 @@ def _meet(pages: Pages, family: str, *, b_width: int = 1100) -> tuple[object, ob
     a, b = pages.open(), pages.open(width=b_width, height=800)
     sign_in(a, ann)
     sign_in(b, bob)
+    assert b.evaluate("document.documentElement.scrollWidth") <= b_width, "the lobby scrolls sideways"
     create_table(a, family)
     b.locator("li.table", has_text=ann).locator("button.join").click()
     assert match_id(a) == match_id(b)
@@ -111,6 +112,25 @@ def test_war_of_words_boards_show_terrain_scenery_and_clouds(pages: Pages) -> No
         seen |= {"cloud"} if any(s.hidden for s in view.board.squares) else set()
         shot(a, board)
     assert {c.TERRAIN_KIND_WATER, c.TERRAIN_KIND_SAND, "cloud"} <= seen, "the boards tried show every ground"
+
+
+def test_scrabble_boards_show_their_premium_squares(pages: Pages) -> None:
+    site = pages.site
+    a = pages.open()
+    sign_in(a, unique("Sam"))
+    for board in ("scrabble", "superscrabble"):
+        a.goto(site.url + "#/")
+        create_table(a, "scrabble", bots=1, board=board)
+        match_id(a)
+        expect(a.locator("#board .sq")).not_to_have_count(0)
+        view = view_of(a, site.match)
+        expect(a.locator("#board .sq")).to_have_count(view.board.rows * view.board.cols)
+        for cls, kind, factor in (("p-dl", c.PREMIUM_KIND_LETTER, 2), ("p-tl", c.PREMIUM_KIND_LETTER, 3),
+                                  ("p-dw", c.PREMIUM_KIND_WORD, 2), ("p-tw", c.PREMIUM_KIND_WORD, 3)):
+            n = sum(1 for s in view.board.squares if s.HasField("premium") and s.premium.kind == kind
+                    and s.premium.factor == factor)
+            expect(a.locator(f"#board .{cls}")).to_have_count(n)
+        shot(a, board)
 
 
 PLACEABLE = {c.ACTION_KIND_MEDIC, c.ACTION_KIND_RAIN, c.ACTION_KIND_SHIELD, c.ACTION_KIND_POISON,
