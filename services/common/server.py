@@ -96,7 +96,8 @@ class GrpcServer:
         #: (``static_root``, ``/config.json``), and the web server once started.
         self.web_services: list[str] = [self.service_names[0]]
         self.web_static: Path | None = None
-        self.web_config: dict[str, Any] | None = None
+        #: ``/config.json``: a document, or an async function making it for each request
+        self.web_config: Any = None
         self.web: WebServer | None = None
         self.web_port = 0
         self._stopping = asyncio.Event()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import mimetypes
 import socket
@@ -183,11 +184,14 @@ class WebApp:
     files (see the module doc)."""
 
     def __init__(self, table: dict[str, Any], *, cors: Cors, read_max_bytes: int = 1024 * 1024,
-                 static_root: Path | None = None, config: Mapping[str, Any] | None = None) -> None:
+                 static_root: Path | None = None,
+                 config: Mapping[str, Any] | Callable[[], Awaitable[Mapping[str, Any]]] | None = None,
+                 ) -> None:
         self.rpc = _RpcApp(table, read_max_bytes)
         self.cors = cors
         self.static_root = static_root.resolve() if static_root else None
-        self.config = json.dumps(dict(config), sort_keys=True).encode() if config is not None else None
+        #: ``/config.json``: a document, or a function that makes it anew for each request
+        self.config = config
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -212,8 +216,10 @@ class WebApp:
     async def _get(self, scope: dict[str, Any], send: Any, extra: list[tuple[bytes, bytes]]) -> None:
         path = scope["path"]
         if path == "/config.json" and self.config is not None:
-            await _respond(send, 200, self.config, [*extra, (b"cache-control", b"no-store")],
-                           b"application/json")
+            config = self.config() if callable(self.config) else self.config
+            doc = await config if inspect.isawaitable(config) else config
+            body = json.dumps(dict(doc), sort_keys=True).encode()
+            await _respond(send, 200, body, [*extra, (b"cache-control", b"no-store")], b"application/json")
             return
         file = self._file(path)
         if file is None:

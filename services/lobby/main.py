@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from wordarena.services.common import auth, logs
@@ -46,6 +46,7 @@ from wordarena.services.lobby.api import LobbyServicer, RegistryServicer, Tourna
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.lobby.passwords import FailureThrottle
+from wordarena.services.lobby.registry import Registry
 from wordarena.services.lobby.settings import TICKET_RETENTION_S
 from wordarena.v1 import control_pb2_grpc, lobby_pb2_grpc, tournament_pb2_grpc
 
@@ -100,8 +101,23 @@ def shipped_web_client() -> Path | None:
     return None
 
 
-def web_config(match_urls: str) -> dict[str, object]:
-    """``/config.json`` of the lobby's web port, from ``--web-match-urls ADDRESS=URL,...``."""
+def web_config(
+    match_urls: str, registry: Registry | None = None
+) -> Callable[[], Awaitable[dict[str, object]]]:
+    """``/config.json`` of the lobby's web port: each match server's web URL by its gRPC address,
+    as the match servers registered them (``RegisterMatchServerRequest.web_url``), and as
+    ``--web-match-urls ADDRESS=URL,...`` names them (which wins: an operator's override)."""
+    fixed = match_urls_of(match_urls)
+
+    async def config() -> dict[str, object]:
+        known = await registry.web_urls() if registry is not None else {}
+        return {"match_servers": {a: u.rstrip("/") for a, u in known.items()} | fixed}
+
+    return config
+
+
+def match_urls_of(match_urls: str) -> dict[str, str]:
+    """``--web-match-urls ADDRESS=URL,...`` read."""
     servers = {}
     for item in match_urls.split(","):
         address, sep, url = item.strip().partition("=")
@@ -110,7 +126,7 @@ def web_config(match_urls: str) -> dict[str, object]:
                 raise ValueError(f"--web-match-urls: {item.strip()!r} is not ADDRESS=URL")
             continue
         servers[address.strip()] = url.strip().rstrip("/")
-    return {"match_servers": servers}
+    return servers
 
 
 def options_from_settings(settings: Settings) -> LobbyOptions:
@@ -166,7 +182,7 @@ async def build_lobby(
                "wordarena.v1.TournamentService", web=True)
     root = str(settings.extra.get("web_root") or "")
     server.web_static = Path(root) if root else shipped_web_client()
-    server.web_config = web_config(str(settings.extra.get("web_match_urls") or ""))
+    server.web_config = web_config(str(settings.extra.get("web_match_urls") or ""), lobby.registry)
     server.add(
         control_pb2_grpc.add_MatchRegistryServiceServicer_to_server,
         RegistryServicer(lobby, authn),

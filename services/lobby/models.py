@@ -59,6 +59,8 @@ class MatchServerRow(SQLModel, table=True):
     active: int = 0
     draining: bool = False
     version: str = Field(default="", max_length=64)
+    #: Where browsers reach it over gRPC-Web ("" for none): ``/config.json``.
+    web_url: str = Field(default="", max_length=256)
     last_heartbeat: float = Field(index=True)
     registered_at: float
 

@@ -42,8 +42,9 @@ class Registry:
         self.opt = options
         self.tables = tables
 
-    async def register(self, server_id: str, address: str, version: str, load: Load) -> None:
-        """Adds (or renews) a match server."""
+    async def register(self, server_id: str, address: str, version: str, load: Load,
+                       web_url: str = "") -> None:
+        """Adds (or renews) a match server (``web_url``: where browsers reach it)."""
         await self.db.run(
             store.register_server,
             server_id,
@@ -53,8 +54,14 @@ class Registry:
             load.active,
             load.draining,
             time.time(),
+            web_url,
         )
-        log.info("match server registered", match_server_id=server_id, address=address)
+        log.info("match server registered", match_server_id=server_id, address=address, web_url=web_url)
+
+    async def web_urls(self) -> dict[str, str]:
+        """The web URL of every match server seen within a server TTL, by its gRPC address."""
+        rows = await self.db.run(store.servers_seen_since, time.time() - self.opt.server_ttl_s)
+        return {r.address: r.web_url for r in rows if r.web_url}
 
     async def heartbeat(self, server_id: str, address: str, load: Load) -> float:
         """Records a heartbeat; returns when the next one is due (NOT_FOUND for an unknown server:

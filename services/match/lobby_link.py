@@ -67,6 +67,7 @@ class LobbyLink:
         self.lobby = lobby
         self.manager = manager
         self.outbox = outbox
+        self.web_url = ""  # where browsers reach this server's web port (told at registration)
         self.service_token = service_token
         self.keys = keys
         self.retry_base = retry_base
@@ -173,7 +174,7 @@ class LobbyLink:
         """RegisterMatchServer once (raises ``grpc.RpcError``)."""
         resp = await self.stub.RegisterMatchServer(ctl.RegisterMatchServerRequest(
             server_id=self.manager.server_id, address=self.manager.address, load=self.manager.load_pb(),
-            version=VERSION), metadata=self._metadata(), timeout=self.rpc_timeout)
+            version=VERSION, web_url=self.web_url), metadata=self._metadata(), timeout=self.rpc_timeout)
         if resp.HasField("heartbeat_interval"):
             secs = resp.heartbeat_interval.ToTimedelta().total_seconds()
             if secs > 0:

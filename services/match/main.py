@@ -107,6 +107,9 @@ def parser() -> argparse.ArgumentParser:
              help="seconds before a match no player has come to is aborted (0 = never)")
     add_flag(p, "--lobby", default="", help="lobby host:port to register with and report results to")
     add_flag(p, "--advertise-address", default="", help="host:port clients should use (default: listen)")
+    add_flag(p, "--advertise-web-url", default="",
+             help="where browsers reach the web port, told to the lobby for /config.json (default: "
+                  "http://ADVERTISED-HOST:WEB-PORT/ when --web-listen is set)")
     return p
 
 
@@ -235,11 +238,22 @@ async def start(settings: Settings) -> MatchServer:
         manager.address = settings.advertise_address.rpartition(":")[0] + f":{port}"
         manager.owner = f"{manager.server_id}|{manager.address}"
     if link is not None:
+        link.web_url = web_url_of(str(extra.get("advertise_web_url") or ""), manager.address,
+                                  server.web_port)
         await link.start()  # before take-over, so matches ending from now on are reported
     await manager.start()  # take over running matches (others load on first use or the next scan)
     log.info("matches recovered", matches=len(manager.matches), active=manager.active_matches)
     await server.set_serving()
     return MatchServer(settings, server, manager, db, outbox, link)
+
+
+def web_url_of(advertised: str, address: str, web_port: int) -> str:
+    """Where browsers reach this server's web port: ``--advertise-web-url``, else the advertised
+    host with the web port (nothing without a web port)."""
+    if advertised or not web_port:
+        return advertised
+    host = address.rpartition(":")[0] or "127.0.0.1"
+    return f"http://{host}:{web_port}/"
 
 
 def load_keys(settings: Settings, *, lobby: str = "") -> auth.TokenKeys:

@@ -106,16 +106,18 @@ class DrainResponse(_message.Message):
     def __init__(self, remaining_matches: _Optional[int] = ...) -> None: ...
 
 class RegisterMatchServerRequest(_message.Message):
-    __slots__ = ("server_id", "address", "load", "version")
+    __slots__ = ("server_id", "address", "load", "version", "web_url")
     SERVER_ID_FIELD_NUMBER: _ClassVar[int]
     ADDRESS_FIELD_NUMBER: _ClassVar[int]
     LOAD_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    WEB_URL_FIELD_NUMBER: _ClassVar[int]
     server_id: str
     address: str
     load: ServerLoad
     version: str
-    def __init__(self, server_id: _Optional[str] = ..., address: _Optional[str] = ..., load: _Optional[_Union[ServerLoad, _Mapping]] = ..., version: _Optional[str] = ...) -> None: ...
+    web_url: str
+    def __init__(self, server_id: _Optional[str] = ..., address: _Optional[str] = ..., load: _Optional[_Union[ServerLoad, _Mapping]] = ..., version: _Optional[str] = ..., web_url: _Optional[str] = ...) -> None: ...
 
 class RegisterMatchServerResponse(_message.Message):
     __slots__ = ("heartbeat_interval", "server_ttl")

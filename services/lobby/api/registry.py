@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from wordarena.services.common.authn import BearerAuth
 from wordarena.services.lobby import convert
@@ -38,6 +39,16 @@ def _check_address(address: str) -> None:
     host, _, port = address.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536 or len(address) > 256:
         raise LobbyError.invalid("address must be host:port", "address")
+
+
+def _check_web_url(url: str) -> None:
+    """A match server's web URL: empty, or http(s)://host[:port][/path], at most 256 characters."""
+    if not url:
+        return
+    parts = urlsplit(url)
+    if len(url) > 256 or parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+            or parts.fragment:
+        raise LobbyError.invalid("web_url must be http(s)://host[:port][/path] (256 characters)", "web_url")
 
 
 def _report(request: control_pb2.ReportResultRequest) -> MatchReport:
@@ -113,8 +124,9 @@ class RegistryServicer(control_pb2_grpc.MatchRegistryServiceServicer):
         self.authn.service(context)
         _check_server_id(request.server_id)
         _check_address(request.address)
+        _check_web_url(request.web_url)
         await self.lobby.registry.register(
-            request.server_id, request.address, request.version, _load(request.load)
+            request.server_id, request.address, request.version, _load(request.load), request.web_url
         )
         return control_pb2.RegisterMatchServerResponse(
             heartbeat_interval=convert.dur(self.lobby.opt.heartbeat_interval_s),

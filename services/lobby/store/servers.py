@@ -48,12 +48,13 @@ def register_server(
     active: int,
     draining: bool,
     now: float,
+    web_url: str = "",
 ) -> None:
     """Adds a match server to the registry, or updates it (registering again after a restart)."""
     row = s.get(MatchServerRow, server_id) or MatchServerRow(
         id=server_id, address="", last_heartbeat=now, registered_at=now
     )
-    row.address, row.version = address, version
+    row.address, row.version, row.web_url = address, version, web_url
     row.capacity, row.active = capacity, active
     row.draining, row.last_heartbeat = draining, now
     s.add(row)

@@ -133,3 +133,38 @@ async def test_the_web_port_serves_its_files_and_config_and_nothing_outside(
         r = await http.post(url + "/wordarena.v1.MatchRegistryService/Heartbeat", content=b"\0\0\0\0\0",
                             headers={"content-type": "application/grpc-web+proto"})
         assert r.status_code == 404  # the internal services are not on the web port
+
+
+async def test_config_json_lists_the_web_url_each_match_server_registered(
+    web: tuple[LobbyEnv, str], http: httpx.AsyncClient
+) -> None:
+    """A match server tells the lobby where browsers reach it (RegisterMatchServerRequest.web_url,
+    its advertised host and web port by default); the lobby's /config.json lists it under its
+    gRPC address — no flag needed, so a deployment's page finds every match server — and an
+    operator's --web-match-urls entry stays. The URL answers gRPC-Web."""
+    from lobby_harness import start_real_match_server, stop_real_match_server
+
+    env, url = web
+    srv = await start_real_match_server(env, web_listen="127.0.0.1:0")
+    try:
+        servers = (await http.get(url + "/config.json")).json()["match_servers"]
+        here = f"127.0.0.1:{srv.port}"
+        assert servers == {here: f"http://127.0.0.1:{srv.grpc.web_port}",
+                           "10.1.2.3:50052": "https://m1.example.org"}
+        r = await http.post(servers[here] + "/grpc.health.v1.Health/Check", content=b"\0\0\0\0\0",
+                            headers={"content-type": "application/grpc-web+proto"})
+        assert r.status_code == 200 and b"grpc-status:0" in r.content.replace(b" ", b"")
+    finally:
+        await stop_real_match_server(srv)
+
+
+async def test_a_match_server_web_url_must_be_an_http_url(web: tuple[LobbyEnv, str]) -> None:
+    from wordarena.v1 import control_pb2
+
+    env, _ = web
+    for bad in ("ftp://x.org/", "javascript:alert(1)", "http:///nohost", "https://x.org/?q=1",
+                "http://" + "a" * 260 + ".org/"):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await env.registry.RegisterMatchServer(control_pb2.RegisterMatchServerRequest(
+                server_id="ms-bad", address="127.0.0.1:1", web_url=bad), metadata=env.service_md)
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, bad
