@@ -169,7 +169,17 @@ class Game {
     if (historyOnly) return;
     this.apply(ev);
     this.render();
-    this.scheduleRefresh();
+    if (this.needsRefresh(ev)) this.scheduleRefresh();
+  }
+
+  /** Whether the view after `ev` holds more than the event told: War of Words' effects, clouds
+   * and water; running clocks; seats that dropped out. A classic or Scrabble play without clocks
+   * is whole in its event (board changes, scores, rack, seat to move). */
+  private needsRefresh(ev: Event): boolean {
+    if (this.view.ruleset?.rulesetId === "warofwords") return true;
+    if (this.view.seats.some((s) => s.clock)) return true;
+    const k = ev.kind.case;
+    return k !== "turnPlayed" && k !== "turnPassed" && k !== "tilesExchanged";
   }
 
   /** What an event changes in the view, at once; GetMatch after it fills in the rest (clocks,
