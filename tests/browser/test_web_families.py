@@ -196,3 +196,67 @@ def test_a_display_name_with_markup_is_refused_and_shown_as_text(pages: Pages) -
     expect(page.locator("body script:not([src])")).to_have_count(0)
     assert page.input_value("#guest-name") == "<script>alert(1)</script>"
     assert not opened
+
+
+MOVABLE = {c.ACTION_KIND_RAIN, c.ACTION_KIND_WHIRLWIND}
+
+
+def _plain_empty(view: object) -> list[object]:
+    """Empty plain squares (no tile, premium, terrain, scenery, star, cloud) of a view."""
+    return [s for s in view.board.squares if not s.HasField("tile") and not s.hidden  # type: ignore[attr-defined]
+            and s.scenery == c.SCENERY_KIND_UNSPECIFIED and not s.HasField("premium")
+            and s.terrain == c.TERRAIN_KIND_UNSPECIFIED and not s.is_star]
+
+
+def test_war_of_words_rain_or_whirlwind_is_played_then_moved(pages: Pages) -> None:
+    """A Rain or Whirlwind (new games against a bot until the first rack holds one: 4 of the 156
+    tiles) put down, then moved with the next play: picked up on the board, dropped on a new
+    square; the effect then lies there on the page, as the view says."""
+    site = pages.site
+    a = pages.open()
+    sign_in(a, unique("Ray"))
+    for _attempt in range(60):
+        a.goto(site.url + "#/")
+        create_table(a, "warofwords", bots=1)
+        match_id(a)
+        expect(a.locator("#status")).to_have_attribute("data-turn", "mine")
+        view = view_of(a, site.match)
+        held = next((i for i, t in enumerate(view.rack.tiles) if t.action in MOVABLE), None)
+        if held is not None:
+            break
+    else:
+        raise AssertionError("no Rain or Whirlwind in 60 first racks")
+    kind = view.rack.tiles[held].action
+    first = _plain_empty(view)[0]
+    where = square_name(first.square.row, first.square.col)
+    a.locator(f"#rack button[data-rack='{held}']").click()
+    a.locator(f"#board [data-sq={where}]").click()
+    a.click("#play")
+    expect(a.locator("#status")).not_to_have_attribute("data-turn", "mine")
+    expect(a.locator("#status")).to_have_attribute("data-turn", "mine")
+    expect(a.locator(f"#board [data-sq={where}].fx")).to_have_count(1)
+
+    view = view_of(a, site.match)
+    (effect,) = [e for e in view.board.effects if e.action == kind and e.owner_seat == view.viewer_seat]
+    play = best_play(view)
+    assert play is not None, "no letter play to carry the move"
+    move, notation = play
+    played = {(t.row, t.col) for t in move.placements()}
+    target = next(s for s in reversed(_plain_empty(view)) if (s.square.row, s.square.col) not in played)
+    to = square_name(target.square.row, target.square.col)
+    a.locator(f"#board [data-sq={where}]").click()  # pick the effect up
+    expect(a.locator("#preview")).to_contain_text("pick its new square")
+    a.locator(f"#board [data-sq={to}]").click()
+    expect(a.locator(f"#board [data-sq={to}].fx-target")).to_have_count(1)
+    a.fill("#typed", notation)
+    expect(a.locator("#preview")).to_contain_text("points")
+    a.press("#typed", "Enter")
+    expect(a.locator("#error")).to_have_text("")
+    name = c.ActionKind.Name(kind).removeprefix("ACTION_KIND_").lower()
+    expect(a.locator("#moves li", has_text=f"{name} moved to {to}")).to_have_count(1)
+    after = view_of(a, site.match)
+    moved = [e for e in after.board.effects if e.action == kind and e.owner_seat == after.viewer_seat]
+    assert [(e.origin.row, e.origin.col) for e in moved] == [(target.square.row, target.square.col)], effect
+    expect(a.locator(f"#board [data-sq={to}].fx")).to_have_count(1)
+    shot(a, f"warofwords-moved-{name}")
+

@@ -79,7 +79,9 @@ export class BoardGrid {
     });
   }
 
-  render(board: BoardView, tentative: ReadonlyMap<number, Tentative>, selectable: boolean): void {
+  /** `marks`: squares a movable effect is being moved to (their label). */
+  render(board: BoardView, tentative: ReadonlyMap<number, Tentative>, selectable: boolean,
+         marks: ReadonlyMap<number, string> = new Map()): void {
     this.cols = board.cols || 15;
     this.el.style.gridTemplateColumns = `repeat(${this.cols}, minmax(0, 1fr))`;
     this.el.dataset.boardId = board.boardId;
@@ -92,8 +94,16 @@ export class BoardGrid {
     const electrified = new Map(board.waterPatches.map((w) => [w.patchId, w.electrification]));
     let lastPlaced = 0n;
     for (const sq of board.squares) if (sq.tile && sq.tile.placedSeq > lastPlaced) lastPlaced = sq.tile.placedSeq;
-    const cells = board.squares.map((sq, i) =>
-      this.square(sq, i, tentative.get(i), effects.get(i) ?? [], electrified, lastPlaced, selectable));
+    const cells = board.squares.map((sq, i) => {
+      const cell = this.square(sq, i, tentative.get(i), effects.get(i) ?? [], electrified, lastPlaced, selectable);
+      const mark = marks.get(i);
+      if (mark) {
+        cell.classList.add("fx-target");
+        cell.append(h("span", { class: "lbl fx-mark" }, "→"));
+        cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}, ${mark}`);
+      }
+      return cell;
+    });
     replace(this.el, ...cells);
   }
 

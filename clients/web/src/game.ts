@@ -7,12 +7,13 @@ import { describeError, isCode, lobby, matchClient, requestId, type MatchClient 
 import { BoardGrid, type Tentative } from "./board.js";
 import { h } from "./dom.js";
 import {
-  ActionKind, Facing, LeaveKind, MoveSchema, PlacementSchema, SeatStatus, type Event, type Placement, type Tile,
+  ActionKind, EffectMoveSchema, Facing, LeaveKind, MoveSchema, PlacementSchema, SeatStatus,
+  type ActiveEffect, type EffectMove, type Event, type Placement, type Tile,
 } from "./gen/wordarena/v1/common_pb.js";
 import {
   Decision, MatchStatus, PendingPlaySchema, type MatchView,
 } from "./gen/wordarena/v1/match_pb.js";
-import { familyName } from "./names.js";
+import { actionName, familyName } from "./names.js";
 import { parsePlay } from "./notation.js";
 import { moveLine, renderSeats, renderSummary, seatName, wordsOf } from "./panels.js";
 import { RackView } from "./rack.js";
@@ -39,6 +40,10 @@ class Game {
   private readonly abort = new AbortController();
   private tentative = new Map<number, Tentative>();
   private selected: number | null = null;
+  /** War of Words: the player's own Rain / Whirlwind moves of this play, by effect id. */
+  private effectMoves = new Map<string, { to: number; action: ActionKind }>();
+  /** The effect picked to move (its new square is the next square clicked). */
+  private moving: ActiveEffect | null = null;
   private moves: string[] = [];
   private chat: Saved["chat"] = [];
   private previewToken = 0;
@@ -259,12 +264,29 @@ class Game {
   }
 
   private onSquare(index: number): void {
+    const cols = this.view.board?.cols ?? 15;
+    if (this.moving) {
+      this.effectMoves.set(this.moving.effectId, { to: index, action: this.moving.action });
+      this.moving = null;
+      this.changed();
+      return;
+    }
     if (this.tentative.has(index)) {
       this.tentative.delete(index);
       this.changed();
       return;
     }
-    if (this.selected === null || !this.view.rack) return;
+    if (this.selected === null) {
+      // a click on the player's own Rain or Whirlwind picks it up, to move it with this play
+      const own = this.view.board?.effects.find((e) => e.movable && this.view.controlledSeats.includes(e.ownerSeat)
+        && e.origin && e.origin.row * cols + e.origin.col === index);
+      if (own) {
+        this.moving = own;
+        this.preview.textContent = `Moving the ${actionName(own.action)}: pick its new square.`;
+      }
+      return;
+    }
+    if (!this.view.rack) return;
     const square = this.view.board?.squares[index];
     if (square?.tile) return;
     const tile = this.rackTiles()[this.selected];
@@ -293,6 +315,8 @@ class Game {
 
   private clearTentative(): void {
     this.tentative.clear();
+    this.effectMoves.clear();
+    this.moving = null;
     this.selected = null;
     this.preview.textContent = "";
   }
@@ -315,14 +339,20 @@ class Game {
     });
   }
 
+  private effectMoveList(): EffectMove[] {
+    const cols = this.view.board?.cols ?? 15;
+    return [...this.effectMoves.entries()].map(([effectId, m]) =>
+      create(EffectMoveSchema, { effectId, to: { row: Math.floor(m.to / cols), col: m.to % cols } }));
+  }
+
   private async runPreview(): Promise<void> {
     const token = ++this.previewToken;
     if (!this.tentative.size || this.view.viewerSeat === undefined) {
-      this.preview.textContent = "";
+      this.preview.textContent = this.effectMoves.size ? "Place tiles too: moving alone is not a turn." : "";
       return;
     }
     try {
-      const res = await this.client.previewPlay({ matchId: this.matchId, placements: this.placements() });
+      const res = await this.client.previewPlay({ matchId: this.matchId, placements: this.placements(), effectMoves: this.effectMoveList() });
       if (token !== this.previewToken) return;
       if (res.scoreHidden) this.preview.textContent = "No score shown: the play reaches under a cloud.";
       else if (res.legal) this.preview.textContent = `${res.breakdown?.total ?? 0} points: ${wordsOf(res.breakdown)}`;
@@ -382,7 +412,7 @@ class Game {
       this.error.textContent = "Place tiles first (pick a rack tile, then a square), or type a play such as 8H WORD.";
       return;
     }
-    await this.submit({ kind: { case: "play", value: { placements: this.placements() } } });
+    await this.submit({ kind: { case: "play", value: { placements: this.placements(), effectMoves: this.effectMoveList() } } });
   }
 
   private async pass(): Promise<void> {
@@ -490,7 +520,8 @@ class Game {
   }
 
   private renderBoard(): void {
-    if (this.view.board) this.board.render(this.view.board, this.tentative, this.view.viewerSeat !== undefined);
+    const marks = new Map([...this.effectMoves.values()].map((m) => [m.to, `${actionName(m.action)} here`]));
+    if (this.view.board) this.board.render(this.view.board, this.tentative, this.view.viewerSeat !== undefined, marks);
   }
 
   private renderRack(): void {

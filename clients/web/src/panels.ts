@@ -44,7 +44,10 @@ export function wordsOf(b: ScoreBreakdown | undefined): string {
 export function moveLine(view: MatchView, ev: Event): string | null {
   const k = ev.kind;
   switch (k.case) {
-    case "turnPlayed": return `${seatName(view, k.value.seat)}: ${k.value.notation || placed(k.value.placements)} for ${k.value.points}`;
+    case "turnPlayed": {
+      const moved = k.value.effectMoves.map((e) => `, ${e.effectId.split("@")[0]} moved to ${e.to ? notation(e.to.row, e.to.col) : "?"}`);
+      return `${seatName(view, k.value.seat)}: ${k.value.notation || placed(k.value.placements)} for ${k.value.points}${moved.join("")}`;
+    }
     case "turnPassed": return `${seatName(view, k.value.seat)} passed`;
     case "tilesExchanged": return `${seatName(view, k.value.seat)} swapped ${k.value.count}`;
     case "playPending":
