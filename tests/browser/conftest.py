@@ -77,9 +77,11 @@ def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} not found: scripts/setup installs Debian's chromium for the tests")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         pytest.skip("playwright not installed: scripts/setup installs the dev extra")
+    # waits for page state, not proofs by time: generous for a loaded CI machine (default 5 s)
+    expect.set_options(timeout=30_000)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
