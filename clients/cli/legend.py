@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from wordarena.clients.cli import actions, render
+from wordarena.clients.cli import actions, effects, render
 from wordarena.v1 import common_pb2
 
 _TIMES = {2: "double", 3: "triple", 4: "quadruple"}
@@ -58,6 +58,9 @@ def square_meaning(sq: common_pb2.BoardSquare, additive: bool = False) -> str | 
                             "here until it is destroyed")
     if sq.is_start:
         return "start square: the first play must cover it"
+    if sq.is_star and sq.premium.is_tile and sq.premium.kind:
+        return premium_meaning(sq.premium, additive) + ", put on a Star (a play covering it need " \
+            "not connect to other words)"
     if sq.is_star:
         return "Star: a play covering it need not connect to other words"
     if sq.HasField("premium") and sq.premium.kind:
@@ -82,6 +85,10 @@ def legend_entries(board: common_pb2.BoardView, rack: Iterable[common_pb2.Tile] 
         text, style = render.square_cell(sq, 0)
         seen.setdefault(text.strip(), (text.strip(), style, meaning))
     out = list(seen.values())
+    for eff in board.effects:  # lasting effects, drawn on the squares they cover
+        symbol = effects.code(eff)
+        if all(sym != symbol for sym, _, _ in out):
+            out.append((symbol, effects.style(eff), effects.meaning(eff)))
     out.append(("·", render.PLAIN_STYLE, "a plain square"))
     for tile in rack:
         if tile.action:

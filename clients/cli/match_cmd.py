@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from wordarena.clients.cli import moves, render
+from wordarena.clients.cli import effects, moves, render
 from wordarena.clients.cli.client import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
@@ -92,8 +92,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def events_text(events: list[common_pb2.Event] | tuple, names: list[str] | None = None) -> str:
     """Move-log lines for events."""
-    lines = [render.describe_event(e, names) for e in events]
-    return "\n".join(line for line in lines if line)
+    return "\n".join(render.describe_events(events, names))
 
 
 def _names(client: Client, match_id: str) -> tuple[match_pb2.MatchView, list[str]]:
@@ -190,6 +189,7 @@ def _stream(args: argparse.Namespace, client: Client) -> int:
             raise
     count = 0
     last_event = time.monotonic()
+    previous: common_pb2.Effect | None = None
 
     def stop() -> bool:
         return bool(args.idle) and time.monotonic() - last_event > args.idle
@@ -206,9 +206,16 @@ def _stream(args: argparse.Namespace, client: Client) -> int:
         last_event = time.monotonic()
         if args.json:
             print(json_text(to_dict(event)), flush=True)
+        elif (event.WhichOneof("kind") == "effect" and previous is not None
+              and effects.same_happening(previous, event.effect)):
+            # the same happening again, for another player's score: only what is new
+            who = names[event.effect.seat] if event.effect.HasField("seat") and event.effect.seat < len(
+                names) else "seat"
+            print(f"{event.seq:>4}   and {who} {event.effect.points:+d}", flush=True)
         else:
             line = render.describe_event(event, names)
             print(f"{event.seq:>4} {line or event.WhichOneof('kind')}", flush=True)
+        previous = event.effect if event.WhichOneof("kind") == "effect" else None
         count += 1
         if args.count and count >= args.count:
             break
@@ -388,11 +395,28 @@ LOG_CHANNELS = {"combat": match_pb2.LOG_CHANNEL_COMBAT, "chat": match_pb2.LOG_CH
 
 def log_text(resp: match_pb2.ListLogResponse, names: list[str], channel: str) -> str:
     """A ListLog page oldest first, one line per entry (``seq turn: what``)."""
-    lines = [f"{e.seq:>4}  " + (f"turn {e.turn_number:<3} " if e.turn_number else "")
-             + (render.describe_event(e, names) or "") for e in reversed(resp.events)]
+    lines = []
+    for group in _happenings(list(reversed(resp.events))):
+        e = group[0]
+        lines.append(f"{e.seq:>4}  " + (f"turn {e.turn_number:<3} " if e.turn_number else "")
+                     + "\n".join(render.describe_events(group, names)))
     title = {"combat": "Combat log", "chat": "Chat", "all": "Chat and combat log"}[channel]
     return "\n".join([f"{title} ({render.counted(len(lines), 'entry', 'entries')}):" if lines
                       else f"{title}: nothing yet", *lines])
+
+
+def _happenings(events: list[common_pb2.Event]) -> list[list[common_pb2.Event]]:
+    """Events in order, the Effect events that tell one happening (one per player whose score
+    it moved) grouped together, every other event alone."""
+    out: list[list[common_pb2.Event]] = []
+    for e in events:
+        prev = out[-1][0] if out else None
+        if (prev is not None and e.WhichOneof("kind") == "effect" and prev.WhichOneof("kind") == "effect"
+                and effects.same_happening(prev.effect, e.effect)):
+            out[-1].append(e)
+        else:
+            out.append([e])
+    return out
 
 
 def _log(args: argparse.Namespace, client: Client) -> int:

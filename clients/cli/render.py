@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from wordarena.clients.cli import actions
+from wordarena.clients.cli import actions, effects
 from wordarena.clients.cli.clocks import clock_remaining as clock_remaining
 from wordarena.clients.cli.clocks import clock_text, shown_deadlines
 from wordarena.clients.cli.clocks import format_clock as format_clock
@@ -99,10 +99,16 @@ def last_move_seq(board: common_pb2.BoardView) -> int:
     return max((sq.tile.placed_seq for sq in board.squares if sq.HasField("tile")), default=0)
 
 
-def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int) -> tuple[str, str]:
-    """Text (3 characters) and style of one square."""
+def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int,
+                effect: common_pb2.ActiveEffect | None = None) -> tuple[str, str]:
+    """Text (3 characters) and style of one square; ``effect``: a lasting War of Words effect
+    covering it (its code on an empty square, its colour behind a tile)."""
     if sq.hidden:
         return " ░ ", HIDDEN_STYLE
+    if effect is not None and not (sq.HasField("tile") and sq.tile.action):
+        if sq.HasField("tile") and (sq.tile.letter or sq.tile.is_wildcard):
+            return f" {tile_text(sq.tile):<2}"[:3], effects.style(effect)
+        return f"{effects.code(effect):<2} ", effects.style(effect)
     if sq.HasField("tile") and (sq.tile.letter or sq.tile.is_wildcard or sq.tile.action):
         t = sq.tile
         text = f" {actions.board_code(t) if t.action else tile_text(t):<2}"[:3]
@@ -123,6 +129,8 @@ def square_cell(sq: common_pb2.BoardSquare, highlight_seq: int) -> tuple[str, st
         return " # ", "bold white on #555555"
     if sq.is_start:
         return " ★ ", START_STYLE
+    if sq.is_star and sq.premium.is_tile and sq.premium.kind:  # a multiplier tile put on a Star
+        return f"{premium_label(sq.premium):>2}☆"[-3:], premium_style(sq.premium)
     if sq.is_star:
         return " ☆ ", "bold yellow on #1e3a2a"
     if sq.HasField("premium") and sq.premium.kind:
@@ -177,13 +185,14 @@ def board_renderable(board: common_pb2.BoardView, *, highlight_seq: int | None =
     if highlight_seq is None:
         highlight_seq = last_move_seq(board)
     by_index = {sq.square.row * cols + sq.square.col: sq for sq in board.squares}
+    lasting = effects.by_square(board)
     out = Text()
     out.append("    " + "".join(f" {c} " for c in COLUMNS[:cols]) + "\n", style="bold")
     for r in range(rows):
         out.append(f"{r + 1:>3} ", style="bold")
         for c in range(cols):
             sq = by_index.get(r * cols + c) or common_pb2.BoardSquare()
-            text, style = square_cell(sq, highlight_seq)
+            text, style = square_cell(sq, highlight_seq, lasting.get((r, c)))
             out.append(text, style=style)
         out.append(f" {r + 1:<3}", style="bold")
         out.append("\n")
@@ -330,6 +339,12 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
         for mv in e.effect_moves:
             notation += f" + {safe_text(mv.effect_id.partition('@')[2])}>{square_name(mv.to.row, mv.to.col)}"
         bingo = " (bingo!)" if e.breakdown.bingo_bonus else ""
+        shown = sum(1 for _ in e.placements)
+        hidden = max(0, e.breakdown.tiles_placed - shown)
+        if not shown and not e.notation and not e.effect_moves:  # all under a cloud: nothing to name
+            return f"{who(e.seat)} played under a cloud for {e.points}{bingo}"
+        if hidden:
+            notation += f" + {counted(hidden, 'tile')} under a cloud"
         return f"{who(e.seat)}: {notation} for {e.points}{bingo}"
     if kind == "turn_passed":
         return f"{who(event.turn_passed.seat)} passed"
@@ -359,9 +374,7 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     if kind == "player_kicked":
         return f"{who(event.player_kicked.seat)} was kicked for idleness"
     if kind == "effect":
-        e = event.effect
-        points = f" ({who(e.seat)} {e.points:+d})" if e.HasField("seat") and e.points else ""
-        return (safe_text(e.reason) or "effect") + points
+        return effects.line(event.effect, who)
     if kind == "chat":
         e = event.chat
         sender = safe_text(e.sender.display_name) or (who(e.seat) if e.HasField('seat') else '?')
@@ -373,6 +386,34 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     if kind == "match_started":
         return "The match started"
     return None
+
+
+def describe_events(events: Iterable[common_pb2.Event], names: Sequence[str] | None = None) -> list[str]:
+    """Move-log lines for events in order; the Effect events that tell one happening (one per
+    player whose score it moved) make one line with every player's points."""
+    out: list[str] = []
+    group: list[common_pb2.Effect] = []
+
+    def who(seat: int) -> str:
+        return safe_text(names[seat]) if names and 0 <= seat < len(names) else f"seat {seat}"
+
+    def flush() -> None:
+        if group:
+            out.append(effects.merged_line(group, who))
+            group.clear()
+
+    for event in events:
+        if event.WhichOneof("kind") == "effect":
+            if group and not effects.same_happening(group[0], event.effect):
+                flush()
+            group.append(event.effect)
+            continue
+        flush()
+        line = describe_event(event, names)
+        if line:
+            out.append(line)
+    flush()
+    return out
 
 
 def placement_text(p: common_pb2.Placement) -> str:
@@ -476,6 +517,10 @@ def match_screen(view: match_pb2.MatchView, log: Sequence[str] = (), notices: Se
                 style="bold cyan")
     parts.append(head)
     parts.append(board_renderable(view.board))
+    names = names_of(view)
+    for lasting in effects.board_lines(view.board, lambda seat: names[seat] if 0 <= seat < len(names)
+                                       else f"seat {seat}"):
+        parts.append(Text("  " + lasting, style="magenta"))
     parts.append(seats_renderable(view, now))
     parts.append(status_line(view))
     if view.HasField("rack") and view.HasField("viewer_seat"):

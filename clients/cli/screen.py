@@ -23,7 +23,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from wordarena.clients.cli import legend, moves, render
+from wordarena.clients.cli import effects, legend, moves, render
 from wordarena.clients.cli.client import EXIT_OK, Client, ClientError
 from wordarena.clients.cli.match_cmd import (
     HINDSIGHT_ASK,
@@ -145,6 +145,7 @@ class GameScreen:
         self.dirty = True
         self._last_draw = 0.0
         self._confirming = False  # "resign" typed: the next line answers whether to
+        self._effects: list[common_pb2.Effect] = []  # the happening the last log line tells
         self._load_history()
 
     # -- stream ---------------------------------------------------------------------------
@@ -190,6 +191,11 @@ class GameScreen:
                 self.notices.append(f"⚠ {item}")
                 self.dirty = True
                 continue
+            if item.WhichOneof("kind") == "effect":
+                self._log_effect(item.effect)
+                changed = True
+                continue
+            self._effects = []
             line = render.describe_event(item, self.names)
             if line and item.WhichOneof("kind") not in ("match_started",):
                 self.log.append(line)
@@ -199,6 +205,19 @@ class GameScreen:
         if changed:
             self.refresh()
             self._forget_stale_info()
+
+    def _log_effect(self, effect: common_pb2.Effect) -> None:
+        """An Effect event in the move log: one line per happening (the server sends one event
+        per player whose score it moved: the line grows their points, it is not repeated)."""
+        if self._effects and effects.same_happening(self._effects[0], effect) and self.log:
+            self._effects.append(effect)
+            self.log[-1] = effects.merged_line(self._effects, self._who)
+            return
+        self._effects = [effect]
+        self.log.append(effects.merged_line(self._effects, self._who))
+
+    def _who(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
 
     def _turn_key(self) -> tuple[int, int]:
         to_move = self.view.to_move_seat if self.view.HasField("to_move_seat") else -1
@@ -378,10 +397,8 @@ class GameScreen:
         self.info.extend(record_text(resp).splitlines())
 
     def _after(self, events: Any) -> None:
-        for e in events:
-            line = render.describe_event(e, self.names)
-            if line:
-                self.say(f"✓ {line}")
+        for line in render.describe_events(events, self.names):
+            self.say(f"✓ {line}")
         self.refresh()
 
     # -- main loop ------------------------------------------------------------------------

@@ -8,6 +8,7 @@ every action tile kind and moves a Rain and a Whirlwind (``C3>E5``)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sys
@@ -242,6 +243,7 @@ def test_a_pass_and_play_war_of_words_game_uses_every_action_tile_kind(served_de
                 return False
         return False
 
+    drawn = 0
     try:
         child.expect(r"Match (m_\w+)", timeout=60)
         match_id = child.match.group(1)
@@ -260,6 +262,7 @@ def test_a_pass_and_play_war_of_words_game_uses_every_action_tile_kind(served_de
                 raw += child.before + pump(child)
                 assert "Not legal" not in screen(mark), screen(mark)
             assert typed(match_id, line), f"{line!r} was refused:\n{screen()[-3000:]}"
+            drawn += lasting_effects_are_drawn(served, config, match_id)
         raw += pump(child, 1.0)
         assert "@quicksand" in screen() and "@blaster" in screen()
         child.sendline("log")
@@ -286,3 +289,49 @@ def test_a_pass_and_play_war_of_words_game_uses_every_action_tile_kind(served_de
     typed_moves = [line.split(" + ")[-1] for line, shifted in zip(script.lines, script.moved, strict=True)
                    if shifted]
     assert all(f" + {move} for " in text for move in typed_moves), (typed_moves, text[-2000:])
+    # Issue 41 items 1 and 4: the lasting effects were drawn where the board view put them, and
+    # the log says what happened (before: "placed at H8", "moved at H7", "expired at J9",
+    # "fire-spread", each line once per player whose score moved).
+    assert drawn, "no lasting effect lay on the board during the scripted game"
+    bare = re.compile(r"^\s*\d+ (clouds|[a-z-]+ at [A-O]\d+(: [+-]\d+)?|fire-spread.*|- for \d+)( \(.*\))?$")
+    assert not [line for line in text.splitlines() if bare.match(line)], text[-3000:]
+    for kind in ("moved", "ended"):
+        assert re.search(rf"(Rain|Whirlwind|Fire|Medic|Poison|Quicksand|Black Hole)[^\n]* {kind}\b", text), \
+            (kind, text[-3000:])
+    logged = cli(served, config, "log", match_id, "--all", "--limit", "200").stdout.splitlines()
+    said = [line.split("  ", 2)[-1].strip() for line in logged[1:]]
+    assert all(a != b for a, b in itertools.pairwise(said)), logged
+
+
+#: Effect names as docs/warofwords.md gives them (the test's own words, not the CLI's table).
+TITLES = {"ACTION_KIND_FIRE": "Fire", "ACTION_KIND_RAIN": "Rain", "ACTION_KIND_WHIRLWIND": "Whirlwind",
+          "ACTION_KIND_MEDIC": "Medic", "ACTION_KIND_POISON": "Poison", "ACTION_KIND_QUICKSAND": "Quicksand",
+          "ACTION_KIND_BLACK_HOLE": "Black Hole", "ACTION_KIND_NUCLEAR_BOMB": "Nuclear Bomb",
+          "ACTION_KIND_SHIELD": "Shield", "ACTION_KIND_SANDSTORM": "Sandstorm",
+          "ACTION_KIND_LIGHTNING": "Lightning", "ACTION_KIND_PIRATE_SHIP": "Pirate Ship",
+          "ACTION_KIND_PORTAL": "Portal", "ACTION_KIND_STAR": "Star", "ACTION_KIND_BOMB": "Bomb",
+          "ACTION_KIND_BLASTER": "Blaster", "ACTION_KIND_LETTER_MULTIPLIER": "multiplier",
+          "ACTION_KIND_WORD_MULTIPLIER": "multiplier"}
+
+
+def lasting_effects_are_drawn(served: Served, config: Path, match_id: str) -> int:
+    """Each effect ``state --json`` lists is drawn by ``state`` on its square (not a plain
+    square) and named under the board with its square; the number of effects checked."""
+    view = cli_json(served, config, "state", match_id)
+    listed = view["board"].get("effects", [])
+    if not listed:
+        return 0
+    text = ANSI.sub("", cli(served, config, "state", match_id).stdout)
+    cols = "ABCDEFGHIJKLMNO"
+    for eff in listed:
+        row, col = eff["origin"].get("row", 0), eff["origin"].get("col", 0)
+        name = f"{cols[col]}{row + 1}"
+        # a board row is "NNN " and three characters a square (docs/cli.md, Board symbols)
+        line = next(t for t in text.splitlines() if t.startswith(f"{row + 1:>3} "))
+        cell = line[4 + 3 * col:7 + 3 * col].strip()
+        named = re.search(rf"^\s*(\S+)\s+{TITLES[eff['action']]} at {name}\b", text, re.M)
+        assert named, f"{eff['action']} at {name} not named under the board:\n{text}"
+        # its symbol on its square, or the letter that lies there (on the effect's colour)
+        assert cell == named.group(1) or (len(cell) == 1 and cell.isalpha()), \
+            f"{eff['action']} at {name} drawn as {cell!r}:\n{text}"
+    return len(listed)
