@@ -19,8 +19,10 @@ What the record holds (``docs/interchange.md``, *Records wordarena writes*):
 * wordarena's ``(left)`` line when a seat resigns, times out, leaves or is kicked (a note says
   which), and ``#note`` lines for what GCG has no move for: (War of Words) what each effect did.
 
-``racks=False`` leaves every rack out (and writes exchanges as a count): a record of a running
-match must not show hidden racks. The racks left at the end of a finished game are public (the
+``racks=False`` leaves every hidden rack out (and writes exchanges as a count): a record of a
+running match must not show hidden racks. A play's line then shows as its rack the tiles it put
+down (``>ann: CAT 8G CAT +10 10``), which every player saw: GCG readers (macondo's among them)
+need a rack token on a play line. The racks left at the end of a finished game are public (the
 ``game-over`` event shows them), so the end-of-game lines are written either way.
 """
 
@@ -68,9 +70,11 @@ class _Writer:
 
     def line(self, seat: int, kind: MoveKind, score: int, *, rack: tuple[str, ...] = (),
              position: str = "", word: str = "", notes: tuple[str, ...] = (),
-             actions: tuple[str, ...] = ()) -> None:
+             actions: tuple[str, ...] = (), public: tuple[str, ...] = ()) -> None:
+        """A move line; without racks shown, its rack is ``public``: the tiles a play put down,
+        which every player saw (GCG readers need a rack token on a play line)."""
         self.totals[seat] += score
-        shown = rack_text(rack) if self.show_racks else ""
+        shown = rack_text(rack) if self.show_racks else rack_text(public)
         self.moves.append(Move(self.nicks[seat], seat, shown, kind, position, word, score,
                                self.totals[seat], notes, actions=actions))
 
@@ -104,7 +108,7 @@ class _Writer:
         used += [str(a[1]) for a in data.get("actions") or []]
         self.racks[seat] = remove_tokens(rack, used)
         self.line(seat, MoveKind.PLAY, int(data["score"]), rack=rack, position=position,
-                  word=word, actions=actions)
+                  word=word, actions=actions, public=tuple(used))
 
     def straight(self, position: str, word: str, placed: Sequence[Sequence[Any]]) -> bool:
         """True when ``position word`` lays exactly the ``placed`` tiles (False for a play
@@ -186,6 +190,20 @@ class _Writer:
         for seat, adjustment in enumerate(adjustments):
             if seat not in skip and letters[seat]:
                 self.line(seat, MoveKind.END_RACK, adjustment, word=rack_text(letters[seat]))
+
+
+def lexicon_name(name: str) -> str:
+    """The ``#lexicon`` of a record: the word list's own name, which a reader can look up
+    (``docs/lexicon.md``): ``word-list-4.1.0+wwf`` for ``en`` (npm word-list 4.1.0 and the Words
+    With Friends additions), the Debian list's package for the others (``wbritish+wwf``,
+    ``wspanish``); a name the catalog does not know is written as it is."""
+    from wordarena.engine.lexicon.catalog import SOURCES
+
+    source = SOURCES.get(name)
+    if source is None:
+        return name
+    base = source.debian_package or ("word-list-4.1.0" if source.bundled else name)
+    return base + ("+wwf" if source.additions else "")
 
 
 def rack_text(tokens: Sequence[str]) -> str:
@@ -275,7 +293,7 @@ def record_from_events(
         (s, rack_text(r)) for s, r in enumerate(writer.racks) if r)
     return GameRecord(
         players=tuple(Player(s, nicks[s], players[s][1] or nicks[s]) for s in range(count)),
-        moves=tuple(writer.moves), lexicon=ruleset.lexicon, title=title, id=record_id,
+        moves=tuple(writer.moves), lexicon=lexicon_name(ruleset.lexicon), title=title, id=record_id,
         notes=tuple(writer.notes),
         final_racks=final, pragmas=tuple(pragmas),
     )

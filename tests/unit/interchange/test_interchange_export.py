@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -71,7 +72,7 @@ def test_a_classic_game_is_written_with_its_pragmas_racks_and_the_engines_notati
     game.play(1, "J8", "S")  # one tile: its main word is CATS, across from 8G
     record = record_from_events(game.events, PLAYERS, title="t", record_id="wordarena m1")
     assert record.pragmas == (("ruleset", "classic/en"), ("language", "en"), ("seed", "5"))
-    assert record.lexicon == get_ruleset("classic", "en").lexicon
+    assert record.lexicon == "word-list-4.1.0+wwf"  # the list's name (docs/lexicon.md), not "en"
     assert (record.title, record.id) == ("t", "wordarena m1")
     score = int(game.events[1].data["score"])
     assert format_move(record.moves[0]) == f">ann: CATSXYZ 8G CAT +{score} {score}"
@@ -89,7 +90,8 @@ def test_without_racks_no_rack_seed_or_exchanged_tile_is_written() -> None:
     game.do(Exchange(1, ("Q", "V", "V")))
     game.do(Pass(0))
     record = record_from_events(game.events, PLAYERS, racks=False)
-    assert all(m.rack == "" for m in record.moves)
+    # a play's rack token: the tiles it put down, which everyone saw (a GCG reader needs one)
+    assert [m.rack for m in record.moves] == ["CAT", "", ""]
     assert record.moves[1].kind is MoveKind.EXCHANGE and record.moves[1].word == "3"
     assert record_seed(record) is None and record.final_racks == ()
     text = write_gcg(record)
@@ -241,3 +243,20 @@ def test_check_compares_each_effect_line_with_the_engines_effects() -> None:
 def test_war_of_words_tokens_are_refused_where_they_make_no_sense(line: str, message: str) -> None:
     with pytest.raises(InputError, match=message):
         parse_gcg(f"#player1 ann Ann\n#player2 ben Ben\n{line}\n")
+
+
+#: A play line as macondo's GCG reader matches it (gcgio: a rack token, then position, word,
+#: score, total), written here from the GCG conventions.
+STANDARD_PLAY = re.compile(r"^>(\S+):\s+(\S+)\s+(\w+)\s+([\w.?]+)\s+([+-]\d+)\s+(-?\d+)$")
+
+
+def test_a_running_matchs_plays_are_read_by_a_standard_gcg_reader() -> None:
+    game = Game("classic/en", "CATSXYZ", "SEEIIOU")
+    game.play(0, "8G", "CAT")
+    game.play(1, "J8", "S")
+    text = write_gcg(record_from_events(game.events, PLAYERS, racks=False))
+    plays = [line for line in text.splitlines() if line.startswith(">")]
+    # before: ">ann:  8G CAT +10 10" (no rack token): the reader's pattern failed
+    assert all(STANDARD_PLAY.match(line) for line in plays), plays
+    assert "CATSXYZ" not in text and "SEEIIOU" not in text  # the hidden racks stay hidden
+    assert "#lexicon word-list-4.1.0+wwf" in text
