@@ -5,6 +5,8 @@ rack and shown on both boards; a display name with markup refused and nothing ru
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from web_helpers import Pages, best_play, create_table, match_id, shot, sign_in, square_name, unique, view_of
 
@@ -43,9 +45,24 @@ def test_word_tiles_check_and_accept_by_keyboard_at_phone_width(pages: Pages) ->
         play = best_play(view_of(mover, site.match))
         assert play is not None
         move, notation = play
-        mover.fill("#typed", notation)
-        expect(mover.locator("#preview")).to_contain_text(f"{move.score} points")
-        mover.press("#typed", "Enter")
+        tiles = move.placements()
+        if decision == "accept" and not any(t.blank for t in tiles):
+            # typed on the board itself: focus the first square, "/" for down, the letters
+            mover.locator(f"#board [data-sq={square_name(tiles[0].row, tiles[0].col)}]").focus()
+            if not move.across and len(tiles) > 1:
+                mover.keyboard.press("/")
+            for t in tiles:
+                mover.keyboard.press(t.letter)
+            for t in tiles:
+                placed = mover.locator(f"#board [data-sq={square_name(t.row, t.col)}] .tile.tentative")
+                expect(placed).to_have_text(re.compile(f"^{t.letter}\\d*$"))
+            expect(mover.locator("#preview")).to_contain_text(f"{move.score} points")
+            mover.locator("#play").focus()
+            mover.keyboard.press("Enter")
+        else:
+            mover.fill("#typed", notation)
+            expect(mover.locator("#preview")).to_contain_text(f"{move.score} points")
+            mover.press("#typed", "Enter")
         expect(decider.locator("#pending")).to_be_visible()
         pending = view_of(decider, site.match).pending
         words = ", ".join(w.word for w in pending.breakdown.words)

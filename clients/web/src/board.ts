@@ -62,9 +62,17 @@ export class BoardGrid {
   private cols = 15;
   private focusIndex = 0;
 
+  /** Typing on the board: letters go across, or down after "/" (shown on the board). */
+  private down = false;
+
   constructor(private readonly onSquare: (index: number) => void,
-              private readonly onDrop: (index: number, rackIndex: number) => void = () => {}) {
-    this.el = h("div", { class: "board", id: "board", role: "grid", "aria-label": "Board" });
+              private readonly onDrop: (index: number, rackIndex: number) => void = () => {},
+              /** A letter typed on a square: true when a rack tile was put there. */
+              private readonly onLetter: (index: number, letter: string) => boolean = () => false,
+              /** Backspace on a square: takes back the tile the player put there. */
+              private readonly onErase: (index: number) => boolean = () => false) {
+    this.el = h("div", { class: "board", id: "board", role: "grid",
+      "aria-label": "Board: arrow keys move, a letter puts that rack tile on the square, / turns across or down" });
     this.el.addEventListener("keydown", (ev) => this.onKey(ev));
     // a rack tile dropped on a square (rack.ts sets RACK_DRAG)
     this.el.addEventListener("dragover", (ev) => {
@@ -104,7 +112,10 @@ export class BoardGrid {
       }
       return cell;
     });
+    const hadFocus = this.el.contains(document.activeElement);
     replace(this.el, ...cells);
+    this.el.dataset.direction = this.down ? "down" : "across";
+    if (hadFocus) (this.el.children[this.focusIndex] as HTMLElement | undefined)?.focus();
   }
 
   private square(sq: BoardSquare, index: number, tent: Tentative | undefined, fx: ActiveEffect[],
@@ -183,6 +194,30 @@ export class BoardGrid {
     const index = Number(target.dataset.index);
     if (Number.isNaN(index)) return;
     const count = this.el.children.length;
+    const along = this.down ? this.cols : 1;
+    if (ev.key === "/") {
+      ev.preventDefault();
+      this.down = !this.down;
+      this.el.dataset.direction = this.down ? "down" : "across";
+      return;
+    }
+    if (ev.key.length === 1 && /\p{L}/u.test(ev.key) && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      ev.preventDefault();
+      // the focus moves on first (the board is drawn again at once), past tiles on the board
+      let next = index + along;
+      while (next < count && this.el.children[next]?.querySelector(".tile:not(.tentative)")) next += along;
+      const from = this.focusIndex;
+      this.focusIndex = next < count ? next : index;
+      if (!this.onLetter(index, ev.key.toUpperCase())) this.focusIndex = from;
+      return;
+    }
+    if (ev.key === "Backspace") {
+      ev.preventDefault();
+      if (this.onErase(index)) return;
+      const back = index - along;
+      if (back >= 0) { this.focusIndex = back; this.onErase(back); (this.el.children[back] as HTMLElement).focus(); }
+      return;
+    }
     const moves: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -this.cols, ArrowDown: this.cols };
     const step = moves[ev.key];
     if (step === undefined) return;

@@ -50,7 +50,8 @@ class Game {
   private refreshTimer: number | undefined;
   private clockTimer: number | undefined;
 
-  private readonly board = new BoardGrid((i) => this.onSquare(i), (i, rackIndex) => this.onDrop(i, rackIndex));
+  private readonly board = new BoardGrid((i) => this.onSquare(i), (i, rackIndex) => this.onDrop(i, rackIndex),
+    (i, letter) => this.onLetter(i, letter), (i) => this.onErase(i));
   private readonly rack = new RackView((i) => this.onRackTile(i));
   private readonly title = h("h1", { id: "match-title" });
   private readonly status = h("p", { class: "status", id: "status", role: "status" });
@@ -311,6 +312,29 @@ class Game {
     if (this.tentative.has(index) || [...this.tentative.values()].some((t) => t.rackIndex === rackIndex)) return;
     this.selected = rackIndex;
     this.onSquare(index);
+  }
+
+  /** A letter typed on a board square: that letter's rack tile, else a blank standing for it. */
+  private onLetter(index: number, letter: string): boolean {
+    if (!this.view.rack || this.tentative.has(index) || this.view.board?.squares[index]?.tile) return false;
+    const used = new Set([...this.tentative.values()].map((t) => t.rackIndex));
+    const tiles = this.rackTiles();
+    let rackIndex = tiles.findIndex((t, i) => !used.has(i) && !t.isBlank && t.letter === letter);
+    if (rackIndex < 0) rackIndex = tiles.findIndex((t, i) => !used.has(i) && t.isBlank);
+    const tile = tiles[rackIndex];
+    if (!tile) {
+      this.preview.textContent = `No ${letter} on your rack.`;
+      return false;
+    }
+    this.tentative.set(index, { rackIndex, letter, isBlank: tile.isBlank, tile });
+    this.changed();
+    return true;
+  }
+
+  private onErase(index: number): boolean {
+    if (!this.tentative.delete(index)) return false;
+    this.changed();
+    return true;
   }
 
   private clearTentative(): void {
