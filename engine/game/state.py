@@ -118,7 +118,11 @@ class GameState:
         return after
 
     def rack_value(self, seat: int) -> int:
-        return sum(self.ruleset.tiles.value(t) for t in self.racks[seat] if is_letter_token(t))
+        """What the letters left on a rack count at the end: their face values, or 1 each on an
+        irradiated board (War of Words: "If the board is irradiated …, all letters are worth 1
+        point" — all letters, those left on a rack too; a blank is worth 0 either way)."""
+        values = (self.ruleset.tiles.value(t) for t in self.racks[seat] if is_letter_token(t))
+        return sum(min(v, 1) if self.irradiated else v for v in values)
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without re-running ``__init__``
