@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
+from wordarena.engine.game import Seat
+from wordarena.engine.game.outcome import Outcome
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common import rulesets as ruleset_pb
 from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.matchmaking import Ticket, TicketStatus
 from wordarena.services.lobby.models import MatchRow, MatchSeatRow, PlayerRow
-from wordarena.services.lobby.records import Outcome, PlayerRecord, SeatStatus
+from wordarena.services.lobby.records import PlayerRecord
 from wordarena.services.lobby.settings import (
     CHALLENGE_ACCEPT_OR_CHECK,
     CHALLENGE_INSTANT,
@@ -37,12 +39,12 @@ TABLE_STATUS = {
 }
 TABLE_STATUS_FROM_PB = {v: k for k, v in TABLE_STATUS.items()}
 SEAT_STATUS_FROM_PB = {
-    common_pb2.SEAT_STATUS_UNSPECIFIED: SeatStatus.ACTIVE,
-    common_pb2.SEAT_STATUS_ACTIVE: SeatStatus.ACTIVE,
-    common_pb2.SEAT_STATUS_TIMED_OUT: SeatStatus.TIMED_OUT,
-    common_pb2.SEAT_STATUS_LEFT: SeatStatus.LEFT,
-    common_pb2.SEAT_STATUS_RESIGNED: SeatStatus.RESIGNED,
-    common_pb2.SEAT_STATUS_KICKED: SeatStatus.KICKED,
+    common_pb2.SEAT_STATUS_UNSPECIFIED: Seat.ACTIVE,
+    common_pb2.SEAT_STATUS_ACTIVE: Seat.ACTIVE,
+    common_pb2.SEAT_STATUS_TIMED_OUT: Seat.TIMED_OUT,
+    common_pb2.SEAT_STATUS_LEFT: Seat.LEFT,
+    common_pb2.SEAT_STATUS_RESIGNED: Seat.RESIGNED,
+    common_pb2.SEAT_STATUS_KICKED: Seat.KICKED,
 }
 OUTCOME_TO_PB = {
     Outcome.WIN: common_pb2.OUTCOME_WIN,

@@ -1,19 +1,11 @@
 """Match outcomes under each family's leaving rules, and the records they add up to.
 
-Outcomes (``decide_outcomes``)
-------------------------------
-A seat ends *active* or *inactive* (timed out, left, resigned or kicked).
-
-- Every family: inactive players cannot win or tie; they lose. Among the active seats the highest
-  final score wins; equal highest scores tie; the other active seats lose. When exactly one seat is
-  left active, it wins (Word Tiles: "if one player remains, they win"; War of Words: "if the game
-  ends because the second-to-last player resigns, the remaining player wins").
-- War of Words (war-of-words-2.txt): leaving (or resigning) during the first round of turns costs
-  no loss: the outcome is NO_RESULT, and the seat's score never counts. When the game ends because
-  an idle player was kicked, the remaining player wins only with the higher score; otherwise
-  neither a win nor a loss (NO_RESULT).
-- Word Tiles: a player who drops out on time, or leaves, has lost; the last player left wins.
-- Pass-and-play and unrated matches are not recorded at all.
+Outcomes (``decide_outcomes``, ``check_outcomes``)
+---------------------------------------------------
+Who won is the engine's one decision (``engine.game.outcome.outcomes``: each family's leaving
+rules); the lobby asks it for reports without outcomes and checks reported outcomes against it.
+The lobby's types are the engine's (``Seat``, ``Outcome``): one spelling. Pass-and-play and
+unrated matches are not recorded at all.
 
 Records (``PlayerRecord``)
 --------------------------
@@ -35,40 +27,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from wordarena.engine.game import Seat, outcomes
+from wordarena.engine.game.outcome import Outcome
 from wordarena.services.lobby.glicko2 import DEFAULT_RATING, Rating, rate
 
 __all__ = [
     "Outcome",
     "PlayerRecord",
+    "Seat",
     "SeatEnd",
-    "SeatStatus",
     "apply_result",
     "check_outcomes",
     "decide_outcomes",
     "pairwise_scores",
 ]
-
-
-class SeatStatus(StrEnum):
-    """How a seat stood at the end (mirrors ``wordarena.v1.SeatStatus``)."""
-
-    ACTIVE = "active"
-    TIMED_OUT = "timed_out"
-    LEFT = "left"
-    RESIGNED = "resigned"
-    KICKED = "kicked"
-
-
-class Outcome(StrEnum):
-    """A seat's result (mirrors ``wordarena.v1.Outcome``)."""
-
-    WIN = "win"
-    LOSS = "loss"
-    TIE = "tie"
-    NO_RESULT = "no_result"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +51,14 @@ class SeatEnd:
     seat: int
     player_id: str
     score: int
-    status: SeatStatus = SeatStatus.ACTIVE
+    status: Seat = Seat.ACTIVE
     left_in_first_round: bool = False
     score_counts: bool = True
 
     @property
     def active(self) -> bool:
         """True when the seat was still playing at the end."""
-        return self.status == SeatStatus.ACTIVE
+        return self.status is Seat.ACTIVE
 
 
 def decide_outcomes(family: str, seats: Sequence[SeatEnd], ended_by_kick: bool = False) -> list[Outcome]:
@@ -93,30 +66,29 @@ def decide_outcomes(family: str, seats: Sequence[SeatEnd], ended_by_kick: bool =
     engine's one decision, ``engine.game.outcome.outcomes``, on the reported seats."""
     decided = outcomes(
         family,
-        [Seat(s.status.value.replace("_", "-")) for s in seats],  # timed_out -> timed-out
+        [s.status for s in seats],
         [s.score for s in seats],
         "kicked" if ended_by_kick else "",
         {k for k, s in enumerate(seats) if s.left_in_first_round},
     )
-    return [Outcome(o.value) for o in decided]
+    return list(decided)
 
 
-def check_outcomes(family: str, seats: Sequence[SeatEnd], outcomes: Sequence[Outcome]) -> str | None:
-    """Why reported outcomes break the rules, or None when they are consistent."""
-    if len(outcomes) != len(seats):
+def check_outcomes(family: str, seats: Sequence[SeatEnd], reported: Sequence[Outcome]) -> str | None:
+    """Why reported outcomes break the rules (None when they are consistent): they must be the
+    engine's own decision (``decide_outcomes``) on the reported seats — either one where a seat
+    was kicked, since a report does not say whether the kick ended the game."""
+    if len(reported) != len(seats):
         return "one outcome per seat is needed"
-    winners = 0
-    for s, o in zip(seats, outcomes, strict=True):
-        if not s.active and o in (Outcome.WIN, Outcome.TIE):
-            return f"seat {s.seat} is inactive ({s.status.value}) and cannot win or tie"
-        if o == Outcome.NO_RESULT and family != "warofwords":
-            return f"seat {s.seat}: NO_RESULT exists only in War of Words"
-        winners += o == Outcome.WIN
-    if winners > 1:
-        return "more than one seat won"
-    if winners and any(o == Outcome.TIE for o in outcomes):
-        return "a match has either one winner or tied seats"
-    return None
+    kicked = any(s.status is Seat.KICKED for s in seats)
+    allowed = [decide_outcomes(family, seats, by_kick) for by_kick in ((False, True) if kicked else (False,))]
+    if list(reported) in allowed:
+        return None
+    due = allowed[0]
+    k = next(i for i, (got, want) in enumerate(zip(reported, due, strict=True)) if got is not want)
+    s = seats[k]
+    return (f"seat {s.seat} ({s.status.value}, {s.score}) is {due[k].value} under the rules, "
+            f"not {reported[k].value}")
 
 
 def _rank_key(s: SeatEnd, o: Outcome) -> tuple[int, int]:
@@ -186,7 +158,7 @@ def apply_result(
             losses=r.losses + (o == Outcome.LOSS),
             ties=r.ties + (o == Outcome.TIE),
         )
-        if s.score_counts and not (not s.active and s.status != SeatStatus.TIMED_OUT):
+        if s.score_counts and not (not s.active and s.status is not Seat.TIMED_OUT):
             others = [t.score for t in seats if t.seat != s.seat]
             margin = s.score - (sum(others) / len(others) if others else 0.0)
             r = replace(

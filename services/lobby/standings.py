@@ -11,13 +11,13 @@ from enum import StrEnum
 
 from sqlmodel import Session
 
+from wordarena.engine.game.outcome import Outcome
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import convert, store
 from wordarena.services.lobby.errors import LobbyError, Status
 from wordarena.services.lobby.models import MatchRow, MatchSeatRow, PlayerRow
 from wordarena.services.lobby.records import (
-    Outcome,
     PlayerRecord,
     SeatEnd,
     apply_result,

@@ -18,13 +18,13 @@ from dataclasses import replace
 
 from sqlmodel import Session
 
+from wordarena.engine.game.outcome import Outcome
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.common.tasks import cancel_and_wait
 from wordarena.services.lobby import store
 from wordarena.services.lobby.allocation import Allocator
 from wordarena.services.lobby.errors import LobbyError
-from wordarena.services.lobby.records import Outcome
 from wordarena.services.lobby.standings import MatchReport
 from wordarena.services.lobby.tables import Occupant
 from wordarena.services.lobby.tournaments import plan

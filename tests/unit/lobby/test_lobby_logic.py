@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from wordarena.engine.game import Seat
+from wordarena.engine.game.outcome import Outcome
 from wordarena.services.lobby import glicko2
 from wordarena.services.lobby.api.errors import to_service_error
 from wordarena.services.lobby.errors import LobbyError, Status
@@ -14,10 +16,8 @@ from wordarena.services.lobby.matchmaking import Criteria, Queue, Ticket, Ticket
 from wordarena.services.lobby.names import name_skeleton, validate_display_name
 from wordarena.services.lobby.passwords import FailureThrottle, Passwords, validate_password
 from wordarena.services.lobby.records import (
-    Outcome,
     PlayerRecord,
     SeatEnd,
-    SeatStatus,
     apply_result,
     check_outcomes,
     decide_outcomes,
@@ -300,39 +300,39 @@ def test_glicko2_no_games_grows_deviation() -> None:
 # -- outcomes and records ----------------------------------------------------------------------
 
 
-def _s(i: int, score: int, status: SeatStatus = SeatStatus.ACTIVE, first: bool = False) -> SeatEnd:
+def _s(i: int, score: int, status: Seat = Seat.ACTIVE, first: bool = False) -> SeatEnd:
     return SeatEnd(i, f"p{i}", score, status, left_in_first_round=first)
 
 
 def test_outcomes_highest_active_wins_inactive_cannot() -> None:
-    seats = [_s(0, 300, SeatStatus.LEFT), _s(1, 200), _s(2, 250)]
+    seats = [_s(0, 300, Seat.LEFT), _s(1, 200), _s(2, 250)]
     assert decide_outcomes("warofwords", seats) == [Outcome.LOSS, Outcome.LOSS, Outcome.WIN]
     assert decide_outcomes("scrabble", [_s(0, 100), _s(1, 100)]) == [Outcome.TIE, Outcome.TIE]
 
 
 def test_warofwords_first_round_leave_costs_nothing() -> None:
-    seats = [_s(0, 0, SeatStatus.LEFT, first=True), _s(1, 10), _s(2, 5)]
+    seats = [_s(0, 0, Seat.LEFT, first=True), _s(1, 10), _s(2, 5)]
     assert decide_outcomes("warofwords", seats) == [Outcome.NO_RESULT, Outcome.WIN, Outcome.LOSS]
     # the same early leave in wordtiles is a loss
     assert decide_outcomes("wordtiles", seats)[0] == Outcome.LOSS
     # forfeits after the first round and kicks are losses
-    assert decide_outcomes("warofwords", [_s(0, 0, SeatStatus.RESIGNED), _s(1, 5)]) == [
+    assert decide_outcomes("warofwords", [_s(0, 0, Seat.RESIGNED), _s(1, 5)]) == [
         Outcome.LOSS,
         Outcome.WIN,
     ]
-    kicked = [_s(0, 50, SeatStatus.KICKED), _s(1, 40)]
+    kicked = [_s(0, 50, Seat.KICKED), _s(1, 40)]
     assert decide_outcomes("warofwords", kicked, ended_by_kick=True) == [Outcome.LOSS, Outcome.NO_RESULT]
-    kicked = [_s(0, 30, SeatStatus.KICKED), _s(1, 40)]
+    kicked = [_s(0, 30, Seat.KICKED), _s(1, 40)]
     assert decide_outcomes("warofwords", kicked, ended_by_kick=True) == [Outcome.LOSS, Outcome.WIN]
 
 
 def test_wordtiles_last_player_wins() -> None:
-    seats = [_s(0, 90, SeatStatus.TIMED_OUT), _s(1, 10), _s(2, 50, SeatStatus.LEFT)]
+    seats = [_s(0, 90, Seat.TIMED_OUT), _s(1, 10), _s(2, 50, Seat.LEFT)]
     assert decide_outcomes("wordtiles", seats) == [Outcome.LOSS, Outcome.WIN, Outcome.LOSS]
 
 
 def test_check_outcomes() -> None:
-    seats = [_s(0, 90, SeatStatus.LEFT), _s(1, 10)]
+    seats = [_s(0, 90, Seat.LEFT), _s(1, 10)]
     assert check_outcomes("classic", seats, [Outcome.WIN, Outcome.LOSS]) is not None
     assert check_outcomes("classic", seats, [Outcome.LOSS, Outcome.WIN]) is None
     assert check_outcomes("classic", seats, [Outcome.NO_RESULT, Outcome.WIN]) is not None
@@ -350,11 +350,11 @@ def test_records_and_weighted_score() -> None:
     assert recs["p1"].weighted_score == 0  # 200 - mean(300, 100)
     assert recs["p0"].rating.rating > 1500 == pytest.approx(recs["p1"].rating.rating)  # p1 beat the bot
     # a leaver's score never counts
-    seats = [_s(0, 80, SeatStatus.LEFT), _s(1, 10)]
+    seats = [_s(0, 80, Seat.LEFT), _s(1, 10)]
     recs2 = apply_result({"p0": recs["p0"]}, seats, decide_outcomes("warofwords", seats))
     assert recs2["p0"].losses == 1 and recs2["p0"].scored_games == 1
     # first-round leave: no record change at all
-    seats = [_s(0, 0, SeatStatus.LEFT, first=True), _s(1, 10)]
+    seats = [_s(0, 0, Seat.LEFT, first=True), _s(1, 10)]
     recs3 = apply_result({}, seats, decide_outcomes("warofwords", seats))
     assert "p0" not in recs3 and recs3["p1"].wins == 1
     assert PlayerRecord().average_score == 0

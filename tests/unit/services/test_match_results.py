@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from wordarena.engine.game import Seat
+from wordarena.engine.game.outcome import Outcome
 from wordarena.services.lobby import records
 from wordarena.services.match.results import first_round_leavers, score_counts, seat_outcomes
 from wordarena.v1 import common_pb2 as c
 
 W, L, T, N = c.OUTCOME_WIN, c.OUTCOME_LOSS, c.OUTCOME_TIE, c.OUTCOME_NO_RESULT
-TO_LOBBY = {W: records.Outcome.WIN, L: records.Outcome.LOSS, T: records.Outcome.TIE,
-            N: records.Outcome.NO_RESULT}
-STATUS = {"active": records.SeatStatus.ACTIVE, "left": records.SeatStatus.LEFT,
-          "resigned": records.SeatStatus.RESIGNED, "kicked": records.SeatStatus.KICKED,
-          "timed-out": records.SeatStatus.TIMED_OUT}
+TO_LOBBY = {W: Outcome.WIN, L: Outcome.LOSS, T: Outcome.TIE, N: Outcome.NO_RESULT}
+STATUS = {s.value: s for s in Seat}  # one spelling: the engine's
 
 
 @pytest.mark.parametrize(("family", "statuses", "scores", "reason", "early", "expected"), [
@@ -39,7 +38,7 @@ def test_outcomes(family: str, statuses: list[str], scores: list[int], reason: s
                   expected: list[int]) -> None:
     got = seat_outcomes(family, statuses, scores, reason, early)
     assert got == expected
-    seats = [records.SeatEnd(seat=i, player_id=f"p{i}", score=10 * i, status=STATUS[s],
+    seats = [records.SeatEnd(seat=i, player_id=f"p{i}", score=scores[i], status=STATUS[s],
                              left_in_first_round=o == N, score_counts=score_counts(s, o))
              for i, (s, o) in enumerate(zip(statuses, got, strict=True))]
     assert records.check_outcomes(family, seats, [TO_LOBBY[o] for o in got]) is None
