@@ -3,7 +3,7 @@
 drawn on a board square (``Bm``, ``B>`` for a Blaster facing right).
 
 The token names are the engine's (``engine.warofwords.catalog``); the codes are unique, so a
-code on the board names one tile (the legend lists them, see ``render.legend``).
+code on the board names one tile (the legend lists them, see ``legend.legend_renderable``).
 """
 
 from __future__ import annotations

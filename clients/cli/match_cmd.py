@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from wordarena.clients.cli import effects, moves, render
+from wordarena.clients.cli import effects, movelog, moves, render
 from wordarena.clients.cli.client import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
@@ -92,7 +92,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def events_text(events: list[common_pb2.Event] | tuple, names: list[str] | None = None) -> str:
     """Move-log lines for events."""
-    return "\n".join(render.describe_events(events, names))
+    return "\n".join(movelog.describe_events(events, names))
 
 
 def _names(client: Client, match_id: str) -> tuple[match_pb2.MatchView, list[str]]:
@@ -213,7 +213,7 @@ def _stream(args: argparse.Namespace, client: Client) -> int:
                 names) else "seat"
             print(f"{event.seq:>4}   and {who} {event.effect.points:+d}", flush=True)
         else:
-            line = render.describe_event(event, names)
+            line = movelog.describe_event(event, names)
             print(f"{event.seq:>4} {line or event.WhichOneof('kind')}", flush=True)
         previous = event.effect if event.WhichOneof("kind") == "effect" else None
         count += 1
@@ -243,7 +243,7 @@ def _ask(args: argparse.Namespace, client: Client, call: Callable[..., Any],
     else:
         placed = moves.play_placements(view.board, text, action_tiles)
         resp = call(args.match_id, placed)
-    emit(args, to_dict(resp), describe(resp, render.blank_squares(placed, view.board)))
+    emit(args, to_dict(resp), describe(resp, movelog.blank_squares(placed, view.board)))
     return 0 if getattr(resp, verdict) else EXIT_REFUSED
 
 
@@ -254,12 +254,12 @@ def _preview(args: argparse.Namespace, client: Client) -> int:
 def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int]]) -> str:
     """A PreviewPlay answer in words (blanks in lower case, as on the board)."""
     if resp.legal:
-        text = "Legal: " + (render.breakdown_text(resp.breakdown, blanks) if resp.HasField("breakdown")
+        text = "Legal: " + (movelog.breakdown_text(resp.breakdown, blanks) if resp.HasField("breakdown")
                             else "score hidden (under a cloud)")
     else:
         text = "Not legal: " + render.violation_text(resp.violation)
         if resp.HasField("breakdown"):
-            text += f"\nWould score {render.breakdown_text(resp.breakdown, blanks)}"
+            text += f"\nWould score {movelog.breakdown_text(resp.breakdown, blanks)}"
     return text
 
 
@@ -282,7 +282,7 @@ def hindsight_text(resp: match_pb2.HindsightResponse, shown: int = 0, asked_seq:
     turn = f"Your turn at event {asked_seq}" if asked_seq else "Your last turn"
     lines = [f"{turn}: {render.counted(resp.legal_play_count, 'legal play')}"]
     if resp.HasField("played") and resp.played.notation:
-        lines.append(f"You played {render.play_text(resp.played.notation, resp.played.play.placements)} "
+        lines.append(f"You played {movelog.play_text(resp.played.notation, resp.played.play.placements)} "
                      f"for {resp.played.breakdown.total} (rank {resp.played_rank})")
     rows = _same_plays_once(resp.best)
     for i, (positions, a) in enumerate(rows[:shown or None], 1):
@@ -302,7 +302,7 @@ def _same_plays_once(best: Iterable[match_pb2.AnalysedPlay]
     positions); the same placements listed twice count once."""
     rows: dict[tuple[object, ...], tuple[list[str], match_pb2.AnalysedPlay]] = {}
     for a in best:
-        position, _, word = render.play_text(a.notation, a.play.placements).partition(" ")
+        position, _, word = movelog.play_text(a.notation, a.play.placements).partition(" ")
         leave = render.rack_letters(common_pb2.Rack(tiles=a.leave))
         key = (word, a.breakdown.total, leave) if a.notation else (
             tuple(sorted(p.SerializeToString(deterministic=True) for p in a.play.placements)),)
@@ -315,7 +315,7 @@ def _same_plays_once(best: Iterable[match_pb2.AnalysedPlay]
 def _play_row(a: match_pb2.AnalysedPlay, positions: Sequence[str] = ()) -> str:
     """A play in a Hindsight list: its notation (with the other positions of the same play,
     ``H4 / 8D ADORN``) and score, in columns."""
-    text = render.play_text(a.notation, a.play.placements)
+    text = movelog.play_text(a.notation, a.play.placements)
     if len(positions) > 1:
         text = " / ".join(positions) + " " + text.partition(" ")[2]
     return f"{text:<20} {a.breakdown.total:>4}"
@@ -349,7 +349,7 @@ def strength_text(resp: match_pb2.WordStrengthResponse, blanks: set[tuple[int, i
         else:
             where = (f"rank {resp.rank} of {resp.legal_play_count}: the best scores "
                      f"{resp.best_score}, this beats {resp.percentile:.0%} of the plays")
-        text = f"Valid: {render.breakdown_text(resp.breakdown, blanks)}; {where}"
+        text = f"Valid: {movelog.breakdown_text(resp.breakdown, blanks)}; {where}"
         if score >= resp.best_score:
             text += f" (of {render.counted(resp.legal_play_count, 'legal play')})"
     else:
@@ -399,7 +399,7 @@ def log_text(resp: match_pb2.ListLogResponse, names: list[str], channel: str) ->
     for group in _happenings(list(reversed(resp.events))):
         e = group[0]
         lines.append(f"{e.seq:>4}  " + (f"turn {e.turn_number:<3} " if e.turn_number else "")
-                     + "\n".join(render.describe_events(group, names)))
+                     + "\n".join(movelog.describe_events(group, names)))
     title = {"combat": "Combat log", "chat": "Chat", "all": "Chat and combat log"}[channel]
     return "\n".join([f"{title} ({render.counted(len(lines), 'entry', 'entries')}):" if lines
                       else f"{title}: nothing yet", *lines])

@@ -23,7 +23,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from wordarena.clients.cli import effects, legend, moves, render
+from wordarena.clients.cli import effects, legend, movelog, moves, render
 from wordarena.clients.cli.client import EXIT_OK, Client, ClientError
 from wordarena.clients.cli.match_cmd import (
     HINDSIGHT_ASK,
@@ -196,7 +196,7 @@ class GameScreen:
                 changed = True
                 continue
             self._effects = []
-            line = render.describe_event(item, self.names)
+            line = movelog.describe_event(item, self.names)
             if line and item.WhichOneof("kind") not in ("match_started",):
                 self.log.append(line)
             if item.WhichOneof("kind") == "game_over":
@@ -344,12 +344,12 @@ class GameScreen:
                 placed = list(play.placements)
                 resp = self.client.preview(self.match_id, placed, self._seat(),
                                            list(play.effect_moves))
-                self.info.extend(preview_text(resp, render.blank_squares(placed, self.view.board))
+                self.info.extend(preview_text(resp, movelog.blank_squares(placed, self.view.board))
                                  .replace("Legal: ", "Preview: ", 1).splitlines())
             elif verb == "strength":
                 placed = moves.play_placements(self.view.board, rest, self._action_tiles())
                 s = self.client.strength(self.match_id, placed, self._seat())
-                self.say(strength_text(s, render.blank_squares(placed, self.view.board)))
+                self.say(strength_text(s, movelog.blank_squares(placed, self.view.board)))
             elif verb == "hindsight":
                 sim = rest.strip() == "sim"
                 h = self.client.hindsight(self.match_id, 0, 5 if sim else HINDSIGHT_ASK, by_simulation=sim)
@@ -397,7 +397,7 @@ class GameScreen:
         self.info.extend(record_text(resp).splitlines())
 
     def _after(self, events: Any) -> None:
-        for line in render.describe_events(events, self.names):
+        for line in movelog.describe_events(events, self.names):
             self.say(f"✓ {line}")
         self.refresh()
 

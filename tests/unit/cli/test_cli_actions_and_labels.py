@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from wordarena.clients.cli import actions, legend, moves, render
+from wordarena.clients.cli import actions, legend, movelog, moves, render
 from wordarena.clients.cli.client import EXIT_USAGE, ClientError
 from wordarena.clients.cli.match_cmd import strength_text
 from wordarena.engine.warofwords.catalog import ACTIONS
@@ -166,15 +166,15 @@ def test_the_best_play_is_called_the_best_play() -> None:
 
 def test_blanks_are_lower_case_in_the_log_and_the_preview() -> None:
     placed = moves.parse_move(board(), "8H WoRD").play.placements
-    assert render.play_text("8H WORD", placed) == "8H WoRD"
+    assert movelog.play_text("8H WORD", placed) == "8H WoRD"
     word = common_pb2.WordScore(word="WORD", score=7)
     for p in placed:
         word.letters.add(square=p.square, letter=p.letter)
     b = common_pb2.ScoreBreakdown(words=[word], total=7)
-    assert render.breakdown_text(b, render.blank_squares(placed)).startswith("WoRD 7")
+    assert movelog.breakdown_text(b, movelog.blank_squares(placed)).startswith("WoRD 7")
     bomb = moves.parse_move(board(), "K10 @bomb").play.placements
-    assert render.play_text("8H WORD", [*placed, *bomb]) == "8H WoRD + K10 @bomb"
-    assert render.play_text("", bomb) == "K10 @bomb"
+    assert movelog.play_text("8H WORD", [*placed, *bomb]) == "8H WoRD + K10 @bomb"
+    assert movelog.play_text("", bomb) == "K10 @bomb"
 
 
 def test_leaving_the_table_menu_is_not_an_error(monkeypatch: pytest.MonkeyPatch,
@@ -222,4 +222,4 @@ def test_preview_names_a_colour_square_as_the_letter_it_multiplied_not_the_word(
         word="BOAT", score=12, premiums=[common_pb2.PremiumApplied(
             square=common_pb2.Square(row=7, col=7), kind=common_pb2.PREMIUM_KIND_COLOUR, factor=3,
             colour=common_pb2.TILE_COLOUR_BLUE)])])
-    assert render.breakdown_text(b) == "BOAT 12 (H8 on blue x3) = 12"
+    assert movelog.breakdown_text(b) == "BOAT 12 (H8 on blue x3) = 12"

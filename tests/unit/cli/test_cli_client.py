@@ -15,7 +15,7 @@ from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 from rich.console import Console
 
-from wordarena.clients.cli import clocks, moves, render
+from wordarena.clients.cli import clocks, movelog, moves, render
 from wordarena.clients.cli.client import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
@@ -150,11 +150,11 @@ def test_turn_deadline_in_days_hours_or_minutes() -> None:
 
 def test_events_in_words() -> None:
     e = common_pb2.Event(seq=3, turn_played=common_pb2.TurnPlayed(seat=1, notation="8H QI", points=22))
-    assert render.describe_event(e, ["Ann", "Bob"]) == "Bob: 8H QI for 22"
+    assert movelog.describe_event(e, ["Ann", "Bob"]) == "Bob: 8H QI for 22"
     e = common_pb2.Event(seq=4, play_checked=common_pb2.PlayChecked(
         seat=0, checker_seat=1, result=common_pb2.CHECK_RESULT_FAILED, invalid_words=["ZQX"]))
-    assert "ZQX not valid" in render.describe_event(e, ["Ann", "Bob"])
-    assert render.describe_event(common_pb2.Event(heartbeat=common_pb2.Heartbeat())) is None
+    assert "ZQX not valid" in movelog.describe_event(e, ["Ann", "Bob"])
+    assert movelog.describe_event(common_pb2.Event(heartbeat=common_pb2.Heartbeat())) is None
 
 
 # -- errors from google.rpc.Status, over a real channel ----------------------------------------

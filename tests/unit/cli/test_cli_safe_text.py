@@ -8,7 +8,7 @@ import json
 
 from rich.console import Console
 
-from wordarena.clients.cli import render
+from wordarena.clients.cli import movelog, render
 from wordarena.clients.cli.client import ClientError
 from wordarena.clients.cli.common import json_text
 from wordarena.clients.cli.safe import safe_json, safe_text
@@ -43,10 +43,10 @@ def test_json_output_escapes_what_could_act_on_a_terminal_and_keeps_the_data() -
 def test_chat_names_and_effect_reasons_in_the_move_log_are_safe() -> None:
     chat = common_pb2.Event(chat=common_pb2.ChatMessage(
         sender=common_pb2.Player(display_name="Eve\x1b[31m"), text=HOSTILE))
-    line = render.describe_event(chat)
+    line = movelog.describe_event(chat)
     assert line is not None and "\x1b" not in line and "\u202e" not in line and "[red]x[/red]" in line
     effect = common_pb2.Event(effect=common_pb2.Effect(reason="boom\x1b]0;title\x07"))
-    assert render.describe_event(effect) == "boom␛]0;title␇"
+    assert movelog.describe_event(effect) == "boom␛]0;title␇"
 
 
 def test_display_names_on_the_screen_are_safe() -> None:
