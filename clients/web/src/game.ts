@@ -1,20 +1,17 @@
 // The game page's controller: the view from GetMatch, the event stream (StreamMatch, resumed with
 // after_seq after a reload or a dropped connection), the tiles being placed with the server's
 // preview of their score, and the turns (play, pass, swap, resign, accept / check) and chat.
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { describeError, isCode, lobby, matchClient, requestId, type MatchClient } from "./api.js";
-import { BoardGrid, type Tentative } from "./board.js";
+import { BoardGrid } from "./board.js";
 import { h } from "./dom.js";
-import {
-  ActionKind, EffectMoveSchema, Facing, LeaveKind, MoveSchema, PlacementSchema, SeatStatus,
-  type ActiveEffect, type EffectMove, type Event, type Placement, type Tile,
-} from "./gen/wordarena/v1/common_pb.js";
-import {
-  Decision, MatchStatus, PendingPlaySchema, type MatchView,
-} from "./gen/wordarena/v1/match_pb.js";
-import { actionName, familyName } from "./names.js";
+import { applyEvent, needsRefresh } from "./events.js";
+import type { Event, MoveSchema } from "./gen/wordarena/v1/common_pb.js";
+import { Decision, MatchStatus, type MatchView } from "./gen/wordarena/v1/match_pb.js";
+import { familyName } from "./names.js";
 import { parsePlay } from "./notation.js";
+import { Placing } from "./placing.js";
 import { moveLine, renderSeats, renderSummary, seatName, wordsOf } from "./panels.js";
 import { RackView } from "./rack.js";
 
@@ -38,21 +35,16 @@ class Game {
   /** The highest seq received (stream, heartbeats included, or the view). */
   private seq = 0n;
   private readonly abort = new AbortController();
-  private tentative = new Map<number, Tentative>();
-  private selected: number | null = null;
-  /** War of Words: the player's own Rain / Whirlwind moves of this play, by effect id. */
-  private effectMoves = new Map<string, { to: number; action: ActionKind }>();
-  /** The effect picked to move (its new square is the next square clicked). */
-  private moving: ActiveEffect | null = null;
   private moves: string[] = [];
   private chat: Saved["chat"] = [];
   private previewToken = 0;
   private refreshTimer: number | undefined;
   private clockTimer: number | undefined;
 
-  private readonly board = new BoardGrid((i) => this.onSquare(i), (i, rackIndex) => this.onDrop(i, rackIndex),
-    (i, letter) => this.onLetter(i, letter), (i) => this.onErase(i));
-  private readonly rack = new RackView((i) => this.onRackTile(i));
+  private readonly placing = new Placing(() => this.view, () => this.changed(), (text) => { this.preview.textContent = text; });
+  private readonly board = new BoardGrid((i) => this.placing.onSquare(i), (i, rackIndex) => this.placing.onDrop(i, rackIndex),
+    (i, letter) => this.placing.onLetter(i, letter), (i) => this.placing.onErase(i));
+  private readonly rack = new RackView((i) => { this.placing.onRackTile(i); this.renderRack(); });
   private readonly title = h("h1", { id: "match-title" });
   private readonly status = h("p", { class: "status", id: "status", role: "status" });
   private readonly notice = h("p", { class: "notice", id: "notice" });
@@ -173,69 +165,9 @@ class Game {
     }
     this.save();
     if (historyOnly) return;
-    this.apply(ev);
+    if (applyEvent(this.view, ev)) this.clearTentative();
     this.render();
-    if (this.needsRefresh(ev)) this.scheduleRefresh();
-  }
-
-  /** Whether the view after `ev` holds more than the event told: War of Words' effects, clouds
-   * and water; running clocks; seats that dropped out. A classic or Scrabble play without clocks
-   * is whole in its event (board changes, scores, rack, seat to move). */
-  private needsRefresh(ev: Event): boolean {
-    if (this.view.ruleset?.rulesetId === "warofwords") return true;
-    if (this.view.seats.some((s) => s.clock)) return true;
-    const k = ev.kind.case;
-    return k !== "turnPlayed" && k !== "turnPassed" && k !== "tilesExchanged";
-  }
-
-  /** What an event changes in the view, at once; GetMatch after it fills in the rest (clocks,
-   * effects, clouds). */
-  private apply(ev: Event): void {
-    const v = this.view;
-    const board = v.board;
-    if (board) {
-      for (const sq of ev.boardChanges) {
-        const r = sq.square?.row ?? 0;
-        const c = sq.square?.col ?? 0;
-        board.squares[r * board.cols + c] = sq;
-      }
-    }
-    ev.scores.forEach((score, i) => { const s = v.seats[i]; if (s) s.score = score; });
-    v.toMoveSeat = ev.toMoveSeat;
-    v.bagCount = ev.bagCount;
-    v.lastSeq = ev.seq;
-    v.gameSeq = ev.seq;
-    if (ev.viewerRack) {
-      v.rack = ev.viewerRack;
-      this.clearTentative();
-    }
-    const k = ev.kind;
-    switch (k.case) {
-      case "playPending":
-        v.pending = create(PendingPlaySchema, { seat: k.value.seat, deciderSeat: k.value.deciderSeat, placements: k.value.placements, breakdown: k.value.breakdown, seq: ev.seq });
-        break;
-      case "playAccepted":
-      case "playChecked":
-        v.pending = undefined;
-        break;
-      case "playerLeft": {
-        const s = v.seats[k.value.seat];
-        if (s) s.status = k.value.kind === LeaveKind.RESIGNED ? SeatStatus.RESIGNED : SeatStatus.LEFT;
-        break;
-      }
-      case "playerTimedOut": {
-        const s = v.seats[k.value.seat];
-        if (s) s.status = SeatStatus.TIMED_OUT;
-        break;
-      }
-      case "gameOver":
-        v.result = k.value;
-        v.status = MatchStatus.FINISHED;
-        v.toMoveSeat = undefined;
-        break;
-      default:
-        break;
-    }
+    if (needsRefresh(this.view, ev)) this.scheduleRefresh();
   }
 
   private scheduleRefresh(): void {
@@ -255,93 +187,8 @@ class Game {
 
   // --- placing tiles ---------------------------------------------------------------------------
 
-  private rackTiles(): Tile[] {
-    return this.view.rack?.tiles ?? [];
-  }
-
-  private onRackTile(i: number): void {
-    this.selected = this.selected === i ? null : i;
-    this.renderRack();
-  }
-
-  private onSquare(index: number): void {
-    const cols = this.view.board?.cols ?? 15;
-    if (this.moving) {
-      this.effectMoves.set(this.moving.effectId, { to: index, action: this.moving.action });
-      this.moving = null;
-      this.changed();
-      return;
-    }
-    if (this.tentative.has(index)) {
-      this.tentative.delete(index);
-      this.changed();
-      return;
-    }
-    if (this.selected === null) {
-      // a click on the player's own Rain or Whirlwind picks it up, to move it with this play
-      const own = this.view.board?.effects.find((e) => e.movable && this.view.controlledSeats.includes(e.ownerSeat)
-        && e.origin && e.origin.row * cols + e.origin.col === index);
-      if (own) {
-        this.moving = own;
-        this.preview.textContent = `Moving the ${actionName(own.action)}: pick its new square.`;
-      }
-      return;
-    }
-    if (!this.view.rack) return;
-    const square = this.view.board?.squares[index];
-    if (square?.tile) return;
-    const tile = this.rackTiles()[this.selected];
-    if (!tile) return;
-    let letter = tile.letter;
-    if (tile.isBlank) {
-      const answer = window.prompt("Which letter does the blank stand for?", "")?.trim().toUpperCase();
-      if (!answer) return;
-      letter = answer;
-    } else if (tile.action === ActionKind.BLASTER) {
-      // the direction it fires, kept as U / D / L / R (facingOf)
-      const answer = window.prompt("Which way does the Blaster fire? (up, down, left, right)", "right")?.trim().toUpperCase();
-      if (!answer || !"UDLR".includes(answer[0]!)) return;
-      letter = answer[0]!;
-    }
-    this.tentative.set(index, { rackIndex: this.selected, letter, isBlank: tile.isBlank, tile });
-    this.selected = null;
-    this.changed();
-  }
-
-  private onDrop(index: number, rackIndex: number): void {
-    if (this.tentative.has(index) || [...this.tentative.values()].some((t) => t.rackIndex === rackIndex)) return;
-    this.selected = rackIndex;
-    this.onSquare(index);
-  }
-
-  /** A letter typed on a board square: that letter's rack tile, else a blank standing for it. */
-  private onLetter(index: number, letter: string): boolean {
-    if (!this.view.rack || this.tentative.has(index) || this.view.board?.squares[index]?.tile) return false;
-    const used = new Set([...this.tentative.values()].map((t) => t.rackIndex));
-    const tiles = this.rackTiles();
-    let rackIndex = tiles.findIndex((t, i) => !used.has(i) && !t.isBlank && t.letter === letter);
-    if (rackIndex < 0) rackIndex = tiles.findIndex((t, i) => !used.has(i) && t.isBlank);
-    const tile = tiles[rackIndex];
-    if (!tile) {
-      this.preview.textContent = `No ${letter} on your rack.`;
-      return false;
-    }
-    this.tentative.set(index, { rackIndex, letter, isBlank: tile.isBlank, tile });
-    this.changed();
-    return true;
-  }
-
-  private onErase(index: number): boolean {
-    if (!this.tentative.delete(index)) return false;
-    this.changed();
-    return true;
-  }
-
   private clearTentative(): void {
-    this.tentative.clear();
-    this.effectMoves.clear();
-    this.moving = null;
-    this.selected = null;
+    this.placing.clear();
     this.preview.textContent = "";
   }
 
@@ -351,32 +198,14 @@ class Game {
     void this.runPreview();
   }
 
-  private placements(): Placement[] {
-    const cols = this.view.board?.cols ?? 15;
-    return [...this.tentative.entries()].map(([index, t]) => {
-      return create(PlacementSchema, {
-        square: { row: Math.floor(index / cols), col: index % cols },
-        letter: t.tile.action !== ActionKind.UNSPECIFIED || t.tile.isWildcard ? "" : t.letter,
-        isBlank: t.isBlank, isWildcard: t.tile.isWildcard, action: t.tile.action, actionFactor: t.tile.actionFactor,
-        facing: t.tile.action === ActionKind.BLASTER ? facingOf(t.letter) : Facing.UNSPECIFIED,
-      });
-    });
-  }
-
-  private effectMoveList(): EffectMove[] {
-    const cols = this.view.board?.cols ?? 15;
-    return [...this.effectMoves.entries()].map(([effectId, m]) =>
-      create(EffectMoveSchema, { effectId, to: { row: Math.floor(m.to / cols), col: m.to % cols } }));
-  }
-
   private async runPreview(): Promise<void> {
     const token = ++this.previewToken;
-    if (!this.tentative.size || this.view.viewerSeat === undefined) {
-      this.preview.textContent = this.effectMoves.size ? "Place tiles too: moving alone is not a turn." : "";
+    if (!this.placing.tentative.size || this.view.viewerSeat === undefined) {
+      this.preview.textContent = this.placing.hasMoves() ? "Place tiles too: moving alone is not a turn." : "";
       return;
     }
     try {
-      const res = await this.client.previewPlay({ matchId: this.matchId, placements: this.placements(), effectMoves: this.effectMoveList() });
+      const res = await this.client.previewPlay({ matchId: this.matchId, placements: this.placing.placements(), effectMoves: this.placing.effectMoveList() });
       if (token !== this.previewToken) return;
       if (res.scoreHidden) this.preview.textContent = "No score shown: the play reaches under a cloud.";
       else if (res.legal) this.preview.textContent = `${res.breakdown?.total ?? 0} points: ${wordsOf(res.breakdown)}`;
@@ -392,9 +221,8 @@ class Game {
   private onTyped(): void {
     const text = this.typed.value.trim();
     if (!text || /^(pass|swap|resign|accept|check)\b/i.test(text) || !this.view.board) return;
-    const parsed = parsePlay(text, this.view.board, this.rackTiles());
-    this.tentative = typeof parsed === "string" ? new Map() : parsed.placements;
-    this.selected = null;
+    const parsed = parsePlay(text, this.view.board, this.placing.rackTiles());
+    this.placing.setTiles(typeof parsed === "string" ? new Map() : parsed.placements);
     this.renderBoard();
     this.renderRack();
     if (typeof parsed === "string") this.preview.textContent = parsed;
@@ -432,11 +260,11 @@ class Game {
   }
 
   private async play(): Promise<void> {
-    if (!this.tentative.size) {
+    if (!this.placing.tentative.size) {
       this.error.textContent = "Place tiles first (pick a rack tile, then a square), or type a play such as 8H WORD.";
       return;
     }
-    await this.submit({ kind: { case: "play", value: { placements: this.placements(), effectMoves: this.effectMoveList() } } });
+    await this.submit({ kind: { case: "play", value: { placements: this.placing.placements(), effectMoves: this.placing.effectMoveList() } } });
   }
 
   private async pass(): Promise<void> {
@@ -444,7 +272,7 @@ class Game {
   }
 
   private async swap(letters?: string): Promise<void> {
-    const all = this.rackTiles().map((t) => (t.isBlank ? "?" : t.letter)).join("");
+    const all = this.placing.rackTiles().map((t) => (t.isBlank ? "?" : t.letter)).join("");
     const answer = letters || window.prompt("Tiles to swap (letters; ? for a blank):", all);
     if (!answer) return;
     const tiles = [...answer.replace(/\s+/g, "").toUpperCase()].map((ch) => ({ letter: ch, isBlank: ch === "?" }));
@@ -544,13 +372,13 @@ class Game {
   }
 
   private renderBoard(): void {
-    const marks = new Map([...this.effectMoves.values()].map((m) => [m.to, `${actionName(m.action)} here`]));
-    if (this.view.board) this.board.render(this.view.board, this.tentative, this.view.viewerSeat !== undefined, marks);
+    if (this.view.board) {
+      this.board.render(this.view.board, this.placing.tentative, this.view.viewerSeat !== undefined, this.placing.marks());
+    }
   }
 
   private renderRack(): void {
-    const used = new Set([...this.tentative.values()].map((t) => t.rackIndex));
-    this.rack.render(this.rackTiles(), used, this.selected);
+    this.rack.render(this.placing.rackTiles(), this.placing.used(), this.placing.selected);
   }
 
   private renderPending(): void {
@@ -579,8 +407,4 @@ class Game {
     this.chatEl.replaceChildren(...this.chat.map((c) => h("li", { class: c.observers ? "obs" : "" }, c.text)));
     this.chatEl.scrollTop = this.chatEl.scrollHeight;
   }
-}
-
-function facingOf(letter: string): Facing {
-  return ({ U: Facing.UP, D: Facing.DOWN, L: Facing.LEFT, R: Facing.RIGHT } as Record<string, Facing>)[letter] ?? Facing.RIGHT;
 }
