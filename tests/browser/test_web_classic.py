@@ -11,12 +11,20 @@ from __future__ import annotations
 import re
 
 import pytest
-from web_helpers import Pages, best_play, create_table, match_id, shot, sign_in, square_name, unique, view_of
+from web_helpers import (
+    Pages,
+    best_play,
+    create_table,
+    expect,
+    match_id,
+    shot,
+    sign_in,
+    square_name,
+    unique,
+    view_of,
+)
 
 from wordarena.v1 import match_pb2 as m
-
-# without Playwright the module skips (under CI: fails, tests/conftest.py)
-expect = pytest.importorskip("playwright.sync_api").expect
 
 pytestmark = pytest.mark.slow
 

@@ -12,10 +12,7 @@ import signal
 import subprocess
 
 import pytest
-from web_helpers import Pages, best_play, create_table, match_id, sign_in, unique, view_of
-
-# without Playwright the module skips (under CI: fails, tests/conftest.py)
-expect = pytest.importorskip("playwright.sync_api").expect
+from web_helpers import Pages, best_play, create_table, expect, match_id, sign_in, unique, view_of
 
 pytestmark = pytest.mark.slow
 
