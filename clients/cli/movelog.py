@@ -46,7 +46,8 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
         return f"{who(e.seat)} swapped {render.counted(e.count, 'tile')}{mine}"
     if kind == "play_pending":
         e = event.play_pending
-        return (f"{who(e.seat)} played {play_text('', e.placements)} for {e.breakdown.total} "
+        played = render.words_text(e.breakdown) or play_text("", e.placements)
+        return (f"{who(e.seat)} played {played} for {e.breakdown.total} "
                 f"(pending: {who(e.decider_seat)} accepts or checks)")
     if kind == "play_accepted":
         e = event.play_accepted
@@ -54,9 +55,11 @@ def describe_event(event: common_pb2.Event, names: Sequence[str] | None = None) 
     if kind == "play_checked":
         e = event.play_checked
         if e.result == common_pb2.CHECK_RESULT_HELD:
-            return f"{who(e.checker_seat)} checked {who(e.seat)}'s play: it held ({e.points} pts)"
+            return (f"{who(e.checker_seat)} checked {who(e.seat)}'s play: the words are good, it "
+                    f"stands ({e.points} pts) and {who(e.checker_seat)} lost the turn")
         return (f"{who(e.checker_seat)} checked {who(e.seat)}'s play: "
-                f"{safe_text(', '.join(e.invalid_words)) or 'invalid'} not valid, taken back")
+                f"{safe_text(', '.join(e.invalid_words)) or 'invalid'} not valid, taken back; "
+                f"{who(e.checker_seat)} moves")
     if kind == "player_timed_out":
         return f"{who(event.player_timed_out.seat)} ran out of time"
     if kind == "player_left":

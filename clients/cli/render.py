@@ -266,6 +266,12 @@ def seats_renderable(view: match_pb2.MatchView, now: float | None = None) -> Tex
     return out
 
 
+def words_text(breakdown: common_pb2.ScoreBreakdown) -> str:
+    """The words a play forms, as the player reads them: ``BRANDS`` or ``BRANDS, AX`` (empty when
+    the breakdown names none)."""
+    return ", ".join(safe_text(w.word) for w in breakdown.words)
+
+
 def status_line(view: match_pb2.MatchView) -> Text:
     """Whose turn, tiles in the bag, pending decision."""
     out = Text()
@@ -285,9 +291,10 @@ def status_line(view: match_pb2.MatchView) -> Text:
     if view.HasField("pending") and view.pending.placements:
         decider = view.pending.decider_seat
         who = "you" if decider in view.controlled_seats else seat_name(view, decider)
-        out.append(f"\nPending play by {seat_name(view, view.pending.seat)} "
-                   f"({view.pending.breakdown.total} pts): {who} must accept or check",
-                   style="bold magenta")
+        words = words_text(view.pending.breakdown)
+        out.append(f"\nPending play by {seat_name(view, view.pending.seat)}: "
+                   f"{words + ' ' if words else ''}({view.pending.breakdown.total} pts): "
+                   f"{who} must accept or check", style="bold magenta")
     return out
 
 

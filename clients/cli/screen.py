@@ -242,6 +242,10 @@ class GameScreen:
             return "watching > "
         if self._confirming:
             return "resign? yes / no > "
+        pending = self.view.pending if self.view.HasField("pending") else None
+        if pending is not None and pending.placements and pending.decider_seat in self.view.controlled_seats:
+            words = render.words_text(pending.breakdown)
+            return f"accept or check {words or 'the pending play'}? > "
         if self.view.HasField("to_move_seat") and self.view.to_move_seat in self.view.controlled_seats:
             return "your move > "
         return "waiting (commands still work) > "
