@@ -68,6 +68,31 @@ async def _(w: World) -> None:
                                     metadata=host.md), S.NOT_FOUND)
 
 
+@promise("LobbyService.JoinTable", "FAILED_PRECONDITION TABLE_NOT_OPEN once the table started")
+async def _(w: World) -> None:
+    mid, (a, _) = await w.match()
+    tables = await a.lobby.ListTables(lb.ListTablesRequest(filter=lb.TableFilter(
+        statuses=[lb.TABLE_STATUS_STARTED])), metadata=a.md)
+    [table] = [t for t in tables.tables if t.match.match_id == mid]
+    late = await w.guest()
+    err = await refused(late.lobby.JoinTable(lb.JoinTableRequest(table_id=table.table_id, request_id=rid()),
+                                             metadata=late.md), S.FAILED_PRECONDITION)
+    assert lobby_code(err) == e.LOBBY_CODE_TABLE_NOT_OPEN
+
+
+@promise("LobbyService.SitBot", "FAILED_PRECONDITION TABLE_NOT_OPEN once the table started")
+async def _(w: World) -> None:
+    mid, (a, _) = await w.match()
+    tables = await a.lobby.ListTables(lb.ListTablesRequest(filter=lb.TableFilter(
+        statuses=[lb.TABLE_STATUS_STARTED])), metadata=a.md)
+    [table] = [t for t in tables.tables if t.match.match_id == mid]
+    assert table.host_player_id == a.player_id  # the host, who may seat bots on an open table
+    err = await refused(a.lobby.SitBot(lb.SitBotRequest(table_id=table.table_id, bot_level=1,
+                                                        request_id=rid()), metadata=a.md),
+                        S.FAILED_PRECONDITION)
+    assert lobby_code(err) == e.LOBBY_CODE_TABLE_NOT_OPEN
+
+
 @promise("LobbyService.StartTable",
          "PERMISSION_DENIED NOT_HOST for a seated player who is not host; NOT_FOUND unknown table; a "
          "repeated request_id returns the first answer")

@@ -23,7 +23,7 @@ import tournament_promises  # noqa: F401
 import tournament_timing_promises  # noqa: F401
 from world import PROMISES, World
 
-from wordarena.v1 import control_pb2, lobby_pb2, match_pb2, tournament_pb2
+from wordarena.v1 import control_pb2, errors_pb2, lobby_pb2, match_pb2, tournament_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOS = ROOT / "protos" / "wordarena" / "v1"
@@ -106,6 +106,66 @@ def rpc_comments() -> dict[str, str]:
 
 def named_codes(text: str) -> set[str]:
     return {code for code in CODES if re.search(rf"\b{code}\b", text)}
+
+
+#: Rule codes (RuleCode, LobbyCode) an RPC comment names that are checked by a test outside the
+#: conformance suite, with where: the test must name the code (``RULE_CODE_X`` / ``LOBBY_CODE_X``,
+#: or the code name a RuleViolation carries).
+RULES_ELSEWHERE: dict[str, dict[str, str]] = {
+    "LobbyService.CreateTable": {"TOO_MANY_OPEN": "tests/service/lobby/test_lobby_open_caps.py::"
+                                                  "test_a_player_holds_at_most_five_open_tables"},
+    "LobbyService.JoinTable": {"TOO_MANY_OPEN": "tests/service/lobby/test_lobby_open_caps.py::"
+                                                "test_a_player_holds_at_most_five_open_tables"},
+    "TournamentService.CreateTournament": {
+        "TOO_MANY_OPEN": "tests/service/lobby/test_lobby_open_caps.py::"
+                         "test_a_player_creates_at_most_five_unfinished_tournaments"},
+    "LobbyService.StartTable": {"NO_CAPACITY": "tests/service/lobby/test_lobby_service.py::"
+                                               "test_stale_or_refusing_servers_get_nothing"},
+    "MatchControlService.AbortMatch": {"GAME_OVER": "tests/service/match/test_match_abort.py::"
+                                                    "test_abort_unknown_started_and_finished_matches"},
+    "MatchService.Define": {"DECISION_PENDING": "tests/service/match/test_pending_play_oracles.py::"
+                                                "test_define_and_hindsight_wait_for_the_decision"},
+    "MatchService.Hindsight": {
+        "DECISION_PENDING": "tests/service/match/test_pending_play_oracles.py::"
+                            "test_define_and_hindsight_wait_for_the_decision",
+        "FEATURE_UNAVAILABLE": "tests/service/match/test_rule_violations.py::"
+                               "test_rule_violation_carries_its_fields"},
+    "MatchService.PreviewPlay": {"FEATURE_UNAVAILABLE": "tests/service/match/test_match_clouds.py::"
+                                                        "test_no_answer_of_any_rpc_spells_what_lies_under_a_cloud"},
+    "MatchService.LeaveMatch": {"SEAT_INACTIVE": "tests/service/match/test_rule_violations.py::"
+                                                 "test_rule_violation_carries_its_fields"},
+    "MatchService.SubmitTurn": {code: "tests/service/match/test_rule_violations.py::"
+                                      "test_rule_violation_carries_its_fields"
+                                for code in ("DECISION_PENDING", "EXCHANGE_LIMIT", "FIRST_MOVE_OFF_START",
+                                             "GAME_OVER", "GAP", "NOT_CONNECTED", "NOT_IN_LINE",
+                                             "WORD_NOT_IN_LEXICON")},
+}
+RULE_CODES = sorted(({n.removeprefix("RULE_CODE_") for n in errors_pb2.RuleCode.keys()}  # noqa: SIM118
+                     | {n.removeprefix("LOBBY_CODE_") for n in errors_pb2.LobbyCode.keys()})  # noqa: SIM118
+                    - {"UNSPECIFIED"})
+
+
+def named_rules(text: str) -> set[str]:
+    return {code for code in RULE_CODES if re.search(rf"\b{code}\b", text)}
+
+
+def test_every_rule_code_an_rpc_comment_names_is_checked() -> None:
+    """The self-check beyond status codes: every RuleCode / LobbyCode an RPC comment names is named
+    by one of the RPC's promises (which assert it) or checked by the test RULES_ELSEWHERE names."""
+    unchecked = {}
+    for rpc, comment in rpc_comments().items():
+        promised = set().union(*(named_rules(text) for text in PROMISES.get(rpc, {})))
+        left = named_rules(comment) - promised - RULES_ELSEWHERE.get(rpc, {}).keys()
+        if left:
+            unchecked[rpc] = sorted(left)
+    assert not unchecked, f"rule codes named in RPC comments that nothing checks: {unchecked}"
+    for rpc, where in RULES_ELSEWHERE.items():
+        for code, test in where.items():
+            path, _, name = test.partition("::")
+            text = (ROOT / path).read_text(encoding="utf-8")
+            assert re.search(rf"def {name}\(", text), test
+            assert re.search(rf"\b(RULE_CODE_|LOBBY_CODE_)?{code}\b", text), f"{test} never names {code}"
+            assert code in named_rules(rpc_comments()[rpc]), f"{rpc} does not name {code}"
 
 
 def test_every_rpc_of_the_contract_has_promises() -> None:

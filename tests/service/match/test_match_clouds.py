@@ -33,6 +33,7 @@ from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.placement import next_square
 from wordarena.services.match import views
 from wordarena.v1 import common_pb2 as c
+from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
 
 PARK = "warofwords/en/warofwords-park"
@@ -306,6 +307,7 @@ async def test_clouds_hide_what_lies_under_them_in_every_message(harness: Harnes
             assert not _names_in(pv.violation.message) & hidden, pv.violation.message
             if any(p.row * COLS + p.col in hidden for p in action.placements):
                 assert pv.score_hidden and not pv.HasField("breakdown"), pv
+                assert pv.violation.code == e.RULE_CODE_FEATURE_UNAVAILABLE, pv
                 assert not pv.violation.words, pv
                 previews["refused"] += 1
             elif pv.score_hidden:  # a word runs on under a cloud: no score, no words
@@ -434,6 +436,7 @@ async def test_no_answer_of_any_rpc_spells_what_lies_under_a_cloud(harness: Harn
                              *(w.word for w in ws.breakdown.words)])
             assert not any(w in said for w in true_words), (true_words, ws)
             assert not ws.invalid_words and not ws.HasField("breakdown") and not ws.rank, ws
+            assert ws.violation.code == e.RULE_CODE_FEATURE_UNAVAILABLE, ws
             if ws.HasField("best"):
                 assert not _runs_under_a_cloud(ws.best.play.placements, squares, links), ws.best
             with pytest.raises(grpc.aio.AioRpcError) as refused:
