@@ -23,12 +23,21 @@ export const lobby: LobbyClient = createClient(
 let config: Promise<Record<string, string>> | undefined;
 const matchClients = new Map<string, MatchClient>();
 
-/** The match server's web URL for its gRPC address, from the lobby's /config.json. */
-async function webUrl(address: string): Promise<string> {
-  config ??= fetch("/config.json", { cache: "no-store" })
+function loadConfig(): Promise<Record<string, string>> {
+  return fetch("/config.json", { cache: "no-store" })
     .then((r) => (r.ok ? r.json() : { match_servers: {} }))
     .then((c: { match_servers?: Record<string, string> }) => c.match_servers ?? {});
-  const url = (await config)[address];
+}
+
+/** The match server's web URL for its gRPC address, from the lobby's /config.json (read again
+ * when the address is not in the copy read earlier: match servers register as they start). */
+async function webUrl(address: string): Promise<string> {
+  config ??= loadConfig();
+  let url = (await config)[address];
+  if (!url) {
+    config = loadConfig();
+    url = (await config)[address];
+  }
   if (!url) throw new Error(`no web address is configured for the match server ${address}`);
   return url.replace(/\/$/, "");
 }
