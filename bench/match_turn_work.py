@@ -31,6 +31,7 @@ from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.services.match import eventlog, moves, projection, views
+from wordarena.services.match.core import Act, Decision, decide
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo
 from wordarena.v1 import match_pb2 as m
 
@@ -55,11 +56,22 @@ def new_runtime(script: dict[str, Any], lexicon: Any) -> Runtime:
     return rt
 
 
+#: How the turn is decided: through the match core as the server does (a snapshot of the match,
+#: ``core.decide``), or the engine's ``apply`` alone (the work before the core, for comparison).
+VIA_CORE = True
+
+
 def play_turn(rt: Runtime, seat: int, tiles: list[list[Any]] | None) -> None:
-    """One SubmitTurn's in-process work: the engine's play, the stored events (encoded as the
-    store writes them), the answer and both seats' stream messages; then installed."""
+    """One SubmitTurn's in-process work: the decision (the core's, or the engine's alone), the
+    stored events (encoded as the store writes them), the answer and both seats' stream messages;
+    then installed."""
     action = moves.action_of(rt.state, seat, _request(tiles).move)
-    new_state, engine_events = apply(rt.state, action)
+    if VIA_CORE:
+        decided = decide(rt.snapshot(), Act("a" if seat == 0 else "b", "", "SubmitTurn", action, rt.seq, 1.0))
+        assert isinstance(decided, Decision), decided
+        new_state, engine_events = decided.state, list(decided.events)
+    else:
+        new_state, engine_events = apply(rt.state, action)
     events = eventlog.to_stored(rt, engine_events, new_state, 1.0)
     racks = events[-1].payload["after"]["racks"]
     rack = views.rack(rt.ruleset, racks[seat])
@@ -88,7 +100,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20, help="scripted games a pass (default 20)")
     ap.add_argument("--passes", type=int, default=15, help="timed passes (default 15; the best counts)")
     ap.add_argument("--no-timing", action="store_true", help="only run the passes (under valgrind)")
+    ap.add_argument("--engine-only", action="store_true",
+                    help="decide with the engine's apply alone, not through the match core")
     args = ap.parse_args()
+    global VIA_CORE
+    VIA_CORE = not args.engine_only
     scripts = load_scripts(40, True)[:args.games]
     lexicon = load_lexicon(get_ruleset(RULESET, "en", None).lexicon)
     play_all(scripts, lexicon)  # warm: caches, lexicon pages
@@ -101,7 +117,8 @@ def main() -> None:
         turns = play_all(scripts, lexicon)
         best = min(best, (time.process_time() - t0) / turns)
     if not args.no_timing:
-        print(json.dumps({"turns_per_pass": turns, "cpu_us_per_turn_best": round(best * 1e6, 1)}))
+        print(json.dumps({"turns_per_pass": turns, "cpu_us_per_turn_best": round(best * 1e6, 1),
+                          "decided_by": "core" if VIA_CORE else "engine"}))
 
 
 if __name__ == "__main__":

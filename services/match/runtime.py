@@ -24,6 +24,32 @@ __all__ = ["Options", "Runtime", "SeatInfo", "after_snapshot", "controlled_seats
 
 
 @dataclass
+class LogTally:
+    """Counts of the log the core reads, carried on from the last event counted: reading every
+    event again each turn would decode the packed payloads of the old ones (``StoredEvent``)."""
+
+    counted: int = 0
+    moved: frozenset[int] = frozenset()
+    chats: dict[str, int] = field(default_factory=dict)
+    observer_chats: int = 0
+
+    def caught_up(self, events: list[StoredEvent]) -> LogTally:
+        """Counts the events after the last one counted (all again if the log got shorter)."""
+        if self.counted > len(events):
+            self.counted, self.moved, self.chats, self.observer_chats = 0, frozenset(), {}, 0
+        fresh = events[self.counted:]
+        if fresh:
+            self.moved = self.moved | frozenset(_movers(fresh))
+            for ev in fresh:
+                if ev.kind == "chat":
+                    message = ev.payload["chat"]
+                    self.chats[message["player_id"]] = self.chats.get(message["player_id"], 0) + 1
+                    self.observer_chats += bool(message.get("observers"))
+            self.counted = len(events)
+        return self
+
+
+@dataclass
 class Runtime:
     """A live match owned by this server."""
 
@@ -54,7 +80,8 @@ class Runtime:
     #: The latest events whose projections are kept (``StoredEvent.shown``), oldest first:
     #: shared by the streams and answers that show them (``projection.project``).
     projected: deque[StoredEvent] = field(default_factory=deque)
-    _moved: tuple[int, frozenset[int]] = (-1, frozenset())
+    #: What the core reads of the log, counted as events arrive (``LogTally``).
+    tally: LogTally = field(default_factory=lambda: LogTally())
 
     @property
     def seq(self) -> int:
@@ -83,27 +110,19 @@ class Runtime:
 
     @property
     def moved(self) -> frozenset[int]:
-        """Seats that made a move of their own (read from the log, counted once per seq)."""
-        if self._moved[0] != len(self.events):
-            self._moved = (len(self.events), frozenset(moved_seats(self.events)))
-        return self._moved[1]
+        """Seats that made a move of their own (any action but a time-out or a kick)."""
+        return self.tally.caught_up(self.events).moved
 
     def snapshot(self) -> Match:
         """The match as the core decides on it now (take it with ``lock`` held)."""
-        chats: dict[str, int] = {}
-        observers = 0
-        for ev in self.events:
-            if ev.kind == "chat":
-                message = ev.payload["chat"]
-                chats[message["player_id"]] = chats.get(message["player_id"], 0) + 1
-                observers += bool(message.get("observers"))
+        tally = self.tally.caught_up(self.events)
         return Match(
             match_id=self.match_id, ruleset=self.ruleset, seats=tuple(self.seats), options=self.options,
             created_at=self.created_at, state=self.state, seq=self.seq, game_seq=self.game_seq,
             status=self.status, requests={k: method for k, (method, _) in self.requests.items()},
             clocks=None if self.clocks is None else tuple(self.clocks), turn_start=self.turn_start,
-            last_move=tuple(self.last_move), moved=self.moved, chats=chats, observer_chats=observers,
-            chat_buckets=dict(self.chat_buckets),
+            last_move=tuple(self.last_move), moved=tally.moved, chats=dict(tally.chats),
+            observer_chats=tally.observer_chats, chat_buckets=dict(self.chat_buckets),
         )
 
     # --- clocks (``core.timing``, at the game time now unless told) ----------------------
