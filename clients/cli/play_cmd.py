@@ -13,7 +13,7 @@ from wordarena.clients.cli.common import add_common, bot_level, run
 from wordarena.clients.cli.safe import safe_text
 from wordarena.clients.cli.screen import GameScreen
 from wordarena.clients.cli.table_cmd import add_settings, settings_from_args, table_text
-from wordarena.clients.cli.tournament_cmd import my_game
+from wordarena.clients.cli.tournament_cmd import next_game
 from wordarena.v1 import common_pb2, lobby_pb2
 
 
@@ -24,7 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Signs in as a guest (remembered in the config file), then: --bot LEVEL plays a "
         "bot at once; --create opens a table and waits for players; --join ID sits at a table; "
         "--quick queues for a quick match; --match ID goes back to a running match; --tournament ID "
-        "plays your current game of a tournament; with none of "
+        "plays your games of a tournament one after the other until it ends; with none of "
         "these, a menu lists the open tables. Type `help` on the game screen for the commands.")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--bot", type=bot_level, metavar="LEVEL",
@@ -33,8 +33,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--join", metavar="TABLE", help="join this table")
     mode.add_argument("--quick", action="store_true", help="quick match")
     mode.add_argument("--match", metavar="MATCH", help="resume this match")
-    mode.add_argument("--tournament", metavar="ID", help="play your current game of this tournament "
-                      "(waits until it is paired)")
+    mode.add_argument("--tournament", metavar="ID", help="play your games of this tournament, one after "
+                      "the other (waits for each to be paired) until it ends or you quit")
     p.add_argument("--name", help="guest display name (default: remembered, or a random one)")
     p.add_argument("--bot-after", type=float, default=30.0, metavar="SECONDS",
                    help="quick match: fill with bots after this wait (default 30)")
@@ -130,10 +130,7 @@ def _play(args: argparse.Namespace, client: Client) -> int:
     if args.match:
         match_id = args.match
     elif args.tournament:
-        say(f"Waiting for your game in tournament {args.tournament}…")
-        assignment = my_game(client, args.tournament)
-        client.remember_match(assignment)
-        match_id = assignment.match_id
+        return _tournament(client, args.tournament)
     elif args.bot is not None:
         table = client.create_table(settings_from_args(_with_bots(args, [args.bot])))
         match_id = _from_table(client, table)
@@ -150,6 +147,30 @@ def _play(args: argparse.Namespace, client: Client) -> int:
             return 0
     say(f"Match {match_id}")
     return GameScreen(client, match_id).run()
+
+
+def _tournament(client: Client, tournament_id: str) -> int:
+    """The player's games of a tournament one after the other, each on the game screen (its
+    title naming the tournament and round), until the tournament ends or the player stops."""
+    played: set[str] = set()
+    while True:
+        say(f"Waiting for your {'next ' if played else ''}game in tournament {tournament_id}…")
+        found = next_game(client, tournament_id, played)
+        if found is None:
+            if not played:
+                raise ClientError("the tournament ended without a game for you", 1)
+            say(f"Tournament {tournament_id} is over: wordarena tournament standings {tournament_id}")
+            return 0
+        client.remember_match(found.assignment)
+        match_id = found.assignment.match_id
+        played.add(match_id)
+        say(f"Match {match_id}: {found.label}")
+        screen = GameScreen(client, match_id, context=found.label, next_game=True)
+        code = screen.run()
+        if not screen.wants_next:
+            if not screen.finished:
+                say(f"Your game goes on: back to it with wordarena play --tournament {tournament_id}")
+            return code
 
 
 def _watch(args: argparse.Namespace, client: Client) -> int:

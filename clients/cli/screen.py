@@ -122,8 +122,14 @@ class GameScreen:
     """One match on the screen: state, event log, notices, command handling."""
 
     def __init__(self, client: Client, match_id: str, *, spectator: bool = False,
-                 out: Any = None) -> None:
+                 out: Any = None, context: str = "", next_game: bool = False) -> None:
+        """``context``: what the match is part of, in the title (``tournament Club night · round
+        2``); ``next_game``: once the game is over, Enter asks for the player's next game
+        (:attr:`wants_next`) and ``quit`` stops."""
         self.client = client
+        self.context = context
+        self.next_game = next_game
+        self.wants_next = False
         self.match_id = match_id
         self.spectator = spectator
         self.out = out or sys.stdout
@@ -236,6 +242,8 @@ class GameScreen:
 
     def prompt(self) -> str:
         """The prompt text."""
+        if self.finished and self.next_game:
+            return "game over — Enter for your next game, 'quit' to stop > "
         if self.finished:
             return "game over — Enter or 'quit' to leave > "
         if self.spectator:
@@ -254,7 +262,8 @@ class GameScreen:
         """Redraw the whole screen and the prompt with what is typed so far."""
         screen = render.match_screen(self.view, list(self.log), [safe_text(n) for n in self.notices],
                                      title=safe_text(f"wordarena · {self.view.ruleset.ruleset_id} · "
-                                                     f"match {self.match_id}")
+                                                     f"match {self.match_id}"
+                                                     + (f" · {self.context}" if self.context else ""))
                                      + (" · watching" if self.spectator else ""))
         with self.console.capture() as cap:
             self.console.print(screen)
@@ -303,6 +312,7 @@ class GameScreen:
         self._info_turn = self._turn_key()
         self.dirty = True
         if self.finished and line.lower() in ("", "quit", "exit", "q"):
+            self.wants_next = self.next_game and not line
             return False
         if not line:
             return True

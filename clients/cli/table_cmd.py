@@ -321,12 +321,29 @@ def _matches(args: argparse.Namespace, client: Client) -> int:
     lines = []
     for m in matches:
         client.remember_match(m.assignment)
+        if m.active:
+            _live_scores(client, m)
         players = " vs ".join(f"{s.player.display_name} {s.score}" for s in m.seats)
         state = ("your turn" if m.your_turn else "active") if m.active else \
             common_pb2.Outcome.Name(m.outcome).removeprefix("OUTCOME_").lower()
         lines.append(f"{m.assignment.match_id}  {m.ruleset.ruleset_id}  {state}  {players}")
     emit(args, {"matches": [to_dict(m) for m in matches]}, "\n".join(lines) or "No matches.")
     return 0
+
+
+def _live_scores(client: Client, m: lobby_pb2.MatchSummary) -> None:
+    """A running match's scores and whose turn it is, from its match server: the lobby hears of
+    scores only when a game ends, so its list shows 0 for every seat of a running game. The
+    lobby's values stay when the match server cannot be reached."""
+    try:
+        view = client.get_match(m.assignment.match_id)
+    except ClientError:
+        return
+    scores = {s.index: s.score for s in view.seats}
+    for seat in m.seats:
+        seat.score = scores.get(seat.index, seat.score)
+    if view.HasField("to_move_seat"):
+        m.your_turn = view.to_move_seat in view.controlled_seats
 
 
 def _leaderboard(args: argparse.Namespace, client: Client) -> int:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import grpc
 
 from wordarena.clients.cli.client import Client, ClientError
 from wordarena.clients.cli.common import add_common, bot_level, emit, run, to_dict
+from wordarena.clients.cli.safe import safe_text
 from wordarena.clients.cli.table_cmd import add_settings, settings_from_args
 from wordarena.v1 import lobby_pb2
 from wordarena.v1 import tournament_pb2 as tp
@@ -267,26 +269,50 @@ def _watch(args: argparse.Namespace, client: Client) -> int:
     return 0
 
 
-def my_game(client: Client, tournament_id: str) -> lobby_pb2.MatchAssignment:
-    """Waits (watching the tournament) until the caller has a game being played; returns where
-    (a ``ClientError`` when the tournament ends first)."""
+@dataclass(frozen=True)
+class TournamentGameFound:
+    """The caller's game of a tournament being played: where, and how to name it on screen."""
+
+    assignment: lobby_pb2.MatchAssignment
+    tournament: str  # the tournament's name
+    round: int
+    game: int  # game index in the pairing, 0-based
+    games: int  # games per pairing
+
+    @property
+    def label(self) -> str:
+        """``tournament Club night · round 2`` (``· game 2 of 3`` when a pairing plays several)."""
+        more = f" · game {self.game + 1} of {self.games}" if self.games > 1 else ""
+        return f"tournament {self.tournament} · round {self.round}{more}"
+
+
+def next_game(client: Client, tournament_id: str,
+              skip: Collection[str] = ()) -> TournamentGameFound | None:
+    """Waits (watching the tournament) until the caller has a game being played other than the
+    matches in ``skip`` (those already played: the lobby may still list a game as playing for a
+    moment after it ends); None when the tournament is over first."""
     me = client.profile.player_id
     stream = client.tournaments.WatchTournament(
         tp.WatchTournamentRequest(tournament_id=tournament_id), metadata=client.metadata()
     )
     try:
         for msg in stream:
+            t = msg.state.tournament
             mine = {e.entrant_id for e in msg.state.entrants if e.player.player_id == me}
             for g in msg.state.games:
-                if g.status == tp.TOURNAMENT_GAME_STATUS_PLAYING and mine & {
-                    g.first_entrant_id,
-                    g.second_entrant_id,
-                }:
+                if (g.status == tp.TOURNAMENT_GAME_STATUS_PLAYING and g.match_id not in skip
+                        and mine & {g.first_entrant_id, g.second_entrant_id}):
                     seat = 0 if g.first_entrant_id in mine else 1
-                    return lobby_pb2.MatchAssignment(match_id=g.match_id, address=g.address, seat=seat)
-    except Exception as exc:  # grpc.RpcError, in plain words
-        raise ClientError(f"cannot follow the tournament: {exc}", 1) from exc
-    raise ClientError("the tournament ended without a game for you", 1)
+                    return TournamentGameFound(
+                        lobby_pb2.MatchAssignment(match_id=g.match_id, address=g.address, seat=seat),
+                        safe_text(t.settings.name) or tournament_id, g.round, g.game,
+                        max(t.settings.games_per_pairing, 1))
+            if t.status == tp.TOURNAMENT_STATUS_FINISHED:
+                stream.cancel()
+                return None
+    except grpc.RpcError as exc:
+        raise ClientError(f"cannot follow the tournament: {exc.details() or exc.code().name}", 1) from exc
+    return None
 
 
 def _bot(args: argparse.Namespace, client: Client) -> int:
