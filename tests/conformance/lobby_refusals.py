@@ -7,7 +7,7 @@ import contextlib
 
 import grpc
 from google.protobuf import duration_pb2
-from world import World, eventually, lobby_code, promise, refused, rid
+from world import Guest, World, eventually, lobby_code, promise, refused, rid
 
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
@@ -15,6 +15,15 @@ from wordarena.v1 import lobby_pb2 as lb
 from wordarena.v1 import lobby_pb2_grpc
 
 S = grpc.StatusCode
+
+
+async def _started_table(w: World) -> tuple[lb.Table, Guest]:
+    """The table of a started match, and its host (seat 0)."""
+    mid, (host, _) = await w.match()
+    tables = await host.lobby.ListTables(lb.ListTablesRequest(filter=lb.TableFilter(
+        statuses=[lb.TABLE_STATUS_STARTED])), metadata=host.md)
+    [table] = [t for t in tables.tables if t.match.match_id == mid]
+    return table, host
 
 
 @promise("LobbyService.ClaimAccount",
@@ -44,10 +53,7 @@ async def _(w: World) -> None:
          "FAILED_PRECONDITION TABLE_NOT_OPEN once the match started (leave it with "
          "MatchService.LeaveMatch); NOT_FOUND unknown table")
 async def _(w: World) -> None:
-    mid, (a, _) = await w.match()
-    tables = await a.lobby.ListTables(lb.ListTablesRequest(filter=lb.TableFilter(
-        statuses=[lb.TABLE_STATUS_STARTED])), metadata=a.md)
-    [table] = [t for t in tables.tables if t.match.match_id == mid]
+    table, a = await _started_table(w)
     err = await refused(a.lobby.LeaveTable(lb.LeaveTableRequest(table_id=table.table_id), metadata=a.md),
                         S.FAILED_PRECONDITION)
     assert lobby_code(err) == e.LOBBY_CODE_TABLE_NOT_OPEN
@@ -70,10 +76,7 @@ async def _(w: World) -> None:
 
 @promise("LobbyService.JoinTable", "FAILED_PRECONDITION TABLE_NOT_OPEN once the table started")
 async def _(w: World) -> None:
-    mid, (a, _) = await w.match()
-    tables = await a.lobby.ListTables(lb.ListTablesRequest(filter=lb.TableFilter(
-        statuses=[lb.TABLE_STATUS_STARTED])), metadata=a.md)
-    [table] = [t for t in tables.tables if t.match.match_id == mid]
+    table, _ = await _started_table(w)
     late = await w.guest()
     err = await refused(late.lobby.JoinTable(lb.JoinTableRequest(table_id=table.table_id, request_id=rid()),
                                              metadata=late.md), S.FAILED_PRECONDITION)
@@ -82,10 +85,7 @@ async def _(w: World) -> None:
 
 @promise("LobbyService.SitBot", "FAILED_PRECONDITION TABLE_NOT_OPEN once the table started")
 async def _(w: World) -> None:
-    mid, (a, _) = await w.match()
-    tables = await a.lobby.ListTables(lb.ListTablesRequest(filter=lb.TableFilter(
-        statuses=[lb.TABLE_STATUS_STARTED])), metadata=a.md)
-    [table] = [t for t in tables.tables if t.match.match_id == mid]
+    table, a = await _started_table(w)
     assert table.host_player_id == a.player_id  # the host, who may seat bots on an open table
     err = await refused(a.lobby.SitBot(lb.SitBotRequest(table_id=table.table_id, bot_level=1,
                                                         request_id=rid()), metadata=a.md),
