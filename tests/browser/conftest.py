@@ -46,7 +46,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         # every test signs guests in from 127.0.0.1: the per-address guest throttle opened wide
         env={**os.environ, "WORDARENA_GUEST_SIGN_IN_BURST": "10000",
-             "WORDARENA_SIGN_IN_ADDRESS_BURST": "10000"})
+             "WORDARENA_SIGN_IN_ADDRESS_BURST": "10000",
+             # ... and so are the caps on what one address's guests keep open (lobby, --max-open-*)
+             "WORDARENA_MAX_OPEN_TABLES_PER_GUEST_ADDRESS": "10000",
+             "WORDARENA_MAX_OPEN_TOURNAMENTS_PER_GUEST_ADDRESS": "10000"})
     deadline = time.monotonic() + 180
     text = ""
     while "READY" not in text:

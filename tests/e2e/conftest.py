@@ -24,7 +24,10 @@ def serving(data: Path, *extra: str) -> Iterator[Served]:
         # a module signs many guests in from 127.0.0.1: the per-address guest throttle opened wide
         cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         env={**os.environ, "WORDARENA_GUEST_SIGN_IN_BURST": "10000",
-             "WORDARENA_SIGN_IN_ADDRESS_BURST": "10000"})
+             "WORDARENA_SIGN_IN_ADDRESS_BURST": "10000",
+             # ... and so are the caps on what one address's guests keep open (lobby, --max-open-*)
+             "WORDARENA_MAX_OPEN_TABLES_PER_GUEST_ADDRESS": "10000",
+             "WORDARENA_MAX_OPEN_TOURNAMENTS_PER_GUEST_ADDRESS": "10000"})
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         text = (data / "serve.out").read_text()
