@@ -71,13 +71,20 @@ async def test_a_running_match_record_shows_no_rack_to_a_player_or_a_spectator(h
     srv = await harness.start()
     mid = await harness.create(srv, seed=11, spectators_allowed=True)
     alice, bob, carol = (harness.player(srv, p) for p in ("alice", "bob", "carol"))
+    put_down = []  # the tiles each play put on the board: everyone saw them
     view = await alice.view(mid)
-    await alice.submit(mid, client_move(view), view.last_seq)
+    first = client_move(view)
+    put_down.append(first)
+    await alice.submit(mid, first, view.last_seq)
     view = await bob.view(mid)
     swap = c.Move(exchange=c.ExchangeMove(tiles=list(view.rack.tiles[:3])))
     await bob.submit(mid, swap, view.last_seq)
     view = await alice.view(mid)
-    await alice.submit(mid, client_move(view), view.last_seq)
+    third = client_move(view)
+    put_down.append(third)
+    await alice.submit(mid, third, view.last_seq)
+    shown_tiles = ["".join(sorted("?" if p.is_blank else p.letter.upper() for p in mv.play.placements))
+                   for mv in put_down]
     racks = {p.player_id: "".join(t.letter or "?" for t in (await p.view(mid)).rack.tiles)
              for p in (alice, bob)}
 
@@ -85,7 +92,11 @@ async def test_a_running_match_record_shows_no_rack_to_a_player_or_a_spectator(h
         answer = await _record(who, mid)
         assert answer.status == m.MATCH_STATUS_IN_PROGRESS and not answer.racks_shown
         record = parse_gcg(answer.gcg)
-        assert [mv.rack for mv in record.moves] == ["", "", ""]
+        # no rack is shown: a play's rack token is only the tiles it put down (the standard form
+        # GCG readers parse; issue 41, finding 16), the exchange's none
+        tokens = [mv.rack for mv in record.moves]
+        assert ["".join(sorted(tokens[0])), tokens[1], "".join(sorted(tokens[2]))] == \
+            [shown_tiles[0], "", shown_tiles[1]]
         assert not record.final_racks
         assert "#seed" not in answer.gcg
         assert record.moves[1].word == "3"  # the exchange as a count, not the letters
