@@ -43,10 +43,12 @@ def test_hindsight_on_the_opening_lists_each_play_once_in_words(served: Served, 
     shown = [(m.group(2), int(m.group(3)), m.group(4)) for m in rows if m]
     assert len(shown) == len(set(shown)) and 1 <= len(shown) <= 5, out
     best_score, _ = opening[0]
-    # The best word is shown once, with every position the generator finds it at for that score.
+    # The best word is shown once, with the positions the generator finds it at for that score
+    # (all of those Hindsight returned: a bingo's dozen ties may be more than the rows asked for).
     word = rows[0].group(2) if rows[0] else ""
     positions = {n.split()[0] for s, n in opening if s == best_score and n.split()[1] == word}
-    assert rows[0] and set(rows[0].group(1).split(" / ")) == positions and len(positions) > 1, out
+    listed = set(rows[0].group(1).split(" / ")) if rows[0] else set()
+    assert listed <= positions and len(listed) > 1, (out, positions)
 
 
 def test_counts_and_classic_notation_in_words(served: Served, tmp_path: Path) -> None:
