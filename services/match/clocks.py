@@ -69,7 +69,12 @@ async def _timer(rt: Runtime, seat: int, seq: int, settle: Settle) -> None:
 
 
 async def expire(rt: Runtime, settle: Settle) -> None:
-    """Store the time-out of the seat to move if its time is up (call with the lock held)."""
-    decided = decide(rt.snapshot(), Expire(wallclock.now()))
+    """Store the time-out of the seat to move if its time is up (call with the lock held). The
+    match is snapshot for the core only when a time-out is due: not on every turn's path."""
+    now = wallclock.now()
+    due = time_out_at(rt)
+    if due is None or due > now:
+        return
+    decided = decide(rt.snapshot(), Expire(now))
     if isinstance(decided, Decision):
         await settle(rt, decided)

@@ -4,7 +4,7 @@ shell turns a ``Refusal`` into a gRPC status with its details (``services.match.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from wordarena.engine.errors import Rule, RuleError
@@ -67,19 +67,15 @@ def of_rule_error(exc: RuleError, state: GameState, action: Action) -> Refusal:
         tokens = [p.token for p in placements] if isinstance(action, Play) else (
             list(action.tiles) if isinstance(action, Exchange) else [])
         missing = Counter(tokens) - Counter(state.racks[action.seat])
-        return _with(out, tiles=tuple(sorted(missing.elements())))
+        return replace(out, tiles=tuple(sorted(missing.elements())))
     if exc.rule is Rule.DUPLICATE_SQUARE:
         named = Counter((p.row, p.col) for p in placements)
-        return _with(out, squares=tuple(sq for sq, n in named.items() if n > 1))
+        return replace(out, squares=tuple(sq for sq, n in named.items() if n > 1))
     if exc.rule is Rule.SQUARE_OCCUPIED:
         layout = state.ruleset.board
         taken = {(p.row, p.col) for p in placements
                  if layout.in_bounds(p.row, p.col) and state.cells[p.row * layout.cols + p.col] is not None}
-        return _with(out, squares=tuple(sorted(taken)))
+        return replace(out, squares=tuple(sorted(taken)))
     return out
 
 
-def _with(r: Refusal, **changes: object) -> Refusal:
-    from dataclasses import replace
-
-    return replace(r, **changes)  # type: ignore[arg-type]
