@@ -1,6 +1,7 @@
 """The lobby server: players, tables, matchmaking, allocation, records, leaderboards.
 
-Layers, outside in (only ``api`` and ``match_control`` know gRPC; only ``store`` holds SQL):
+Layers, outside in (only ``api`` and ``match_control`` know gRPC; only ``store`` and
+``tournaments.rows`` hold SQL):
 
 * ``main``          ``wordarena-lobby``: builds and runs the server; ``dev-token`` (``devtoken``)
 * ``api``           the servicers (LobbyService, TournamentService, MatchRegistryService): read the
@@ -16,12 +17,15 @@ Layers, outside in (only ``api`` and ``match_control`` know gRPC; only ``store``
 * ``quickmatch``    the quick-match queue and its matchmaking steps
 * ``standings``     results, records, leaderboards, a player's matches
 * ``registry``      registered match servers and their gauges
-* ``tournament_ops`` tournaments: create, read, watch, register, check in
-* ``tournament_director`` the directors' actions (start, pause, pair by hand, results, forfeits…)
-* ``tournament_runner`` pairing what is due, creating the games' matches, recording their results
+* ``tournaments``   everything of tournaments but their servicer (``api.tournament``): their
+                    rows (``rows``: every SQL statement about tournaments), the pure rules (``config``, ``entities``,
+                    ``pairing``, ``plan``, ``ranking``, ``archive``: standings CSV, records zip) and
+                    the actions (``service``: create, read, watch, register, check in;
+                    ``director``: start, pause, pair by hand, results, forfeits…; ``runner``: pairing
+                    what is due, creating the games' matches, recording their results; ``export``:
+                    fetching the games' records); see docs/tournaments.md
 * ``store``         every SQL statement (a package: one module per kind of row)
 * pure rules: ``tables`` (a table's life), ``matchmaking`` (grouping tickets), ``records``
-  (outcomes and records), ``glicko2``, ``names``, ``passwords``, ``settings``, ``tournaments``
-  (a package: pairing methods, standings, what a division does next; see docs/tournaments.md)
+  (outcomes and records), ``glicko2``, ``names``, ``passwords``, ``settings``
 * ``errors`` (``LobbyError``, ``Status``), ``options`` (``LobbyOptions``), ``metrics``, ``models``
 """

@@ -39,9 +39,9 @@ from wordarena.services.lobby.standings import Standings
 from wordarena.services.lobby.table_cache import TableCache
 from wordarena.services.lobby.table_ops import Tables
 from wordarena.services.lobby.tables import Table
-from wordarena.services.lobby.tournament_director import Directors
-from wordarena.services.lobby.tournament_ops import Tournaments
-from wordarena.services.lobby.tournament_runner import TournamentRunner
+from wordarena.services.lobby.tournaments.director import Directors
+from wordarena.services.lobby.tournaments.runner import TournamentRunner
+from wordarena.services.lobby.tournaments.service import Tournaments
 
 __all__ = ["Lobby"]
 

@@ -16,9 +16,9 @@ from wordarena.services.lobby.api.errors import rpc
 from wordarena.services.lobby.api.requests import Page, check_id
 from wordarena.services.lobby.app import Lobby
 from wordarena.services.lobby.errors import LobbyError
-from wordarena.services.lobby.tournament_export import export_games
+from wordarena.services.lobby.tournaments.archive import EXPORT_CHUNK, chunks, standings_csv
 from wordarena.services.lobby.tournaments.entities import GameKey
-from wordarena.services.lobby.tournaments.export import EXPORT_CHUNK, chunks, standings_csv
+from wordarena.services.lobby.tournaments.export import export_games
 from wordarena.v1 import tournament_pb2 as pb
 from wordarena.v1 import tournament_pb2_grpc
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from wordarena.services.lobby import convert
 from wordarena.services.lobby.errors import LobbyError
-from wordarena.services.lobby.tournament_ops import TournamentState
 from wordarena.services.lobby.tournaments.config import (
     DEFAULT_DIVISION,
     MAX_ENTRANTS,
@@ -21,6 +20,7 @@ from wordarena.services.lobby.tournaments.entities import (
     TournamentStatus,
 )
 from wordarena.services.lobby.tournaments.ranking import BYE_SPREAD, Side, Standing
+from wordarena.services.lobby.tournaments.service import TournamentState
 from wordarena.v1 import common_pb2
 from wordarena.v1 import tournament_pb2 as pb
 

@@ -13,7 +13,6 @@ in one transaction where a change must be atomic. The names below are the store'
 * ``records``   records and leaderboards
 * ``servers``   the match-server registry
 * ``requests``  first answers of idempotent requests
-* ``tournaments`` tournaments, entrants, paired rounds, games and results, director log
 """
 
 from __future__ import annotations
@@ -94,27 +93,6 @@ from wordarena.services.lobby.store.tickets import (
     ticket_from_row,
     waiting_ticket,
 )
-from wordarena.services.lobby.store.tournaments import (
-    add_entrant,
-    add_round,
-    add_tournament,
-    game_by_match,
-    get_game,
-    get_tournament,
-    list_tournaments,
-    live_tournaments,
-    lock_tournament,
-    log_action,
-    registering_tournaments,
-    round_paired_at,
-    save_game,
-    save_tournament,
-    tournament_entrants,
-    tournament_games,
-    tournament_log,
-    tournaments_created_by,
-    unfinished_tournaments,
-)
 
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 VERSION_TABLE = "alembic_version_lobby"
@@ -134,11 +112,8 @@ __all__ = [
     "TICKETS_CHANNEL",
     "VERSION_TABLE",
     "Stored",
-    "add_entrant",
-    "add_round",
     "add_sign_in_failure",
     "add_ticket",
-    "add_tournament",
     "cancel_ticket",
     "claim_groups",
     "claim_request",
@@ -151,27 +126,20 @@ __all__ = [
     "delete_unlocked",
     "drop_request",
     "finish_group",
-    "game_by_match",
-    "get_game",
     "get_match",
     "get_player",
     "get_request",
     "get_tables",
     "get_ticket",
-    "get_tournament",
     "healthy_servers",
     "heartbeat_server",
     "hold_group",
     "is_pending",
     "leaderboard",
-    "list_tournaments",
-    "live_tournaments",
     "load_tables",
     "locate_match",
     "lock_records",
     "lock_table",
-    "lock_tournament",
-    "log_action",
     "match_seats",
     "migrate",
     "move_match",
@@ -186,16 +154,12 @@ __all__ = [
     "record_to_row",
     "records_of",
     "register_server",
-    "registering_tournaments",
     "renew_request",
     "requeue_group",
-    "round_paired_at",
-    "save_game",
     "save_player",
     "save_record",
     "save_row",
     "save_table",
-    "save_tournament",
     "servers_seen_since",
     "sign_in_failures",
     "stale_starting",
@@ -204,10 +168,5 @@ __all__ = [
     "take_over_request",
     "ticket_from_row",
     "touch_player",
-    "tournament_entrants",
-    "tournament_games",
-    "tournament_log",
-    "tournaments_created_by",
-    "unfinished_tournaments",
     "waiting_ticket",
 ]

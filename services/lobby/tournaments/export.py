@@ -1,62 +1,71 @@
-"""Standings as CSV and the games' records as a zip archive (pure)."""
+"""A tournament's games as a zip of GCG records (``TournamentService.ExportGames``).
+
+The lobby keeps no game records: it asks the match server that owns each finished game's match
+(where the lobby's match registry says it is now) for its record, with the lobby's service
+credentials, which match servers accept for finished matches only
+(``MatchService.GetMatchRecord``). What goes in is what the caller may read on the match servers:
+their own games and, when the tournament's games allow spectators, every game.
+"""
 
 from __future__ import annotations
 
-import csv
-import io
-import re
-import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+import asyncio
+from dataclasses import dataclass
 
-from wordarena.services.lobby.tournaments.ranking import Standing
+from wordarena.services.lobby import store
+from wordarena.services.lobby.match_control import ControlCallFailed, MatchControl
+from wordarena.services.lobby.tournaments.archive import games_zip, record_path, standings_csv
+from wordarena.services.lobby.tournaments.entities import Game, GameKey, GameStatus
+from wordarena.services.lobby.tournaments.service import Tournaments
 
-__all__ = ["CSV_HEADER", "EXPORT_CHUNK", "chunks", "games_zip", "record_path", "standings_csv"]
+__all__ = ["GamesExport", "export_games"]
 
-#: The largest piece of an archive in one ExportGamesStream message (well under any message limit).
-EXPORT_CHUNK = 256 * 1024
-
-_NOT_SAFE = re.compile(r"[^A-Za-z0-9_-]")
-
-CSV_HEADER = (
-    "division", "rank", "entrant_id", "name", "wins", "losses", "ties", "spread", "byes", "points",
-    "opponents_points",
-)  # fmt: skip
+#: Records fetched at once.
+FETCHES = 8
 
 
-def standings_csv(divisions: Sequence[tuple[str, Sequence[Standing]]], names: Mapping[str, str]) -> str:
-    """One header line, then one line per entrant, division by division, best first."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(CSV_HEADER)
-    for division, rows in divisions:
-        for s in rows:
-            w.writerow([division, s.rank, s.entrant_id, names.get(s.entrant_id, ""), s.wins, s.losses, s.ties,
-                        s.spread, s.byes, f"{s.points:g}", f"{s.opponents_points:g}"])  # fmt: skip
-    return out.getvalue()
+@dataclass(frozen=True)
+class GamesExport:
+    """The zip, how many GCG files it holds, the finished games withheld from the caller, and
+    the readable ones without a record (their key and why)."""
+
+    zip: bytes
+    games: int
+    withheld: int
+    unavailable: list[tuple[GameKey, str]]
 
 
-def record_path(division_no: int, division: str, round_no: int, pairing: int, game: int) -> str:
-    """The zip path of a game's GCG: ``D-<division>/round-RR-pairing-PP-game-G.gcg`` (D the
-    division's 1-based position; its name made of ASCII letters, digits, ``-`` and ``_``)."""
-    folder = f"{division_no}-{_NOT_SAFE.sub('_', division)}"
-    return f"{folder}/round-{round_no:02d}-pairing-{pairing:02d}-game-{game}.gcg"
+async def _record(t: Tournaments, control: MatchControl, g: Game, gate: asyncio.Semaphore) -> str:
+    """A finished game's GCG from the match server that owns its match now (ControlCallFailed)."""
+    if not g.match_id:
+        raise ControlCallFailed("NOT_FOUND", "no match was played: a director's result")
+    row, _ = await t.db.run(store.locate_match, g.match_id, "")
+    address = row.address if row is not None and row.address else g.address
+    async with gate:
+        return await control.match_record(address, g.match_id)
 
 
-def games_zip(standings: str, records: Sequence[tuple[str, str]]) -> bytes:
-    """A deflated zip of ``standings.csv`` and each (path, GCG text) record, in order."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
-        z.writestr("standings.csv", standings)
-        for path, gcg in records:
-            z.writestr(path, gcg)
-    return out.getvalue()
-
-
-def chunks(data: bytes, size: int) -> Iterator[tuple[int, bytes]]:
-    """``(offset, piece)`` of ``data`` in pieces of at most ``size`` bytes, in order; one empty
-    piece for no data (so that there is always a first piece)."""
-    if not data:
-        yield 0, b""
-        return
-    for offset in range(0, len(data), size):
-        yield offset, data[offset : offset + size]
+async def export_games(
+    t: Tournaments, control: MatchControl, tournament_id: str, player_id: str
+) -> GamesExport:
+    """The caller's export of the tournament's finished games (NOT_FOUND unknown tournament)."""
+    st = await t.state(tournament_id)
+    mine = {e.entrant_id for e in st.entrants if e.player_id == player_id}
+    everyone = st.tournament.config.game.spectators_allowed
+    finished = [g for g in st.games if g.status == GameStatus.DONE and g.second is not None]
+    readable = [g for g in finished if everyone or g.first in mine or g.second in mine]
+    gate = asyncio.Semaphore(FETCHES)
+    got = await asyncio.gather(*(_record(t, control, g, gate) for g in readable), return_exceptions=True)
+    numbers = {d.name: i + 1 for i, d in enumerate(st.tournament.config.divisions)}
+    records: list[tuple[str, str]] = []
+    unavailable: list[tuple[GameKey, str]] = []
+    for g, gcg in zip(readable, got, strict=True):
+        if isinstance(gcg, ControlCallFailed):
+            unavailable.append((g.key, f"{gcg.code}: {gcg.details}"))
+        elif isinstance(gcg, BaseException):
+            raise gcg
+        else:
+            records.append((record_path(numbers[g.division], g.division, g.round, g.pairing, g.game), gcg))
+    names = {e.entrant_id: e.display_name for e in st.entrants}
+    archive = games_zip(standings_csv(st.standings, names), records)
+    return GamesExport(archive, len(records), len(finished) - len(readable), unavailable)

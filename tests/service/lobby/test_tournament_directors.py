@@ -14,7 +14,7 @@ from lobby_harness import LobbyEnv, eventually, start_fake_match_server, start_l
 from sqlmodel import Session
 from tournament_harness import bad_field, create, guest, playing, refused, report, state, stub
 
-from wordarena.services.lobby import store
+from wordarena.services.lobby.tournaments import rows
 from wordarena.services.lobby.tournaments.entities import GameStatus
 from wordarena.services.lobby.tournaments.ranking import Side
 from wordarena.v1 import tournament_pb2 as tp
@@ -439,10 +439,10 @@ async def test_standings_stay_readable_with_results_stored_before_scores_were_ch
 
     def store_old_results(s: Session) -> None:
         for n in range(3):
-            g = store.get_game(s, tid, ("Open", 1, 0, n)) or replace(
-                store.get_game(s, tid, ("Open", 1, 0, 0)), game=n  # type: ignore[type-var]
+            g = rows.get_game(s, tid, ("Open", 1, 0, n)) or replace(
+                rows.get_game(s, tid, ("Open", 1, 0, 0)), game=n  # type: ignore[type-var]
             )
-            store.save_game(s, tid, replace(g, status=GameStatus.DONE, first_score=2**31 - 1,
+            rows.save_game(s, tid, replace(g, status=GameStatus.DONE, first_score=2**31 - 1,
                                             second_score=-(2**31), first_result=Side.WIN), 0.0)
 
     await env.lobby.db.run(store_old_results)  # type: ignore[attr-defined]

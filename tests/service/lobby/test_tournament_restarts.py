@@ -20,6 +20,7 @@ from tournament_servers import start_linked_match
 
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import store
+from wordarena.services.lobby.tournaments import rows
 from wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, tournament_pb2_grpc
 from wordarena.v1 import tournament_pb2 as tp
 
@@ -164,8 +165,8 @@ async def test_a_lobby_killed_before_a_rounds_set_time_pairs_it_once_after_the_r
         await ts.StartTournament(tp.StartTournamentRequest(tournament_id=tid), metadata=md)
         os.kill(proc.pid, signal.SIGKILL)  # round 1 is paired (StartTournament pairs it)
         proc.wait()
-        first = await db.run(store.round_paired_at, tid, "Open", 1)
-        assert first is not None and await db.run(store.round_paired_at, tid, "Open", 2) is None
+        first = await db.run(rows.round_paired_at, tid, "Open", 1)
+        assert first is not None and await db.run(rows.round_paired_at, tid, "Open", 2) is None
         await asyncio.sleep(max(first + 5.5 - time.time(), 0.0))  # round 2's time passes, no lobby
         proc = _lobby(port, database_url, tmp_path)
         await _until_up(channel)
@@ -177,7 +178,7 @@ async def test_a_lobby_killed_before_a_rounds_set_time_pairs_it_once_after_the_r
                 break
             await asyncio.sleep(0.2)
         assert sorted((g.round, g.pairing, g.game) for g in st.games) == [(1, 0, 0), (2, 0, 0)]
-        second = await db.run(store.round_paired_at, tid, "Open", 2)
+        second = await db.run(rows.round_paired_at, tid, "Open", 2)
         assert second is not None and second >= first + 5
     finally:
         db.close()

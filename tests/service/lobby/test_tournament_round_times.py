@@ -12,7 +12,8 @@ from google.protobuf.duration_pb2 import Duration
 from lobby_harness import LobbyEnv, eventually
 from tournament_harness import CLASSIC, guest, playing, report, state, stub
 
-from wordarena.services.lobby import store, tournament_runner
+from wordarena.services.lobby.tournaments import rows
+from wordarena.services.lobby.tournaments import runner as tournament_runner
 from wordarena.v1 import tournament_pb2 as tp
 
 
@@ -67,8 +68,8 @@ async def test_rounds_are_paired_at_their_time_and_wait_for_the_previous_round(
     assert await rounds_paired() == 1
     skew.skew += 2
     await eventually(lambda: playing(env, tid, dmd, 2, 2))
-    first = await env.db.run(store.round_paired_at, tid, "Open", 1)
-    second = await env.db.run(store.round_paired_at, tid, "Open", 2)
+    first = await env.db.run(rows.round_paired_at, tid, "Open", 1)
+    second = await env.db.run(rows.round_paired_at, tid, "Open", 2)
     assert second >= first + 600
 
     skew.skew += 1200  # round 3's time passes while round 2 is still being played
@@ -78,5 +79,5 @@ async def test_rounds_are_paired_at_their_time_and_wait_for_the_previous_round(
     await finish(3)
     st = await state(env, tid, dmd)
     assert st.tournament.status == tp.TOURNAMENT_STATUS_FINISHED
-    third = await env.db.run(store.round_paired_at, tid, "Open", 3)
+    third = await env.db.run(rows.round_paired_at, tid, "Open", 3)
     assert third >= first + 1200

@@ -148,7 +148,7 @@ async def test_idle_watches_do_not_read_the_whole_tournament_again_and_again(
     """A watch polls (another lobby's changes reach it so), but reads the tournament's whole
     state (entrants, games, director log, standings) only when its version moved: idle watches
     cost one row a poll, not the whole tournament."""
-    from wordarena.services.lobby import tournament_ops
+    from wordarena.services.lobby.tournaments import service as tournament_ops
 
     env.lobby.opt.tournament_poll_s = 0.1
     reads: list[str] = []

@@ -10,6 +10,7 @@ from sqlmodel import Session
 from wordarena.services.common.db import Database
 from wordarena.services.lobby import store
 from wordarena.services.lobby.models import TournamentRoundRow
+from wordarena.services.lobby.tournaments import rows
 
 
 def test_a_round_recorded_in_a_transaction_that_is_rolled_back_is_not_kept(tmp_path: Path) -> None:
@@ -17,12 +18,12 @@ def test_a_round_recorded_in_a_transaction_that_is_rolled_back_is_not_kept(tmp_p
     try:
         store.migrate(db)
         with Session(db.engine) as s:
-            assert store.add_round(s, "tn_1", "Open", 1, "swiss", 0.0)
-            assert not store.add_round(s, "tn_1", "Open", 1, "swiss", 0.0)  # once
+            assert rows.add_round(s, "tn_1", "Open", 1, "swiss", 0.0)
+            assert not rows.add_round(s, "tn_1", "Open", 1, "swiss", 0.0)  # once
             s.rollback()  # the games were never written: the lobby died
         with Session(db.engine) as s:
             assert s.get(TournamentRoundRow, ("tn_1", "Open", 1)) is None
-            assert store.add_round(s, "tn_1", "Open", 1, "swiss", 0.0)
+            assert rows.add_round(s, "tn_1", "Open", 1, "swiss", 0.0)
             s.commit()
         with Session(db.engine) as s:
             assert s.get(TournamentRoundRow, ("tn_1", "Open", 1)) is not None

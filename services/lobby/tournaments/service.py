@@ -1,7 +1,7 @@
 """Tournaments: create, read, watch, register, unregister, check in (the directors' actions are
-in ``tournament_director``).
+in ``director``).
 
-Each change is one transaction on the tournament's locked row (``store.lock_tournament``) that
+Each change is one transaction on the tournament's locked row (``rows.lock_tournament``) that
 also counts a new ``version``; director actions are logged in the same transaction. After a
 change the runner (``TournamentRunner``) takes the next step and wakes the watchers.
 """
@@ -24,8 +24,7 @@ from wordarena.services.lobby.accounts import Accounts
 from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.open_limits import OpenLimits
 from wordarena.services.lobby.options import LobbyOptions
-from wordarena.services.lobby.tournament_runner import TournamentRunner
-from wordarena.services.lobby.tournaments import plan
+from wordarena.services.lobby.tournaments import plan, rows
 from wordarena.services.lobby.tournaments.config import TournamentConfig
 from wordarena.services.lobby.tournaments.entities import (
     Entrant,
@@ -35,6 +34,7 @@ from wordarena.services.lobby.tournaments.entities import (
     TournamentStatus,
 )
 from wordarena.services.lobby.tournaments.ranking import Standing
+from wordarena.services.lobby.tournaments.runner import TournamentRunner
 
 __all__ = ["TournamentState", "Tournaments", "division_for", "entrant_of", "read_state"]
 
@@ -56,28 +56,28 @@ class TournamentState:
 
 def read_state(s: Session, tournament_id: str) -> TournamentState | None:
     """A tournament's whole state, or None."""
-    t = store.get_tournament(s, tournament_id)
+    t = rows.get_tournament(s, tournament_id)
     if t is None:
         return None
-    entrants = store.tournament_entrants(s, tournament_id)
-    games = store.tournament_games(s, tournament_id)
+    entrants = rows.tournament_entrants(s, tournament_id)
+    games = rows.tournament_games(s, tournament_id)
     standings = [
         (d.name, plan.division_standings(t.config, entrants, games, d.name)) for d in t.config.divisions
     ]
     humans = [e for e in entrants if not e.bot_level]
     records = store.records_of(s, [e.player_id for e in humans], t.config.game.ruleset_id)
     ratings = {e.entrant_id: records[e.player_id].rating.rating for e in humans}
-    return TournamentState(t, entrants, games, store.tournament_log(s, tournament_id), standings, ratings)
+    return TournamentState(t, entrants, games, rows.tournament_log(s, tournament_id), standings, ratings)
 
 
 def entrant_of(s: Session, t: Tournament, player_id: str) -> Entrant | None:
-    return next((e for e in store.tournament_entrants(s, t.tournament_id) if e.player_id == player_id), None)
+    return next((e for e in rows.tournament_entrants(s, t.tournament_id) if e.player_id == player_id), None)
 
 
 def ensure_room(s: Session, t: Tournament) -> None:
     """Refuses one more entrant (a player registering, a director adding) past
     ``max_entrants`` (withdrawn entrants hold no place)."""
-    active = [x for x in store.tournament_entrants(s, t.tournament_id) if not x.withdrawn]
+    active = [x for x in rows.tournament_entrants(s, t.tournament_id) if not x.withdrawn]
     if len(active) >= t.config.max_entrants:
         raise LobbyError.precondition("", "the tournament is full")
 
@@ -110,12 +110,12 @@ class Tournaments:
         there is none), counts the change and wakes the watchers."""
 
         def run(s: Session) -> T:
-            t = store.lock_tournament(s, tournament_id)
+            t = rows.lock_tournament(s, tournament_id)
             if t is None:
                 raise LobbyError.not_found("no such tournament", "tournament_id")
             now = time.time()
             out = work(s, t, now)
-            store.save_tournament(s, store.get_tournament(s, tournament_id) or t, now)
+            rows.save_tournament(s, rows.get_tournament(s, tournament_id) or t, now)
             return out
 
         out = await self.db.run(run)
@@ -128,12 +128,12 @@ class Tournaments:
         """A new tournament in REGISTRATION, directed by its creator (within the caps of
         ``OpenLimits``; ``address``: the caller's, for the guests' cap)."""
         p = await self.accounts.player(player_id)
-        unfinished = set(await self.db.run(store.unfinished_tournaments))
-        created = await self.db.run(store.tournaments_created_by, player_id, unfinished)
+        unfinished = set(await self.db.run(rows.unfinished_tournaments))
+        created = await self.db.run(rows.tournaments_created_by, player_id, unfinished)
         self.limits.check(len(created), p.guest, address, unfinished.__contains__)
         now = time.time()
         t = Tournament(f"tn_{uuid.uuid4().hex[:20]}", cfg, (player_id,), TournamentStatus.REGISTRATION, now)
-        await self.db.run(store.add_tournament, t, now)
+        await self.db.run(rows.add_tournament, t, now)
         self.limits.opened(p.guest, address, t.tournament_id)
         return t
 
@@ -147,9 +147,9 @@ class Tournaments:
     async def list(
         self, status: TournamentStatus | None, offset: int, limit: int, invited: str = ""
     ) -> list[Tournament]:
-        """A page of tournaments, real events first (``store.list_tournaments``); with
+        """A page of tournaments, real events first (``rows.list_tournaments``); with
         ``invited`` (a player id), only those where that player's invitation waits."""
-        return await self.db.run(store.list_tournaments, status, offset, limit, invited)
+        return await self.db.run(rows.list_tournaments, status, offset, limit, invited)
 
     async def watch(self, tournament_id: str) -> AsyncIterator[TournamentState]:
         """The state now, then again after each change; ends after a FINISHED state."""
@@ -159,7 +159,7 @@ class Tournaments:
             while True:
                 ev.clear()
                 # one row a poll; the whole state (entrants, games, log) only once it changed
-                t = await self.db.run(store.get_tournament, tournament_id)
+                t = await self.db.run(rows.get_tournament, tournament_id)
                 if t is None or t.version != last:
                     st = await self.state(tournament_id)
                     last = st.tournament.version
@@ -184,7 +184,7 @@ class Tournaments:
                 if t.status == TournamentStatus.FINISHED:
                     raise LobbyError.precondition("", "the tournament is finished")
                 e = replace(e, invited=False)
-                store.add_entrant(s, tournament_id, e)
+                rows.add_entrant(s, tournament_id, e)
                 return e
             if t.status != TournamentStatus.REGISTRATION:
                 raise LobbyError.precondition(
@@ -207,7 +207,7 @@ class Tournaments:
                     registered_at=now,
                 )
             )
-            store.add_entrant(s, tournament_id, e)
+            rows.add_entrant(s, tournament_id, e)
             return e
 
         return await self.change(tournament_id, work)
@@ -223,7 +223,7 @@ class Tournaments:
             if e is None or e.withdrawn:
                 raise LobbyError.not_found("you are not registered", "tournament_id")
             e = change(t, e)
-            store.add_entrant(s, tournament_id, e)
+            rows.add_entrant(s, tournament_id, e)
             return e
 
         return await self.change(tournament_id, work)

@@ -22,12 +22,11 @@ from wordarena.engine.game.outcome import Outcome
 from wordarena.services.common import logs
 from wordarena.services.common.db import Database
 from wordarena.services.common.tasks import cancel_and_wait
-from wordarena.services.lobby import store
 from wordarena.services.lobby.allocation import Allocator
 from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.standings import MatchReport
 from wordarena.services.lobby.tables import Occupant
-from wordarena.services.lobby.tournaments import plan
+from wordarena.services.lobby.tournaments import plan, rows
 from wordarena.services.lobby.tournaments.entities import (
     Entrant,
     Game,
@@ -57,11 +56,11 @@ def insert_round(
 ) -> list[Game]:
     """Records a division's round ``round_no`` and its first games (byes done at once); an empty
     list when that round was paired before."""
-    if not store.add_round(s, t.tournament_id, division, round_no, t.config.method(round_no).value, now):
+    if not rows.add_round(s, t.tournament_id, division, round_no, t.config.method(round_no).value, now):
         return []
     games = plan.games_for(division, round_no, pairings)
     for g in games:
-        store.save_game(s, t.tournament_id, g, now)
+        rows.save_game(s, t.tournament_id, g, now)
     return games
 
 
@@ -69,12 +68,12 @@ def start_checks(s: Session, t: Tournament) -> None:
     """At the start (a director's or at ``start_time``): withdraws the entrants who did not check
     in (when check-in is needed; bots are always checked in); each division needs 2 entrants
     (FAILED_PRECONDITION otherwise)."""
-    entrants = store.tournament_entrants(s, t.tournament_id)
+    entrants = rows.tournament_entrants(s, t.tournament_id)
     if t.config.check_in_window_s:
         for e in entrants:
             if not e.checked_in and e.active and not e.bot_level:
-                store.add_entrant(s, t.tournament_id, replace(e, withdrawn=True))
-        entrants = store.tournament_entrants(s, t.tournament_id)
+                rows.add_entrant(s, t.tournament_id, replace(e, withdrawn=True))
+        entrants = rows.tournament_entrants(s, t.tournament_id)
     for d in t.config.divisions:
         if sum(1 for e in entrants if e.division == d.name and e.active) < 2:
             raise LobbyError.precondition("", f"division {d.name!r} has fewer than 2 entrants")
@@ -83,14 +82,14 @@ def start_checks(s: Session, t: Tournament) -> None:
 def _start_if_due(s: Session, tournament_id: str, now: float) -> bool:
     """Starts a tournament in REGISTRATION whose ``start_time`` has come, as a director's start
     does (logged as ``start`` by no director); False when it is not due (or not any more)."""
-    t = store.lock_tournament(s, tournament_id)
+    t = rows.lock_tournament(s, tournament_id)
     if t is None or t.status != TournamentStatus.REGISTRATION:
         return False
     if t.config.start_time is None or t.config.start_time > now:
         return False
     start_checks(s, t)
-    store.save_tournament(s, replace(t, status=TournamentStatus.RUNNING), now)
-    store.log_action(s, tournament_id, now, "", "start", "at start_time")
+    rows.save_tournament(s, replace(t, status=TournamentStatus.RUNNING), now)
+    rows.log_action(s, tournament_id, now, "", "start", "at start_time")
     return True
 
 
@@ -105,7 +104,7 @@ def _division_step(
     current = [g for g in mine if g.round == last]
     more = plan.next_games(cfg, current)
     for g in more:
-        store.save_game(s, t.tournament_id, g, now)
+        rows.save_game(s, t.tournament_id, g, now)
     if more or (last and not plan.round_over(cfg, current)):
         return more, False
     if last >= cfg.rounds:
@@ -113,7 +112,7 @@ def _division_step(
     if t.status != TournamentStatus.RUNNING:
         return [], False
     if cfg.round_interval_s and last:  # rounds at set times: not before the round's time
-        first = store.round_paired_at(s, t.tournament_id, division, 1)
+        first = rows.round_paired_at(s, t.tournament_id, division, 1)
         if first is not None and now < cfg.round_due(last + 1, first):
             return [], False
     pairings = plan.pair_round(cfg, t.tournament_id, entrants, games, division, last + 1)
@@ -163,12 +162,12 @@ class TournamentRunner:
     # -- steps ------------------------------------------------------------------------------
 
     def _step(self, s: Session, tournament_id: str) -> tuple[Tournament | None, list[Game], list[Entrant]]:
-        t = store.lock_tournament(s, tournament_id)
+        t = rows.lock_tournament(s, tournament_id)
         if t is None or t.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
             return t, [], []
         at = now()
-        entrants = store.tournament_entrants(s, tournament_id)
-        games = store.tournament_games(s, tournament_id)
+        entrants = rows.tournament_entrants(s, tournament_id)
+        games = rows.tournament_games(s, tournament_id)
         changed = False
         done: list[bool] = []
         for d in t.config.divisions:
@@ -184,7 +183,7 @@ class TournamentRunner:
             changed = True
             log.info("tournament finished", tournament_id=tournament_id)
         if changed:
-            store.save_tournament(s, t, at)
+            rows.save_tournament(s, t, at)
         pending = [g for g in games if g.status == GameStatus.PENDING and not g.match_id]
         return t, pending, entrants
 
@@ -208,10 +207,10 @@ class TournamentRunner:
         """Starts the tournaments whose start_time has come, then advances every running or
         paused tournament (the background loop's step)."""
         at = now()
-        for t in await self.db.run(store.registering_tournaments):
+        for t in await self.db.run(rows.registering_tournaments):
             if t.config.start_time is not None and t.config.start_time <= at:
                 await self._start_due(t.tournament_id, at)
-        for tid in await self.db.run(store.live_tournaments):
+        for tid in await self.db.run(rows.live_tournaments):
             await self.advance(tid)
         self.sweeps += 1
 
@@ -231,19 +230,19 @@ class TournamentRunner:
         occupants = [Occupant(e.player_id, e.display_name, e.bot_level, e.guest) for e in sides]
 
         def commit(s: Session, match_id: str, address: str) -> bool:
-            cur_t = store.lock_tournament(s, t.tournament_id)
-            cur = store.get_game(s, t.tournament_id, g.key)
+            cur_t = rows.lock_tournament(s, t.tournament_id)
+            cur = rows.get_game(s, t.tournament_id, g.key)
             if cur_t is None or cur_t.status == TournamentStatus.FINISHED or cur is None:
                 return False
             if cur.status != GameStatus.PENDING or cur.match_id:
                 return False
-            store.save_game(
+            rows.save_game(
                 s,
                 t.tournament_id,
                 replace(cur, status=GameStatus.PLAYING, match_id=match_id, address=address),
                 time.time(),
             )
-            store.save_tournament(s, cur_t, time.time())
+            rows.save_tournament(s, cur_t, time.time())
             return True
 
         try:
@@ -267,11 +266,11 @@ class TournamentRunner:
         """In the transaction that first records a match's result: the result of the tournament
         game played as that match (an aborted match is played again). Returns the tournament id,
         or None when the match is no tournament game (or the game no longer waits for it)."""
-        found = store.game_by_match(s, r.match_id)
+        found = rows.game_by_match(s, r.match_id)
         if found is None:
             return None
-        t = store.lock_tournament(s, found[0])
-        g = store.get_game(s, found[0], found[1].key)
+        t = rows.lock_tournament(s, found[0])
+        g = rows.get_game(s, found[0], found[1].key)
         if t is None or g is None or g.status != GameStatus.PLAYING or g.match_id != r.match_id:
             return None
         if t.status == TournamentStatus.FINISHED:
@@ -292,7 +291,7 @@ class TournamentRunner:
             )
             absent = g.second if won else g.first
             where = f"{g.division} round {g.round} pairing {g.pairing} game {g.game}"
-            store.log_action(s, t.tournament_id, at, "", "no_show", f"{where}: {absent} did not show")
+            rows.log_action(s, t.tournament_id, at, "", "no_show", f"{where}: {absent} did not show")
         else:
             seats = {se.seat: (se, o) for se, o in zip(r.seats, outcomes, strict=True)}
             g = replace(
@@ -302,8 +301,8 @@ class TournamentRunner:
                 second_score=seats[1][0].score,
                 first_result=SIDE_OF[seats[0][1]],
             )
-        store.save_game(s, t.tournament_id, g, at)
-        store.save_tournament(s, t, at)
+        rows.save_game(s, t.tournament_id, g, at)
+        rows.save_tournament(s, t, at)
         return t.tournament_id
 
     async def after_result(self, tournament_id: str) -> None:

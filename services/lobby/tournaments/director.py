@@ -2,7 +2,7 @@
 round by hand, setting a result, awarding a forfeit, adding and withdrawing entrants.
 
 Each is one change of the tournament (``Tournaments.change``) by one of its directors, logged in
-the same transaction (``store.log_action``: the action and its details, the reason given
+the same transaction (``rows.log_action``: the action and its details, the reason given
 included); then the runner takes the next step (pairing, creating matches).
 """
 
@@ -19,9 +19,7 @@ from wordarena.services.lobby import store
 from wordarena.services.lobby.errors import LobbyError
 from wordarena.services.lobby.settings import BOT_LEVEL_MAX, BOT_LEVEL_MIN
 from wordarena.services.lobby.tables import bot_player_id
-from wordarena.services.lobby.tournament_ops import Tournaments, division_for, ensure_room, entrant_of
-from wordarena.services.lobby.tournament_runner import insert_round, start_checks
-from wordarena.services.lobby.tournaments import pairing, plan
+from wordarena.services.lobby.tournaments import pairing, plan, rows
 from wordarena.services.lobby.tournaments.config import MAX_RESULT_SCORE, MIN_RESULT_SCORE
 from wordarena.services.lobby.tournaments.entities import (
     Entrant,
@@ -32,6 +30,8 @@ from wordarena.services.lobby.tournaments.entities import (
     TournamentStatus,
 )
 from wordarena.services.lobby.tournaments.ranking import Side
+from wordarena.services.lobby.tournaments.runner import insert_round, start_checks
+from wordarena.services.lobby.tournaments.service import Tournaments, division_for, ensure_room, entrant_of
 
 __all__ = ["Directors"]
 
@@ -59,7 +59,7 @@ class Directors:
             if director not in t.directors:
                 raise LobbyError.denied("", "only a director of the tournament may do this")
             out = work(s, t, now)
-            store.log_action(s, t.tournament_id, now, director, action, detail(out))
+            rows.log_action(s, t.tournament_id, now, director, action, detail(out))
             return out
 
         out = await self.t.change(tournament_id, run)
@@ -73,7 +73,7 @@ class Directors:
 
         def work(s: Session, t: Tournament, now: float) -> Tournament:
             t2 = t if player_id in t.directors else replace(t, directors=(*t.directors, player_id))
-            store.save_tournament(s, t2, now)
+            rows.save_tournament(s, t2, now)
             return t2
 
         return await self._direct(tournament_id, director, "add_director", work, lambda _: player_id)
@@ -92,7 +92,7 @@ class Directors:
             if action == "start":
                 start_checks(s, t)
             t2 = replace(t, status=to)
-            store.save_tournament(s, t2, now)
+            rows.save_tournament(s, t2, now)
             return t2
 
         return await self._direct(tournament_id, director, action, work)
@@ -129,7 +129,7 @@ class Directors:
             d = t.config.division(division).name
             if t.status not in LIVE:
                 raise LobbyError.precondition("", f"the tournament is {t.status.value}")
-            games = [g for g in store.tournament_games(s, tournament_id) if g.division == d]
+            games = [g for g in rows.tournament_games(s, tournament_id) if g.division == d]
             last = max((g.round for g in games), default=0)
             if last and not plan.round_over(t.config, [g for g in games if g.round == last]):
                 raise LobbyError.precondition("", f"round {last} is not over")
@@ -137,7 +137,7 @@ class Directors:
                 raise LobbyError.precondition("", "every round has been paired")
             active = {
                 e.entrant_id
-                for e in store.tournament_entrants(s, tournament_id)
+                for e in rows.tournament_entrants(s, tournament_id)
                 if e.division == d and e.active
             }
             try:
@@ -156,7 +156,7 @@ class Directors:
 
     def _game(self, s: Session, t: Tournament, key: GameKey) -> Game:
         d = t.config.division(key[0]).name
-        g = store.get_game(s, t.tournament_id, (d, *key[1:]))
+        g = rows.get_game(s, t.tournament_id, (d, *key[1:]))
         if g is None:
             raise LobbyError.not_found("no such game", "game")
         return g
@@ -199,7 +199,7 @@ class Directors:
                 first_result=res,
                 forfeit=False,
             )
-            store.save_game(s, tournament_id, g2, now)
+            rows.save_game(s, tournament_id, g2, now)
             return g2
 
         return await self._direct(
@@ -229,7 +229,7 @@ class Directors:
                 first_result=Side.WIN if won else Side.LOSS,
                 forfeit=True,
             )
-            store.save_game(s, tournament_id, g2, now)
+            rows.save_game(s, tournament_id, g2, now)
             return g2
 
         return await self._direct(
@@ -278,7 +278,7 @@ class Directors:
                     )
                 )
             else:
-                n = len(store.tournament_entrants(s, tournament_id)) + 1
+                n = len(rows.tournament_entrants(s, tournament_id)) + 1
                 e = Entrant(
                     f"e_{uuid.uuid4().hex[:16]}",
                     bot_player_id(bot_level),
@@ -289,7 +289,7 @@ class Directors:
                     checked_in=True,
                     registered_at=now,
                 )
-            store.add_entrant(s, tournament_id, e)
+            rows.add_entrant(s, tournament_id, e)
             return e
 
         return await self._direct(
@@ -307,12 +307,12 @@ class Directors:
 
         def work(s: Session, t: Tournament, now: float) -> Entrant:
             e = next(
-                (x for x in store.tournament_entrants(s, tournament_id) if x.entrant_id == entrant_id), None
+                (x for x in rows.tournament_entrants(s, tournament_id) if x.entrant_id == entrant_id), None
             )
             if e is None:
                 raise LobbyError.not_found("no such entrant", "entrant_id")
             e = replace(e, withdrawn=True)
-            store.add_entrant(s, tournament_id, e)
+            rows.add_entrant(s, tournament_id, e)
             return e
 
         return await self._direct(
