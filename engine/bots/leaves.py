@@ -5,7 +5,7 @@ A leave's value is the sum of its tiles' values, plus a value for each extra cop
 penalty for every tile), a value for each pair of different tiles kept together (Q with U,
 a consonant with a vowel …; when the table has them) and a penalty for an unbalanced
 vowel/consonant mix. The numbers are
-derived by self-play (see ``engine.bots.derive``, ``engine.bots.leavefit`` and docs/bots.md)
+derived by self-play (see ``training.derive_leaves``, ``training.leavefit`` and docs/bots.md)
 and shipped as ``data/leaves-<family>-<language>.json``.
 """
 

@@ -18,8 +18,9 @@ Layers, outside in (only ``api`` and ``match_control`` know gRPC; only ``store``
 * ``standings``     results, records, leaderboards, a player's matches
 * ``registry``      registered match servers and their gauges
 * ``tournaments``   everything of tournaments but their servicer (``api.tournament``): their
-                    rows (``rows``: every SQL statement about tournaments), the pure rules (``config``, ``entities``,
-                    ``pairing``, ``plan``, ``ranking``, ``archive``: standings CSV, records zip) and
+                    rows (``rows``: every SQL statement about tournaments), the pure rules
+                    (``config``, ``entities``, ``pairing``, ``plan``, ``ranking``, ``archive``:
+                    standings CSV, records zip) and
                     the actions (``service``: create, read, watch, register, check in;
                     ``director``: start, pause, pair by hand, results, forfeits…; ``runner``: pairing
                     what is due, creating the games' matches, recording their results; ``export``:

@@ -69,7 +69,7 @@ def test_wordtiles_bots_check_an_invalid_pending_play(lexicon) -> None:
 def test_leave_tables_are_shipped() -> None:
     """One table per ruleset a bot plays (family and language), covering its tile set, each
     derived from at least 20,000 self-play games (docs/bots.md)."""
-    from wordarena.engine.bots.derive import rulesets
+    from training.derive_leaves import rulesets
 
     for family, language in rulesets():
         table = leave_table(family, language)
@@ -113,7 +113,7 @@ def test_leave_fit_recovers_tile_values_from_rack_samples() -> None:
     best (every model is compared in the report), and the game count it was told."""
     import random
 
-    from wordarena.engine.bots.leavefit import fit_file
+    from training.leavefit import fit_file
 
     rng = random.Random(7)
     pool = list("AEIOUSQRTNLD" * 3)
@@ -161,7 +161,7 @@ def test_derive_collect_resumes_and_fit_writes_a_table(tmp_path, monkeypatch) ->
     of two); ``fit`` writes the table of the ruleset's language."""
     import json
 
-    from wordarena.engine.bots import derive
+    from training import derive_leaves as derive
 
     for folder, steps in ((tmp_path / "a", (1, 2)), (tmp_path / "b", (2,))):
         for until in steps:
@@ -207,7 +207,7 @@ def test_derive_by_equity_values_a_rack_as_level_5_plays_it(tmp_path, lexicon) -
     there, not over the shipped one."""
     import json
 
-    from wordarena.engine.bots import derive
+    from training import derive_leaves as derive
     from wordarena.engine.bots.simulation import static_equity
     from wordarena.engine.movegen import generate_moves
 

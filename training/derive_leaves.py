@@ -6,12 +6,12 @@ rack, 8 racks drawn at random from the tiles not on the board (letters, blanks, 
 action tiles) are scored by their best move on that board (the native move generator). The
 samples are kept aggregated per distinct rack (count, sum and sum of squares of the best score)
 in one JSON file per family and language, so a run can be resumed and refitted without
-replaying (``collect``). ``engine.bots.leavefit`` fits the leave table to them.
+replaying (``collect``). ``training.leavefit`` fits the leave table to them.
 
-    python -m wordarena.engine.bots.derive collect DIR [family/language ...] --until 20000
+    python -m training.derive_leaves collect DIR [family/language ...] --until 20000
         [--chunk 500] [--deadline HH:MM]     # every ruleset (bots play them all) by default
-    python -m wordarena.engine.bots.derive fit DIR [family/language ...] [--model MODEL]
-    python -m wordarena.engine.bots.derive merge OUT DIR DIR ... [--rulesets family/language ...]
+    python -m training.derive_leaves fit DIR [family/language ...] [--model MODEL]
+    python -m training.derive_leaves merge OUT DIR DIR ... [--rulesets family/language ...]
 
 ``collect`` goes round the rulesets ``--chunk`` games at a time (so a deadline leaves every
 ruleset with a share), continuing each file from the games it already holds, until every
@@ -37,8 +37,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from training.leavefit import fit_file
 from wordarena.engine.bots.bot import Bot
-from wordarena.engine.bots.leavefit import fit_file
 from wordarena.engine.bots.leaves import LeaveTable, load_leaves
 from wordarena.engine.bots.selfplay import play_game
 from wordarena.engine.bots.simulation import EQUITY_SCAN
@@ -50,7 +50,8 @@ from wordarena.engine.movegen import generate, generate_moves
 from wordarena.engine.rulesets.catalog import LANGUAGES
 from wordarena.engine.tiles import is_action
 
-DATA = Path(__file__).resolve().parent / "data"
+#: Where the package keeps the shipped tables (engine/bots/data in a checkout).
+DATA = Path(__file__).resolve().parents[1] / "engine" / "bots" / "data"
 RACKS = 8  # random racks scored per sampled turn
 EVERY = 2  # a turn in EVERY is sampled
 SEP = " "  # between the tokens of a rack key (tokens may be more than one character)
@@ -228,7 +229,7 @@ def _ruleset_args(names: Sequence[str]) -> list[tuple[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m wordarena.engine.bots.derive", description=__doc__.split("\n\n")[0]
+        prog="python -m training.derive_leaves", description=__doc__.split("\n\n")[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect", help="play self-play games and keep rack samples")

@@ -1,4 +1,4 @@
-"""Fitting a leave table to self-play rack samples (``engine.bots.derive`` collects them).
+"""Fitting a leave table to self-play rack samples (``training.derive_leaves`` collects them).
 
 Each sample is a random rack and the score of its best move on a self-play board; they come
 aggregated per distinct rack (count, sum, sum of squares of the best score). Four models are
