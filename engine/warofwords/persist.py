@@ -8,7 +8,7 @@ first of them comes up. Clouds drift last. Every point gained or lost is an ``ef
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from wordarena.engine.game.events import Event
 from wordarena.engine.game.state import GameState
@@ -36,6 +36,37 @@ RAIN_SAND_LW = 0.10  # chance that Rain sprouts a 2LW on a bare Sand square
 COLLAPSE_MULTIPLIER = 0.10  # chance per bare square that a Black Hole's collapse leaves one
 COLLAPSE_CHOICES = ((2, 1), (3, 1), (4, 1), (2, 2), (1, 2), (1, 3), (1, 4))  # (L, W)
 MAX_L, MAX_W, MAX_LW = 8, 8, 9
+#: The square around its tile each lasting tile acts on every turn (Shield: protects).
+AREA_3X3 = frozenset({"poison", "medic", "rain", "whirlwind", "shield"})
+
+
+@dataclass(frozen=True, slots=True)
+class Extent:
+    """What a lasting tile on the board covers now and how long it lasts: the squares it acts
+    on (in board order), its size when it grows (Black Hole 1, 3, 5, 7; Quicksand 1, 3, 5; else
+    0) and the turns left before it ends (a Whirlwind: its owner's turns; 0 when it lasts)."""
+
+    area: tuple[int, ...]
+    size: int
+    turns_left: int
+
+
+def extent(arena: Arena, marker: Marker) -> Extent:
+    """The ``Extent`` of ``marker`` as the end-of-turn rules below age it: a Black Hole or
+    Quicksand covers the size it last grew to and ends with the collapse the turn after its
+    last size; Fire, Whirlwind and Sandstorm end after their number of turns."""
+    kind, age = marker.kind, marker.age
+    if kind in ("blackhole", "quicksand"):
+        sizes = BLACK_HOLE_SIZES if kind == "blackhole" else QUICKSAND_SIZES
+        size = sizes[min(max(age, 1), len(sizes)) - 1]
+        return Extent(tuple(arena.area(marker.index, size)), size, len(sizes) + 1 - age)
+    lifetime = {"fire": FIRE_TURNS, "whirlwind": WHIRLWIND_TURNS, "sandstorm": SANDSTORM_TURNS}
+    left = lifetime[kind] - age if kind in lifetime else 0
+    if kind in AREA_3X3:
+        return Extent(tuple(arena.area(marker.index, 3)), 0, left)
+    if kind == "sandstorm":  # blows over the whole board (Quicksand scores double)
+        return Extent((), 0, left)
+    return Extent((marker.index,), 0, left)
 
 
 def end_of_turn(state: GameState, seat: int, events: list[Event]) -> GameState:

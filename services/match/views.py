@@ -328,9 +328,10 @@ def effect_id(kind: str, where: str) -> str:
 def wow_board_view(state: Any, placed_seq: dict[int, int]) -> c.BoardView:
     """The War of Words board of ``state`` as anyone may see it: live multipliers and terrain,
     letters, persistent action tiles and clouds; nothing of what lies under a cloud."""
-    from wordarena.engine.warofwords.arena import live_squares, markers
+    from wordarena.engine.warofwords.arena import Arena, live_squares, markers
     from wordarena.engine.warofwords.catalog import ACTIONS
     from wordarena.engine.warofwords.clouds import hidden_squares
+    from wordarena.engine.warofwords.persist import extent
 
     r = state.ruleset
     layout = r.board
@@ -346,10 +347,14 @@ def wow_board_view(state: Any, placed_seq: dict[int, int]) -> c.BoardView:
     for m in markers(state):
         if m.kind == "cloud":
             view.clouds.append(cloud_pb(r, m.index))
+    arena = Arena(state)
     for effect_id, m in visible_effects(state, hidden):
         spec = ACTIONS.get(m.kind)
+        ext = extent(arena, m)
         eff = c.ActiveEffect(effect_id=effect_id, owner_seat=m.owner,
-                             origin=square(r, m.index), movable=bool(spec and spec.movable))
+                             origin=square(r, m.index), movable=bool(spec and spec.movable),
+                             area=[square(r, i) for i in ext.area if i not in hidden],
+                             size=ext.size, turns_left=ext.turns_left)
         eff.action = action_kind("@" + m.kind)[0]  # type: ignore[assignment]
         view.effects.append(eff)
     return view
