@@ -14,6 +14,8 @@ import { parsePlay } from "./notation.js";
 import { Placing } from "./placing.js";
 import { moveLine, renderSeats, renderSummary, seatName, wordsOf } from "./panels.js";
 import { RackView } from "./rack.js";
+import { ToolsPanel } from "./analysis.js";
+import { RecordDownload } from "./record.js";
 
 interface Saved {
   seq: string;
@@ -348,10 +350,19 @@ class Game {
       h("section", { class: "card" }, h("h2", {}, "Players"), this.seatsEl, this.bag),
       this.summary,
       h("section", { class: "card" }, h("h2", {}, "Moves"), this.movesEl),
+      this.tools(player()),
       h("section", { class: "card" }, h("h2", {}, player() ? "Chat" : "Chat (watchers' channel)"), this.chatEl,
         h("div", { class: "row" }, this.chatInput, h("button", { type: "button", id: "chat-send", onclick: () => void this.sendChat() }, "Send"))),
       h("p", {}, h("a", { href: "#/" }, "Lobby")));
     this.root.replaceChildren(h("div", { class: "game", "data-family": this.view.ruleset?.rulesetId ?? "" }, left, right));
+  }
+
+  /** Tile Bag, Hindsight, Word Strength, Define and the record download (analysis.ts, record.ts). */
+  private tools(player: boolean): HTMLElement {
+    const tools = new ToolsPanel({ client: () => this.client, matchId: this.matchId, view: () => this.view,
+      placements: () => this.placing.placements() }, player);
+    tools.el.append(new RecordDownload(() => this.client, this.matchId).el);
+    return tools.el;
   }
 
   private render(): void {
