@@ -5,11 +5,13 @@ import { Code, ConnectError, createClient, type Client, type Interceptor } from 
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { LobbyService } from "./gen/wordarena/v1/lobby_pb.js";
 import { MatchService } from "./gen/wordarena/v1/match_pb.js";
+import { TournamentService } from "./gen/wordarena/v1/tournament_pb.js";
 import { RuleViolationSchema } from "./gen/wordarena/v1/errors_pb.js";
 import { session } from "./session.js";
 
 export type LobbyClient = Client<typeof LobbyService>;
 export type MatchClient = Client<typeof MatchService>;
+export type TournamentClient = Client<typeof TournamentService>;
 
 const auth: Interceptor = (next) => async (req) => {
   const token = session.token();
@@ -17,8 +19,10 @@ const auth: Interceptor = (next) => async (req) => {
   return next(req);
 };
 
-export const lobby: LobbyClient = createClient(
-  LobbyService, createGrpcWebTransport({ baseUrl: location.origin, interceptors: [auth] }));
+const lobbyTransport = createGrpcWebTransport({ baseUrl: location.origin, interceptors: [auth] });
+export const lobby: LobbyClient = createClient(LobbyService, lobbyTransport);
+/** TournamentService: served on the lobby's web port too. */
+export const tournamentService: TournamentClient = createClient(TournamentService, lobbyTransport);
 
 let config: Promise<Record<string, string>> | undefined;
 const matchClients = new Map<string, MatchClient>();
