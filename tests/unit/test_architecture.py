@@ -35,7 +35,8 @@ def _private_imports(path: Path, root: Path = ROOT) -> list[str]:
 
 
 def test_no_private_name_is_imported_from_another_file() -> None:
-    found = [hit for path in _modules(*SOURCES, "tests", "bench", "training") for hit in _private_imports(path)]
+    found = [hit for path in _modules(*SOURCES, "tests", "bench", "training")
+             for hit in _private_imports(path)]
     assert not found, "\n".join(found)
 
 
