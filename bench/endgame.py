@@ -57,7 +57,7 @@ def positions(family: str, seeds: range, lexicon: Any, tiles: int) -> Iterator[G
 
 
 # --optimal: the node-limited run's default (about what an idle core of the 2-core bench machine
-# searches in 2 s with the C search on these positions: docs/bots.md) and the ground truth's.
+# searches in 2 s with the C search on these positions: bench/results/bots-history.md) and the ground truth's.
 NODES = 2_000_000
 TRUTH_NODES = 20_000_000
 

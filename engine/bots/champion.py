@@ -22,7 +22,7 @@ from wordarena.engine.game.state import GameState
 from wordarena.engine.movegen import Move
 
 #: The end game's node budget when a bot has no time budget: about 0.15 CPU s with the native
-#: search (C), 1–2 s with the Python one; the same nodes and move with either (docs/bots.md).
+#: search (C), 1–2 s with the Python one; the same nodes and move with either (bench/results/bots-history.md).
 ENDGAME_NODES = 20_000
 
 

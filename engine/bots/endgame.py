@@ -343,7 +343,7 @@ def solve_endgame(
     extension is built and ``WORDARENA_MOVEGEN`` is not ``python``, else this module's;
     ``native`` or ``python`` asks for one (``native``: ``ValueError`` when it cannot run). Both
     find the same value, move and line (the same search, ordering and table rules; the
-    tests compare them), the native one about 10 times faster per node (docs/bots.md)."""
+    tests compare them), the native one about 10 times faster per node (bench/results/bots-history.md)."""
     del seed
     if not supports(state):
         raise ValueError(

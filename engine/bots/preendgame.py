@@ -46,7 +46,7 @@ from wordarena.engine.tiles import remove_tokens
 
 CANDIDATES = 8
 MAX_BAGS = 24
-NODE_LIMIT = 300  # per end-game search: ~0.4-2 CPU s for a 1-2 tile bag (docs/bots.md)
+NODE_LIMIT = 300  # per end-game search: ~0.4-2 CPU s for a 1-2 tile bag (bench/results/bots-history.md)
 MAX_TURNS = 60
 
 

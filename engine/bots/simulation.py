@@ -12,7 +12,7 @@ candidate gives away, world by world. In a pre-end-game world where that leaves 
 move with the bag empty, the seat's play that goes out and the game's end are played instead
 (``SimSettings.horizon``; the leaves would count nothing there). (``plies`` 3 adds the seat's
 own best-equity play, valued by its score and the tiles it keeps, as macondo looks ahead;
-4 the replies again, so both sides have played twice: docs/bots.md. The first design's third
+4 the replies again, so both sides have played twice: bench/results/bots-history.md. The first design's third
 ply valued the seat's whole rack, the tiles it drew included, and was measured weaker.) Every
 candidate sees the same worlds (common random numbers), and the choice is made on paired
 differences against the static choice (``advantage``): a candidate replaces level 5's play when

@@ -2,7 +2,7 @@
 
 A level-6 bot simulates in Python for up to its think time (1.5 s by default). On a thread of the
 match server it holds the GIL that the event loop needs for every other match: one thinking
-thread took the event loop's p95 lag from 7 to 12 ms, two threads to 51 ms (docs/bots.md), so
+thread took the event loop's p95 lag from 7 to 12 ms, two threads to 51 ms (bench/results/bots-history.md), so
 the server could let only one bot think at a time and bot moves queued behind each other. In
 worker processes they think side by side, one a core, and the event loop keeps its GIL. Hindsight
 "best by simulation" (``analysis.simulated_plays``: 48 worlds, up to a second of Python) runs
