@@ -93,6 +93,7 @@ export class BoardGrid {
     this.cols = board.cols || 15;
     this.el.style.gridTemplateColumns = `repeat(${this.cols}, minmax(0, 1fr))`;
     this.el.dataset.boardId = board.boardId;
+    this.el.classList.toggle("irradiated", board.irradiated);  // every letter worth 1: no face values
     const effects = new Map<number, ActiveEffect[]>();
     for (const fx of board.effects) {
       // the squares it covers, and the square it lies on (some effects list no area: a Shield)

@@ -16,11 +16,14 @@ import { moveLine, renderSeats, renderSummary, seatName, wordsOf } from "./panel
 import { RackView } from "./rack.js";
 import { ToolsPanel } from "./analysis.js";
 import { RecordDownload } from "./record.js";
+import { watchersChat } from "./observers.js";
 
 interface Saved {
   seq: string;
   moves: string[];
-  chat: { text: string; observers: boolean }[];
+  chat: { text: string; observers: boolean; seq?: string }[];
+  /** The watchers' channel was added to a player's chat once the match was over. */
+  watchersRead?: boolean;
 }
 
 const storeKey = (id: string) => `wordarena.match.${id}`;
@@ -39,6 +42,7 @@ class Game {
   private readonly abort = new AbortController();
   private moves: string[] = [];
   private chat: Saved["chat"] = [];
+  private watchersRead = false;
   private previewToken = 0;
   private refreshTimer: number | undefined;
   private clockTimer: number | undefined;
@@ -52,6 +56,9 @@ class Game {
   private readonly notice = h("p", { class: "notice", id: "notice" });
   private readonly error = h("p", { class: "error", id: "error", role: "alert" });
   private readonly preview = h("p", { class: "preview", id: "preview", "aria-live": "polite" });
+  /** War of Words: the view's board is irradiated (BoardView.irradiated: every letter worth 1). */
+  private readonly irradiated = h("p", { class: "irradiated", id: "irradiated", hidden: true },
+    "The board is irradiated (Nuclear Bomb): every letter is worth 1 point.");
   private readonly typed = h("input", { id: "typed", "aria-label": "Type a play, e.g. 8H WORD, or pass / swap ABC / resign", placeholder: "8H WORD · pass · swap ABC", autocomplete: "off", spellcheck: "false" });
   private readonly seatsEl = h("ul", { class: "seats", id: "seats" });
   private readonly bag = h("p", { class: "muted", id: "bag" });
@@ -82,6 +89,7 @@ class Game {
     if (saved) {
       this.moves = saved.moves;
       this.chat = saved.chat;
+      this.watchersRead = !!saved.watchersRead;
       after = BigInt(saved.seq);
       this.notice.textContent = `Reconnected: resumed after event ${after}.`;
     }
@@ -127,7 +135,7 @@ class Game {
           after = ev.seq;
           this.onEvent(ev, ev.seq <= history);
         }
-        if (this.view.status === MatchStatus.FINISHED || this.view.result) return;
+        if (this.view.status === MatchStatus.FINISHED || this.view.result) return void this.readWatchers();
       } catch (err) {
         if (this.abort.signal.aborted) return;
         if (isCode(err, Code.FailedPrecondition) || isCode(err, Code.PermissionDenied) || isCode(err, Code.NotFound)) {
@@ -155,7 +163,7 @@ class Game {
     if (ev.kind.case === "chat") {
       const c = ev.kind.value;
       const who = c.sender?.displayName ?? seatName(this.view, c.seat);
-      this.chat.push({ text: `${who}${c.observers ? " (watching)" : ""}: ${c.text}`, observers: c.observers });
+      this.chat.push({ text: `${who}${c.observers ? " (watching)" : ""}: ${c.text}`, observers: c.observers, seq: String(ev.seq) });
       this.renderChat();
       this.save();
       return;
@@ -170,6 +178,22 @@ class Game {
     if (applyEvent(this.view, ev)) this.clearTentative();
     this.render();
     if (needsRefresh(this.view, ev)) this.scheduleRefresh();
+  }
+
+  /** A player's page, once the match is over: the watchers' messages it was not shown. */
+  private async readWatchers(): Promise<void> {
+    if (this.watchersRead || this.view.viewerSeat === undefined) return;
+    try {
+      const shown = new Set(this.chat.map((c) => c.seq));
+      const said = (await watchersChat(this.client, this.matchId, this.abort.signal)).filter((s) => !shown.has(String(s.seq)));
+      this.chat.push(...said.map((s) => ({ text: `${s.chat.sender?.displayName ?? "a watcher"} (watching): ${s.chat.text}`, observers: true, seq: String(s.seq) })));
+      this.chat.sort((x, y) => Number(x.seq ?? 0) - Number(y.seq ?? 0));
+      this.watchersRead = true;
+      this.renderChat();
+      this.save();
+    } catch {
+      // a player whose seat is no longer active may not read the chat (CHAT_UNAVAILABLE)
+    }
   }
 
   private scheduleRefresh(): void {
@@ -310,7 +334,7 @@ class Game {
   // --- persistence across reloads ----------------------------------------------------------------
 
   private save(): void {
-    const saved: Saved = { seq: String(this.seq), moves: this.moves, chat: this.chat };
+    const saved: Saved = { seq: String(this.seq), moves: this.moves, chat: this.chat, watchersRead: this.watchersRead };
     try {
       sessionStorage.setItem(storeKey(this.matchId), JSON.stringify(saved));
     } catch {
@@ -340,7 +364,7 @@ class Game {
       h("button", { type: "button", id: "pass", onclick: () => void this.pass() }, "Pass"),
       h("button", { type: "button", id: "swap", onclick: () => void this.swap() }, "Swap"),
       h("button", { type: "button", id: "resign", onclick: () => void this.resign() }, "Resign"));
-    const left = h("section", {}, this.title, this.status, this.notice, this.board.el);
+    const left = h("section", {}, this.title, this.status, this.notice, this.board.el, this.irradiated);
     if (player()) {
       left.append(this.rack.el, h("label", { class: "row" }, "Type a play", this.typed), this.preview, this.controls, this.pendingEl, this.error);
     } else {
@@ -372,6 +396,7 @@ class Game {
     const mine = v.toMoveSeat !== undefined && v.controlledSeats.includes(v.toMoveSeat);
     this.status.textContent = over ? "Game over." : v.toMoveSeat === undefined ? "" : mine ? "Your turn." : `${seatName(v, v.toMoveSeat)} to move.`;
     this.status.dataset.turn = over ? "over" : mine ? "mine" : "theirs";
+    this.irradiated.hidden = !v.board?.irradiated;
     this.bag.textContent = `${v.bagCount} tiles in the bag${v.bonusLetter ? ` · bonus letter ${v.bonusLetter}` : ""}`;
     renderSeats(this.seatsEl, v);
     this.renderBoard();
@@ -389,7 +414,7 @@ class Game {
   }
 
   private renderRack(): void {
-    this.rack.render(this.placing.rackTiles(), this.placing.used(), this.placing.selected);
+    this.rack.render(this.placing.rackTiles(), this.placing.used(), this.placing.selected, !!this.view.board?.irradiated);
   }
 
   private renderPending(): void {

@@ -243,30 +243,48 @@ def test_the_record_downloads_as_the_servers_gcg_during_and_after_the_game(pages
     shot(a, "record-game-over")
 
 
-def test_a_watchers_chat_goes_to_the_watchers_channel_only(pages: Pages) -> None:
+def test_a_watchers_chat_reaches_players_only_once_the_game_is_over(pages: Pages) -> None:
     """A watcher writes in the watchers' channel: the watcher's page shows the line marked as
-    such; the player's page shows the players' channel only while the game runs."""
+    such; the players' pages do not while the game runs, and the winner's page shows it, in its
+    place, once the game is over (ListLog)."""
     site = pages.site
-    a, mid = _bot_game(pages, "Pia")
-    w = pages.open()
-    watcher = unique("Wat")
-    sign_in(w, watcher)
+    ann, bob, watcher = unique("Ann"), unique("Bob"), unique("Wat")
+    a, b, w = pages.open(), pages.open(), pages.open()
+    for page, name in ((a, ann), (b, bob), (w, watcher)):
+        sign_in(page, name)
+    create_table(a, "classic")
+    b.locator("li.table", has_text=ann).locator("button.join").click()
+    mid = match_id(a)
+    assert match_id(b) == mid
     w.goto(f"{site.url}#/match/{mid}")
     expect(w.locator("#board .sq")).to_have_count(225)
     expect(w.locator("#rack")).to_have_count(0)
     expect(w.locator("#tool-bag")).to_have_count(0)  # a player's tools: the server refuses watchers
-    expect(w.locator("#tools h2")).to_have_text("Tools")
+    expect(w.locator("#define-word")).to_have_count(1)
     expect(w.locator("aside h2", has_text="Chat (watchers' channel)")).to_have_count(1)
 
-    w.fill("#chat-input", "watching <i>closely</i>")
+    said = "watching <i>closely</i>"
+    w.fill("#chat-input", said)
     w.press("#chat-input", "Enter")
-    expect(w.locator("#chat li.obs")).to_have_text(f"{watcher} (watching): watching <i>closely</i>")
-    # the player writes after it: both see the player's line; the player never sees the watcher's
+    expect(w.locator("#chat li.obs")).to_have_text(f"{watcher} (watching): {said}")
+    # a player writes after it: everyone sees the player's line; no player sees the watcher's
     a.fill("#chat-input", "hello")
     a.press("#chat-input", "Enter")
-    player = view_of(a, site.match).seats[view_of(a, site.match).viewer_seat].player.display_name
+    for page in (a, b, w):
+        expect(page.locator("#chat li").last).to_have_text(f"{ann}: hello")
+    for page in (a, b):
+        expect(page.locator("#chat li")).to_have_count(1)
+
+    # Bob resigns: the game is over, and Ann's page shows the watchers' channel, in its place
+    b.once("dialog", lambda d: d.accept())
+    b.click("#resign")
+    expect(a.locator("#summary")).to_be_visible()
+    expect(a.locator("#chat li")).to_have_count(2)
+    expect(a.locator("#chat li").first).to_have_text(f"{watcher} (watching): {said}")
+    expect(a.locator("#chat li.obs")).to_have_count(1)
     for page in (a, w):
-        expect(page.locator("#chat li").last).to_have_text(f"{player}: hello")
-    expect(a.locator("#chat li")).to_have_count(1)
-    expect(a.locator("#chat li.obs")).to_have_count(0)
-    expect(w.locator("#chat i")).to_have_count(0)
+        expect(page.locator("#chat i")).to_have_count(0)
+    # a reload shows it once
+    a.reload()
+    expect(a.locator("#notice")).to_contain_text("Reconnected")
+    expect(a.locator("#chat li")).to_have_count(2)
