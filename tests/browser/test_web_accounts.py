@@ -49,7 +49,15 @@ def test_a_rated_game_shows_in_the_record_and_leaderboard_and_the_guest_claims_i
         record = record_of(page, site.lobby).records[0]
         assert record.rating.rating != 1500
         expect(row.locator(".rating")).to_have_text(rating_text(record))
-    shot(loser, "record")
+        expect(row.locator(".average")).to_have_text(f"{record.average_score:.1f}")
+        expect(row.locator(".best")).to_have_text(str(record.best_score))
+        expect(row.locator(".weighted")).to_have_text(f"{record.weighted_score:+.1f}")
+    # a phone's width shows the first four columns
+    expect(b.locator("#records th.wide")).to_have_count(3)
+    for i in range(3):
+        expect(b.locator("#records th.wide").nth(i)).to_be_hidden()
+    expect(a.locator("#records th.wide").first).to_be_visible()
+    shot(loser, "player-record")
 
     # the leaderboard: the winner listed with the lobby's rank, for all time and for today
     winner.click("#nav a[href='#/leaderboard']")
@@ -63,9 +71,17 @@ def test_a_rated_game_shows_in_the_record_and_leaderboard_and_the_guest_claims_i
     line = winner.locator(f"#leaderboard tr[data-player='{mine.player.player_id}']")
     expect(line).to_contain_text(names[winner])
     expect(line.locator(".rating")).to_have_text(rating_text(mine.record))
-    winner.select_option("#lb-period", str(lb.LEADERBOARD_PERIOD_DAY))
-    expect(winner.locator(f"#leaderboard tr[data-player='{mine.player.player_id}']")).to_have_count(1)
+    for period in (lb.LEADERBOARD_PERIOD_MONTH, lb.LEADERBOARD_PERIOD_WEEK, lb.LEADERBOARD_PERIOD_DAY):
+        winner.select_option("#lb-period", str(period))
+        request = lb.GetLeaderboardRequest(ruleset_id="classic", period=period)
+        mine = lobby_call(site.lobby, "GetLeaderboard", request, token_of(winner)).caller_entry
+        expect(winner.locator("#lb-me")).to_have_text(
+            f"You: #{mine.rank}, rating {rating_text(mine.record)}, 1-0-0.")
+        expect(winner.locator(f"#leaderboard tr[data-player='{mine.player.player_id}']")).to_have_count(1)
     shot(winner, "leaderboard")
+    b.click("#nav a[href='#/leaderboard']")
+    expect(b.locator(f"#leaderboard tr[data-player='{mine.player.player_id}']")).to_have_count(1)
+    shot(b, "leaderboard-phone")
     # a name leads to that player's record
     loser_id = record_of(loser, site.lobby).player.player_id
     winner.locator(f"#leaderboard tr[data-player='{loser_id}'] a").click()

@@ -1,9 +1,10 @@
 """A tournament in the page: a director (over native gRPC) creates a two-round event and invites
-one player, who accepts in the page's list of invitations; another finds it in the tournament list,
-registers, unregisters and registers again (by keyboard, at 375 px). Once the director starts it,
-each page is led into its game on the tournament's page; the player to move resigns; the standings
-update on both pages as the lobby computes them; the second round's game opens from the same page,
-and after it the tournament is over with the lobby's final standings on both pages."""
+one player, who accepts in the page's list of invitations; another finds it in the tournament list
+(its second page, More: every tournament the lobby lists, in its order), registers, unregisters and
+registers again (by keyboard, at 375 px). Once the director starts it, each page is led into its
+game on the tournament's page; the player to move resigns; the standings update on both pages as
+the lobby computes them; the second round's game opens from the same page, and after it the
+tournament is over with the lobby's final standings on both pages."""
 
 from __future__ import annotations
 
@@ -35,6 +36,29 @@ def _game_of(page: Any) -> str:
     return str(page.locator("#t-game").get_attribute("data-match"))
 
 
+def _fill_the_first_page(lobby: str) -> None:
+    """Enough tournaments for the list to need a second page (ListTournaments gives 50 a page):
+    11 directors with 5 each (a player may hold 5 unfinished)."""
+    for _ in range(11):
+        director, _ = guest(lobby, "Dir")
+        for _ in range(5):
+            settings = t.TournamentSettings(
+                name=unique("Filler "), rounds=1,
+                game=lb.TableSettings(ruleset=c.RulesetRef(ruleset_id="classic", language="en")))
+            tournament_call(lobby, "CreateTournament", t.CreateTournamentRequest(settings=settings), director)
+
+
+def _all_tournaments(lobby: str, token: str) -> list[str]:
+    ids: list[str] = []
+    page = ""
+    while True:
+        res = tournament_call(lobby, "ListTournaments", t.ListTournamentsRequest(page_token=page), token)
+        ids += [x.tournament_id for x in res.tournaments]
+        page = res.next_page_token
+        if not page:
+            return ids
+
+
 def test_two_players_play_a_tournament_in_the_page(pages: Pages) -> None:
     site = pages.site
     ann, bob = unique("Ann"), unique("Bob")
@@ -60,8 +84,32 @@ def test_two_players_play_a_tournament_in_the_page(pages: Pages) -> None:
     expect(a.locator("#t-name")).to_have_text(name)
     expect(a.locator("#t-registered")).to_be_visible()
 
-    # Bob finds it in the list (names are text), registers, unregisters, registers again: by keyboard
+    # Bob declines an invitation to another event: gone from his list and from the lobby's
+    other_settings = t.TournamentSettings(name=unique("Other "), rounds=1, game=settings.game)
+    create = t.CreateTournamentRequest(settings=other_settings)
+    other = tournament_call(site.lobby, "CreateTournament", create, director).tournament.tournament_id
+    bob_id = b.evaluate("JSON.parse(localStorage.getItem('wordarena.me')).playerId")
+    tournament_call(site.lobby, "AddEntrant", t.AddEntrantRequest(tournament_id=other, player_id=bob_id),
+                    director)
     b.click("#nav a[href='#/tournaments']")
+    b.locator(f"#invitations li[data-tournament='{other}'] .t-decline").click()
+    expect(b.locator(f"#invitations li[data-tournament='{other}']")).to_have_count(0)
+    request = t.ListTournamentsRequest(invited=True)
+    assert not tournament_call(site.lobby, "ListTournaments", request, token_of(b)).tournaments
+
+    # Bob finds it in the list, page after page (More) until every tournament the lobby lists is
+    # there; then registers, unregisters, registers again: by keyboard
+    _fill_the_first_page(site.lobby)
+    everyone = _all_tournaments(site.lobby, director)
+    assert len(everyone) > 50
+    b.click("#nav a[href='#/']")
+    b.click("#nav a[href='#/tournaments']")
+    rows = b.locator("#tournaments li[data-tournament]")
+    expect(rows).to_have_count(50)
+    b.click("#t-more")
+    expect(rows).to_have_count(len(everyone))
+    expect(b.locator("#t-more")).to_be_hidden()
+    assert rows.evaluate_all("rs => rs.map(r => r.dataset.tournament)") == everyone
     row = b.locator(f"#tournaments li[data-tournament='{tid}']")
     expect(row).to_contain_text("registration open")
     row.locator("a.t-open").click()
@@ -112,7 +160,14 @@ def test_two_players_play_a_tournament_in_the_page(pages: Pages) -> None:
     state = tournament_call(site.lobby, "GetTournament", t.GetTournamentRequest(tournament_id=tid),
                             token_of(a)).state
     assert state.tournament.status == t.TOURNAMENT_STATUS_FINISHED
+    names = {e.entrant_id: e.player.display_name for e in state.entrants}
     for page in (a, b):
         _standings_shown(page, state)
         expect(page.locator("#t-games [data-round]")).to_have_count(2)
+        for g in state.games:
+            first, second = names[g.first_entrant_id], names[g.second_entrant_id]
+            won = first if g.first_result == t.GAME_SIDE_WIN else second
+            assert g.first_result in (t.GAME_SIDE_WIN, t.GAME_SIDE_LOSS)
+            expect(page.locator(f"#t-games [data-round='{g.round}'] li")).to_have_text(
+                f"{first} {g.first_score} – {g.second_score} {second}: {won} won")
     shot(a, "tournament-over")

@@ -18,6 +18,7 @@ export function quickMatchView(root: HTMLElement, openMatch: (matchId: string) =
   let queued = false;
   let opening = false;
   let rulesets: RulesetSummary[] = [];
+  let waiting: QuickMatchTicket | undefined;
 
   const family = h("select", { id: "qm-family", name: "family" });
   const language = h("select", { id: "qm-language", name: "language" });
@@ -54,9 +55,21 @@ export function quickMatchView(root: HTMLElement, openMatch: (matchId: string) =
     if (on) cancel.focus();
   }
 
+  /** The form shows what a waiting ticket asks for (after a reload, the ticket's own criteria). */
+  function showCriteria(t: QuickMatchTicket) {
+    const r = t.criteria?.ruleset;
+    if (!r || !rulesets.some((x) => x.rulesetId === r.rulesetId)) return;
+    family.value = r.rulesetId;
+    onFamily();
+    language.value = r.language;
+    if (t.criteria?.seats) seats.value = String(t.criteria.seats);
+  }
+
   function show(t: QuickMatchTicket) {
+    waiting = t;
     switch (t.status) {
       case TicketStatus.QUEUED:
+        showCriteria(t);
         setQueued(true);
         state.textContent = `Looking for opponents: ${t.playersWaiting} waiting for ${familyName(t.criteria?.ruleset?.rulesetId ?? "")} (${t.criteria?.ruleset?.language ?? ""}).`;
         break;
@@ -157,6 +170,7 @@ export function quickMatchView(root: HTMLElement, openMatch: (matchId: string) =
     rulesets = res.rulesets;
     replace(family, ...rulesets.map((r) => h("option", { value: r.rulesetId }, r.name || familyName(r.rulesetId))));
     onFamily();
+    if (waiting?.status === TicketStatus.QUEUED) showCriteria(waiting);
   }).catch((err) => { error.textContent = describeError(err); });
 
   if (ticketId) {

@@ -34,8 +34,8 @@ export function recordView(root: HTMLElement, playerId: string): () => void {
       h("tbody", {}, ...res.records.map((r) => h("tr", { "data-ruleset": r.rulesetId },
         h("th", { scope: "row" }, familyName(r.rulesetId)), h("td", { class: "games" }, r.games),
         h("td", { class: "wlt" }, wlt(r)), h("td", { class: "rating" }, rating(r)),
-        h("td", { class: "wide" }, r.averageScore.toFixed(1)), h("td", { class: "wide" }, r.bestScore),
-        h("td", { class: "wide" }, `${r.weightedScore >= 0 ? "+" : ""}${r.weightedScore.toFixed(1)}`)))))));
+        h("td", { class: "wide average" }, r.averageScore.toFixed(1)), h("td", { class: "wide best" }, r.bestScore),
+        h("td", { class: "wide weighted" }, `${r.weightedScore >= 0 ? "+" : ""}${r.weightedScore.toFixed(1)}`)))))));
   }).catch((err) => { if (!abort.signal.aborted) error.textContent = describeError(err); });
   return () => abort.abort();
 }

@@ -293,6 +293,7 @@ class TournamentPage {
     if (!g.secondEntrantId) return `${a}: bye`;
     const b = this.entrantName(g.secondEntrantId);
     if (g.status !== TournamentGameStatus.DONE) return `${a} vs ${b}: ${g.status === TournamentGameStatus.PLAYING ? "playing" : "being set up"}`;
-    return `${a} ${g.firstScore} – ${g.secondScore} ${b}${g.forfeit ? " (forfeit)" : ""}`;
+    const result = g.firstResult === GameSide.WIN ? `${a} won` : g.firstResult === GameSide.LOSS ? `${b} won` : "a tie";
+    return `${a} ${g.firstScore} – ${g.secondScore} ${b}: ${result}${g.forfeit ? " by forfeit" : ""}`;
   }
 }
