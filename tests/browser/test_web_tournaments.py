@@ -66,7 +66,7 @@ def test_two_players_play_a_tournament_in_the_page(pages: Pages) -> None:
     sign_in(a, ann)
     sign_in(b, bob)
     director, _ = guest(site.lobby, "Dir")
-    name = unique("Cup ")
+    name = unique("<b>Cup</b> ")  # markup in a name is shown as text
     settings = t.TournamentSettings(
         name=name, game=lb.TableSettings(ruleset=c.RulesetRef(ruleset_id="classic", language="en")),
         rounds=2, round_methods=[t.PAIRING_METHOD_DOUBLE_ROUND_ROBIN])
@@ -82,6 +82,7 @@ def test_two_players_play_a_tournament_in_the_page(pages: Pages) -> None:
     expect(invite).to_contain_text(name)
     invite.locator(".t-accept").click()
     expect(a.locator("#t-name")).to_have_text(name)
+    expect(a.locator("#app b")).to_have_count(0)
     expect(a.locator("#t-registered")).to_be_visible()
 
     # Bob declines an invitation to another event: gone from his list and from the lobby's
@@ -111,6 +112,8 @@ def test_two_players_play_a_tournament_in_the_page(pages: Pages) -> None:
     expect(b.locator("#t-more")).to_be_hidden()
     assert rows.evaluate_all("rs => rs.map(r => r.dataset.tournament)") == everyone
     row = b.locator(f"#tournaments li[data-tournament='{tid}']")
+    expect(row.locator("a.t-open")).to_have_text(name)
+    expect(b.locator("#tournaments b")).to_have_count(0)
     expect(row).to_contain_text("registration open")
     row.locator("a.t-open").click()
     expect(b.locator("#t-status")).to_have_text("registration open.")
