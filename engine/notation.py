@@ -126,6 +126,30 @@ def placed_notation(
 # joins parts with ``+``: ``8H WORD + K10 @bomb``, ``E5 @portal + K11 @portal``.
 
 ACTION_FACING_SEPARATOR = ":"
+PART_SEPARATOR = " + "
+
+
+def action_text(layout: BoardLayout, index: int, token: str, facing: str = "") -> str:
+    """One action tile as it is typed: ``H8 @bomb``, ``K3 @3W``, ``H8 @blaster:right``."""
+    where = square_name(*divmod(int(index), layout.cols))
+    return f"{where} {token}" + (f"{ACTION_FACING_SEPARATOR}{facing}" if facing else "")
+
+
+def actions_notation(layout: BoardLayout, actions: Sequence[Sequence[Any]]) -> str:
+    """A play of action tiles only, as engine events store them (``[[square index, token,
+    facing?], ...]``), as it is typed: ``H8 @bomb + K3 @3W`` (in the order played; '' for none).
+    Read back by the CLI's play reader, it places the same tiles."""
+    return PART_SEPARATOR.join(action_text(layout, a[0], str(a[1]), str(a[2]) if len(a) > 2 else "")
+                               for a in actions)
+
+
+def event_notation(layout: BoardLayout, cells: Cells, data: dict[str, Any]) -> str:
+    """The notation of a stored play (a ``play`` event's data) on ``cells``, the board before
+    it: ``8H WORD`` for its letters (action tiles played with them are not part of the word),
+    ``H8 @bomb + K3 @3W`` for a War of Words play of action tiles only."""
+    if data.get("placed"):
+        return placed_notation(layout, cells, data["placed"], bool(data.get("across", True)))
+    return actions_notation(layout, data.get("actions") or ())
 
 
 def placement_from_action(layout: BoardLayout, square: str, action: str) -> Placement:

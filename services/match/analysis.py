@@ -16,16 +16,15 @@ from wordarena.engine.families import replay
 from wordarena.engine.game import GameState, Play
 from wordarena.engine.game.actions import Move as EffectShift
 from wordarena.engine.game.actions import action_from_dict
-from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.game.play import PlayVerdict, evaluate_play
 from wordarena.engine.movegen import Move, describe_move
 from wordarena.engine.movegen.api import board_ruleset
-from wordarena.engine.notation import placed_notation
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import remove_tokens
 from wordarena.engine.warofwords.arena import portal_links
 from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed
+from wordarena.engine.warofwords.foresight import foresee
 from wordarena.services.match import views
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -41,11 +40,10 @@ def turn_seat(ev: StoredEvent) -> int | None:
     """The seat whose turn ``ev`` is, or None when it is not a turn."""
     if ev.kind not in TURN_KINDS:
         return None
-    engine = ev.payload.get("engine") or ()
-    if not engine or "action" not in engine[0].get("data", {}):
+    head = ev.event.head
+    if "action" not in head.data:
         return None
-    seat = engine[0].get("seat")
-    return int(seat) if seat is not None else None
+    return head.seat
 
 
 def find_turn(events: Sequence[StoredEvent], seat: int, turn_seq: int) -> StoredEvent | None:
@@ -84,8 +82,7 @@ def analysed_move(state: GameState, seat: int, move: Move) -> m.AnalysedPlay:
 def state_before(events: Sequence[StoredEvent], seq: int,
                  lexicon_for: Callable[[str], Any]) -> GameState:
     """The engine state just before stored event ``seq``, replayed from the log."""
-    engine = [EngineEvent.from_dict(ee) for ev in events[: seq - 1] for ee in ev.payload.get("engine", ())]
-    return replay(engine, lexicon_for)
+    return replay([ee for ev in events[: seq - 1] for ee in ev.event.engine], lexicon_for)
 
 
 def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: int,
@@ -93,10 +90,11 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
     """Hindsight for the stored turn ``turn``: the best plays from the rack held then, what was
     played, its rank among the legal plays and how many there were; and the state the turn was
     played in (for ``simulated_plays``, which "best by simulation" adds in a bot worker)."""
-    head = turn.payload["engine"][0]
-    seat = int(head["seat"])
+    head = turn.event.head
+    assert head.seat is not None  # find_turn: a seat's turn
+    seat = head.seat
     state = state_before(events, turn.seq, lexicon_for)
-    action = action_from_dict(head["data"]["action"])
+    action = action_from_dict(head.data["action"])
     verdict = hindsight(state, action, seat, top=limit)
     out = m.HindsightResponse(turn_seq=turn.seq, legal_play_count=verdict.total)
     for alt in verdict.best:
@@ -110,7 +108,7 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
             if (i := r.board.index(p.row, p.col)) not in hidden]))))
     elif isinstance(action, Play):
         r = state.ruleset
-        data = head["data"]
+        data = head.data
         placed = data.get("placed") or [[r.board.index(p.row, p.col), p.letter, p.blank]
                                          for p in action.placements]
         played = m.AnalysedPlay(
@@ -120,8 +118,7 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
         )
         if "breakdown" in data:
             played.breakdown.CopyFrom(views.breakdown(r, data["breakdown"], len(placed)))
-        if "across" in data:
-            played.notation = placed_notation(r.board, state.cells, placed, data["across"])
+        played.notation = turn.event.notation  # as the log wrote it (core.events.play_notation)
         out.played.CopyFrom(played)
         out.played_rank = verdict.rank
     return out, state
@@ -175,6 +172,10 @@ def preview_response(state: GameState, seat: int, placements: Sequence[Placement
     violation = _verdict_violation(verdict)
     if violation is not None:
         out.violation.CopyFrom(violation)
+    if verdict.legal and verdict.details is not None:  # War of Words: what the action tiles do
+        sight = foresee(state, seat, verdict)
+        out.effects.extend(views.effect_pb(state.ruleset, s, data, set()) for s, data in sight.effects)
+        out.reach_hidden = sight.reach_hidden
     return out
 
 

@@ -41,7 +41,8 @@ def shown_to(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bool:
         return True
     if viewer is None:
         return True
-    return not _inactive(rt, viewer) and (rt.state.over or not ev.payload["chat"].get("observers"))
+    line = ev.event.chat
+    return not _inactive(rt, viewer) and (rt.state.over or line is None or not line.observers)
 
 
 def check_reader(rt: Runtime, viewer: int | None) -> None:

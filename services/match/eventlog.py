@@ -1,17 +1,12 @@
 """The event log of a match: the engine's events turned into stored events, appended durably,
 installed in memory, and replayed into a ``Runtime`` on start-up or take-over.
 
-A stored event is ``(seq, time, kind, payload)``. Its payload keeps what the projection needs
-without the engine state of that moment:
-
-- ``engine``: the engine events it stands for (a play and the tiles drawn after it are one stored
-  event); replaying them from the match's seed rebuilds the state exactly;
-- ``after``: the state's summary after the event (``runtime.after_snapshot``, plus clocks and,
-  on the first event of a commit only, ``rack_changed``: the seats whose rack the action changed);
-- ``board``: the squares that changed (``[index]`` emptied, ``[index, letter, blank, owner,
-  placed_seq]`` filled); War of Words adds ``wow``, what the clouds hide;
-- ``notation``: a play's ``8H WORD``, written by the engine (``engine.notation``) from the board
-  before the play.
+A stored event is a typed ``core.events.MatchEvent``, stored as ``(seq, time, kind, payload)``
+with the payload written by that module's versioned codec (its doc lists every field). Its
+payload keeps what the projection needs without the engine state of that moment: the engine
+events it stands for (a play and the tiles drawn after it are one stored event), the state's
+summary after it, the squares that changed (War of Words: and what the clouds hide), a play's
+notation written by the engine from the board before the play.
 """
 
 from __future__ import annotations
@@ -20,23 +15,21 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from wordarena.engine.board import square_name
 from wordarena.engine.families import parse_ruleset_id, replay
 from wordarena.engine.game import GameState
 from wordarena.engine.game.events import Event as EngineEvent
-from wordarena.engine.notation import placed_notation
-from wordarena.engine.rulesets.model import Ruleset
-from wordarena.engine.tiles import Tile
 from wordarena.services.common import logs
 from wordarena.services.match import metrics, results, views
+from wordarena.services.match.core import events as codec
+from wordarena.services.match.core.events import CloudCover, MatchEvent, SquareChange
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo, after_snapshot
 from wordarena.services.match.store import MatchStore, StoredEvent, StoredRequest
 
 log = logs.get_logger(__name__)
-
-BoardChange = list[Any]
 
 
 def stored_kind(engine_type: str) -> str:
@@ -45,11 +38,11 @@ def stored_kind(engine_type: str) -> str:
             "exchanged": "tiles-exchanged"}.get(engine_type, engine_type)
 
 
-def group_engine_events(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def group_engine_events(events: Sequence[EngineEvent]) -> list[list[EngineEvent]]:
     """One stored event per engine event, except that ``tiles-drawn`` joins the play before it."""
-    groups: list[list[dict[str, Any]]] = []
+    groups: list[list[EngineEvent]] = []
     for ev in events:
-        if ev["type"] == "tiles-drawn" and groups:
+        if ev.type == "tiles-drawn" and groups:
             groups[-1].append(ev)
         else:
             groups.append([ev])
@@ -64,109 +57,102 @@ def to_stored(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now:
     """The stored events of engine ``events`` that took ``rt.state`` to ``state``, numbered
     after ``rt.seq``. ``clocks``: the seats' clocks after the action (default: unchanged);
     ``idle_for``: how long a kicked seat had been idle (the kick's event says it)."""
+    return [StoredEvent.of(ev) for ev in match_events(rt, events, state, now, clocks, idle_for=idle_for)]
+
+
+def match_events(rt: Runtime, events: Sequence[EngineEvent], state: GameState, now: float,
+                 clocks: list[float] | None = None, *, idle_for: float | None = None) -> list[MatchEvent]:
+    """``to_stored``'s typed events."""
     before = rt.state
-    prev_racks = [list(r) for r in before.racks] if rt.events else [[] for _ in before.racks]
+    prev_racks = [tuple(r) for r in before.racks] if rt.events else [() for _ in before.racks]
     after = after_snapshot(state)
+    clocks = clocks if clocks is not None else rt.clocks
     if clocks is not None:
-        after["clocks"] = clocks
-    elif rt.clocks is not None:
-        after["clocks"] = list(rt.clocks)
-    rack_changed = [i for i, r in enumerate(state.racks) if list(r) != prev_racks[i]]
-    groups = group_engine_events([ev.to_dict() for ev in events])
-    game_over = next((g[0]["data"] for g in groups if g[0]["type"] == "game-over"), None)
-    early: list[int] = []
+        after = replace(after, clocks=tuple(clocks))
+    rack_changed = tuple(i for i, r in enumerate(state.racks) if tuple(r) != prev_racks[i])
+    groups = group_engine_events(events)
+    game_over = next((g[0].data for g in groups if g[0].type == "game-over"), None)
+    early: tuple[int, ...] = ()
     if game_over is not None:  # who left in the first round (War of Words: no result)
-        early = results.first_round_leavers(
-            [*results.departures(rt.events), *groups])
-    out: list[StoredEvent] = []
+        early = tuple(results.first_round_leavers([*results.departures(rt.events), *groups]))
+    out: list[MatchEvent] = []
     seq = rt.seq
     wow = rt.ruleset.family == "warofwords"
     for k, g in enumerate(groups):
         seq += 1
-        kind = stored_kind(g[0]["type"])
-        a = dict(after)
+        kind = stored_kind(g[0].type)
         # The action's own event changed the racks; what follows it (effects, GameOver) did not.
-        a["rack_changed"] = rack_changed if k == 0 else []
+        a = replace(after, rack_changed=rack_changed if k == 0 else ())
         if game_over is not None and kind != "game-over":
-            a["scores"] = [s - adj for s, adj in zip(game_over["scores"], game_over["adjustments"],
-                                                     strict=True)]
+            a = replace(a, scores=tuple(s - adj for s, adj in zip(game_over["scores"],
+                                                                  game_over["adjustments"], strict=True)))
         if kind == "game-over" and early:
-            a["first_round_left"] = early
-        payload: dict[str, Any] = {"engine": g, "after": a}
-        if idle_for is not None and k == 0:
-            payload["idle_for"] = idle_for
+            a = replace(a, first_round_left=early)
+        cover: CloudCover | None = None
+        moves: tuple[tuple[str, int], ...] = ()
         if wow:  # War of Words: what changed in anyone's view, and what clouds hide
-            payload["board"], payload["wow"] = _wow_changes(rt, g, before, state, seq, k == 0)
-            if g[0]["type"] == "play" and g[0]["data"].get("moves"):
-                payload["effect_moves"] = _effect_moves(before, g[0]["data"]["moves"])
+            board, cover = _wow_changes(rt, g, before, state, seq, k == 0)
+            if g[0].type == "play" and g[0].data.get("moves"):
+                moves = _effect_moves(before, g[0].data["moves"])
         else:
-            payload["board"] = _board_changes(g, state, seq)
-        notation = _notation(rt.ruleset, before.cells, g[0])
-        if notation:
-            payload["notation"] = notation
-        out.append(StoredEvent(seq, now, kind, payload))
+            board = _board_changes(g, state, seq)
+        out.append(MatchEvent(seq, now, kind, engine=tuple(g), after=a, board=tuple(board),
+                              clouds=cover, effect_moves=moves,
+                              notation=codec.play_notation(rt.ruleset, before.cells, g[0]),
+                              idle_for=idle_for if k == 0 else None))
     return out
 
 
-def _effect_moves(before: GameState, shifts: list[list[int]]) -> list[list[Any]]:
+def _effect_moves(before: GameState, shifts: list[list[int]]) -> tuple[tuple[str, int], ...]:
     """A play's Rain / Whirlwind moves as [effect id before the move, new square index]."""
     from wordarena.engine.warofwords.arena import markers
 
     cols = before.ruleset.board.cols
     kinds = {m.index: m.kind for m in markers(before) if m.kind in ("rain", "whirlwind")}
-    return [[views.effect_id(kinds.get(src, ""), square_name(*divmod(src, cols))), dst]
-            for src, dst in shifts]
+    return tuple((views.effect_id(kinds.get(src, ""), square_name(*divmod(src, cols))), dst)
+                 for src, dst in shifts)
 
 
-def _notation(ruleset: Ruleset, cells: Sequence[Tile | None], head: dict[str, Any]) -> str:
-    """The engine's notation of a play (head event ``play``) on ``cells``, the board before it."""
-    data = head["data"]
-    if head["type"] != "play" or not data.get("placed"):
-        return ""
-    return placed_notation(ruleset.board, tuple(cells), data["placed"], bool(data["across"]))
-
-
-def _wow_changes(rt: Runtime, group: list[dict[str, Any]], before: GameState, state: GameState,
-                 seq: int, first: bool) -> tuple[list[BoardChange], dict[str, Any]]:
+def _wow_changes(rt: Runtime, group: list[EngineEvent], before: GameState, state: GameState,
+                 seq: int, first: bool) -> tuple[list[SquareChange], CloudCover]:
     """War of Words board changes (on the first stored event of a commit: every square whose view
     changed, letters destroyed or drawn over by clouds included) and the cloud data the
     projection needs (``views.wow_payload``); ``touched``: a word of the play lies (partly) under
     a cloud."""
     wow, changed = views.wow_payload(before, state)
-    changes: list[BoardChange] = []
+    changes: list[SquareChange] = []
     if first:
         for i in changed:
             cell = state.cells[i]
             if cell is None:
-                changes.append([i])
+                changes.append(SquareChange(i))
             else:
                 fresh = before.cells[i] != cell
-                changes.append([i, cell.letter, cell.blank, cell.owner,
-                                seq if fresh else rt.placed_seq.get(i, seq)])
+                changes.append(SquareChange(i, cell, seq if fresh else rt.placed_seq.get(i, seq)))
     else:
         wow["squares"] = {}
-    data = group[0]["data"]
-    if group[0]["type"] == "play" and data.get("placed"):
+    data = group[0].data
+    if group[0].type == "play" and data.get("placed"):
         layout = state.ruleset.board
         placed = [int(p[0]) for p in data["placed"]]
         filled = {i for i, t in enumerate(before.cells) if t is not None} | set(placed)
         veiled = set(wow["veiled"])
         wow["touched"] = bool(views.word_squares(layout.cols, layout.rows, filled, placed) & veiled)
-    return changes, wow
+    return changes, CloudCover.decode(wow)
 
 
-def _board_changes(group: list[dict[str, Any]], state: GameState, seq: int) -> list[BoardChange]:
+def _board_changes(group: list[EngineEvent], state: GameState, seq: int) -> list[SquareChange]:
     head = group[0]
-    data = head["data"]
-    changes: list[BoardChange] = []
-    if head["type"] in ("play", "play-pending", "play-accepted", "play-checked"):
+    data = head.data
+    changes: list[SquareChange] = []
+    if head.type in ("play", "play-pending", "play-accepted", "play-checked"):
         for index, *_ in data.get("placed", []):
             cell = state.cells[index]
             if cell is not None:
-                changes.append([index, cell.letter, cell.blank, cell.owner, seq])
+                changes.append(SquareChange(index, cell, seq))
     # Tiles taken back off the board: a failed check, or a player leaving with a play pending.
     for index, *_ in data.get("returned", []):
-        changes.append([index])
+        changes.append(SquareChange(index))
     return changes
 
 
@@ -192,7 +178,7 @@ def install(rt: Runtime, events: Sequence[StoredEvent]) -> None:
     """Add durably stored ``events`` to the match in memory (its log and the seq at which each
     square's tile was placed), compacting the events that are no longer among its latest."""
     for ev in events:
-        _track_placed(rt.placed_seq, ev)
+        _track_placed(rt.placed_seq, ev.event)
         rt.events.append(ev)
     compact_old(rt.events, len(events))
 
@@ -221,12 +207,12 @@ def compact_old(log: list[StoredEvent], added: int) -> None:
         StoredEvent.pack(loose[::-1])
 
 
-def _track_placed(placed_seq: dict[int, int], ev: StoredEvent) -> None:
-    for entry in ev.payload.get("board", ()):
-        if len(entry) > 1:
-            placed_seq[entry[0]] = entry[4] if len(entry) > 4 else ev.seq
+def _track_placed(placed_seq: dict[int, int], ev: MatchEvent) -> None:
+    for change in ev.board:
+        if change.tile is not None:
+            placed_seq[change.index] = change.placed_seq
         else:
-            placed_seq.pop(entry[0], None)
+            placed_seq.pop(change.index, None)
 
 
 # --- replaying -----------------------------------------------------------------------------
@@ -241,45 +227,28 @@ async def rebuild(store: MatchStore, match_id: str, lexicon_for: Callable[[str],
     ruleset = parse_ruleset_id(row.ruleset_id)
     seats = [SeatInfo(**s) for s in json.loads(row.seats)]
     options = Options.from_dict(json.loads(row.options))
-    engine_events = [EngineEvent.from_dict(ee) for ev in loaded.events
-                     for ee in ev.payload.get("engine", ())]
+    typed = codec.upgrade_log(ruleset, [ev.event for ev in loaded.events])
+    engine_events = [ee for ev in typed for ee in ev.engine]
     await asyncio.to_thread(lexicon_for, ruleset.lexicon)  # first load: off the loop
     state: GameState = replay(engine_events, lexicon_for)
     ruleset = state.ruleset  # as the match plays it (a table's challenge mode included)
     rt = Runtime(match_id=match_id, ruleset=ruleset, seats=seats, options=options,
                  created_at=row.created_at, state=state, events=loaded.events,
                  status=row.status, ended_at=row.ended_at, last_move=[row.created_at] * len(seats))
-    add_notation(ruleset, loaded.events)
-    for ev in loaded.events:
+    for stored, ev in zip(loaded.events, typed, strict=True):
+        if ev.notation != stored.event.notation:  # an older version's play, upgraded
+            stored.upgrade(ev)
         _track_placed(rt.placed_seq, ev)
-        after = ev.payload.get("after")
-        if after is not None:
-            if "clocks" in after and after["clocks"] is not None:
-                rt.clocks = list(after["clocks"])
+        if ev.after is not None:
+            if ev.after.clocks is not None:
+                rt.clocks = list(ev.after.clocks)
             rt.turn_start = ev.time
-            for ee in ev.payload.get("engine", ()):
-                if ee.get("seat") is not None and "action" in ee.get("data", {}):
-                    rt.last_move[ee["seat"]] = ev.time
+            for ee in ev.engine:
+                if ee.seat is not None and "action" in ee.data:
+                    rt.last_move[ee.seat] = ev.time
     rt.requests = {k: (r.method, r.response) for k, r in loaded.requests.items()}
     compact_old(rt.events, len(rt.events))
     if state.over:
         rt.status = "finished"
     log.info("match rebuilt from its log", match_id=match_id, seq=rt.seq)
     return rt
-
-
-def add_notation(ruleset: Ruleset, events: Sequence[StoredEvent]) -> None:
-    """Logs stored before plays carried their notation: write it now, from the board before each
-    play as the stored board changes rebuild it (in memory only; the log stays as written)."""
-    if all("notation" in ev.payload or ev.kind != "turn-played" for ev in events):
-        return
-    layout = ruleset.board
-    cells: list[Tile | None] = [None] * (layout.rows * layout.cols)
-    for ev in events:
-        engine = ev.payload.get("engine") or ()
-        if ev.kind == "turn-played" and engine and "notation" not in ev.payload:
-            notation = _notation(ruleset, cells, engine[0])
-            if notation:
-                ev.payload["notation"] = notation
-        for entry in ev.payload.get("board", ()):
-            cells[entry[0]] = Tile(entry[1], bool(entry[2]), int(entry[3])) if len(entry) > 1 else None

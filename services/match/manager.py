@@ -68,6 +68,7 @@ from wordarena.services.match import (
 )
 from wordarena.services.match.botworkers import BotWorkers
 from wordarena.services.match.core import Act, Chat, ChatLimits, Decision, Refusal, Repeat, decide
+from wordarena.services.match.core.events import ChatLine, MatchEvent
 from wordarena.services.match.models import MatchRow
 from wordarena.services.match.runtime import Runtime
 from wordarena.services.match.store import ConflictError, MatchStore, StorageError, StoredEvent, StoredRequest
@@ -319,14 +320,11 @@ class MatchManager:
         async with rt.lock:
             now = wallclock.now()
             decided = decide(rt.snapshot(), Chat(player_id, request_id, seat, now), self.chat_limits)
-            message: dict[str, Any] = {
-                "seat": seat, "player_id": player_id,
-                "name": name if seat is None else rt.seats[seat].display_name, "text": text}
-            if seat is None:
-                message["observers"] = True
+            line = ChatLine(player_id, name if seat is None else rt.seats[seat].display_name, text,
+                            seat, observers=seat is None)
 
             def stored(_: Decision) -> list[StoredEvent]:
-                return [StoredEvent(rt.seq + 1, now, "chat", {"chat": message})]
+                return [StoredEvent.of(MatchEvent(rt.seq + 1, now, "chat", chat=line))]
 
             answer = await self.settle(rt, decided, stored, player_id=player_id, request_id=request_id,
                                        method="SendChat", build=build)
@@ -473,7 +471,7 @@ class MatchManager:
                                f"match {rt.match_id!r} has started: a player has acted in it",
                                views.violation(e.RULE_CODE_MATCH_STARTED, "a player has acted in the match"))
         now = time.time()
-        ev = StoredEvent(rt.seq + 1, now, "aborted", {"aborted": {"reason": reason}})
+        ev = StoredEvent.of(MatchEvent(rt.seq + 1, now, "aborted", aborted=reason))
         try:
             await self.store.append(rt.match_id, self.owner, rt.seq, [ev], status="aborted", ended_at=now)
         except ConflictError as exc:
@@ -492,7 +490,7 @@ class MatchManager:
         reason = ""
         for ev in await self.store.events_after(row.id, max(row.last_seq - 1, 0)):
             if ev.kind == "aborted":
-                reason = str(ev.payload.get("aborted", {}).get("reason", ""))
+                reason = ev.event.aborted or ""
         out = ctl.AbortMatchResponse(match_id=row.id, already_aborted=True, reason=reason)
         if row.ended_at:
             out.abort_time.CopyFrom(views.timestamp(row.ended_at))

@@ -10,32 +10,34 @@ shows events or state goes through these functions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from wordarena.engine.interchange.cgp import view_to_cgp
 from wordarena.engine.rulesets.layout import Square
 from wordarena.engine.rulesets.model import Ruleset
-from wordarena.engine.tiles import Tile
 from wordarena.services.match import results, views, wallclock
+from wordarena.services.match.core.events import After, CloudCover, MatchEvent
 from wordarena.services.match.runtime import Runtime, after_snapshot
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import match_pb2 as m
 
 
-def seat_pb(rt: Runtime, i: int, after: dict[str, Any], at: float) -> c.Seat:
+def seat_pb(rt: Runtime, i: int, after: After, at: float) -> c.Seat:
     """Seat ``i`` as an ``after`` summary shows it (its clock as of ``at``)."""
     r = rt.ruleset
     per = r.exchange.per_player
-    ex = after.get("exchanges") or [0] * len(rt.seats)
+    ex = after.exchanges or (0,) * len(rt.seats)
     s = c.Seat(index=i, player=views.player(rt.seats[i]),
-               status=views.SEAT_STATUS.get(after["seats"][i], 0),  # type: ignore[arg-type]
-               score=after["scores"][i], rack_count=after["rack_sizes"][i],
+               status=views.SEAT_STATUS.get(after.seats[i], 0),  # type: ignore[arg-type]
+               score=after.scores[i], rack_count=after.rack_sizes[i],
                exchanges_left=-1 if per is None else max(per - ex[i], 0))
-    clocks = after.get("clocks")
+    clocks = after.clocks
     if clocks is not None:
         s.clock.remaining.CopyFrom(views.duration(max(clocks[i], 0.0)))
-        s.clock.running = after.get("to_move") == i
+        s.clock.running = after.to_move == i
         s.clock.as_of.CopyFrom(views.timestamp(at))
         if r.clock.overtime_points:  # scrabble: the clock runs past zero (stored below zero)
             s.clock.overtime_points = r.clock.overtime_points
@@ -58,8 +60,9 @@ def private_to(ev: StoredEvent, viewer: int | None) -> bool:
         return False
     if ev.kind == "tiles-exchanged":
         return True  # the exchanger's returned tiles (and rack); cheap to tell apart, rare
-    after = ev.payload.get("after") or {}
-    return ev.kind == "match-started" or (ev.kind != "game-over" and viewer in after.get("rack_changed", ()))
+    after = ev.event.after
+    return ev.kind == "match-started" or (
+        ev.kind != "game-over" and after is not None and viewer in after.rack_changed)
 
 
 def _shown(rt: Runtime, ev: StoredEvent) -> dict[Any, Any]:
@@ -97,7 +100,9 @@ def event_bytes(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
     if ev.kind == "tiles-exchanged":
         return project(rt, ev, viewer).SerializeToString()
     assert viewer is not None  # private_to: a seat
-    rack = views.rack(rt.ruleset, (ev.payload.get("after") or {})["racks"][viewer])
+    after = ev.event.after
+    assert after is not None  # private_to: an event with its summary
+    rack = views.rack(rt.ruleset, list(after.racks[viewer]))
     return _public_bytes(rt, ev) + _len_field(_EVENT_VIEWER_RACK, rack.SerializeToString())
 
 
@@ -162,64 +167,62 @@ def _project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
     out = c.Event()
     out.CopyFrom(project(rt, ev, None))
     r = rt.ruleset
-    after = ev.payload.get("after") or {}
+    typed = ev.event
+    after = typed.after
     # Only when the event changed the viewer's rack (``eventlog.to_stored``; GameOver never did,
     # though logs written before it carried the racks of the play that ended the game).
-    if ev.kind != "game-over" and (viewer in after.get("rack_changed", ()) or ev.kind == "match-started"):
-        out.viewer_rack.CopyFrom(views.rack(r, after["racks"][viewer]))
+    if after is not None and ev.kind != "game-over" and (
+            viewer in after.rack_changed or ev.kind == "match-started"):
+        out.viewer_rack.CopyFrom(views.rack(r, list(after.racks[viewer])))
     if ev.kind == "tiles-exchanged":
-        head = ev.payload["engine"][0]
-        if viewer == head.get("seat"):
+        head = typed.head
+        if viewer == head.seat:
             out.tiles_exchanged.returned.extend(
-                views.tile(r, t) for t in head["data"]["private"]["returned"])
+                views.tile(r, t) for t in head.data["private"]["returned"])
     return out
 
 
-def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
+def _public(rt: Runtime, stored: StoredEvent) -> c.Event:
     """A stored event as a spectator sees it (no rack, no private data)."""
     r = rt.ruleset
+    ev = stored.event
     out = c.Event(seq=ev.seq, time=views.timestamp(ev.time))
-    p = ev.payload
-    after = p.get("after")
-    if ev.kind == "chat":
-        chat = p["chat"]
-        msg = c.ChatMessage(sender=c.Player(player_id=chat["player_id"], display_name=chat["name"]),
-                            text=chat["text"])
-        if chat.get("seat") is not None:
-            msg.seat = chat["seat"]
-        msg.observers = bool(chat.get("observers"))
+    if ev.chat is not None:
+        line = ev.chat
+        msg = c.ChatMessage(sender=c.Player(player_id=line.player_id, display_name=line.name),
+                            text=line.text, observers=line.observers)
+        if line.seat is not None:
+            msg.seat = line.seat
         out.chat.CopyFrom(msg)
         return out
+    after = ev.after
     assert after is not None
-    out.turn_number = after["turn"]
-    if after.get("to_move") is not None:
-        out.to_move_seat = after["to_move"]
-    out.scores.extend(after["scores"])
-    out.bag_count = after["bag"]
-    pending = set(after.get("pending") or ())
-    wow = p.get("wow")  # War of Words: what the clouds hide (``_wow_board``)
-    if wow is not None:
-        out.board_changes.extend(_wow_board(rt, ev, wow))
-    for entry in p.get("board", ()) if wow is None else ():
-        index = entry[0]
-        if len(entry) > 1:
-            cell = Tile(entry[1], bool(entry[2]), int(entry[3]))
-            out.board_changes.append(views.board_square(r, index, cell, entry[4] if len(entry) > 4
-                                                        else ev.seq, index in pending))
-        else:
-            out.board_changes.append(views.board_square(r, index, None))
-    engine_events = p.get("engine", [])
-    head = engine_events[0] if engine_events else {"type": "", "seat": None, "data": {}}
-    data = head["data"]
-    seat = head.get("seat")
-    kind = ev.kind
+    out.turn_number = after.turn
+    if after.to_move is not None:
+        out.to_move_seat = after.to_move
+    out.scores.extend(after.scores)
+    out.bag_count = after.bag
+    pending = set(after.pending)
+    cover = ev.clouds  # War of Words: what the clouds hide (``_wow_board``)
+    if cover is not None:
+        out.board_changes.extend(_wow_board(rt, ev, cover))
+    else:
+        for change in ev.board:
+            if change.tile is not None:
+                out.board_changes.append(views.board_square(r, change.index, change.tile,
+                                                            change.placed_seq, change.index in pending))
+            else:
+                out.board_changes.append(views.board_square(r, change.index, None))
+    head = ev.head
+    data, seat, kind = head.data, head.seat, ev.kind
+    veiled = set(cover.veiled) if cover is not None else set()
     if kind == "match-started":
         board = views.empty_board_view(r)
-        if wow is not None:
-            for i in wow["hidden"]:
+        if cover is not None:
+            for i in cover.hidden:
                 board.squares[i].CopyFrom(views.live_square(r, i, r.board.squares[i], None,
                                                             hidden=True))
-            board.clouds.extend(views.cloud_pb(r, ctr) for ctr in wow.get("clouds", ()))
+            board.clouds.extend(views.cloud_pb(r, ctr) for ctr in cover.clouds)
         started = c.MatchStarted(ruleset=views.ruleset_ref(r), options=views.match_options(rt.options),
                                  first_seat=0, bonus_letter=data.get("bonus_letter") or "",
                                  board=board)
@@ -227,14 +230,14 @@ def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
             started.seats.append(seat_pb(rt, i, after, ev.time))
         out.match_started.CopyFrom(started)
     elif kind in ("turn-played", "play-accepted", "play-checked"):
-        drawn = next((e for e in engine_events if e["type"] == "tiles-drawn"), None)
-        drawn_count = drawn["data"]["count"] if drawn else 0
+        drawn = next((e for e in ev.engine if e.type == "tiles-drawn"), None)
+        drawn_count = drawn.data["count"] if drawn else 0
         if kind == "turn-played":
-            turn = _turn_played(rt, seat, data, drawn_count, p.get("notation", ""))
-            veiled = set(wow["veiled"]) if wow is not None else set()
-            if wow is not None:
-                views.redact_play(turn, r, veiled, bool(wow.get("touched")))
-            turn.effect_moves.extend(_effect_moves(r, p.get("effect_moves", ()), veiled))
+            assert seat is not None  # a play is a seat's
+            turn = _turn_played(rt, seat, data, drawn_count, ev.notation)
+            if cover is not None:
+                views.redact_play(turn, r, veiled, bool(cover.touched))
+            turn.effect_moves.extend(_effect_moves(r, ev.effect_moves, veiled))
             out.turn_played.CopyFrom(turn)
         elif kind == "play-accepted":
             out.play_accepted.CopyFrom(c.PlayAccepted(seat=data["by"], decider_seat=seat,
@@ -249,12 +252,13 @@ def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
         out.play_pending.CopyFrom(c.PlayPending(
             seat=seat, placements=views.placement_fields(r, data["placed"]),
             breakdown=views.breakdown_fields(r, data["breakdown"], len(data["placed"])),
-            decider_seat=after.get("to_move") or 0))
+            decider_seat=after.to_move or 0))
     elif kind == "turn-passed":
-        out.turn_passed.CopyFrom(c.TurnPassed(seat=seat, scoreless_turns=after.get("zero_run", 0)))
+        out.turn_passed.CopyFrom(c.TurnPassed(seat=seat, scoreless_turns=after.zero_run))
     elif kind == "tiles-exchanged":
+        assert seat is not None  # an exchange is a seat's
         per = r.exchange.per_player
-        left = -1 if per is None else max(per - after["exchanges"][seat], 0)
+        left = -1 if per is None else max(per - after.exchanges[seat], 0)
         out.tiles_exchanged.CopyFrom(c.TilesExchanged(seat=seat, count=data["count"],
                                                       exchanges_left=left))
     elif kind in ("resigned", "left"):
@@ -267,15 +271,15 @@ def _public(rt: Runtime, ev: StoredEvent) -> c.Event:
         out.player_timed_out.CopyFrom(c.PlayerTimedOut(seat=seat))
     elif kind == "kicked":
         out.player_kicked.CopyFrom(c.PlayerKicked(seat=seat, by_seat=data.get("by", 0),
-                                                  idle_for=views.duration(p.get("idle_for", 0.0))))
+                                                  idle_for=views.duration(ev.idle_for or 0.0)))
     elif kind == "game-over":
         out.game_over.CopyFrom(game_over_pb(rt, data, after))
     elif kind == "effect":
-        out.effect.CopyFrom(views.effect_pb(r, seat, data, set(wow["veiled"]) if wow else set()))
+        out.effect.CopyFrom(views.effect_pb(r, seat, data, veiled))
     return out
 
 
-def _effect_moves(r: Ruleset, shifts: list[list[Any]], veiled: set[int]) -> list[c.EffectMove]:
+def _effect_moves(r: Ruleset, shifts: Sequence[tuple[str, int]], veiled: set[int]) -> list[c.EffectMove]:
     """The Rain / Whirlwind moves of a War of Words play (``eventlog``'s ``effect_moves``: the
     effect id before the move and the new square); none that starts or ends under a cloud."""
     out = []
@@ -303,31 +307,29 @@ def _turn_played(rt: Runtime, seat: int, data: dict[str, Any], drawn: int, notat
     return out
 
 
-def _wow_board(rt: Runtime, ev: StoredEvent, wow: dict[str, Any]) -> list[c.BoardSquare]:
+def _wow_board(rt: Runtime, ev: MatchEvent, cover: CloudCover) -> list[c.BoardSquare]:
     """A War of Words event's board changes. "You can't see under clouds": a square under
     a cloud after the event is sent as ``hidden`` and nothing else."""
     r = rt.ruleset
-    hidden = set(wow["hidden"])
+    hidden = set(cover.hidden)
     out = []
-    for entry in ev.payload.get("board", ()):
-        index = entry[0]
-        got = wow["squares"].get(str(index))
-        sq = Square(*got) if got is not None else r.board.squares[index]
-        cell = Tile(entry[1], bool(entry[2]), int(entry[3])) if len(entry) > 1 else None
-        out.append(views.live_square(r, index, sq, cell, entry[4] if len(entry) > 4 else ev.seq,
-                                     index in hidden))
+    for change in ev.board:
+        got = cover.squares.get(change.index)
+        sq = Square(*got) if got is not None else r.board.squares[change.index]
+        out.append(views.live_square(r, change.index, sq, change.tile, change.placed_seq,
+                                     change.index in hidden))
     return out
 
 
-def game_over_pb(rt: Runtime, data: dict[str, Any], after: dict[str, Any]) -> c.GameOver:
+def game_over_pb(rt: Runtime, data: dict[str, Any], after: After) -> c.GameOver:
     """The ``GameOver`` of a game-over event (its engine ``data`` and ``after`` summary)."""
     r = rt.ruleset
     winners = list(data["winners"])
     scores, adj = data["scores"], data["adjustments"]
     penalties = data.get("overtime_penalties") or [0] * len(rt.seats)
     go = c.GameOver(reason=views.REASONS.get(data["reason"], 0), winner_seats=winners)  # type: ignore[arg-type]
-    outcomes = results.seat_outcomes(r.family, after["seats"], scores, data["reason"],
-                                     after.get("first_round_left") or ())
+    outcomes = results.seat_outcomes(r.family, after.seats, scores, data["reason"],
+                                     after.first_round_left)
     for i in range(len(rt.seats)):
         outcome = outcomes[i]
         fs = c.FinalScore(seat=i, score_before=scores[i] - adj[i] - penalties[i],
@@ -355,7 +357,7 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
     v.cgp = view_to_cgp(st, viewer)
     after = after_snapshot(rt.state)
     if rt.clocks is not None:
-        after["clocks"] = [rt.clock_left(i, now) for i in range(st.players)]
+        after = replace(after, clocks=tuple(rt.clock_left(i, now) for i in range(st.players)))
     for i in range(st.players):
         s = seat_pb(rt, i, after, now)
         deadline = rt.turn_deadline(i)
@@ -367,7 +369,7 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
         moved = rt.last_move[i] if rt.last_move else rt.created_at
         s.last_move_time.CopyFrom(views.timestamp(moved))
         v.seats.append(s)
-    pending = set(after["pending"])
+    pending = set(after.pending)
     if r.family == "warofwords":  # clouds hide what lies under them (views.wow_board_view)
         v.board.CopyFrom(views.wow_board_view(st, rt.placed_seq))
     else:
@@ -390,7 +392,9 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
                 last = ev
                 break
         if last.kind == "game-over":
-            v.result.CopyFrom(game_over_pb(rt, last.payload["engine"][0]["data"], last.payload["after"]))
+            over = last.event
+            assert over.after is not None  # every event of the game has its summary
+            v.result.CopyFrom(game_over_pb(rt, over.head.data, over.after))
     if rt.ended_at:
         v.end_time.CopyFrom(views.timestamp(rt.ended_at))
     return v

@@ -15,7 +15,6 @@ import re
 
 import grpc
 
-from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.interchange import record_from_events, write_gcg
 from wordarena.engine.warofwords.clouds import hidden_squares
 from wordarena.services.common.errors import ServiceError
@@ -46,7 +45,7 @@ def record_response(rt: Runtime) -> m.GetMatchRecordResponse:
                "available once the match is over")
         raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, why,
                            views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, why))
-    events = [EngineEvent.from_dict(ee) for ev in rt.events for ee in ev.payload.get("engine", ())]
+    events = [ee for ev in rt.events for ee in ev.event.engine]
     if not over:
         events = [ev.public() for ev in events]
     record = record_from_events(events, nicks(rt.seats), racks=over, record_id=f"wordarena {rt.match_id}")

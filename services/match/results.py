@@ -29,6 +29,7 @@ from sqlmodel import Session, col, select
 
 from wordarena.engine.families import parse_ruleset_id
 from wordarena.engine.game import Outcome, Seat, outcomes
+from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.db import Database
 from wordarena.services.match import views
@@ -43,24 +44,23 @@ OUTCOME_PB = {Outcome.WIN: c.OUTCOME_WIN, Outcome.LOSS: c.OUTCOME_LOSS, Outcome.
               Outcome.NO_RESULT: c.OUTCOME_NO_RESULT}
 
 
-def departures(events: Iterable[StoredEvent]) -> Iterator[Sequence[dict[str, Any]]]:
+def departures(events: Iterable[StoredEvent]) -> Iterator[Sequence[EngineEvent]]:
     """The engine event groups of the logged departures (resignations, leaving): the only
     events ``first_round_leavers`` needs, picked by kind so no other payload is decoded."""
     for ev in events:
         if ev.kind in DEPARTURES:
-            yield ev.payload.get("engine", ())
+            yield ev.event.engine
 
 
-def first_round_leavers(groups: Iterable[Sequence[dict[str, Any]]]) -> list[int]:
-    """Seats that left or resigned during the first round, from wordarena.engine event groups."""
+def first_round_leavers(groups: Iterable[Sequence[EngineEvent]]) -> list[int]:
+    """Seats that left or resigned during the first round, from the engine's event groups."""
     out: set[int] = set()
     for g in groups:
         if not g:
             continue
         head = g[0]
-        if head.get("type") in DEPARTURES and head.get("data", {}).get("first_round") and \
-                head.get("seat") is not None:
-            out.add(int(head["seat"]))
+        if head.type in DEPARTURES and head.data.get("first_round") and head.seat is not None:
+            out.add(int(head.seat))
     return sorted(out)
 
 
@@ -102,9 +102,10 @@ def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest |
     over = next((ev for ev in reversed(facts.events) if ev.kind == "game-over"), None)
     if over is None:
         return None
-    data = over.payload["engine"][0]["data"]
-    after = over.payload["after"]
-    statuses: list[str] = list(after["seats"])
+    typed = over.event
+    data, after = typed.head.data, typed.after
+    assert after is not None  # every event of the game has its summary
+    statuses: list[str] = list(after.seats)
     early = first_round_leavers(departures(facts.events))
     family = facts.ruleset.family
     decided = seat_outcomes(family, statuses, data["scores"], data["reason"], early)
@@ -113,7 +114,7 @@ def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest |
         reason=views.REASONS.get(data["reason"], c.GAME_OVER_REASON_UNSPECIFIED),  # type: ignore[arg-type]
         unrated=facts.unrated or data["reason"] == "aborted",
         start_time=views.timestamp(facts.created_at), end_time=views.timestamp(over.time),
-        turn_count=int(after.get("turn", 0)),
+        turn_count=after.turn,
     )
     moved = moved_seats(list(facts.events)) if facts.no_show else set()
     for i, pid in enumerate(facts.player_ids):

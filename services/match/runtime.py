@@ -11,12 +11,12 @@ import asyncio
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from wordarena.engine.game import GameState
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.match import wallclock
 from wordarena.services.match.core import Match, Options, SeatInfo, controlled_seats, timing
+from wordarena.services.match.core.events import After
 from wordarena.services.match.store import StoredEvent
 from wordarena.services.match.streams import Subscriber
 
@@ -41,10 +41,10 @@ class LogTally:
         if fresh:
             self.moved = self.moved | frozenset(_movers(fresh))
             for ev in fresh:
-                if ev.kind == "chat":
-                    message = ev.payload["chat"]
-                    self.chats[message["player_id"]] = self.chats.get(message["player_id"], 0) + 1
-                    self.observer_chats += bool(message.get("observers"))
+                line = ev.event.chat
+                if line is not None:
+                    self.chats[line.player_id] = self.chats.get(line.player_id, 0) + 1
+                    self.observer_chats += line.observers
             self.counted = len(events)
         return self
 
@@ -154,19 +154,19 @@ def _movers(events: list[StoredEvent]) -> Iterator[int]:
     for ev in events:
         if ev.kind == "chat":
             continue
-        for ee in ev.payload.get("engine", ()):
-            action = ee.get("data", {}).get("action")
+        for ee in ev.event.engine:
+            action = ee.data.get("action")
             if action is not None and action.get("kind") not in ("timeout", "kick") \
                     and action.get("seat") is not None:
                 yield int(action["seat"])
 
 
-def after_snapshot(st: GameState) -> dict[str, Any]:
+def after_snapshot(st: GameState) -> After:
     """The state's public and private summary stored with every event (``after``)."""
-    return {
-        "scores": list(st.scores), "to_move": None if st.over else st.to_move, "bag": len(st.bag),
-        "turn": st.turn, "zero_run": st.zero_run, "rack_sizes": [len(r) for r in st.racks],
-        "seats": [s.value for s in st.seats], "exchanges": list(st.exchanges) or [0] * st.players,
-        "racks": [list(r) for r in st.racks],
-        "pending": [i for i, _ in st.pending.geometry.placed] if st.pending else [],
-    }
+    return After(
+        scores=tuple(st.scores), to_move=None if st.over else st.to_move, bag=len(st.bag),
+        turn=st.turn, zero_run=st.zero_run, rack_sizes=tuple(len(r) for r in st.racks),
+        seats=tuple(s.value for s in st.seats),
+        exchanges=tuple(st.exchanges) or (0,) * st.players,
+        racks=tuple(tuple(r) for r in st.racks),
+        pending=tuple(i for i, _ in st.pending.geometry.placed) if st.pending else ())

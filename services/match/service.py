@@ -188,9 +188,10 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         def build(events: list[StoredEvent]) -> bytes:
             # The answer serialized (a SubmitTurnResponse), from the bytes of the events that
             # the seat's own stream sends too (``projection.turn_answer``).
-            racks = events[-1].payload["after"]["racks"] if events else [list(r) for r in rt.state.racks]
+            after = events[-1].event.after if events else None
+            rack = after.racks[seat] if after is not None else rt.state.racks[seat]
             return projection.turn_answer(rt, events, seat, rt.seq + len(events),
-                                          views.rack(rt.ruleset, racks[seat]))
+                                          views.rack(rt.ruleset, list(rack)))
 
         result = await self._turn(
             rt, claims, seat, action, request.request_id, moves.expected_seq_of(request), "SubmitTurn", build

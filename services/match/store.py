@@ -29,6 +29,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
 from wordarena.services.common.db import Database, run_migrations
+from wordarena.services.match.core import events as codec
+from wordarena.services.match.core.events import MatchEvent
 from wordarena.services.match.models import EventRow, MatchRow, RequestRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -61,7 +63,7 @@ class StoredEvent:
     JSON packs into about 0.3 KB, its score breakdown repeating the keys of its neighbours'.
     The payload does not change once the event is stored: memory holds what the log holds."""
 
-    __slots__ = ("_packed", "_payload", "_text", "kind", "seq", "shown", "time")
+    __slots__ = ("_packed", "_payload", "_text", "_typed", "kind", "seq", "shown", "time")
 
     def __init__(self, seq: int, time: float, kind: str, payload: dict[str, Any] | None = None) -> None:
         self.seq = seq
@@ -69,6 +71,8 @@ class StoredEvent:
         self.kind = kind
         self._payload: dict[str, Any] | None = {} if payload is None else payload
         self._text: str | None = None
+        #: The typed event (``event``), kept while the payload dict is.
+        self._typed: MatchEvent | None = None
         #: With ``pack``: the deflated texts of its block, and where its own text lies in them.
         self._packed: tuple[bytes, int, int] | None = None
         #: Its projections for the viewers who saw it lately (``projection.project``), in
@@ -82,6 +86,29 @@ class StoredEvent:
             return self._payload
         decoded: dict[str, Any] = json.loads(self.text)
         return decoded
+
+    @staticmethod
+    def of(event: MatchEvent) -> StoredEvent:
+        """A typed event as stored: its payload in today's version of the codec."""
+        stored = StoredEvent(event.seq, event.time, event.kind, codec.encode(event))
+        stored._typed = event
+        return stored
+
+    @property
+    def event(self) -> MatchEvent:
+        """The typed event (``core.events``): what every reader of the log reads. Decoded once
+        while the payload is kept; a compacted event's afresh on each read."""
+        if self._typed is not None:
+            return self._typed
+        typed = codec.decode(self.seq, self.time, self.kind, self.payload)
+        if self._payload is not None:
+            self._typed = typed
+        return typed
+
+    def upgrade(self, event: MatchEvent) -> None:
+        """Hold ``event``, this event as today's codec reads it (an older version's, upgraded
+        in memory when its log is loaded: ``core.events.upgrade_log``); the log stays as written."""
+        self._payload, self._typed, self._text, self._packed = codec.encode(event), event, None, None
 
     @property
     def text(self) -> str:
@@ -114,7 +141,7 @@ class StoredEvent:
         """Keep only the payload's JSON text (see the class doc)."""
         if self._payload is not None:
             self.text  # noqa: B018 - encodes it if the store has not yet
-            self._payload = None
+            self._payload = self._typed = None
 
     @staticmethod
     def pack(events: Sequence[StoredEvent]) -> None:
@@ -127,7 +154,7 @@ class StoredEvent:
         start = 0
         for ev, text in zip(events, raw, strict=True):
             ev._packed = (block, start, start + len(text))
-            ev._payload = ev._text = None
+            ev._payload = ev._text = ev._typed = None
             start += len(text)
 
     def __eq__(self, other: object) -> bool:

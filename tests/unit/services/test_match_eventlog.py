@@ -16,6 +16,7 @@ from wordarena.engine.game import Play, apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.notation import play_notation
 from wordarena.services.match import eventlog, store
+from wordarena.services.match.core import events as codec
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo
 from wordarena.services.match.store import StoredEvent, encode_payload
 
@@ -50,11 +51,12 @@ def test_plays_carry_the_engine_notation_and_old_logs_get_it_on_rebuild() -> Non
     written = [ev.payload["notation"] for ev in rt.events if ev.kind == "turn-played"]
     assert written == expected and len(written) >= 4
     # a log stored before plays carried notation, as the store reads it back (decoded)
-    old = [StoredEvent(ev.seq, ev.time, ev.kind, copy.deepcopy(ev.payload)) for ev in rt.events]
-    for ev in old:
-        ev.payload.pop("notation", None)
-    eventlog.add_notation(ruleset, old)
-    assert [ev.payload.get("notation") for ev in old] == [ev.payload.get("notation") for ev in rt.events]
+    old = [codec.decode(ev.seq, ev.time, ev.kind,
+                        {k: v for k, v in copy.deepcopy(ev.payload).items() if k not in ("notation", "v")})
+           for ev in rt.events]
+    assert not any(ev.notation for ev in old)
+    upgraded = codec.upgrade_log(ruleset, old)
+    assert [ev.notation for ev in upgraded] == [ev.event.notation for ev in rt.events]
 
 
 def test_old_events_keep_only_their_json_text_and_read_back_the_same_payload() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from wordarena.engine.game import Seat
+from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.game.outcome import Outcome
 from wordarena.services.lobby import records
 from wordarena.services.match.results import first_round_leavers, score_counts, seat_outcomes
@@ -54,9 +55,9 @@ def test_inactive_never_wins_even_with_the_highest_score() -> None:
 
 
 def test_first_round_leavers_and_score_counts() -> None:
-    groups = [[{"type": "left", "seat": 1, "data": {"first_round": True}}],
-              [{"type": "resigned", "seat": 2, "data": {"first_round": False}}],
-              [{"type": "kicked", "seat": 0, "data": {"first_round": True}}], []]
+    groups = [[EngineEvent("left", 1, {"first_round": True})],
+              [EngineEvent("resigned", 2, {"first_round": False})],
+              [EngineEvent("kicked", 0, {"first_round": True})], []]
     assert first_round_leavers(groups) == [1]
     assert score_counts("active", W) and score_counts("timed-out", L)
     assert not score_counts("left", L) and not score_counts("kicked", L) and not score_counts("left", N)
