@@ -46,8 +46,8 @@ def test_two_players_quick_match_each_other_and_a_ticket_is_cancelled(pages: Pag
     sign_in(b, bob)
 
     # queued, then cancelled: the page says what the lobby says
-    _queue(a, "wordtiles", "en")
-    expect(a.locator("#qm-state")).to_contain_text("Looking for opponents: 1 waiting for Word Tiles (en)")
+    _queue(a, "scrabble", "en")
+    expect(a.locator("#qm-state")).to_contain_text("Looking for opponents: 1 waiting for Scrabble (en)")
     ticket_id = a.evaluate("sessionStorage.getItem('wordarena.ticket')")
     expect(a.locator("#qm-cancel")).to_be_focused()
     a.keyboard.press("Enter")
@@ -56,8 +56,8 @@ def test_two_players_quick_match_each_other_and_a_ticket_is_cancelled(pages: Pag
     expect(a.locator("#qm-start")).to_be_enabled()
 
     # leaving the page while waiting cancels the ticket
-    _queue(a, "classic", "it")
-    expect(a.locator("#qm-state")).to_contain_text("1 waiting for Classic (it)")
+    _queue(a, "classic", "en")
+    expect(a.locator("#qm-state")).to_contain_text("1 waiting for Classic (en)")
     ticket_id = a.evaluate("sessionStorage.getItem('wordarena.ticket')")
     a.click("#nav a[href='#/']")
     expect(a.locator("#tables-state")).to_have_text("Live.")
@@ -66,20 +66,22 @@ def test_two_players_quick_match_each_other_and_a_ticket_is_cancelled(pages: Pag
 
     # two players asking for the same game meet; the first reloads while waiting (the same ticket
     # goes on), the second asks by keyboard on a phone-wide page
-    _queue(a, "classic", "fr")
-    expect(a.locator("#qm-state")).to_contain_text("1 waiting for Classic (fr)")
+    # (English: a language no other game of the run may have loaded would have the match server
+    # compile its word list first, which can take longer than the page is given to show the board)
+    _queue(a, "wordtiles", "en")
+    expect(a.locator("#qm-state")).to_contain_text("1 waiting for Word Tiles (en)")
     ticket_id = a.evaluate("sessionStorage.getItem('wordarena.ticket')")
     a.reload()
-    expect(a.locator("#qm-state")).to_contain_text("1 waiting for Classic (fr)")
-    expect(a.locator("#qm-language")).to_have_value("fr")  # the form shows the ticket's criteria
+    expect(a.locator("#qm-state")).to_contain_text("1 waiting for Word Tiles (en)")
+    expect(a.locator("#qm-family")).to_have_value("wordtiles")  # the form shows the ticket's game
     expect(a.locator("#qm-cancel")).to_be_visible()
     assert _ticket(a, site.lobby, ticket_id).status == lb.TICKET_STATUS_QUEUED
     shot(a, "quickmatch-waiting")
     b.click("#nav a[href='#/quick']")
-    b.wait_for_selector("#qm-family option[value=classic]", state="attached")
+    b.wait_for_selector("#qm-family option[value=wordtiles]", state="attached")
     b.focus("#qm-family")
-    b.select_option("#qm-family", "classic")
-    b.select_option("#qm-language", "fr")
+    b.select_option("#qm-family", "wordtiles")
+    b.select_option("#qm-language", "en")
     b.focus("#qm-start")
     b.keyboard.press("Enter")
     mid = match_id(a)
@@ -91,5 +93,5 @@ def test_two_players_quick_match_each_other_and_a_ticket_is_cancelled(pages: Pag
         expect(page.locator("#seats")).to_contain_text(bob)
     mine = lobby_call(site.lobby, "ListMyMatches", lb.ListMyMatchesRequest(), token_of(b)).matches
     assert [m.assignment.match_id for m in mine if m.active] == [mid]
-    assert mine[0].ruleset.language == "fr"
+    assert (mine[0].ruleset.ruleset_id, mine[0].ruleset.language) == ("wordtiles", "en")
     shot(b, "quickmatch-matched-phone")
