@@ -60,7 +60,12 @@ def test_a_rated_game_shows_in_the_record_and_leaderboard_and_the_guest_claims_i
     shot(loser, "player-record")
 
     # the leaderboard: the winner listed with the lobby's rank, for all time and for today
-    winner.click("#nav a[href='#/leaderboard']")
+    # by keyboard: the link pressed keeps the focus, marked as the current page
+    link = winner.locator("#nav a[href='#/leaderboard']")
+    link.focus()
+    winner.keyboard.press("Enter")
+    expect(link).to_have_attribute("aria-current", "page")
+    expect(link).to_be_focused()
     winner.wait_for_selector("#lb-ruleset option[value=classic]", state="attached")
     winner.select_option("#lb-ruleset", "classic")
     request = lb.GetLeaderboardRequest(ruleset_id="classic")

@@ -32,7 +32,13 @@ function renderWho(): void {
     replace(nav);
     return;
   }
-  replace(nav, ...NAV.map(([href, label]) => h("a", { href, ...(location.hash === href || (!location.hash && href === "#/") ? { "aria-current": "page" } : {}) }, label)));
+  // built once: a link keeps the keyboard focus across pages; only the current page's mark moves
+  if (!nav.childElementCount) replace(nav, ...NAV.map(([href, label]) => h("a", { href }, label)));
+  for (const a of nav.querySelectorAll("a")) {
+    const here = a.getAttribute("href") === (location.hash || "#/");
+    if (here) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
   replace(who, "Playing as ", h("strong", { id: "me" }, me.displayName), " ",
     h("button", { type: "button", id: "sign-out", onclick: signOut }, "Sign out"));
 }
