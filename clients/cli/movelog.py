@@ -14,6 +14,7 @@ from wordarena.clients.cli import actions, effects, render
 from wordarena.clients.cli.safe import safe_text
 from wordarena.engine.board import parse_position, square_name
 from wordarena.engine.errors import InputError
+from wordarena.engine.tiles import ACTION_PREFIX as ACTION_MARK
 from wordarena.v1 import common_pb2
 
 
@@ -126,6 +127,8 @@ def play_text(notation: str, placements: Iterable[common_pb2.Placement]) -> str:
     there is no notation."""
     placed = list(placements)
     parts = []
+    if notation and not any(not p.action for p in placed) and ACTION_MARK in notation:
+        return safe_text(notation)  # War of Words, action tiles only: ``H8 @bomb + K3 @3W``
     if notation:
         parts.append(blanks_lower(safe_text(notation), placed))
     else:
