@@ -8,9 +8,12 @@ tournament is over with the lobby's final standings on both pages."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import grpc
 import pytest
+from google.protobuf import duration_pb2, timestamp_pb2
 from lobby_helpers import guest, resign_whoever_moves, token_of, tournament_call
 from web_helpers import Pages, expect, shot, sign_in, unique
 
@@ -174,3 +177,51 @@ def test_two_players_play_a_tournament_in_the_page(pages: Pages) -> None:
             expect(page.locator(f"#t-games [data-round='{g.round}'] li")).to_have_text(
                 f"{first} {g.first_score} – {g.second_score} {second}: {won} won")
     shot(a, "tournament-over")
+
+
+def test_a_player_checks_in_when_the_window_is_open_and_is_told_when_it_is_not(pages: Pages) -> None:
+    """Check-in: the button on a tournament with a check-in window; the server says whether the
+    window is open (its refusal shown as it words it), and the entrant is checked in."""
+    site = pages.site
+    cy = unique("Cy")
+    page = pages.open(width=375, height=800)
+    sign_in(page, cy)
+    director, _ = guest(site.lobby, "Dir")
+    now = int(time.time())
+    ids = {}
+    for when, starts_in in (("open", 30 * 60), ("later", 3 * 3600)):
+        settings = t.TournamentSettings(
+            name=unique(f"Check {when} "), rounds=1,
+            game=lb.TableSettings(ruleset=c.RulesetRef(ruleset_id="classic", language="en")),
+            start_time=timestamp_pb2.Timestamp(seconds=now + starts_in),
+            check_in_window=duration_pb2.Duration(seconds=3600))
+        create = t.CreateTournamentRequest(settings=settings)
+        ids[when] = tournament_call(site.lobby, "CreateTournament", create, director).tournament.tournament_id
+
+    def open_and_register(when: str) -> None:
+        page.click("#nav a[href='#/tournaments']")
+        page.locator(f"#tournaments li[data-tournament='{ids[when]}'] a.t-open").click()
+        page.click("#t-register")
+        expect(page.locator("#t-registered")).to_be_visible()
+
+    # not open yet: the server's refusal, as it words it
+    open_and_register("later")
+    try:
+        tournament_call(site.lobby, "CheckIn", t.CheckInRequest(tournament_id=ids["later"]), token_of(page))
+    except grpc.RpcError as exc:
+        refusal = exc.details()
+    else:
+        raise AssertionError("the lobby checked in outside the window")
+    page.click("#t-checkin")
+    expect(page.locator("#t-error")).to_have_text(refusal)
+    expect(page.locator("#t-checkin")).to_be_visible()
+
+    # open: checked in, as the lobby says
+    open_and_register("open")
+    page.focus("#t-checkin")
+    page.keyboard.press("Enter")
+    expect(page.locator("#t-checked-in")).to_have_text("Checked in.")
+    request = t.GetTournamentRequest(tournament_id=ids["open"])
+    state = tournament_call(site.lobby, "GetTournament", request, token_of(page)).state
+    assert [e.checked_in for e in state.entrants] == [True]
+    shot(page, "tournament-checked-in-phone")

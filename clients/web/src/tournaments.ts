@@ -184,7 +184,8 @@ class TournamentPage {
     const finished = status === TournamentStatus.FINISHED;
     const open = status === TournamentStatus.REGISTRATION;
     const kind = !e || e.withdrawn ? "none" : e.invited ? "invited" : "entered";
-    const key = `${kind}:${status}:${e?.division ?? ""}`;
+    const checkIn = Number(this.state?.tournament?.settings?.checkInWindow?.seconds ?? 0n) > 0;
+    const key = `${kind}:${status}:${e?.division ?? ""}:${checkIn}:${e?.checkedIn}`;
     if (key === this.entryKey) return;
     const hadFocus = this.entry.contains(document.activeElement);
     this.entryKey = key;
@@ -199,9 +200,23 @@ class TournamentPage {
       if (kind === "invited") parts.push(button("t-register", "Accept the invitation", true), button("t-unregister", "Decline", false));
       // once it has started, an entrant is withdrawn by a director only
       if (kind === "entered" && open) parts.push(button("t-unregister", "Unregister", false));
+      // a tournament with a check-in window: whether it is open now is the server's answer
+      if (kind === "entered" && open && checkIn) {
+        parts.push(e?.checkedIn ? h("span", { id: "t-checked-in" }, "Checked in.")
+          : h("button", { type: "button", id: "t-checkin", class: "primary", onclick: () => void this.checkIn() }, "Check in"));
+      }
     }
     replace(this.entry, ...parts);
     if (hadFocus) this.entry.querySelector("button")?.focus();
+  }
+
+  private async checkIn(): Promise<void> {
+    this.error.textContent = "";
+    try {
+      await tournamentService.checkIn({ tournamentId: this.id });
+    } catch (err) {
+      this.error.textContent = describeError(err);
+    }
   }
 
   private async act(register: boolean): Promise<void> {
