@@ -27,6 +27,7 @@ from wordarena.clients.cli.client import (
     to_dict,
 )
 from wordarena.clients.cli.common import add_common, emit, json_text, run
+from wordarena.clients.cli.safe import safe_text
 from wordarena.v1 import common_pb2, match_pb2
 
 
@@ -243,7 +244,12 @@ def _ask(args: argparse.Namespace, client: Client, call: Callable[..., Any],
     else:
         placed = moves.play_placements(view.board, text, action_tiles)
         resp = call(args.match_id, placed)
-    emit(args, to_dict(resp), describe(resp, movelog.blank_squares(placed, view.board)))
+    blanks = movelog.blank_squares(placed, view.board)
+    if call == client.preview:
+        seat = view.viewer_seat if view.HasField("viewer_seat") else None
+        emit(args, to_dict(resp), preview_text(resp, blanks, render.names_of(view), seat))
+    else:
+        emit(args, to_dict(resp), describe(resp, blanks))
     return 0 if getattr(resp, verdict) else EXIT_REFUSED
 
 
@@ -251,8 +257,11 @@ def _preview(args: argparse.Namespace, client: Client) -> int:
     return _ask(args, client, client.preview, preview_text, "legal")
 
 
-def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int]]) -> str:
-    """A PreviewPlay answer in words (blanks in lower case, as on the board)."""
+def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int]],
+                 names: Sequence[str] = (), seat: int | None = None) -> str:
+    """A PreviewPlay answer in words (blanks in lower case, as on the board); War of Words: what
+    the action tiles will do, a line each as the combat log will tell it, and what the play
+    comes to for each player (``names`` by seat; ``seat`` the player previewing)."""
     if resp.legal:
         text = "Legal: " + (movelog.breakdown_text(resp.breakdown, blanks) if resp.HasField("breakdown")
                             else "score hidden (under a cloud)")
@@ -260,7 +269,27 @@ def preview_text(resp: match_pb2.PreviewPlayResponse, blanks: set[tuple[int, int
         text = "Not legal: " + render.violation_text(resp.violation)
         if resp.HasField("breakdown"):
             text += f"\nWould score {movelog.breakdown_text(resp.breakdown, blanks)}"
-    return text
+    if not resp.effects and not resp.reach_hidden:
+        return text
+
+    def who(s: int) -> str:
+        return safe_text(names[s]) if 0 <= s < len(names) else f"seat {s}"
+
+    lines = [text, "Then:" if resp.effects else ""]
+    lines.extend(f"  {line}" for line in movelog.describe_events(
+        (common_pb2.Event(effect=e) for e in resp.effects), list(names) or None))
+    net: dict[int, int] = {}
+    if seat is not None:
+        net[seat] = resp.breakdown.total
+    for e in resp.effects:
+        if e.HasField("seat"):
+            net[e.seat] = net.get(e.seat, 0) + e.points
+    if any(e.points for e in resp.effects):
+        lines.append("In all: " + ", ".join(f"{who(s)} {p:+d}" for s, p in sorted(net.items())))
+    if resp.reach_hidden:
+        lines.append("Some squares it reaches are under a cloud (or next to one): what lies there is "
+                     "not counted, so it may destroy more")
+    return "\n".join(line for line in lines if line)
 
 
 #: Hindsight asks the server for this many plays and shows the best ``--limit`` of them once

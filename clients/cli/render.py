@@ -350,6 +350,10 @@ def violation_text(v: errors_pb2.RuleViolation) -> str:
     return explain_rule_violation(v)
 
 
+#: What the screen says under the board once a Nuclear Bomb went off (BoardView.irradiated).
+IRRADIATED = "☢ The board is irradiated: every letter is worth 1 point (your rack's too)"
+
+
 def match_screen(view: match_pb2.MatchView, log: Sequence[str] = (), notices: Sequence[str] = (),
                  *, now: float | None = None, title: str = "") -> RenderableType:
     """The whole game screen."""
@@ -362,6 +366,8 @@ def match_screen(view: match_pb2.MatchView, log: Sequence[str] = (), notices: Se
     for lasting in effects.board_lines(view.board, lambda seat: names[seat] if 0 <= seat < len(names)
                                        else f"seat {seat}"):
         parts.append(Text("  " + lasting, style="magenta"))
+    if view.board.irradiated:
+        parts.append(Text(IRRADIATED, style="bold green"))
     parts.append(seats_renderable(view, now))
     parts.append(status_line(view))
     if view.HasField("rack") and view.HasField("viewer_seat"):

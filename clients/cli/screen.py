@@ -358,7 +358,11 @@ class GameScreen:
                 placed = list(play.placements)
                 resp = self.client.preview(self.match_id, placed, self._seat(),
                                            list(play.effect_moves))
-                self.info.extend(preview_text(resp, movelog.blank_squares(placed, self.view.board))
+                mover = self._seat()
+                if mover is None and self.view.HasField("viewer_seat"):
+                    mover = self.view.viewer_seat
+                self.info.extend(preview_text(resp, movelog.blank_squares(placed, self.view.board),
+                                              render.names_of(self.view), mover)
                                  .replace("Legal: ", "Preview: ", 1).splitlines())
             elif verb == "strength":
                 placed = moves.play_placements(self.view.board, rest, self._action_tiles())

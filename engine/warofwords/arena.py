@@ -115,6 +115,10 @@ class Arena:
         self.rng_counter = state.rng_counter
         self._rng: random.Random | None = None
         self.events: list[Event] = []
+        #: What each destroyed letter cost its owner, by the position in ``events`` of the
+        #: ``effect`` event that names it: {event position: {square: points lost}} (in memory
+        #: only, for the preview's reading of a play; events keep the sum per owner).
+        self.worths: dict[int, dict[int, int]] = {}
 
     # --- randomness: one draw of the match's seeded RNG per turn, only if needed ------------
 
@@ -209,13 +213,14 @@ class Arena:
         reveals an 11L with chance ``reveal``."""
         lost: dict[int, int] = {}
         where: dict[int, list[int]] = {}
+        worths: dict[int, int] = {}
         revealed: list[int] = []
         for i in indexes:
             if shieldable and self.protected(i, by):
                 continue
             tile = self.cells[i]
             if tile is not None:
-                worth = self.letter_worth(i) if penalise else 0
+                worth = worths[i] = self.letter_worth(i) if penalise else 0
                 lost[tile.owner] = lost.get(tile.owner, 0) - worth
                 where.setdefault(tile.owner, []).append(i)
                 self.cells[i] = None
@@ -230,6 +235,7 @@ class Arena:
                 self.squares[i] = Square(terrain=sq.terrain)
         for seat in sorted(where):
             self.scores[seat] += lost[seat]
+            self.worths[len(self.events)] = {i: worths[i] for i in where[seat]}
             self.events.append(Event("effect", seat, {
                 "effect": effect, "by": by, "points": lost[seat], "score": self.scores[seat],
                 **({"at": self.name(at)} if at is not None else {}),

@@ -5,30 +5,40 @@ growing tiles' stages. Every point lost is logged by ``Arena.destroy`` as an ``e
 from __future__ import annotations
 
 from wordarena.engine.rulesets.layout import TITANIUM, WATER
-from wordarena.engine.warofwords.arena import REVEAL_PIRATE, Arena
+from wordarena.engine.warofwords.arena import REVEAL_PIRATE, REVEAL_PLAYER, Arena
 from wordarena.engine.warofwords.catalog import FACINGS
 
 MAX_ELECTRIFICATION = 512
 
 
+def reach(arena: Arena, kind: str, index: int, facing: str = "") -> list[int]:
+    """The squares a destructive tile of ``kind`` on ``index`` acts on, in the order it acts:
+    a Bomb's or Whirlwind's 3x3, a Blaster's line, Lightning's own square, every square for a
+    Nuclear Bomb, a Pirate Ship's shore."""
+    if kind in ("bomb", "whirlwind"):
+        return arena.area(index, 3)
+    if kind == "blaster":
+        return blaster_line(arena, index, facing)
+    if kind == "lightning":
+        return [index]
+    if kind == "nuke":
+        return list(range(len(arena.cells)))
+    if kind == "pirate":
+        return pirate_raid(arena, index)
+    raise ValueError(kind)  # pragma: no cover - the catalog lists every destructive kind above
+
+
 def destroy_with(arena: Arena, kind: str, index: int, by: int, facing: str = "") -> None:
-    """Resolve one destructive tile of ``kind`` on ``index`` played (or moved) by ``by``."""
-    if kind == "bomb":
-        arena.destroy(arena.area(index, 3), effect="bomb", by=by, at=index)
-    elif kind == "blaster":
-        arena.destroy(blaster_line(arena, index, facing), effect="blaster", by=by, at=index)
-    elif kind == "whirlwind":
-        arena.destroy(arena.area(index, 3), effect="whirlwind", by=by, at=index,
-                      multipliers=True)
-    elif kind == "lightning":
+    """Resolve one destructive tile of ``kind`` on ``index`` played (or moved) by ``by`` on
+    the squares of its ``reach``."""
+    squares = reach(arena, kind, index, facing)
+    if kind == "lightning":
         lightning(arena, index, by)
     elif kind == "nuke":
         nuke(arena, index, by)
-    elif kind == "pirate":
-        arena.destroy(pirate_raid(arena, index), effect="pirate", by=by, at=index,
-                      reveal=REVEAL_PIRATE)
-    else:  # pragma: no cover - the catalog lists every destructive kind above
-        raise ValueError(kind)
+    else:
+        arena.destroy(squares, effect=kind, by=by, at=index, multipliers=kind == "whirlwind",
+                      reveal=REVEAL_PIRATE if kind == "pirate" else REVEAL_PLAYER)
 
 
 def blaster_line(arena: Arena, index: int, facing: str) -> list[int]:

@@ -100,11 +100,28 @@ def play_turn(state: GameState, action: Play, verdict: PlayVerdict) -> tuple[Gam
     """Apply a War of Words Play judged legal by ``engine.game.play.evaluate_play`` (turn and
     pending checks already done by the caller)."""
     seat = action.seat
+    arena = resolve_play(state, seat, verdict)
+    state = arena.freeze()
+    events = arena.events
+
+    # refill the rack, then the turn's bookkeeping (persistent effects, end of game)
+    state, drawn = draw(state, seat)
+    events.append(Event("tiles-drawn", seat, {"count": len(drawn), "private": {"tiles": drawn}}))
+    assert verdict.breakdown is not None  # resolve_play checked it
+    kind = "scoreless" if verdict.breakdown.total == 0 else "word"
+    return after_turn(state, seat, kind, events)
+
+
+def resolve_play(state: GameState, seat: int, verdict: PlayVerdict) -> Arena:
+    """Steps 1 to 3 of a legal War of Words play of ``seat`` (see the module): the word credited,
+    the action tiles in their places, moves made, destructive tiles resolved in board order.
+    The one writer of what a play does: ``play_turn`` freezes the arena returned, the preview
+    (``foresee``) reads it. Its events start with the ``play`` event; nothing is drawn yet."""
     found = verdict.details
     breakdown, ruleset = verdict.breakdown, verdict.ruleset
     if verdict.error is not None or not isinstance(found, ActionPlay) or breakdown is None \
             or ruleset is None or verdict.cells is None:
-        raise ValueError("play_turn needs the verdict of a legal War of Words play")
+        raise ValueError("resolve_play needs the verdict of a legal War of Words play")
     tiles, specs, moves = found.tiles, found.specs, found.moves
     layout = ruleset.board
     tokens = verdict.tokens
@@ -133,6 +150,16 @@ def play_turn(state: GameState, action: Play, verdict: PlayVerdict) -> tuple[Gam
     # 2. action tiles take their places; 3. destructive tiles in board order
     arena = Arena(state)
     arena.events.append(Event("play", seat, data))
+    for index, spec, facing in _destructive(arena, seat, tiles, specs, moves):
+        effects.destroy_with(arena, spec.name, index, seat, facing)
+    return arena
+
+
+def _destructive(arena: Arena, seat: int, tiles: Sequence[Placement], specs: Sequence[ActionSpec],
+                 moves: Sequence[tuple[int, int]]) -> list[tuple[int, ActionSpec, str]]:
+    """Step 2 on ``arena`` (square tiles placed, lasting tiles put down, moves made); the
+    destructive tiles to resolve, as (square, spec, facing), in board order."""
+    layout = arena.layout
     destructive: list[tuple[int, ActionSpec, str]] = []
     for p, spec in zip(tiles, specs, strict=True):
         index = layout.index(p.row, p.col)
@@ -156,16 +183,7 @@ def play_turn(state: GameState, action: Play, verdict: PlayVerdict) -> tuple[Gam
                     assert whirlwind is not None
                     destructive.append((dst, whirlwind, ""))
                 break
-    for index, spec, facing in sorted(destructive, key=lambda d: d[0]):
-        effects.destroy_with(arena, spec.name, index, seat, facing)
-    state = arena.freeze()
-    events = arena.events
-
-    # refill the rack, then the turn's bookkeeping (persistent effects, end of game)
-    state, drawn = draw(state, seat)
-    events.append(Event("tiles-drawn", seat, {"count": len(drawn), "private": {"tiles": drawn}}))
-    kind = "scoreless" if breakdown.total == 0 else "word"
-    return after_turn(state, seat, kind, events)
+    return sorted(destructive, key=lambda d: d[0])
 
 
 def _check_action(state: GameState, p: Placement) -> ActionSpec:

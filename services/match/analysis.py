@@ -24,6 +24,7 @@ from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import remove_tokens
 from wordarena.engine.warofwords.arena import portal_links
 from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed
+from wordarena.engine.warofwords.foresight import foresee
 from wordarena.services.match import views
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
@@ -171,6 +172,10 @@ def preview_response(state: GameState, seat: int, placements: Sequence[Placement
     violation = _verdict_violation(verdict)
     if violation is not None:
         out.violation.CopyFrom(violation)
+    if verdict.legal and verdict.details is not None:  # War of Words: what the action tiles do
+        sight = foresee(state, seat, verdict)
+        out.effects.extend(views.effect_pb(state.ruleset, s, data, set()) for s, data in sight.effects)
+        out.reach_hidden = sight.reach_hidden
     return out
 
 

@@ -102,7 +102,7 @@ def event_bytes(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
     assert viewer is not None  # private_to: a seat
     after = ev.event.after
     assert after is not None  # private_to: an event with its summary
-    rack = views.rack(rt.ruleset, list(after.racks[viewer]))
+    rack = views.rack(rt.ruleset, list(after.racks[viewer]), after.irradiated)
     return _public_bytes(rt, ev) + _len_field(_EVENT_VIEWER_RACK, rack.SerializeToString())
 
 
@@ -173,7 +173,7 @@ def _project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
     # though logs written before it carried the racks of the play that ended the game).
     if after is not None and ev.kind != "game-over" and (
             viewer in after.rack_changed or ev.kind == "match-started"):
-        out.viewer_rack.CopyFrom(views.rack(r, list(after.racks[viewer])))
+        out.viewer_rack.CopyFrom(views.rack(r, list(after.racks[viewer]), after.irradiated))
     if ev.kind == "tiles-exchanged":
         head = typed.head
         if viewer == head.seat:
@@ -317,7 +317,7 @@ def _wow_board(rt: Runtime, ev: MatchEvent, cover: CloudCover) -> list[c.BoardSq
         got = cover.squares.get(change.index)
         sq = Square(*got) if got is not None else r.board.squares[change.index]
         out.append(views.live_square(r, change.index, sq, change.tile, change.placed_seq,
-                                     change.index in hidden))
+                                     change.index in hidden, ev.after is not None and ev.after.irradiated))
     return out
 
 
@@ -353,7 +353,7 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
                     bonus_letter=st.bonus_letter or "", create_time=views.timestamp(rt.created_at))
     if viewer is not None:
         v.viewer_seat = viewer
-        v.rack.CopyFrom(views.rack(r, st.racks[viewer]))
+        v.rack.CopyFrom(views.rack(r, st.racks[viewer], st.irradiated))
     v.cgp = view_to_cgp(st, viewer)
     after = after_snapshot(rt.state)
     if rt.clocks is not None:

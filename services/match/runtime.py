@@ -169,4 +169,5 @@ def after_snapshot(st: GameState) -> After:
         seats=tuple(s.value for s in st.seats),
         exchanges=tuple(st.exchanges) or (0,) * st.players,
         racks=tuple(tuple(r) for r in st.racks),
-        pending=tuple(i for i, _ in st.pending.geometry.placed) if st.pending else ())
+        pending=tuple(i for i, _ in st.pending.geometry.placed) if st.pending else (),
+        irradiated=st.irradiated)

@@ -191,7 +191,9 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             after = events[-1].event.after if events else None
             rack = after.racks[seat] if after is not None else rt.state.racks[seat]
             return projection.turn_answer(rt, events, seat, rt.seq + len(events),
-                                          views.rack(rt.ruleset, list(rack)))
+                                          views.rack(rt.ruleset, list(rack),
+                                                     after.irradiated if after is not None
+                                                     else rt.state.irradiated))
 
         result = await self._turn(
             rt, claims, seat, action, request.request_id, moves.expected_seq_of(request), "SubmitTurn", build
@@ -315,7 +317,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             bag_count=len(st.bag), opponent_rack_count=opp, unseen_count=sum(counts.values())
         )
         for token in sorted(counts, key=lambda t: (not is_letter_token(t), t)):
-            out.unseen.append(c.TileCount(tile=views.tile(rt.ruleset, token), count=counts[token]))
+            out.unseen.append(c.TileCount(tile=views.irradiate(views.tile(rt.ruleset, token), st.irradiated),
+                                          count=counts[token]))
         return out
 
     @rpc

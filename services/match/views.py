@@ -99,18 +99,27 @@ def square_at(row: int, col: int) -> c.Square:
     return c.Square(row=row, col=col, notation=square_name(row, col) if 0 <= col < 26 else "")
 
 
-_RACK_TILES: dict[tuple[str, str], c.Tile] = {}
+_RACK_TILES: dict[tuple[str, str, bool], c.Tile] = {}
 
 
-def rack(ruleset: Ruleset, tokens: Sequence[str]) -> c.Rack:
-    """A rack of ``tokens``; each token's ``Tile`` is built once per ruleset (the Rack copies it)."""
+def rack(ruleset: Ruleset, tokens: Sequence[str], irradiated: bool = False) -> c.Rack:
+    """A rack of ``tokens``; each token's ``Tile`` is built once per ruleset (the Rack copies
+    it). On an irradiated War of Words board every letter is worth 1 (``irradiate``)."""
     tiles = []
     for t in tokens:
-        got = _RACK_TILES.get((ruleset.id, t))
+        got = _RACK_TILES.get((ruleset.id, t, irradiated))
         if got is None:
-            got = _RACK_TILES[(ruleset.id, t)] = tile(ruleset, t)
+            got = _RACK_TILES[(ruleset.id, t, irradiated)] = irradiate(tile(ruleset, t), irradiated)
         tiles.append(got)
     return c.Rack(tiles=tiles)
+
+
+def irradiate(t: c.Tile, irradiated: bool) -> c.Tile:
+    """``t`` as an irradiated board counts it ("all letters are worth 1 point"): a letter's
+    value 1 (blanks and wildcards stay 0, action tiles have none); ``t`` itself otherwise."""
+    if irradiated and t.value:
+        t.value = 1
+    return t
 
 
 _STATIC: dict[str, tuple[bytes, ...]] = {}
@@ -268,6 +277,10 @@ EFFECT_KINDS: dict[str, int] = {
 }
 
 
+#: The tile behind an engine note that does not name it (its data is as old logs stored it).
+NOTE_SOURCES = {"irradiated": "nuke", "electrified": "lightning"}
+
+
 def action_token(kind: int, factor: int = 0) -> str:
     """The rack token of a contract action tile (``""`` when it names none)."""
     if kind == c.ACTION_KIND_LETTER_MULTIPLIER:
@@ -284,13 +297,14 @@ def square_state(sq: Square) -> list[Any]:
 
 
 def live_square(ruleset: Ruleset, index: int, sq: Square, cell: Any, placed_seq: int = 0,
-                hidden: bool = False) -> c.BoardSquare:
+                hidden: bool = False, irradiated: bool = False) -> c.BoardSquare:
     """A War of Words square as it is now; under a cloud only its place and ``hidden``."""
     if hidden:
         return c.BoardSquare(square=square(ruleset, index), hidden=True)
     b = rulesets.board_square(ruleset, index, sq)
     if cell is not None:
-        b.tile.CopyFrom(tile(ruleset, cell.letter, cell.blank, cell.owner, placed_seq, on_board=True))
+        b.tile.CopyFrom(irradiate(tile(ruleset, cell.letter, cell.blank, cell.owner, placed_seq,
+                                       on_board=True), irradiated))
     return b
 
 
@@ -341,7 +355,7 @@ def wow_board_view(state: Any, placed_seq: dict[int, int]) -> c.BoardView:
                        irradiated=state.irradiated)
     for i in range(layout.rows * layout.cols):
         view.squares.append(live_square(r, i, squares[i], state.cells[i], placed_seq.get(i, 0),
-                                        i in hidden))
+                                        i in hidden, state.irradiated))
     for pid, el in enumerate(state.electrification):
         view.water_patches.append(c.WaterPatch(patch_id=pid + 1, electrification=el))
     for m in markers(state):
@@ -402,13 +416,18 @@ def word_squares(cols: int, rows: int, filled: set[int], placed: Sequence[int]) 
 
 
 def redact_play(turn: c.TurnPlayed, ruleset: Ruleset, veiled: set[int], touched: bool) -> None:
-    """Withhold from a TurnPlayed what lies under a cloud: placements on veiled squares, and,
-    when a word of the play ``touched`` a veiled square, the words, their premiums and the
-    notation (the points stay: scores are public)."""
+    """Withhold from a TurnPlayed what lies under a cloud: placements on veiled squares (and the
+    notation of a play of action tiles only that put one there), and, when a word of the play
+    ``touched`` a veiled square, the words, their premiums and the notation (the points stay:
+    scores are public)."""
     cols = ruleset.board.cols
     keep = [p for p in turn.placements if p.square.row * cols + p.square.col not in veiled]
+    letters = any(not p.action for p in turn.placements)
+    withheld = len(keep) < len(turn.placements)
     del turn.placements[:]
     turn.placements.extend(keep)
+    if withheld and not letters:  # action tiles only: the notation names every square
+        turn.notation = ""
     if touched:
         del turn.breakdown.words[:]
         turn.notation = ""
@@ -437,7 +456,7 @@ def effect_pb(ruleset: Ruleset, seat: int | None, data: dict[str, Any], veiled: 
         out.by_seat = int(data["by"])
     at = data.get("at")
     under = at is not None and not visible(at)
-    source = data.get("tile") or data.get("source") or name
+    source = data.get("tile") or data.get("source") or NOTE_SOURCES.get(name, name)
     if not under:
         out.source = action_kind("@" + str(source))[0]  # type: ignore[assignment]
         if at is not None:

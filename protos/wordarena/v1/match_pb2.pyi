@@ -194,16 +194,20 @@ class PreviewPlayRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., placements: _Optional[_Iterable[_Union[_common_pb2.Placement, _Mapping]]] = ..., seat: _Optional[int] = ..., effect_moves: _Optional[_Iterable[_Union[_common_pb2.EffectMove, _Mapping]]] = ...) -> None: ...
 
 class PreviewPlayResponse(_message.Message):
-    __slots__ = ("legal", "violation", "breakdown", "score_hidden")
+    __slots__ = ("legal", "violation", "breakdown", "score_hidden", "effects", "reach_hidden")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     VIOLATION_FIELD_NUMBER: _ClassVar[int]
     BREAKDOWN_FIELD_NUMBER: _ClassVar[int]
     SCORE_HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    EFFECTS_FIELD_NUMBER: _ClassVar[int]
+    REACH_HIDDEN_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     violation: _errors_pb2.RuleViolation
     breakdown: _common_pb2.ScoreBreakdown
     score_hidden: bool
-    def __init__(self, legal: _Optional[bool] = ..., violation: _Optional[_Union[_errors_pb2.RuleViolation, _Mapping]] = ..., breakdown: _Optional[_Union[_common_pb2.ScoreBreakdown, _Mapping]] = ..., score_hidden: _Optional[bool] = ...) -> None: ...
+    effects: _containers.RepeatedCompositeFieldContainer[_common_pb2.Effect]
+    reach_hidden: bool
+    def __init__(self, legal: _Optional[bool] = ..., violation: _Optional[_Union[_errors_pb2.RuleViolation, _Mapping]] = ..., breakdown: _Optional[_Union[_common_pb2.ScoreBreakdown, _Mapping]] = ..., score_hidden: _Optional[bool] = ..., effects: _Optional[_Iterable[_Union[_common_pb2.Effect, _Mapping]]] = ..., reach_hidden: _Optional[bool] = ...) -> None: ...
 
 class AnalysedPlay(_message.Message):
     __slots__ = ("play", "breakdown", "notation", "leave")

@@ -96,11 +96,13 @@ class After:
     rack_changed: tuple[int, ...] = ()
     #: War of Words, on game over: the seats that left in the first round (no result).
     first_round_left: tuple[int, ...] = ()
+    #: War of Words: a Nuclear Bomb went off; every letter is worth 1 from then on.
+    irradiated: bool = False
     #: Fields of a newer writer this one does not know, kept so that re-encoding loses nothing.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     _KNOWN = ("scores", "to_move", "bag", "turn", "zero_run", "rack_sizes", "seats", "exchanges",
-              "racks", "pending", "clocks", "rack_changed", "first_round_left")
+              "racks", "pending", "clocks", "rack_changed", "first_round_left", "irradiated")
 
     def encode(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -114,6 +116,8 @@ class After:
         out["rack_changed"] = list(self.rack_changed)
         if self.first_round_left:
             out["first_round_left"] = list(self.first_round_left)
+        if self.irradiated:
+            out["irradiated"] = True
         out.update(self.extra)
         return out
 
@@ -129,6 +133,7 @@ class After:
             clocks=None if clocks is None else tuple(clocks),
             rack_changed=tuple(d.get("rack_changed") or ()),
             first_round_left=tuple(d.get("first_round_left") or ()),
+            irradiated=bool(d.get("irradiated")),
             extra={k: v for k, v in d.items() if k not in After._KNOWN})
 
 

@@ -63,6 +63,13 @@ def _move(action: Any) -> c.Move:
 # --- What the player may see, from what the player received ------------------------------------
 
 
+def _area(index: int, size: int) -> set[int]:
+    """The size x size square centred on ``index`` (clipped to the board)."""
+    r, col, h = index // COLS, index % COLS, size // 2
+    return {rr * COLS + cc for rr in range(max(0, r - h), min(COLS, r + h + 1))
+            for cc in range(max(0, col - h), min(COLS, col + h + 1))}
+
+
 def _index(sq: c.Square) -> int:
     return sq.row * COLS + sq.col
 
@@ -322,6 +329,15 @@ async def test_clouds_hide_what_lies_under_them_in_every_message(harness: Harnes
                 _check_words_visible(pv.breakdown, readable, f"PreviewPlay at seq {view.last_seq}")
                 scored_preview[view.last_seq + 1] = pv.breakdown.total
                 previews["scored"] += 1
+                # What the action tiles will do names no clouded square and counts nothing there;
+                # a tile acting next to a cloud says it may do more (reach_hidden).
+                for eff in pv.effects:
+                    assert not {_index(sq) for sq in eff.squares} & hidden, eff
+                    assert not (eff.HasField("square") and _index(eff.square) in hidden), eff
+                near = {i for p in action.placements if p.letter in ("@bomb", "@whirlwind")
+                        for i in _area(p.row * COLS + p.col, 5)}
+                if near & hidden:
+                    assert pv.reach_hidden, pv
         await alice.submit(mid, _move(action), view.last_seq)
     assert (await alice.view(mid)).status == m.MATCH_STATUS_FINISHED
     await asyncio.wait_for(asyncio.gather(*streams), 20)
@@ -459,3 +475,54 @@ async def test_no_answer_of_any_rpc_spells_what_lies_under_a_cloud(harness: Harn
                                      f"Hindsight of seq {h.turn_seq}")
     print(counts)
     assert counts["probes"] >= 10 and counts["best plays checked"] >= 20, counts
+
+
+#: Alice is dealt a Bomb on the park board (the engine's deal of this seed; checked below), and
+#: after her opening word and Bob's pass a cloud lies two squares from letters on the board.
+BOMB_SEED = 8
+
+
+async def test_a_bomb_previewed_beside_a_cloud_tells_nothing_of_what_lies_under_it(harness: Harness) -> None:
+    """PreviewPlay's ``effects`` name no clouded square and count nothing there, and a Bomb
+    acting beside a cloud (a Shield under it may cover a square of the Bomb's) says it may do
+    more (``reach_hidden``): what it tells, the Bomb then does, and perhaps more. A Bomb far
+    from the clouds tells exactly what it does (``reach_hidden`` false)."""
+    from match_harness import engine_move, pass_move
+
+    srv = await harness.start()
+    mid = await harness.create(srv, ruleset=PARK, seed=BOMB_SEED)
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    rt = srv.manager.matches[mid]  # drives Alice's opening word, never an expected value
+    view = await alice.view(mid)
+    assert c.ACTION_KIND_BOMB in {t.action for t in view.rack.tiles}
+    await alice.submit(mid, engine_move(rt.state, 0), view.last_seq)
+    await bob.submit(mid, pass_move(), (await bob.view(mid)).last_seq)
+
+    view = await alice.view(mid)
+    hidden = _check_view(view)
+    letters = {_index(bs.square) for bs in view.board.squares if bs.HasField("tile") and bs.tile.letter}
+    empty = [_index(bs.square) for bs in view.board.squares
+             if not bs.HasField("tile") and not bs.hidden]
+    beside = [i for i in empty if _area(i, 3) & letters and _area(i, 5) & hidden and not _area(i, 3) & hidden]
+    far = [i for i in empty if _area(i, 3) & letters and not _area(i, 5) & hidden]
+    assert beside and far, "the deal no longer puts letters beside a cloud: pick another BOMB_SEED"
+
+    def bomb(i: int) -> list[c.Placement]:
+        kind, _ = views.action_kind("@bomb")
+        return [c.Placement(square=c.Square(row=i // COLS, col=i % COLS), action=kind)]  # type: ignore[arg-type]
+
+    away = await alice.stub.PreviewPlay(m.PreviewPlayRequest(match_id=mid, placements=bomb(far[0])),
+                                        metadata=alice.md)
+    assert away.legal and not away.reach_hidden and away.effects, away
+    pv = await alice.stub.PreviewPlay(m.PreviewPlayRequest(match_id=mid, placements=bomb(beside[0])),
+                                      metadata=alice.md)
+    assert pv.legal and pv.reach_hidden, pv
+    for eff in pv.effects:
+        assert not {_index(sq) for sq in eff.squares} & hidden, eff
+    answer = await alice.submit(mid, c.Move(play=c.PlayMove(placements=bomb(beside[0]))), view.last_seq)
+    done = [ev.effect for ev in answer.events
+            if ev.HasField("effect") and ev.effect.source == c.ACTION_KIND_BOMB]
+    for eff in pv.effects:  # what it told, the Bomb did (it may have done more)
+        same = [d for d in done if (d.kind, d.seat) == (eff.kind, eff.seat)]
+        assert same and {_index(sq) for sq in eff.squares} <= {_index(sq) for d in same for sq in d.squares}
+        assert sum(d.points for d in same) <= eff.points <= 0, (eff, done)
