@@ -118,6 +118,24 @@ async def _(w: World) -> None:
         assert "after_seq" in err.details()
 
 
+@promise("MatchService.StreamMatch",
+         "Event.viewer_rack: the viewer's own rack after the event, set only when the event changed "
+         "it, never for spectators")
+async def _(w: World) -> None:
+    mid, (a, b) = await w.match()
+    spectator = await w.guest()
+    own = {g.player_id: [t.letter or "?" for t in (await g.view(mid)).rack.tiles] for g in (a, b)}
+    assert own[a.player_id] != own[b.player_id]  # two racks of 7 from one bag: never the same here
+    await a.submit(mid, PASS)  # seq 2: nobody's rack changed
+    for g in (a, b):
+        first, passed = await _read(g, mid, 0, 2)
+        assert first.HasField("match_started") and first.HasField("viewer_rack")
+        assert [t.letter or "?" for t in first.viewer_rack.tiles] == own[g.player_id], g.name
+        assert passed.HasField("turn_passed") and not passed.HasField("viewer_rack")
+    first, _ = await _read(spectator, mid, 0, 2)
+    assert not first.HasField("viewer_rack")
+
+
 # --- SubmitTurn --------------------------------------------------------------------------------
 
 
@@ -173,6 +191,38 @@ async def _(w: World) -> None:
     move = c.Move(play=c.PlayMove(placements=one_tile(7, 7, missing) + one_tile(7, 8, missing)))
     err = await refused(a.submit(mid, move), S.FAILED_PRECONDITION)
     assert rule(err) == e.RULE_CODE_TILES_NOT_ON_RACK
+
+
+@promise("MatchService.SubmitTurn",
+         "RuleViolation.tiles: TILES_NOT_ON_RACK lists the placed tiles the rack lacks, with repeats")
+async def _(w: World) -> None:
+    mid, (a, _) = await w.match()
+    rack = [t.letter for t in (await a.view(mid)).rack.tiles]
+    missing = next(ch for ch in "QZXJKVWYBCDFGHLMNPRST" if ch not in rack)
+    held = next(t for t in rack if t and t != "?")  # placed once more than the rack holds it
+    letters = [held] * (rack.count(held) + 1) + [missing, missing]
+    move = c.Move(play=c.PlayMove(placements=[c.Placement(square=c.Square(row=7, col=9 - len(letters) + k),
+                                                          letter=x) for k, x in enumerate(letters)]))
+    err = await refused(a.submit(mid, move), S.FAILED_PRECONDITION)
+    violation = detail(err, e.RuleViolation)
+    assert violation.code == e.RULE_CODE_TILES_NOT_ON_RACK
+    assert sorted(t.letter for t in violation.tiles) == sorted([held, missing, missing]), violation
+
+
+@promise("MatchService.SubmitTurn",
+         "TilesExchanged.returned: only in the exchanging player's own view (answer, stream), "
+         "empty for everyone else")
+async def _(w: World) -> None:
+    mid, (a, b) = await w.match()
+    spectator = await w.guest()
+    swap = [t for t in (await a.view(mid)).rack.tiles][:3]
+    answer = await a.submit(mid, c.Move(exchange=c.ExchangeMove(tiles=swap)))
+    mine = next(ev for ev in answer.events if ev.HasField("tiles_exchanged"))
+    assert sorted(t.letter for t in mine.tiles_exchanged.returned) == sorted(t.letter for t in swap)
+    for g in (a, b, spectator):
+        seen = (await _read(g, mid, 1, 1))[0].tiles_exchanged
+        assert seen.count == 3
+        assert len(seen.returned) == (3 if g is a else 0), g.name
 
 
 @promise("MatchService.SubmitTurn",
