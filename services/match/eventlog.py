@@ -65,11 +65,10 @@ def match_events(rt: Runtime, events: Sequence[EngineEvent], state: GameState, n
     """``to_stored``'s typed events."""
     before = rt.state
     prev_racks = [tuple(r) for r in before.racks] if rt.events else [() for _ in before.racks]
-    after = after_snapshot(state)
-    clocks = clocks if clocks is not None else rt.clocks
-    if clocks is not None:
-        after = replace(after, clocks=tuple(clocks))
     rack_changed = tuple(i for i, r in enumerate(state.racks) if tuple(r) != prev_racks[i])
+    # The action's own event changed the racks; what follows it (effects, GameOver) did not.
+    after = after_snapshot(state, clocks=clocks if clocks is not None else rt.clocks,
+                           rack_changed=rack_changed)
     groups = group_engine_events(events)
     game_over = next((g[0].data for g in groups if g[0].type == "game-over"), None)
     early: tuple[int, ...] = ()
@@ -81,8 +80,7 @@ def match_events(rt: Runtime, events: Sequence[EngineEvent], state: GameState, n
     for k, g in enumerate(groups):
         seq += 1
         kind = stored_kind(g[0].type)
-        # The action's own event changed the racks; what follows it (effects, GameOver) did not.
-        a = replace(after, rack_changed=rack_changed if k == 0 else ())
+        a = after if k == 0 else replace(after, rack_changed=())
         if game_over is not None and kind != "game-over":
             a = replace(a, scores=tuple(s - adj for s, adj in zip(game_over["scores"],
                                                                   game_over["adjustments"], strict=True)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from wordarena.engine.game import GameState
@@ -161,9 +161,12 @@ def _movers(events: list[StoredEvent]) -> Iterator[int]:
                 yield int(action["seat"])
 
 
-def after_snapshot(st: GameState) -> After:
-    """The state's public and private summary stored with every event (``after``)."""
+def after_snapshot(st: GameState, *, clocks: Sequence[float] | None = None,
+                   rack_changed: tuple[int, ...] = ()) -> After:
+    """The state's public and private summary stored with every event (``after``), with the
+    seats' ``clocks`` and the seats whose rack the event changed."""
     return After(
+        clocks=None if clocks is None else tuple(clocks), rack_changed=rack_changed,
         scores=tuple(st.scores), to_move=None if st.over else st.to_move, bag=len(st.bag),
         turn=st.turn, zero_run=st.zero_run, rack_sizes=tuple(len(r) for r in st.racks),
         seats=tuple(s.value for s in st.seats),
