@@ -95,12 +95,29 @@ def line(e: common_pb2.Effect, who: Who) -> str:
         text = "The clouds drift" + (f" (now over {squares})" if squares else "")
     elif not e.source and not at:
         text = "An effect under a cloud" + (f" reached {squares}" if squares else "")
+    elif e.reason and (kind in _TOLD or (kind == common_pb2.EFFECT_KIND_EXPIRED and squares)
+                       or (kind == common_pb2.EFFECT_KIND_MOVED and squares)):
+        text = _told(safe_text(e.reason), owner, named)
     else:
         what = f"{owner}{named or 'effect'}{at}"
         text = _VERBS.get(kind, _other)(what, squares, safe_text(e.reason))
     if e.HasField("seat") and e.points:
         text += f" ({who(e.seat)} {e.points:+d})"
     return text
+
+
+#: Kinds that tell several happenings (a Black Hole growing or collapsing; a multiplier grown,
+#: put down or revealed; the water's new electrification): the server's reason says which.
+_TOLD = frozenset({common_pb2.EFFECT_KIND_RESIZED, common_pb2.EFFECT_KIND_MULTIPLIER_CHANGED,
+                   common_pb2.EFFECT_KIND_ELECTRIFIED})
+
+
+def _told(reason: str, owner: str, named: str) -> str:
+    """The server's words for what happened (``Black Hole at K11 grew to 5x5``), the tile's
+    owner first when they name the tile (``Ben's Black Hole at K11 grew to 5x5``)."""
+    if named and reason.startswith(named):
+        return owner + reason
+    return reason[:1].upper() + reason[1:]
 
 
 def _other(what: str, squares: str, reason: str) -> str:

@@ -277,10 +277,6 @@ EFFECT_KINDS: dict[str, int] = {
 }
 
 
-#: The tile behind an engine note that does not name it (its data is as old logs stored it).
-NOTE_SOURCES = {"irradiated": "nuke", "electrified": "lightning"}
-
-
 def action_token(kind: int, factor: int = 0) -> str:
     """The rack token of a contract action tile (``""`` when it names none)."""
     if kind == c.ACTION_KIND_LETTER_MULTIPLIER:
@@ -440,7 +436,8 @@ def square_index(ruleset: Ruleset, name: str) -> int:
 
 def effect_pb(ruleset: Ruleset, seat: int | None, data: dict[str, Any], veiled: set[int]) -> c.Effect:
     """A combat-log line; squares under a cloud are left out, and an effect whose source lies
-    under a cloud names neither its source tile nor its square."""
+    under a cloud names neither its source tile nor its square. ``reason`` says what happened
+    in words, naming only the squares shown (``note_reason``)."""
     def index(name: str) -> int:
         return square_index(ruleset, name)
 
@@ -456,22 +453,83 @@ def effect_pb(ruleset: Ruleset, seat: int | None, data: dict[str, Any], veiled: 
         out.by_seat = int(data["by"])
     at = data.get("at")
     under = at is not None and not visible(at)
-    source = data.get("tile") or data.get("source") or NOTE_SOURCES.get(name, name)
+    source = str(data.get("tile") or data.get("source") or note_source(name, data))
     if not under:
-        out.source = action_kind("@" + str(source))[0]  # type: ignore[assignment]
+        out.source = action_kind("@" + source)[0]  # type: ignore[assignment]
         if at is not None:
             i = index(at)
             out.square.CopyFrom(square(ruleset, i))
-    names = [n for n in data.get("squares", ()) if isinstance(n, str)]
+    names = [data["origin"]] if name == "moved" and isinstance(data.get("origin"), str) else []
+    names += [n for n in data.get("squares", ()) if isinstance(n, str)]
     names += [n for n in data.get("centres", ()) if isinstance(n, str)]
     names += [t[0] for t in data.get("multipliers", ()) if t]
     names += [t[1] for t in data.get("tiles", ()) if len(t) > 1]
     shown = [n for n in names if visible(n)]
     out.squares.extend(square(ruleset, index(n)) for n in shown)
-    where = f" at {at}" if at is not None and not under else ""
-    what = name if not under else "an effect under a cloud"
-    out.reason = f"{what}{where}: {out.points:+d}" if out.points else f"{what}{where}"
+    if under:
+        out.reason = "an effect under a cloud" + (f": {out.points:+d}" if out.points else "")
+    else:
+        out.reason = note_reason(name, source, at, data, shown)
     return out
+
+
+#: The tile behind an engine note whose data does not name it (as old logs stored it too).
+NOTE_SOURCES = {"irradiated": "nuke", "electrified": "lightning", "grown": "rain",
+                "fire-spread": "fire", "blackhole-size": "blackhole"}
+_TITLES = {"blackhole": "Black Hole", "nuke": "Nuclear Bomb", "pirate": "Pirate Ship"}
+
+
+def note_source(name: str, data: dict[str, Any]) -> str:
+    """The tile behind a note that does not name it: a Black Hole swallows tiles on its 7x7, a
+    collapsing Quicksand the Shields on its Sand (its note then stands on the Shield's square)."""
+    if name == "swallowed":
+        on = [t[1] for t in data.get("tiles", ()) if len(t) > 1]
+        return "quicksand" if data.get("at") in on else "blackhole"
+    return NOTE_SOURCES.get(name, name)
+
+
+def tile_title(name: str) -> str:
+    """An action tile's name in words (``Black Hole``, ``3W multiplier tile``)."""
+    if name[:1].isdigit():
+        return f"{name} multiplier tile"
+    return _TITLES.get(name, name.capitalize())
+
+
+def note_reason(name: str, source: str, at: Any, data: dict[str, Any], shown: Sequence[str]) -> str:
+    """What an effect did, in words, naming only the squares ``shown`` (the effect's own square
+    ``at`` is shown when the caller sends it)."""
+    tile = tile_title(source)
+    where = f" at {at}" if at else ""
+    squares = " ".join(shown)
+    on = f" on {squares}" if squares else ""
+    points = f": {int(data.get('points', 0)):+d}" if data.get("points") else ""
+    if name == "blackhole-size":
+        size = int(data.get("size", 0))
+        return f"{tile}{where} " + (f"grew to {size}x{size}" if size > 1 else "opened (1x1)")
+    if name == "collapsed":
+        left = f", leaving multipliers{on}" if squares else ""
+        return f"{tile}{where} collapsed{left}"
+    if name == "grown":
+        return f"{tile}{where} grew the multipliers{on}"
+    if name == "reveal-11L":
+        return f"an 11L appeared{where} where {tile} destroyed scenery"
+    if name == "placed":
+        return f"{tile} put on {at}" if at else f"{tile} put down"
+    if name == "electrified":
+        before, after = data.get("before"), data.get("after")
+        return f"{tile}{where} electrified the water: x{before} -> x{after}"
+    if name == "swallowed":
+        taken = [f"the {tile_title(str(t[0]))} on {t[1]}" for t in data.get("tiles", ())
+                 if len(t) > 1 and t[1] in shown]
+        return f"{tile}{where} swallowed " + (", ".join(taken) if taken else "tiles")
+    if name == "moved" and source != "moved":
+        start = f" from {shown[0]}" if shown else ""
+        return f"{tile} moved{start} to {at}"
+    if name == "fire-spread":
+        return f"Fire spread to {squares}" if squares else "Fire spread"
+    if name == "expired":
+        return f"{tile}{where} ended"
+    return f"{name}{where}{points}"
 
 
 def player(seat: SeatInfo) -> c.Player:
