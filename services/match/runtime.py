@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wordarena.engine.game import GameState
@@ -21,6 +21,29 @@ from wordarena.services.match.store import StoredEvent
 from wordarena.services.match.streams import Subscriber
 
 __all__ = ["Options", "Runtime", "SeatInfo", "after_snapshot", "controlled_seats", "moved_seats"]
+
+
+class RequestMethods(Mapping[tuple[str, str], str]):
+    """The method of each answered request, read through the runtime's request map: a snapshot
+    takes it without copying the map (which grows by a request a turn). The core only reads it,
+    under the match's lock, so it cannot change while the core decides."""
+
+    __slots__ = ("_requests",)
+
+    def __init__(self, requests: Mapping[tuple[str, str], tuple[str, bytes]]) -> None:
+        self._requests = requests
+
+    def __getitem__(self, key: tuple[str, str]) -> str:
+        return self._requests[key][0]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._requests
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._requests)
+
+    def __len__(self) -> int:
+        return len(self._requests)
 
 
 @dataclass
@@ -119,7 +142,7 @@ class Runtime:
         return Match(
             match_id=self.match_id, ruleset=self.ruleset, seats=tuple(self.seats), options=self.options,
             created_at=self.created_at, state=self.state, seq=self.seq, game_seq=self.game_seq,
-            status=self.status, requests={k: method for k, (method, _) in self.requests.items()},
+            status=self.status, requests=RequestMethods(self.requests),
             clocks=None if self.clocks is None else tuple(self.clocks), turn_start=self.turn_start,
             last_move=tuple(self.last_move), moved=tally.moved, chats=dict(tally.chats),
             observer_chats=tally.observer_chats, chat_buckets=dict(self.chat_buckets),
