@@ -1,12 +1,13 @@
 """Interchange formats: GCG game records (parse, write, replay and check) and CGP positions.
 
-- ``engine.interchange.gcg``   ``parse_gcg(bytes | str) -> GameRecord``, ``write_gcg(record) -> str``
-- ``engine.interchange.export`` ``record_from_events(events, players) -> GameRecord``: a played
-  game's record (``engine.interchange.pragmas``: the ``#ruleset``/``#language``/``#seed`` pragmas)
-- ``engine.interchange.check`` ``check_record(record, ruleset) -> list[Finding]``, ``replay_record``
-- ``engine.interchange.cgp``   ``position_from_cgp(text) -> GameState``, ``position_to_cgp(state)``,
+* ``gcg``      GCG records: ``parse_gcg(bytes | str) -> GameRecord``, ``write_gcg(record) -> str``
+* ``export``   a played game's record: ``record_from_events(events, players) -> GameRecord``
+* ``pragmas``  the ``#ruleset`` / ``#language`` / ``#seed`` pragmas wordarena writes, and their one reader
+* ``check``    a record replayed on the engine, every disagreement reported: ``check_record``,
+  ``replay_record``
+* ``cgp``      CGP positions: ``position_from_cgp(text) -> GameState``, ``position_to_cgp(state)``,
   ``parse_cgp`` / ``format_cgp`` for the exact text
-- ``engine.interchange.text``  ``board_text(layout, cells)``: the board as plain text
+* ``text``     the board as plain text: ``board_text(layout, cells)``
 """
 
 from wordarena.engine.interchange.cgp import (

@@ -1,5 +1,13 @@
 """Lexicons: word lists normalised per language and compiled to a flat-array DAWG.
 
+* ``catalog``    named lexicons: where each comes from, the compiled-file cache, ``load_lexicon``
+* ``alphabet``   each language's letters, in order (``ALPHABETS``)
+* ``normalize``  per-language normalisation of raw dictionary entries into playable words
+* ``build``      compiling raw word lists to a lexicon file, with a report of what was kept and why not
+* ``dawg``       the flat-array DAWG: compiling words into one, and ``Lexicon``, its node walk
+* ``dawgfile``   the compiled lexicon file: its format, writing it, loading it by memory map
+* ``errors``     ``LexiconError``: missing, unreadable or malformed word lists and lexicon files
+
 Public API:
 
 * :func:`load_lexicon` — a named lexicon (``en`` default, ``en-gb``, ``es``, ``it``, ``pt``,
@@ -8,9 +16,7 @@ Public API:
   ``root``, ``child(node, letter)``, ``child_map(node)``, ``is_terminal(node)``,
   ``children(node)``;
 * :func:`normalize_word` / :func:`normalize` — per-language normalisation of raw entries;
-* :func:`build_lexicon` — compile word lists to a lexicon file, with a :class:`BuildReport`;
-* :data:`ALPHABETS` — each language's letters, in order;
-* :class:`LexiconError` — missing, unreadable or malformed word lists and lexicon files.
+* :func:`build_lexicon` — compile word lists to a lexicon file, with a :class:`BuildReport`.
 """
 
 from wordarena.engine.lexicon.alphabet import ALPHABETS, LANGUAGES, alphabet_for

@@ -1,5 +1,10 @@
 """Rules as data: boards, tile sets and the per-family policies of each ruleset.
 
+* ``model``    ``Ruleset``: everything that makes one game differ from another, as data and named
+  policies (``Bingo``, ``ExchangeRule``, ``ClockRule`` …)
+* ``catalog``  the shipped rulesets: four families, each a few policies over shared data; tile sets
+* ``layout``   board layouts: the static properties of every square (premiums and terrain)
+
 A playable ruleset (data and the family's turn hooks) comes from
 ``wordarena.engine.families.get_ruleset``, which sits above the game loop and the families.
 """

@@ -26,7 +26,10 @@ Layers, outside in (only ``api`` and ``match_control`` know gRPC; only ``store``
                     what is due, creating the games' matches, recording their results; ``export``:
                     fetching the games' records); see docs/tournaments.md
 * ``store``         every SQL statement (a package: one module per kind of row)
+* ``open_limits``   how many tables and tournaments one account or address may keep open
 * pure rules: ``tables`` (a table's life), ``matchmaking`` (grouping tickets), ``records``
-  (outcomes and records), ``glicko2``, ``names``, ``passwords``, ``settings``
+  (outcomes and records), ``glicko2`` (ratings), ``names`` (allowed display names, impersonation;
+  with ``confusables``, Unicode's look-alike skeletons), ``passwords`` (hashes, length rules),
+  ``settings`` (table settings checked against the rulesets)
 * ``errors`` (``LobbyError``, ``Status``), ``options`` (``LobbyOptions``), ``metrics``, ``models``
 """

@@ -1,24 +1,43 @@
 """The match server: authoritative, event-sourced matches served over gRPC (MatchService and the
-internal MatchControlService). See ``main`` for the console script ``wordarena-match``.
+internal MatchControlService). ``main`` is the console script ``wordarena-match``.
 
-Modules, in the order a turn meets them (``manager``'s docstring follows one through):
+A turn goes servicer → manager (lock, snapshot) → core (``decide``) → event log (append, commit)
+→ projection per viewer → publish → answer; ``manager``'s docstring follows one through.
 
-- ``service``: the MatchService servicer (authenticate, read the request, one manager call,
-  answer); ``control``: the lobby's MatchControlService servicer;
-- ``moves``: a contract ``Move`` read into an engine action;
-- ``manager``: owns the matches; the per-match lock and the turn path (``play``, ``commit``,
-  ``settle``);
-- ``core/``: the pure core: an immutable ``Match``, typed commands carrying ``now``, and
-  ``decide`` (admission, clocks, kicks, chat limits, the game through the engine), no I/O;
-- ``admission``: the core's refusals as the contract answers them;
-- ``eventlog``: engine events → stored events, append, install, rebuild from the log;
-- ``projection``: stored events and state as one viewer may see them;
-- ``streams``: StreamMatch subscribers (publish, cut-off, close);
-- ``clocks``: the seat to move's timer and time-outs; ``bots``: bot seats' turns, thought out in
-  ``botworkers`` (the pool of worker processes) by ``botprocess`` (what runs inside one);
-- ``leases``: ownership, lease renewal and take-over; ``creation``: CreateMatch's request read;
-- ``runtime``: one match in memory; ``views``: contract messages of engine values;
-- ``analysis``, ``define``: the analysis RPCs' engine work and WordNet definitions;
-- ``results``, ``lobby_link``: result reports and the lobby connection; ``store``, ``models``:
-  storage; ``metrics``: the ``wordarena_*`` metrics.
+* core: what a match decides, pure (no I/O, no protobuf, no clock reads)
+  * ``core``        ``Match``, typed commands, ``decide``, timing, refusals, the typed stored events
+* shell: requests in, decisions carried out
+  * ``service``     the MatchService servicer: authenticate, read the request, one manager call, answer
+  * ``control``     the MatchControlService servicer (lobby → match server): create, abort, load, drain
+  * ``access``      who may see a match and act in it (viewer, acting seat)
+  * ``moves``       a contract ``Move`` read into an engine action
+  * ``creation``    CreateMatch's request read into domain values, each field checked
+  * ``manager``     owns the matches: the per-match lock and the turn path (``play``, ``commit``, ``settle``)
+  * ``runtime``     one match in memory (``Runtime``) and its snapshot for the core
+  * ``admission``   the core's refusals as gRPC statuses with details
+  * ``eventlog``    engine events → stored events: append, install in memory, rebuild from the log
+  * ``streams``     StreamMatch subscribers: publish, cut-off, close
+  * ``clocks``      the timer of the seat to move, and its time-outs
+  * ``wallclock``   the server's clock and timers, the one seam a test replaces
+  * ``chat``        who reads a match's chat
+  * ``bots``        bot seats' turns, thought out in ``botworkers`` (the pool of worker processes) by
+    ``botprocess`` (what runs inside one)
+  * ``analysis``    the analysis RPCs' engine work (Hindsight, Word Strength, preview) as contract messages
+  * ``quotas``      how much analysis a player may ask, and how many simulations may wait
+  * ``define``      word definitions read from WordNet's files
+  * ``records``     GetMatchRecord: a match's game record as GCG, as the caller may see it
+* wire: contract messages for one viewer
+  * ``projection``  a stored event as an ``Event``, the state as a ``MatchView``, the ``GameOver``
+  * ``views``       engine values as contract messages (boards, racks, breakdowns, War of Words), the
+    helpers ``projection`` builds with
+* store
+  * ``store``       the match row, the append-only event log, the requests' answers; group commit
+  * ``models``      the tables (SQLModel); the schema is the Alembic migrations'
+* a server among others
+  * ``leases``      ownership of matches: lease renewal and take-over
+  * ``orphans``     matches no lobby recorded, aborted
+  * ``results``     each seat's outcome, the report the lobby records, the outbox that keeps it
+  * ``lobby_link``  registration, heartbeats and result reports to the lobby
+  * ``metrics``     the ``wordarena_*`` metrics
+  * ``main``        ``wordarena-match``: flags, building and running the server
 """
