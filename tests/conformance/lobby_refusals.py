@@ -3,10 +3,10 @@ taken seats, full and started tables, closed tickets, bad filters)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 import grpc
-from google.protobuf import duration_pb2
 from world import Guest, World, eventually, lobby_code, promise, refused, rid
 
 from wordarena.v1 import common_pb2 as c
@@ -121,11 +121,12 @@ async def _(w: World) -> None:
 
 @promise("LobbyService.CancelQuickMatchTicket", "FAILED_PRECONDITION TICKET_CLOSED once matched")
 async def _(w: World) -> None:
-    g = await w.guest()
-    criteria = lb.QuickMatchCriteria(ruleset=c.RulesetRef(ruleset_id="classic"), seats=2, bot_level=1,
-                                     bot_after=duration_pb2.Duration(seconds=5))  # the least
+    g, other = await w.guest(), await w.guest()
+    # Two players asking for the same game are matched at the next tick (no bot: no 5 s wait).
+    criteria = lb.QuickMatchCriteria(ruleset=c.RulesetRef(ruleset_id="classic"), seats=2)
     ticket = (await g.lobby.QuickMatch(lb.QuickMatchRequest(criteria=criteria, request_id=rid()),
                                        metadata=g.md)).ticket
+    await other.lobby.QuickMatch(lb.QuickMatchRequest(criteria=criteria, request_id=rid()), metadata=other.md)
 
     async def matched() -> bool:
         got = await g.lobby.GetQuickMatchTicket(lb.GetQuickMatchTicketRequest(ticket_id=ticket.ticket_id),
@@ -161,24 +162,29 @@ async def _(w: World) -> None:
 @promise("LobbyService.WatchTables",
          "RESOURCE_EXHAUSTED for a consumer too slow to keep up (reconnect: the stream starts over)")
 async def _(w: World) -> None:
-    host, joiner = await w.guest(), await w.guest()
-    table = await w.table(host, host_start=True)
+    hosts = [await w.guest() for _ in range(4)]
+    tables = [await w.table(h, "scrabble", host_start=True) for h in hosts]
     # A client that does not read, on a channel whose HTTP/2 window stays at its initial 64 KiB.
     channel = grpc.aio.insecure_channel(w.lobby_address, options=[("grpc.http2.bdp_probe", 0)])
     w.channels.append(channel)
-    watch = lb.WatchTablesRequest(filter=lb.TableFilter(table_id=table.table_id))
-    call = lobby_pb2_grpc.LobbyServiceStub(channel).WatchTables(watch, metadata=host.md)
+    watch = lb.WatchTablesRequest(filter=lb.TableFilter(ruleset_id="scrabble"))
+    call = lobby_pb2_grpc.LobbyServiceStub(channel).WatchTables(watch, metadata=hosts[0].md)
     await call.wait_for_connection()
-    for _ in range(400):  # 800 changes of the table
-        await joiner.lobby.JoinTable(lb.JoinTableRequest(table_id=table.table_id, request_id=rid()),
-                                     metadata=joiner.md)
-        await joiner.lobby.LeaveTable(lb.LeaveTableRequest(table_id=table.table_id), metadata=joiner.md)
+
+    async def churn(table: lb.Table) -> None:  # 200 changes of one table
+        joiner = await w.guest()
+        for _ in range(100):
+            await joiner.lobby.JoinTable(lb.JoinTableRequest(table_id=table.table_id, request_id=rid()),
+                                         metadata=joiner.md)
+            await joiner.lobby.LeaveTable(lb.LeaveTableRequest(table_id=table.table_id), metadata=joiner.md)
+
+    await asyncio.gather(*(churn(t) for t in tables))  # 800 changes, four tables at a time
     got = 0
     with contextlib.suppress(grpc.aio.AioRpcError):
         while await call.read() is not grpc.aio.EOF:
             got += 1
     assert await call.code() == S.RESOURCE_EXHAUSTED
     assert got < 800
-    again = host.lobby.WatchTables(watch, metadata=host.md)  # reconnecting starts over
+    again = hosts[0].lobby.WatchTables(watch, metadata=hosts[0].md)  # reconnecting starts over
     assert (await again.read()).kind == lb.TABLE_CHANGE_KIND_EXISTING
     again.cancel()
