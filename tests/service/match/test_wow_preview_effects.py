@@ -40,14 +40,16 @@ def _letters(view: m.MatchView, seat: int) -> list[tuple[int, int]]:
 
 async def _preview_then_play(p: Player, mid: str, placements: list[c.Placement],
                              sources: set[int]) -> tuple[m.PreviewPlayResponse, list[c.Effect]]:
-    """The preview of a play, then the play: the Effect events of its answer from ``sources``
-    (the play's own tiles: the end-of-turn effects of lasting tiles are not part of a preview)."""
+    """The preview of a play, then the play: the Effect events of its answer (every one: no
+    lasting tile lies on the board, so none acts at the end of the turn), which must all come
+    from ``sources``, the play's own tiles."""
     view = await p.view(mid)
     preview = await p.stub.PreviewPlay(m.PreviewPlayRequest(match_id=mid, placements=placements),
                                        metadata=p.md)
     assert preview.legal, preview
     answer = await p.submit(mid, c.Move(play=c.PlayMove(placements=placements)), view.last_seq)
-    played = [ev.effect for ev in answer.events if ev.HasField("effect") and ev.effect.source in sources]
+    played = [ev.effect for ev in answer.events if ev.HasField("effect")]
+    assert {e.source for e in played} <= sources, played
     return preview, played
 
 
@@ -98,3 +100,32 @@ async def test_the_preview_tells_what_the_action_tiles_will_destroy_and_cost(har
     bag = await alice.stub.TileBag(m.TileBagRequest(match_id=mid), metadata=alice.md)
     assert {tc.tile.value for tc in bag.unseen if tc.tile.letter and not tc.tile.is_blank
             and not tc.tile.is_wildcard} == {1}
+
+
+async def test_what_a_lasting_tile_does_at_the_end_of_the_turn_is_not_previewed(harness: Harness) -> None:
+    """A Medic put beside letters heals them at the end of every turn, the one it is played in
+    too: that is not part of the play's preview (its effects are empty), though the turn's
+    answer then carries it. And in a family without action tiles a preview has no effects."""
+    srv = await harness.start()
+    mid = await harness.create(srv, ruleset=FIELD, seed=1499)  # Alice holds a Medic (checked)
+    alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
+    rt = srv.manager.matches[mid]
+    view = await alice.view(mid)
+    assert c.ACTION_KIND_MEDIC in {t.action for t in view.rack.tiles}
+    await alice.submit(mid, engine_move(rt.state, 0), view.last_seq)
+    await bob.submit(mid, c.Move(pass_turn=c.PassMove()), (await bob.view(mid)).last_seq)
+    word = _letters(await alice.view(mid), 0)
+    r, col = word[0]
+    spot = next((rr, cc) for rr, cc in ((r - 1, col), (r + 1, col), (r, col - 1))
+                if 0 <= rr < 15 and 0 <= cc < 15 and (rr, cc) not in word)
+    preview, played = await _preview_then_play(alice, mid, [_action(*spot, "@medic")], {c.ACTION_KIND_MEDIC})
+    assert not preview.effects and not preview.reach_hidden, preview
+    assert [e.kind for e in played] == [c.EFFECT_KIND_HEALED] and played[0].points > 0, played
+
+    mid, = [await harness.create(srv, seed=3)]
+    view = await alice.view(mid)
+    letters = [t.letter for t in view.rack.tiles if t.letter and not t.is_blank][:2]
+    classic = await alice.stub.PreviewPlay(m.PreviewPlayRequest(match_id=mid, placements=[
+        c.Placement(square=c.Square(row=7, col=7 + k), letter=x) for k, x in enumerate(letters)]),
+        metadata=alice.md)
+    assert classic.HasField("breakdown") and not classic.effects and not classic.reach_hidden, classic
