@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import grpc
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, make_wsgi_app
+from prometheus_client.exposition import ThreadingWSGIServer
 
 from wordarena.services.common import logs
 
@@ -258,8 +262,39 @@ class _CountingContext:
         return getattr(self._context, name)
 
 
+class _QuietHandler(WSGIRequestHandler):
+    """Serves ``/metrics`` without a log line per scrape."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
 def start_metrics_server(host_port: str, registry: CollectorRegistry = REGISTRY) -> tuple[Any, int]:
-    """Serve ``/metrics`` on ``host:port`` (port 0 = any free port). Returns (server, port)."""
+    """Serve ``/metrics`` on ``host:port`` (port 0 = any free port) from a daemon thread, as
+    prometheus_client's ``start_http_server`` does. Returns (server, port); stop it with
+    ``stop_metrics_server``."""
     host, _, port = host_port.rpartition(":")
-    server, _thread = start_http_server(int(port), addr=host or "0.0.0.0", registry=registry)
+    family, _, _, _, sockaddr = socket.getaddrinfo(host.strip("[]") or "0.0.0.0", int(port),
+                                                   type=socket.SOCK_STREAM,
+                                                   flags=socket.AI_PASSIVE)[0]
+
+    class Server(ThreadingWSGIServer):
+        address_family = family
+
+    server = make_server(sockaddr[0], int(port), make_wsgi_app(registry), Server, handler_class=_QuietHandler)
+    threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
     return server, server.server_port
+
+
+def stop_metrics_server(server: Any) -> None:
+    """Stop a server of ``start_metrics_server`` at once and close its socket. ``shutdown()``
+    alone waits until the serving loop next looks for it, up to its poll interval (0.5 s, the
+    time every graceful stop used to wait): a connection to the port wakes the loop now."""
+    stopper = threading.Thread(target=server.shutdown, name="metrics-stop")
+    stopper.start()
+    address = server.server_address[:2]
+    while stopper.is_alive():
+        with contextlib.suppress(OSError), socket.create_connection(address, timeout=0.1):
+            pass
+        stopper.join(0.01)
+    server.server_close()

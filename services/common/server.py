@@ -31,7 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from wordarena.services.common import lifeline, logs
 from wordarena.services.common.config import Settings
-from wordarena.services.common.metrics import InstrumentedServer, start_metrics_server
+from wordarena.services.common.metrics import InstrumentedServer, start_metrics_server, stop_metrics_server
 from wordarena.services.common.reflection import enable_reflection
 from wordarena.services.common.web import Cors, WebApp, WebServer, endpoints
 
@@ -178,7 +178,7 @@ class GrpcServer:
         else:
             await self.server.stop(grace)
         if self._metrics_server is not None:
-            self._metrics_server.shutdown()
+            await asyncio.to_thread(stop_metrics_server, self._metrics_server)
             self._metrics_server = None
         self._stopped.set()
         log.info("server stopped")
