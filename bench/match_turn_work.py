@@ -30,7 +30,7 @@ from match_load import RULESET, load_scripts
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import apply, start_game
 from wordarena.engine.lexicon import load_lexicon
-from wordarena.services.match import eventlog, moves, projection, views
+from wordarena.services.match import eventlog, messages, moves, wire
 from wordarena.services.match.core import Act, Decision, decide
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo
 from wordarena.v1 import match_pb2 as m
@@ -74,12 +74,12 @@ def play_turn(rt: Runtime, seat: int, tiles: list[list[Any]] | None) -> None:
         new_state, engine_events = apply(rt.state, action)
     events = eventlog.to_stored(rt, engine_events, new_state, 1.0)
     racks = events[-1].payload["after"]["racks"]
-    rack = views.rack(rt.ruleset, racks[seat])
-    projection.turn_answer(rt, events, seat, rt.seq + len(events), rack)
+    rack = messages.rack(rt.ruleset, racks[seat])
+    wire.turn_answer(rt, events, seat, rt.seq + len(events), rack)
     for ev in events:
         ev.text  # noqa: B018 - encoded as the store writes it
         for viewer in (0, 1):
-            projection.stream_message(rt, ev, viewer)
+            wire.stream_message(rt, ev, viewer)
     rt.state = new_state
     eventlog.install(rt, events)
 

@@ -26,10 +26,13 @@ A turn goes servicer → manager (lock, snapshot) → core (``decide``) → even
   * ``quotas``      how much analysis a player may ask, and how many simulations may wait
   * ``define``      word definitions read from WordNet's files
   * ``records``     GetMatchRecord: a match's game record as GCG, as the caller may see it
-* wire: contract messages for one viewer
+* views: what one viewer is shown, as contract messages
   * ``projection``  a stored event as an ``Event``, the state as a ``MatchView``, the ``GameOver``
-  * ``views``       engine values as contract messages (boards, racks, breakdowns, War of Words), the
-    helpers ``projection`` builds with
+  * ``wire``        answers and stream messages as bytes, and the caches behind them (memory and CPU
+    tricks live here alone)
+  * ``sight``       what each viewer may see: the hidden-information rules (racks, bag, clouds)
+  * ``messages``    a match's parts as contract messages (tiles, boards, breakdowns…), conversions only
+  * ``combat_log``  War of Words' combat log in words, naming only the squares shown
 * store
   * ``store``       the match row, the append-only event log, the requests' answers; group commit
   * ``models``      the tables (SQLModel); the schema is the Alembic migrations'

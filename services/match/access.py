@@ -9,7 +9,7 @@ import json
 import grpc
 
 from wordarena.services.common.errors import ServiceError
-from wordarena.services.match import views
+from wordarena.services.match import messages
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo, controlled_seats
 from wordarena.services.match.store import MatchStore
 from wordarena.v1 import errors_pb2 as e
@@ -18,14 +18,14 @@ from wordarena.v1 import errors_pb2 as e
 def not_seated(what: str = "act in") -> ServiceError:
     """PERMISSION_DENIED NOT_YOUR_SEAT: the caller has no (such) seat to ``what`` the match."""
     return ServiceError(grpc.StatusCode.PERMISSION_DENIED, f"you have no seat to {what} this match",
-                        views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your seat"))
+                        messages.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your seat"))
 
 
 def outsider() -> ServiceError:
     """PERMISSION_DENIED NOT_YOUR_SEAT: the caller has no seat in a match without spectators."""
     return ServiceError(grpc.StatusCode.PERMISSION_DENIED,
                         "you are not a player of this match and it has no spectators",
-                        views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not a player of this match"))
+                        messages.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not a player of this match"))
 
 
 async def may_load(store: MatchStore, match_id: str, player_id: str) -> None:
@@ -57,7 +57,7 @@ def viewer(rt: Runtime, player_id: str, seat: int | None, *, spectate: bool) -> 
             raise outsider()
         raise ServiceError(grpc.StatusCode.PERMISSION_DENIED,
                            "you have no seat in this match: a spectator may watch it, not act in it",
-                           views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "spectators have no seat"))
+                           messages.violation(e.RULE_CODE_NOT_YOUR_SEAT, "spectators have no seat"))
     if rt.state.to_move in controlled and not rt.state.over:
         return rt.state.to_move, controlled
     return min(controlled), controlled

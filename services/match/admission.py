@@ -9,7 +9,7 @@ from google.rpc import error_details_pb2
 
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.errors import ServiceError, invalid_argument, too_many
-from wordarena.services.match import views
+from wordarena.services.match import messages
 from wordarena.services.match.core import Refusal, Status
 from wordarena.services.match.core.decide import aborted
 from wordarena.v1 import errors_pb2 as e
@@ -43,14 +43,14 @@ def violation_of(r: Refusal, ruleset: Ruleset | None = None) -> e.RuleViolation:
     words, and the tiles and squares at fault."""
     message = r.violation or r.message
     if f"RULE_CODE_{r.code}" in e.RuleCode.keys():  # noqa: SIM118 (an enum wrapper, not a dict)
-        v = views.violation(e.RuleCode.Value(f"RULE_CODE_{r.code}"), message, r.words)
+        v = messages.violation(e.RuleCode.Value(f"RULE_CODE_{r.code}"), message, r.words)
     else:
-        v = views.rule_violation(r.code, message, r.words)
+        v = messages.rule_violation(r.code, message, r.words)
     if r.tiles and ruleset is not None:
-        v.tiles.extend(views.tile(ruleset, t) for t in r.tiles)
-    v.squares.extend(views.square_at(row, col) for row, col in r.squares)
+        v.tiles.extend(messages.tile(ruleset, t) for t in r.tiles)
+    v.squares.extend(messages.square_at(row, col) for row, col in r.squares)
     if r.retry_at is not None:
-        v.retry_after.CopyFrom(views.timestamp(r.retry_at))
+        v.retry_after.CopyFrom(messages.timestamp(r.retry_at))
     return v
 
 
@@ -63,4 +63,4 @@ def finished_error(match_id: str) -> ServiceError:
     """What AbortMatch gets for a match that has ended."""
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                         f"match {match_id!r} has finished; its result stands",
-                        views.violation(e.RULE_CODE_GAME_OVER, "the match is over"))
+                        messages.violation(e.RULE_CODE_GAME_OVER, "the match is over"))

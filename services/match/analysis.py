@@ -25,7 +25,7 @@ from wordarena.engine.tiles import remove_tokens
 from wordarena.engine.warofwords.arena import portal_links
 from wordarena.engine.warofwords.clouds import hidden_squares, preview_allowed
 from wordarena.engine.warofwords.foresight import foresee
-from wordarena.services.match import views
+from wordarena.services.match import messages, sight
 from wordarena.services.match.store import StoredEvent
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
@@ -62,7 +62,7 @@ def find_turn(events: Sequence[StoredEvent], seat: int, turn_seq: int) -> Stored
 
 
 def _play_pb(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> c.PlayMove:
-    return c.PlayMove(placements=views.placements(ruleset, placed))
+    return c.PlayMove(placements=messages.placements(ruleset, placed))
 
 
 def analysed_move(state: GameState, seat: int, move: Move) -> m.AnalysedPlay:
@@ -73,9 +73,9 @@ def analysed_move(state: GameState, seat: int, move: Move) -> m.AnalysedPlay:
     placed = [[i, letter, blank] for i, letter, blank in move.tiles]
     return m.AnalysedPlay(
         play=_play_pb(r, placed),
-        breakdown=views.breakdown(r, info.breakdown.to_dict(), move.tile_count),
+        breakdown=messages.breakdown(r, info.breakdown.to_dict(), move.tile_count),
         notation=info.notation,
-        leave=[views.tile(r, t) for t in remove_tokens(state.racks[seat], move.tokens)],
+        leave=[messages.tile(r, t) for t in remove_tokens(state.racks[seat], move.tokens)],
     )
 
 
@@ -103,7 +103,7 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
         # The play reached under a cloud: shown as its turn was (tiles, no words), never ranked.
         r = state.ruleset
         hidden = hidden_squares(state)
-        out.played.CopyFrom(m.AnalysedPlay(play=c.PlayMove(placements=views.placements(r, [
+        out.played.CopyFrom(m.AnalysedPlay(play=c.PlayMove(placements=messages.placements(r, [
             [i, p.letter, p.blank] for p in action.placements
             if (i := r.board.index(p.row, p.col)) not in hidden]))))
     elif isinstance(action, Play):
@@ -113,11 +113,11 @@ def hindsight_response(events: Sequence[StoredEvent], turn: StoredEvent, limit: 
                                          for p in action.placements]
         played = m.AnalysedPlay(
             play=_play_pb(r, placed),
-            leave=[views.tile(r, t) for t in
+            leave=[messages.tile(r, t) for t in
                    remove_tokens(state.racks[seat], [p.token for p in action.placements])],
         )
         if "breakdown" in data:
-            played.breakdown.CopyFrom(views.breakdown(r, data["breakdown"], len(placed)))
+            played.breakdown.CopyFrom(messages.breakdown(r, data["breakdown"], len(placed)))
         played.notation = turn.event.notation  # as the log wrote it (core.events.play_notation)
         out.played.CopyFrom(played)
         out.played_rank = verdict.rank
@@ -136,7 +136,7 @@ def simulated_plays(state: GameState, seat: int, limit: int) -> list[m.Simulated
         if cand.move is not None:
             sim.play.CopyFrom(analysed_move(state, seat, cand.move))
         else:
-            sim.exchange.extend(views.tile(r, t) for t in cand.exchange)
+            sim.exchange.extend(messages.tile(r, t) for t in cand.exchange)
         out.append(sim)
     return out
 
@@ -144,12 +144,12 @@ def simulated_plays(state: GameState, seat: int, limit: int) -> list[m.Simulated
 def _verdict_breakdown(verdict: PlayVerdict) -> c.ScoreBreakdown | None:
     if verdict.breakdown is None or verdict.ruleset is None:
         return None
-    return views.breakdown(verdict.ruleset, verdict.breakdown.to_dict(), len(verdict.tokens))
+    return messages.breakdown(verdict.ruleset, verdict.breakdown.to_dict(), len(verdict.tokens))
 
 
 def _verdict_violation(verdict: PlayVerdict) -> e.RuleViolation | None:
     exc = verdict.error
-    return None if exc is None else views.rule_violation(exc.code, str(exc), exc.words)
+    return None if exc is None else messages.rule_violation(exc.code, str(exc), exc.words)
 
 
 def preview_response(state: GameState, seat: int, placements: Sequence[Placement],
@@ -161,7 +161,7 @@ def preview_response(state: GameState, seat: int, placements: Sequence[Placement
     # "If you're playing any tile under a cloud, in-play scoring stops working" (War of Words);
     # so too for a word that runs on under one: asked before anything is evaluated.
     if not preview_allowed(state, placements):
-        return m.PreviewPlayResponse(legal=False, score_hidden=True, violation=views.violation(
+        return m.PreviewPlayResponse(legal=False, score_hidden=True, violation=messages.violation(
             e.RULE_CODE_FEATURE_UNAVAILABLE,
             "in-play scoring stops working for a play that reaches under a cloud"))
     verdict = evaluate_play(state, placements, seat, shifts)
@@ -173,9 +173,9 @@ def preview_response(state: GameState, seat: int, placements: Sequence[Placement
     if violation is not None:
         out.violation.CopyFrom(violation)
     if verdict.legal and verdict.details is not None:  # War of Words: what the action tiles do
-        sight = foresee(state, seat, verdict)
-        out.effects.extend(views.effect_pb(state.ruleset, s, data, set()) for s, data in sight.effects)
-        out.reach_hidden = sight.reach_hidden
+        foreseen = foresee(state, seat, verdict)
+        out.effects.extend(sight.effect_pb(state.ruleset, s, data, set()) for s, data in foreseen.effects)
+        out.reach_hidden = foreseen.reach_hidden
     return out
 
 
@@ -203,7 +203,7 @@ def word_strength_response(state: GameState, seat: int,
     if not preview_allowed(state, placements):
         out = m.WordStrengthResponse(
             valid=False, legal_play_count=len(moves), best_score=moves[0].score if moves else 0,
-            violation=views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE,
+            violation=messages.violation(e.RULE_CODE_FEATURE_UNAVAILABLE,
                                       "Word Strength stops working for a play that reaches under a cloud"))
         if moves:
             out.best.CopyFrom(analysed_move(state, seat, moves[0]))

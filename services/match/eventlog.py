@@ -23,7 +23,7 @@ from wordarena.engine.families import parse_ruleset_id, replay
 from wordarena.engine.game import GameState
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.services.common import logs
-from wordarena.services.match import metrics, results, views
+from wordarena.services.match import messages, metrics, results, sight
 from wordarena.services.match.core import events as codec
 from wordarena.services.match.core.events import CloudCover, MatchEvent, SquareChange
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo, after_snapshot
@@ -107,7 +107,7 @@ def _effect_moves(before: GameState, shifts: list[list[int]]) -> tuple[tuple[str
 
     cols = before.ruleset.board.cols
     kinds = {m.index: m.kind for m in markers(before) if m.kind in ("rain", "whirlwind")}
-    return tuple((views.effect_id(kinds.get(src, ""), square_name(*divmod(src, cols))), dst)
+    return tuple((messages.effect_id(kinds.get(src, ""), square_name(*divmod(src, cols))), dst)
                  for src, dst in shifts)
 
 
@@ -115,9 +115,9 @@ def _wow_changes(rt: Runtime, group: list[EngineEvent], before: GameState, state
                  seq: int, first: bool) -> tuple[list[SquareChange], CloudCover]:
     """War of Words board changes (on the first stored event of a commit: every square whose view
     changed, letters destroyed or drawn over by clouds included) and the cloud data the
-    projection needs (``views.wow_payload``); ``touched``: a word of the play lies (partly) under
+    projection needs (``sight.wow_payload``); ``touched``: a word of the play lies (partly) under
     a cloud."""
-    wow, changed = views.wow_payload(before, state)
+    wow, changed = sight.wow_payload(before, state)
     changes: list[SquareChange] = []
     if first:
         for i in changed:
@@ -135,7 +135,7 @@ def _wow_changes(rt: Runtime, group: list[EngineEvent], before: GameState, state
         placed = [int(p[0]) for p in data["placed"]]
         filled = {i for i, t in enumerate(before.cells) if t is not None} | set(placed)
         veiled = set(wow["veiled"])
-        wow["touched"] = bool(views.word_squares(layout.cols, layout.rows, filled, placed) & veiled)
+        wow["touched"] = bool(sight.word_squares(layout.cols, layout.rows, filled, placed) & veiled)
     return changes, CloudCover.decode(wow)
 
 

@@ -10,7 +10,7 @@ straight path:
    now (``core.decide``): aborted, repeated request id, ``expected_seq``, the kick's and chat's
    rules, the clocks charged, and the engine's verdict. A refusal changes and writes nothing;
 3. ``settle`` turns the decision's engine events into stored events (``eventlog.to_stored``)
-   and builds the caller's answer from them (``projection.project``);
+   and builds the caller's answer from them (``wire.project``);
 4. the events and the answer are appended in one transaction (``eventlog.append``): the commit;
 5. only then the new state is installed in memory (``eventlog.install``), the events are
    published to every open stream (``streams.publish``), the seat to move's clock timer and bot
@@ -60,10 +60,10 @@ from wordarena.services.match import (
     creation,
     eventlog,
     leases,
+    messages,
     metrics,
     orphans,
     streams,
-    views,
     wallclock,
 )
 from wordarena.services.match.botworkers import BotWorkers
@@ -469,7 +469,8 @@ class MatchManager:
         if rt.requests:
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"match {rt.match_id!r} has started: a player has acted in it",
-                               views.violation(e.RULE_CODE_MATCH_STARTED, "a player has acted in the match"))
+                               messages.violation(e.RULE_CODE_MATCH_STARTED,
+                                                  "a player has acted in the match"))
         now = time.time()
         ev = StoredEvent.of(MatchEvent(rt.seq + 1, now, "aborted", aborted=reason))
         try:
@@ -484,7 +485,7 @@ class MatchManager:
         logs.bind(match_id=rt.match_id)
         log.info("match aborted", reason=reason, seq=rt.seq)
         return ctl.AbortMatchResponse(match_id=rt.match_id, already_aborted=False, reason=reason,
-                                      abort_time=views.timestamp(now))
+                                      abort_time=messages.timestamp(now))
 
     async def _aborted_answer(self, row: MatchRow) -> ctl.AbortMatchResponse:
         reason = ""
@@ -493,5 +494,5 @@ class MatchManager:
                 reason = ev.event.aborted or ""
         out = ctl.AbortMatchResponse(match_id=row.id, already_aborted=True, reason=reason)
         if row.ended_at:
-            out.abort_time.CopyFrom(views.timestamp(row.ended_at))
+            out.abort_time.CopyFrom(messages.timestamp(row.ended_at))
         return out

@@ -15,7 +15,7 @@ from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.engine.tiles import BLANK, WILDCARD
 from wordarena.services.common.errors import invalid_argument
-from wordarena.services.match import views
+from wordarena.services.match import messages, sight
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 
@@ -26,12 +26,13 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
     layout = ruleset.board
     if not pls:
         raise invalid_argument(field, "at least one placement is required",
-                               views.violation(e.RULE_CODE_NO_TILES, "a play must place at least one tile"))
+                               messages.violation(e.RULE_CODE_NO_TILES,
+                                                  "a play must place at least one tile"))
     if len(pls) > ruleset.rack_size:
         raise invalid_argument(
             field,
             f"at most {ruleset.rack_size} tiles",
-            views.violation(e.RULE_CODE_TOO_MANY_TILES, "more tiles than a rack holds"),
+            messages.violation(e.RULE_CODE_TOO_MANY_TILES, "more tiles than a rack holds"),
         )
     out = []
     has_letter = ruleset.tiles.has_letter
@@ -39,7 +40,7 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
         square = p.square
         row, col = square.row, square.col
         if not layout.in_bounds(row, col):
-            v = views.violation(
+            v = messages.violation(
                 e.RULE_CODE_OFF_BOARD,
                 f"({row}, {col}) is off the {layout.rows}x{layout.cols} board",
             )
@@ -48,10 +49,10 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
         if p.action:
             if not ruleset.tiles.has_actions:
                 raise invalid_argument(f"{field}[{k}].action", "action tiles are War of Words tiles")
-            token = views.action_token(p.action, p.action_factor)
+            token = messages.action_token(p.action, p.action_factor)
             if not token:
                 raise invalid_argument(f"{field}[{k}].action", "not an action tile")
-            facing = {v: k for k, v in views.FACING_PB.items()}.get(p.facing, "")
+            facing = {v: k for k, v in messages.FACING_PB.items()}.get(p.facing, "")
             out.append(Placement(row, col, token, facing=facing))
             continue
         blank = p.is_blank
@@ -60,7 +61,7 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
         else:
             letter = p.letter.strip().upper()
             if not has_letter(letter):
-                v = views.violation(
+                v = messages.violation(
                     e.RULE_CODE_INVALID_BLANK_LETTER if blank else e.RULE_CODE_LETTER_NOT_IN_SET,
                     f"{p.letter[:8]!r} is not a letter of the {ruleset.language} alphabet",
                 )
@@ -74,7 +75,7 @@ def placements_of(ruleset: Ruleset, pls: Any, field: str = "placements") -> tupl
 
 def effect_moves_of(state: GameState, pbs: Any, placements: Any, field: str) -> tuple[Move, ...]:
     """Contract ``EffectMove``s as engine moves: each ``effect_id`` must name an action tile of
-    the current view (``views.visible_effects``), each ``to`` a square of the board
+    the current view (``sight.visible_effects``), each ``to`` a square of the board
     (INVALID_ARGUMENT naming the field otherwise). Whose effect it is and whether it may move are
     the engine's checks. Moves without a placement are refused here, before anything else:
     moving alone is not a turn."""
@@ -85,10 +86,10 @@ def effect_moves_of(state: GameState, pbs: Any, placements: Any, field: str) -> 
     if not placements:
         raise invalid_argument(
             field, "moving a Rain or Whirlwind alone is not a turn: play at least one tile too",
-            views.violation(e.RULE_CODE_NO_TILES,
+            messages.violation(e.RULE_CODE_NO_TILES,
                             "moving a Rain or Whirlwind alone is not a turn: play at least one tile"))
     layout = state.ruleset.board
-    ids = dict(views.visible_effects(state))
+    ids = dict(sight.visible_effects(state))
     out = []
     for k, pb in enumerate(pbs):
         marker = ids.get(pb.effect_id)
@@ -117,11 +118,11 @@ def action_of(state: GameState, seat: int, move: c.Move) -> Action:
     if which == "exchange":
         if not move.exchange.tiles:
             raise invalid_argument("move.exchange.tiles", "name at least one tile",
-                                   views.violation(e.RULE_CODE_NO_TILES, "name the tiles to exchange"))
+                                   messages.violation(e.RULE_CODE_NO_TILES, "name the tiles to exchange"))
         tokens = []
         for t in move.exchange.tiles:
             if t.action:  # War of Words: an action tile goes back like a letter
-                tokens.append(views.action_token(t.action, t.action_factor) or "@?")
+                tokens.append(messages.action_token(t.action, t.action_factor) or "@?")
                 continue
             tokens.append(
                 BLANK if t.is_blank else WILDCARD if t.is_wildcard else t.letter.strip().upper()

@@ -1,11 +1,11 @@
-"""Projections of a match for one viewer: a stored event as a contract ``Event`` (``project``), the
+"""A match as one viewer sees it: a stored event as the contract's ``Event`` (``view``), the
 current state as a ``MatchView`` (``match_view``) and the result as a ``GameOver``.
 
-A viewer is a seat or ``None`` for spectators. Hidden information is enforced here, with the
-helpers of ``views``: a viewer's rack and private event data come only from the viewer's own seat,
-other seats show rack sizes, spectators see no rack; in War of Words nothing under a cloud is
-shown (``views.redact_play``, ``views.wow_board_view``). Every answer of the match server that
-shows events or state goes through these functions.
+A viewer is a seat or ``None`` for spectators. What each may see is ``sight``'s (a viewer's rack
+and private event data only from the viewer's own seat; in War of Words nothing under a cloud),
+the messages of a match's parts are ``messages``'; the caching and byte tricks of the answers
+and streams are ``wire``'s. Every answer of the match server that shows events or state is
+built by these functions.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from wordarena.engine.interchange.cgp import view_to_cgp
 from wordarena.engine.rulesets.layout import Square
 from wordarena.engine.rulesets.model import Ruleset
-from wordarena.services.match import results, views, wallclock
+from wordarena.services.match import messages, results, sight, wallclock
 from wordarena.services.match.core.events import After, CloudCover, MatchEvent
 from wordarena.services.match.runtime import Runtime, after_snapshot
 from wordarena.services.match.store import StoredEvent
@@ -30,142 +30,38 @@ def seat_pb(rt: Runtime, i: int, after: After, at: float) -> c.Seat:
     r = rt.ruleset
     per = r.exchange.per_player
     ex = after.exchanges or (0,) * len(rt.seats)
-    s = c.Seat(index=i, player=views.player(rt.seats[i]),
-               status=views.SEAT_STATUS.get(after.seats[i], 0),  # type: ignore[arg-type]
+    s = c.Seat(index=i, player=messages.player(rt.seats[i]),
+               status=messages.SEAT_STATUS.get(after.seats[i], 0),  # type: ignore[arg-type]
                score=after.scores[i], rack_count=after.rack_sizes[i],
                exchanges_left=-1 if per is None else max(per - ex[i], 0))
     clocks = after.clocks
     if clocks is not None:
-        s.clock.remaining.CopyFrom(views.duration(max(clocks[i], 0.0)))
+        s.clock.remaining.CopyFrom(messages.duration(max(clocks[i], 0.0)))
         s.clock.running = after.to_move == i
-        s.clock.as_of.CopyFrom(views.timestamp(at))
+        s.clock.as_of.CopyFrom(messages.timestamp(at))
         if r.clock.overtime_points:  # scrabble: the clock runs past zero (stored below zero)
             s.clock.overtime_points = r.clock.overtime_points
-            s.clock.max_overtime.CopyFrom(views.duration(r.clock.max_overtime))
+            s.clock.max_overtime.CopyFrom(messages.duration(r.clock.max_overtime))
             if clocks[i] < 0:
-                s.clock.overtime.CopyFrom(views.duration(-clocks[i]))
+                s.clock.overtime.CopyFrom(messages.duration(-clocks[i]))
     return s
 
 
-#: Events per match whose projections are kept (``Runtime.projected``): its latest ones, which
-#: every open stream and the caller's answer need at about the same time.
-KEEP_PROJECTED = 4
+def view(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
+    """``ev`` as ``viewer`` (a seat, or None for spectators) may see it: the one place a stored
+    event becomes the contract's ``Event``, every hidden-information rule applied (``sight``).
+    Built afresh on each call; the server's answers and streams take it through ``wire``, which
+    keeps and shares the latest events' projections."""
+    public = public_event(rt, ev)
+    return public if viewer is None or not sight.private_to(ev, viewer) else \
+        seat_event(rt, ev, viewer, public)
 
 
-def private_to(ev: StoredEvent, viewer: int | None) -> bool:
-    """Whether ``viewer`` sees ``ev`` otherwise than a spectator does: the event changed the
-    viewer's rack (``viewer_rack``) or returned the viewer's exchanged tiles. Everyone else
-    gets the public projection (``project``), shared."""
-    if viewer is None or ev.kind == "chat":
-        return False
-    if ev.kind == "tiles-exchanged":
-        return True  # the exchanger's returned tiles (and rack); cheap to tell apart, rare
-    after = ev.event.after
-    return ev.kind == "match-started" or (
-        ev.kind != "game-over" and after is not None and viewer in after.rack_changed)
-
-
-def _shown(rt: Runtime, ev: StoredEvent) -> dict[Any, Any]:
-    """The projections kept on ``ev``; only the match's latest ``KEEP_PROJECTED`` events keep
-    theirs (an older one's are dropped as a new one starts keeping)."""
-    if not ev.shown:
-        recent = rt.projected
-        recent.append(ev)
-        if len(recent) > KEEP_PROJECTED:
-            recent.popleft().shown.clear()
-    return ev.shown
-
-
-def project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
-    """A stored event as ``viewer`` (a seat, or None for spectators) may see it. Built once per
-    event and kind of viewer (``private_to``) for the match's latest events: the message
-    returned may be shared, so callers copy it (into a response) and never change it."""
-    key = viewer if private_to(ev, viewer) else None
-    got = ev.shown.get(key)
-    if got is None:
-        got = _project(rt, ev, key)
-        _shown(rt, ev)[key] = got
-    return got  # type: ignore[no-any-return]
-
-
-def event_bytes(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
-    """``project(rt, ev, viewer)`` serialized. Only the public bytes are kept (for the match's
-    latest events, ``_shown``): a seat's own view of an event that changed its rack is those
-    bytes followed by its ``viewer_rack`` field, joined on each call. Protobuf parsers merge
-    fields in any order, so this parses to exactly ``project(rt, ev, viewer)`` (tested),
-    without copying the public message to build it. An exchange (the exchanger's returned tiles,
-    inside the event's ``oneof``) is built whole."""
-    if not private_to(ev, viewer):
-        return _public_bytes(rt, ev)
-    if ev.kind == "tiles-exchanged":
-        return project(rt, ev, viewer).SerializeToString()
-    assert viewer is not None  # private_to: a seat
-    after = ev.event.after
-    assert after is not None  # private_to: an event with its summary
-    rack = views.rack(rt.ruleset, list(after.racks[viewer]), after.irradiated)
-    return _public_bytes(rt, ev) + _len_field(_EVENT_VIEWER_RACK, rack.SerializeToString())
-
-
-def _public_bytes(rt: Runtime, ev: StoredEvent) -> bytes:
-    """The public projection of ``ev`` serialized, kept for the match's latest events. The
-    message is not kept for it (a call that wants the message, ``project``, keeps its own):
-    memory per match is what bounds a server's matches, and the bytes are what streams send."""
-    got = ev.shown.get("bytes")
-    if got is None:
-        message = ev.shown.get(None) or _public(rt, ev)
-        got = message.SerializeToString()
-        _shown(rt, ev)["bytes"] = got
-    return got  # type: ignore[no-any-return]
-
-
-def stream_message(rt: Runtime, ev: StoredEvent, viewer: int | None) -> bytes:
-    """``StreamMatchResponse{event: project(rt, ev, viewer)}`` serialized: the event's bytes
-    (``event_bytes``, shared by every viewer who sees the same thing) behind the field's key.
-    Joined per write rather than kept: a copy a stream costs microseconds, a kept copy per kind
-    of viewer cost a match kilobytes."""
-    return _len_field(_STREAM_EVENT, event_bytes(rt, ev, viewer))
-
-
-def turn_answer(rt: Runtime, events: list[StoredEvent], viewer: int, last_seq: int, rack: c.Rack) -> bytes:
-    """``SubmitTurnResponse(events=[project(rt, ev, viewer)...], last_seq, rack)`` serialized,
-    from the events' bytes (``event_bytes``, shared with the viewer's own stream)."""
-    out = [_len_field(_ANSWER_EVENTS, event_bytes(rt, ev, viewer)) for ev in events]
-    if last_seq:
-        out.append(_ANSWER_LAST_SEQ + _varint(last_seq))
-    out.append(_len_field(_ANSWER_RACK, rack.SerializeToString()))
-    return b"".join(out)
-
-
-# Wire-format keys (field number << 3 | wire type; 2: length-delimited, 0: varint) of the
-# fields written as bytes above; ``test_event_bytes`` checks them against the messages.
-_STREAM_EVENT = 1 << 3 | 2  # StreamMatchResponse.event
-_EVENT_VIEWER_RACK = 6 << 3 | 2  # Event.viewer_rack
-_ANSWER_EVENTS = 1 << 3 | 2  # SubmitTurnResponse.events
-_ANSWER_LAST_SEQ = bytes((2 << 3 | 0,))  # SubmitTurnResponse.last_seq
-_ANSWER_RACK = 3 << 3 | 2  # SubmitTurnResponse.rack
-
-
-def _varint(n: int) -> bytes:
-    """A non-negative integer in protobuf's base-128 varint."""
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def _len_field(key: int, data: bytes) -> bytes:
-    """A length-delimited field (``key`` < 128: one byte) holding ``data``."""
-    return bytes((key,)) + _varint(len(data)) + data
-
-
-def _project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
-    """``project`` without the cache: the public projection, then what only ``viewer`` sees."""
-    if viewer is None:
-        return _public(rt, ev)
+def seat_event(rt: Runtime, ev: StoredEvent, viewer: int, public: c.Event) -> c.Event:
+    """``ev`` as the seat ``viewer`` sees it: its ``public`` projection (``public_event``) and
+    what only that seat sees (``sight.private_to``): its rack, the tiles it exchanged."""
     out = c.Event()
-    out.CopyFrom(project(rt, ev, None))
+    out.CopyFrom(public)
     r = rt.ruleset
     typed = ev.event
     after = typed.after
@@ -173,20 +69,20 @@ def _project(rt: Runtime, ev: StoredEvent, viewer: int | None) -> c.Event:
     # though logs written before it carried the racks of the play that ended the game).
     if after is not None and ev.kind != "game-over" and (
             viewer in after.rack_changed or ev.kind == "match-started"):
-        out.viewer_rack.CopyFrom(views.rack(r, list(after.racks[viewer]), after.irradiated))
+        out.viewer_rack.CopyFrom(messages.rack(r, list(after.racks[viewer]), after.irradiated))
     if ev.kind == "tiles-exchanged":
         head = typed.head
         if viewer == head.seat:
             out.tiles_exchanged.returned.extend(
-                views.tile(r, t) for t in head.data["private"]["returned"])
+                messages.tile(r, t) for t in head.data["private"]["returned"])
     return out
 
 
-def _public(rt: Runtime, stored: StoredEvent) -> c.Event:
+def public_event(rt: Runtime, stored: StoredEvent) -> c.Event:
     """A stored event as a spectator sees it (no rack, no private data)."""
     r = rt.ruleset
     ev = stored.event
-    out = c.Event(seq=ev.seq, time=views.timestamp(ev.time))
+    out = c.Event(seq=ev.seq, time=messages.timestamp(ev.time))
     if ev.chat is not None:
         line = ev.chat
         msg = c.ChatMessage(sender=c.Player(player_id=line.player_id, display_name=line.name),
@@ -209,21 +105,21 @@ def _public(rt: Runtime, stored: StoredEvent) -> c.Event:
     else:
         for change in ev.board:
             if change.tile is not None:
-                out.board_changes.append(views.board_square(r, change.index, change.tile,
+                out.board_changes.append(messages.board_square(r, change.index, change.tile,
                                                             change.placed_seq, change.index in pending))
             else:
-                out.board_changes.append(views.board_square(r, change.index, None))
+                out.board_changes.append(messages.board_square(r, change.index, None))
     head = ev.head
     data, seat, kind = head.data, head.seat, ev.kind
     veiled = set(cover.veiled) if cover is not None else set()
     if kind == "match-started":
-        board = views.empty_board_view(r)
+        board = messages.empty_board_view(r)
         if cover is not None:
             for i in cover.hidden:
-                board.squares[i].CopyFrom(views.live_square(r, i, r.board.squares[i], None,
+                board.squares[i].CopyFrom(messages.live_square(r, i, r.board.squares[i], None,
                                                             hidden=True))
-            board.clouds.extend(views.cloud_pb(r, ctr) for ctr in cover.clouds)
-        started = c.MatchStarted(ruleset=views.ruleset_ref(r), options=views.match_options(rt.options),
+            board.clouds.extend(messages.cloud_pb(r, ctr) for ctr in cover.clouds)
+        started = c.MatchStarted(ruleset=messages.ruleset_ref(r), options=messages.match_options(rt.options),
                                  first_seat=0, bonus_letter=data.get("bonus_letter") or "",
                                  board=board)
         for i in range(len(rt.seats)):
@@ -236,7 +132,7 @@ def _public(rt: Runtime, stored: StoredEvent) -> c.Event:
             assert seat is not None  # a play is a seat's
             turn = _turn_played(rt, seat, data, drawn_count, ev.notation)
             if cover is not None:
-                views.redact_play(turn, r, veiled, bool(cover.touched))
+                sight.redact_play(turn, r, veiled, bool(cover.touched))
             turn.effect_moves.extend(_effect_moves(r, ev.effect_moves, veiled))
             out.turn_played.CopyFrom(turn)
         elif kind == "play-accepted":
@@ -250,8 +146,8 @@ def _public(rt: Runtime, stored: StoredEvent) -> c.Event:
                 invalid_words=data.get("invalid_words", []), points=data.get("score", 0) if held else 0))
     elif kind == "play-pending":
         out.play_pending.CopyFrom(c.PlayPending(
-            seat=seat, placements=views.placement_fields(r, data["placed"]),
-            breakdown=views.breakdown_fields(r, data["breakdown"], len(data["placed"])),
+            seat=seat, placements=messages.placement_fields(r, data["placed"]),
+            breakdown=messages.breakdown_fields(r, data["breakdown"], len(data["placed"])),
             decider_seat=after.to_move or 0))
     elif kind == "turn-passed":
         out.turn_passed.CopyFrom(c.TurnPassed(seat=seat, scoreless_turns=after.zero_run))
@@ -271,11 +167,11 @@ def _public(rt: Runtime, stored: StoredEvent) -> c.Event:
         out.player_timed_out.CopyFrom(c.PlayerTimedOut(seat=seat))
     elif kind == "kicked":
         out.player_kicked.CopyFrom(c.PlayerKicked(seat=seat, by_seat=data.get("by", 0),
-                                                  idle_for=views.duration(ev.idle_for or 0.0)))
+                                                  idle_for=messages.duration(ev.idle_for or 0.0)))
     elif kind == "game-over":
         out.game_over.CopyFrom(game_over_pb(rt, data, after))
     elif kind == "effect":
-        out.effect.CopyFrom(views.effect_pb(r, seat, data, veiled))
+        out.effect.CopyFrom(sight.effect_pb(r, seat, data, veiled))
     return out
 
 
@@ -284,25 +180,25 @@ def _effect_moves(r: Ruleset, shifts: Sequence[tuple[str, int]], veiled: set[int
     effect id before the move and the new square); none that starts or ends under a cloud."""
     out = []
     for effect_id, dst in shifts:
-        src = views.square_index(r, effect_id.partition("@")[2])
+        src = messages.square_index(r, effect_id.partition("@")[2])
         if src in veiled or dst in veiled:
             continue
-        out.append(c.EffectMove(effect_id=effect_id, to=views.square(r, dst)))
+        out.append(c.EffectMove(effect_id=effect_id, to=messages.square(r, dst)))
     return out
 
 
 def _turn_played(rt: Runtime, seat: int, data: dict[str, Any], drawn: int, notation: str) -> c.TurnPlayed:
     r = rt.ruleset
     tiles = len(data["placed"]) + len(data.get("actions", ()))
-    out = c.TurnPlayed(seat=seat, placements=views.placement_fields(r, data["placed"]),
-                       breakdown=views.breakdown_fields(r, data["breakdown"], tiles),
+    out = c.TurnPlayed(seat=seat, placements=messages.placement_fields(r, data["placed"]),
+                       breakdown=messages.breakdown_fields(r, data["breakdown"], tiles),
                        points=data["score"], drawn_count=drawn, notation=notation)
     for action in data.get("actions", ()):  # War of Words: [index, token, facing?]
-        kind, factor = views.action_kind(action[1])
-        pl = c.Placement(square=views.square(r, int(action[0])), action=kind,  # type: ignore[arg-type]
+        kind, factor = messages.action_kind(action[1])
+        pl = c.Placement(square=messages.square(r, int(action[0])), action=kind,  # type: ignore[arg-type]
                          action_factor=factor)
         if len(action) > 2:
-            pl.facing = views.FACING_PB.get(action[2], 0)  # type: ignore[assignment]
+            pl.facing = messages.FACING_PB.get(action[2], 0)  # type: ignore[assignment]
         out.placements.append(pl)
     return out
 
@@ -316,7 +212,7 @@ def _wow_board(rt: Runtime, ev: MatchEvent, cover: CloudCover) -> list[c.BoardSq
     for change in ev.board:
         got = cover.squares.get(change.index)
         sq = Square(*got) if got is not None else r.board.squares[change.index]
-        out.append(views.live_square(r, change.index, sq, change.tile, change.placed_seq,
+        out.append(messages.live_square(r, change.index, sq, change.tile, change.placed_seq,
                                      change.index in hidden, ev.after is not None and ev.after.irradiated))
     return out
 
@@ -327,7 +223,7 @@ def game_over_pb(rt: Runtime, data: dict[str, Any], after: After) -> c.GameOver:
     winners = list(data["winners"])
     scores, adj = data["scores"], data["adjustments"]
     penalties = data.get("overtime_penalties") or [0] * len(rt.seats)
-    go = c.GameOver(reason=views.REASONS.get(data["reason"], 0), winner_seats=winners)  # type: ignore[arg-type]
+    go = c.GameOver(reason=messages.REASONS.get(data["reason"], 0), winner_seats=winners)  # type: ignore[arg-type]
     outcomes = results.seat_outcomes(r.family, after.seats, scores, data["reason"],
                                      after.first_round_left)
     for i in range(len(rt.seats)):
@@ -336,7 +232,7 @@ def game_over_pb(rt: Runtime, data: dict[str, Any], after: After) -> c.GameOver:
                           rack_penalty=min(adj[i], 0), rack_bonus=max(adj[i], 0),
                           overtime_penalty=penalties[i], final_score=scores[i],
                           outcome=outcome)  # type: ignore[arg-type]
-        fs.remaining_rack.extend(views.tile(r, t) for t in data.get("racks", [[]] * len(rt.seats))[i])
+        fs.remaining_rack.extend(messages.tile(r, t) for t in data.get("racks", [[]] * len(rt.seats))[i])
         go.final_scores.append(fs)
     return go
 
@@ -345,15 +241,15 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
     """GetMatch: the current state as ``viewer`` sees it."""
     st, r = rt.state, rt.ruleset
     now = wallclock.now()
-    v = m.MatchView(match_id=rt.match_id, ruleset=views.ruleset_ref(r),
-                    options=views.match_options(rt.options),
+    v = m.MatchView(match_id=rt.match_id, ruleset=messages.ruleset_ref(r),
+                    options=messages.match_options(rt.options),
                     status=m.MATCH_STATUS_FINISHED if st.over else m.MATCH_STATUS_IN_PROGRESS,
                     last_seq=rt.seq, game_seq=rt.game_seq, controlled_seats=controlled, bag_count=len(st.bag),
                     turn_number=st.turn + 1, scoreless_turns=st.zero_run,
-                    bonus_letter=st.bonus_letter or "", create_time=views.timestamp(rt.created_at))
+                    bonus_letter=st.bonus_letter or "", create_time=messages.timestamp(rt.created_at))
     if viewer is not None:
         v.viewer_seat = viewer
-        v.rack.CopyFrom(views.rack(r, st.racks[viewer], st.irradiated))
+        v.rack.CopyFrom(messages.rack(r, st.racks[viewer], st.irradiated))
     v.cgp = view_to_cgp(st, viewer)
     after = after_snapshot(rt.state)
     if rt.clocks is not None:
@@ -362,18 +258,18 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
         s = seat_pb(rt, i, after, now)
         deadline = rt.turn_deadline(i)
         if deadline is not None:
-            s.turn_deadline.CopyFrom(views.timestamp(deadline))
+            s.turn_deadline.CopyFrom(messages.timestamp(deadline))
         no_show = rt.no_show_deadline(i)  # the runtime decides when it applies; shown as it is
         if no_show is not None:
-            s.no_show_deadline.CopyFrom(views.timestamp(no_show))
+            s.no_show_deadline.CopyFrom(messages.timestamp(no_show))
         moved = rt.last_move[i] if rt.last_move else rt.created_at
-        s.last_move_time.CopyFrom(views.timestamp(moved))
+        s.last_move_time.CopyFrom(messages.timestamp(moved))
         v.seats.append(s)
     pending = set(after.pending)
-    if r.family == "warofwords":  # clouds hide what lies under them (views.wow_board_view)
-        v.board.CopyFrom(views.wow_board_view(st, rt.placed_seq))
+    if r.family == "warofwords":  # clouds hide what lies under them (sight.wow_board_view)
+        v.board.CopyFrom(sight.wow_board_view(st, rt.placed_seq))
     else:
-        v.board.CopyFrom(views.board_view(r, st.cells, rt.placed_seq, pending,
+        v.board.CopyFrom(messages.board_view(r, st.cells, rt.placed_seq, pending,
                                           st.electrification, st.irradiated))
     if not st.over:
         v.to_move_seat = st.to_move
@@ -381,9 +277,9 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
         pseq = max((rt.placed_seq.get(i, 0) for i in pending), default=0)
         v.pending.CopyFrom(m.PendingPlay(
             seat=st.pending.seat, decider_seat=st.to_move,
-            placements=views.placements(
+            placements=messages.placements(
                 r, [[i, t.letter, t.blank] for i, t in st.pending.geometry.placed]),
-            breakdown=views.breakdown(r, st.pending.breakdown.to_dict(), len(st.pending.tokens)),
+            breakdown=messages.breakdown(r, st.pending.breakdown.to_dict(), len(st.pending.tokens)),
             seq=pseq))
     if st.over and rt.events:
         last = rt.events[-1]
@@ -396,5 +292,5 @@ def match_view(rt: Runtime, viewer: int | None, controlled: list[int]) -> m.Matc
             assert over.after is not None  # every event of the game has its summary
             v.result.CopyFrom(game_over_pb(rt, over.head.data, over.after))
     if rt.ended_at:
-        v.end_time.CopyFrom(views.timestamp(rt.ended_at))
+        v.end_time.CopyFrom(messages.timestamp(rt.ended_at))
     return v

@@ -18,7 +18,7 @@ import grpc
 from wordarena.engine.interchange import record_from_events, write_gcg
 from wordarena.engine.warofwords.clouds import hidden_squares
 from wordarena.services.common.errors import ServiceError
-from wordarena.services.match import views
+from wordarena.services.match import messages
 from wordarena.services.match.runtime import Runtime, SeatInfo
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
@@ -44,7 +44,7 @@ def record_response(rt: Runtime) -> m.GetMatchRecordResponse:
         why = ("this board has clouds and a running match's plays may lie under them: its record is "
                "available once the match is over")
         raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, why,
-                           views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, why))
+                           messages.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, why))
     events = [ee for ev in rt.events for ee in ev.event.engine]
     if not over:
         events = [ev.public() for ev in events]

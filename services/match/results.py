@@ -32,7 +32,7 @@ from wordarena.engine.game import Outcome, Seat, outcomes
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.db import Database
-from wordarena.services.match import views
+from wordarena.services.match import messages
 from wordarena.services.match.models import MatchRow, ResultRow
 from wordarena.services.match.runtime import moved_seats
 from wordarena.services.match.store import MatchStore, StoredEvent
@@ -110,17 +110,17 @@ def build_report(facts: MatchFacts, server_id: str) -> ctl.ReportResultRequest |
     family = facts.ruleset.family
     decided = seat_outcomes(family, statuses, data["scores"], data["reason"], early)
     req = ctl.ReportResultRequest(
-        match_id=facts.match_id, server_id=server_id, ruleset=views.ruleset_ref(facts.ruleset),
-        reason=views.REASONS.get(data["reason"], c.GAME_OVER_REASON_UNSPECIFIED),  # type: ignore[arg-type]
+        match_id=facts.match_id, server_id=server_id, ruleset=messages.ruleset_ref(facts.ruleset),
+        reason=messages.REASONS.get(data["reason"], c.GAME_OVER_REASON_UNSPECIFIED),  # type: ignore[arg-type]
         unrated=facts.unrated or data["reason"] == "aborted",
-        start_time=views.timestamp(facts.created_at), end_time=views.timestamp(over.time),
+        start_time=messages.timestamp(facts.created_at), end_time=messages.timestamp(over.time),
         turn_count=after.turn,
     )
     moved = moved_seats(list(facts.events)) if facts.no_show else set()
     for i, pid in enumerate(facts.player_ids):
         req.seats.append(ctl.SeatResult(
             seat=i, player_id=pid, final_score=int(data["scores"][i]), outcome=decided[i],  # type: ignore[arg-type]
-            status=views.SEAT_STATUS.get(statuses[i], c.SEAT_STATUS_UNSPECIFIED),  # type: ignore[arg-type]
+            status=messages.SEAT_STATUS.get(statuses[i], c.SEAT_STATUS_UNSPECIFIED),  # type: ignore[arg-type]
             score_counts=score_counts(statuses[i], decided[i]),
             no_show=facts.no_show and statuses[i] == "timed-out" and i not in moved))
     return req

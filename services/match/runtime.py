@@ -2,7 +2,7 @@
 request ids, clocks, stream subscribers, timer and bot tasks; who sits where (``SeatInfo``) and
 the match options (``Options``).
 
-Projections for a viewer are in ``projection``, the making of stored events in ``eventlog``.
+What a viewer sees is ``projection``'s, the making of stored events ``eventlog``'s.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ class Runtime:
     #: seconds, 0 = never (``orphans``).
     player_seen: float = 0.0
     #: The latest events whose projections are kept (``StoredEvent.shown``), oldest first:
-    #: shared by the streams and answers that show them (``projection.project``).
+    #: shared by the streams and answers that show them (``wire.project``).
     projected: deque[StoredEvent] = field(default_factory=deque)
     #: What the core reads of the log, counted as events arrive (``LogTally``).
     tally: LogTally = field(default_factory=lambda: LogTally())

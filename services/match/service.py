@@ -28,12 +28,13 @@ from wordarena.services.match import (
     access,
     analysis,
     chat,
+    messages,
     metrics,
     moves,
     projection,
     records,
     streams,
-    views,
+    wire,
 )
 from wordarena.services.match import define as wordnet
 from wordarena.services.match.creation import check_match_id
@@ -82,7 +83,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         return access.acting_seat(rt, claims.player_id, seat)
 
     def _events(self, rt: Runtime, events: list[StoredEvent], viewer: int | None) -> list[c.Event]:
-        return [projection.project(rt, ev, viewer) for ev in events]
+        return [wire.project(rt, ev, viewer) for ev in events]
 
     async def _turn(self, rt: Runtime, claims: auth.Claims, seat: int, action: Any, request_id: str,
                     expected_seq: int | None, method: str, build: Callable[[list[StoredEvent]], Any]) -> Any:
@@ -126,7 +127,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             nonlocal last
             # A stored event goes out as its public bytes, serialized once (a seat: its rack after them).
             msg = m.StreamMatchResponse(event=ev) if isinstance(ev, c.Event) \
-                else projection.stream_message(rt, ev, viewer)
+                else wire.stream_message(rt, ev, viewer)
             taken = await streams.deliver(context, sub, msg)
             if not isinstance(ev, c.Event):
                 last = ev.seq  # a held write still goes out before the status
@@ -156,7 +157,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 try:
                     item = await streams.next_item(sub, self.manager.heartbeat_seconds)
                 except TimeoutError:
-                    hb = c.Event(seq=rt.seq, time=views.timestamp(time.time()), heartbeat=c.Heartbeat())
+                    hb = c.Event(seq=rt.seq, time=messages.timestamp(time.time()), heartbeat=c.Heartbeat())
                     await send(hb)
                     continue
                 if item is None:
@@ -187,11 +188,11 @@ class MatchServicer(m_grpc.MatchServiceServicer):
 
         def build(events: list[StoredEvent]) -> bytes:
             # The answer serialized (a SubmitTurnResponse), from the bytes of the events that
-            # the seat's own stream sends too (``projection.turn_answer``).
+            # the seat's own stream sends too (``wire.turn_answer``).
             after = events[-1].event.after if events else None
             rack = after.racks[seat] if after is not None else rt.state.racks[seat]
-            return projection.turn_answer(rt, events, seat, rt.seq + len(events),
-                                          views.rack(rt.ruleset, list(rack),
+            return wire.turn_answer(rt, events, seat, rt.seq + len(events),
+                                          messages.rack(rt.ruleset, list(rack),
                                                      after.irradiated if after is not None
                                                      else rt.state.irradiated))
 
@@ -241,7 +242,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
     @staticmethod
     def _unavailable(what: str, why: str) -> ServiceError:
         return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, f"{what} is not available here: {why}",
-                            views.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, f"{what} unavailable: {why}"))
+                            messages.violation(e.RULE_CODE_FEATURE_UNAVAILABLE, f"{what} unavailable: {why}"))
 
     async def _analyse(self, use: str, fn: Callable[..., R], *args: Any) -> R:
         try:
@@ -272,13 +273,13 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"nothing to analyse: {which}",
-                views.violation(e.RULE_CODE_NO_TURN_TO_ANALYSE, which),
+                messages.violation(e.RULE_CODE_NO_TURN_TO_ANALYSE, which),
             )
         if not over and analysis.turn_seat(turn) not in controlled:
             raise ServiceError(
                 grpc.StatusCode.PERMISSION_DENIED,
                 "another seat's turns can be analysed only once the match is over",
-                views.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your turn to analyse"),
+                messages.violation(e.RULE_CODE_NOT_YOUR_SEAT, "not your turn to analyse"),
             )
         limit = request.limit or 1
         with self.quota.admit(claims.player_id, request.by_simulation):
@@ -317,8 +318,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             bag_count=len(st.bag), opponent_rack_count=opp, unseen_count=sum(counts.values())
         )
         for token in sorted(counts, key=lambda t: (not is_letter_token(t), t)):
-            out.unseen.append(c.TileCount(tile=views.irradiate(views.tile(rt.ruleset, token), st.irradiated),
-                                          count=counts[token]))
+            tile = messages.irradiate(messages.tile(rt.ruleset, token), st.irradiated)
+            out.unseen.append(c.TileCount(tile=tile, count=counts[token]))
         return out
 
     @rpc
@@ -334,7 +335,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"no dictionary is installed for {request.language!r}",
-                views.violation(e.RULE_CODE_DICTIONARY_UNAVAILABLE, "no dictionary"),
+                messages.violation(e.RULE_CODE_DICTIONARY_UNAVAILABLE, "no dictionary"),
             )
         try:
             senses = await asyncio.to_thread(wordnet.define, word)
@@ -342,7 +343,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 str(exc),
-                views.violation(e.RULE_CODE_DICTIONARY_UNAVAILABLE, str(exc)),
+                messages.violation(e.RULE_CODE_DICTIONARY_UNAVAILABLE, str(exc)),
             ) from exc
         if not senses:
             raise ServiceError(grpc.StatusCode.NOT_FOUND, f"{word.upper()} is not in {wordnet.SOURCE}")
@@ -367,7 +368,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         seat = controlled[0] if controlled else self._viewer(rt, claims, None, spectate=True)[0]
 
         def build(events: list[StoredEvent]) -> m.SendChatResponse:
-            return m.SendChatResponse(event=projection.project(rt, events[0], seat))
+            return m.SendChatResponse(event=wire.project(rt, events[0], seat))
 
         result = await self.manager.chat(
             rt, seat, player_id=claims.player_id, name=claims.display_name, text=text,
@@ -392,7 +393,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         picked = [ev for ev in reversed(rt.events[: max(before - 1, 0)])
                   if ev.kind in kinds and chat.shown_to(rt, ev, viewer)]
         page = picked[:size]
-        out = m.ListLogResponse(events=[projection.project(rt, ev, viewer) for ev in page])
+        out = m.ListLogResponse(events=[wire.project(rt, ev, viewer) for ev in page])
         if len(picked) > size:
             out.next_page_token = paging.page_token(key, page[-1].seq)
         return out
@@ -468,4 +469,4 @@ def _pending_oracle(message: str) -> ServiceError:
     """A Word Tiles analysis refused while a play waits for accept-or-check: it would be an
     oracle for the words the next player must judge."""
     return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, message,
-                        views.violation(e.RULE_CODE_DECISION_PENDING, message))
+                        messages.violation(e.RULE_CODE_DECISION_PENDING, message))

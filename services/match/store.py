@@ -75,7 +75,7 @@ class StoredEvent:
         self._typed: MatchEvent | None = None
         #: With ``pack``: the deflated texts of its block, and where its own text lies in them.
         self._packed: tuple[bytes, int, int] | None = None
-        #: Its projections for the viewers who saw it lately (``projection.project``), in
+        #: Its projections for the viewers who saw it lately (``wire.project``), in
         #: memory only; kept for a match's latest events.
         self.shown: dict[Any, Any] = {}
 

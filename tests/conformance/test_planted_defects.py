@@ -23,7 +23,7 @@ from world import PROMISES, World
 
 from wordarena.engine.errors import Rule
 from wordarena.services.common.errors import ServiceError
-from wordarena.services.match import access, admission, projection, views
+from wordarena.services.match import access, admission, messages, sight, wire
 from wordarena.v1 import errors_pb2 as e
 
 Plant = Callable[[pytest.MonkeyPatch], None]
@@ -31,30 +31,30 @@ Plant = Callable[[pytest.MonkeyPatch], None]
 
 def _opponents_rack(mp: pytest.MonkeyPatch) -> None:
     """viewer_rack carries the next seat's rack instead of the viewer's."""
-    honest = projection.event_bytes
+    honest = wire.event_bytes
 
     def leaky(rt: Any, ev: Any, viewer: int | None) -> bytes:
         after = ev.event.after
         if viewer is None or after is None or ev.kind == "tiles-exchanged" \
-                or not projection.private_to(ev, viewer):
+                or not sight.private_to(ev, viewer):
             return honest(rt, ev, viewer)
         other = list(after.racks[(viewer + 1) % len(after.racks)])
-        rack = views.rack(rt.ruleset, other, after.irradiated)
-        return projection._public_bytes(rt, ev) + projection._len_field(
-            projection._EVENT_VIEWER_RACK, rack.SerializeToString())
+        rack = messages.rack(rt.ruleset, other, after.irradiated)
+        return wire._public_bytes(rt, ev) + wire._len_field(
+            wire._EVENT_VIEWER_RACK, rack.SerializeToString())
 
-    mp.setattr(projection, "event_bytes", leaky)
+    mp.setattr(wire, "event_bytes", leaky)
 
 
 def _exchange_shown(mp: pytest.MonkeyPatch) -> None:
     """Every viewer is sent an exchange as the exchanger sees it (the tiles returned)."""
-    honest_bytes, honest = projection.event_bytes, projection.project
+    honest_bytes, honest = wire.event_bytes, wire.project
 
     def exchanger(ev: Any, viewer: int | None) -> int | None:
         return ev.event.head.seat if ev.kind == "tiles-exchanged" else viewer
 
-    mp.setattr(projection, "event_bytes", lambda rt, ev, viewer: honest_bytes(rt, ev, exchanger(ev, viewer)))
-    mp.setattr(projection, "project", lambda rt, ev, viewer: honest(rt, ev, exchanger(ev, viewer)))
+    mp.setattr(wire, "event_bytes", lambda rt, ev, viewer: honest_bytes(rt, ev, exchanger(ev, viewer)))
+    mp.setattr(wire, "project", lambda rt, ev, viewer: honest(rt, ev, exchanger(ev, viewer)))
 
 
 def _no_tiles(mp: pytest.MonkeyPatch) -> None:
@@ -71,7 +71,7 @@ def _no_tiles(mp: pytest.MonkeyPatch) -> None:
 
 def _wrong_rule(mp: pytest.MonkeyPatch) -> None:
     """NOTHING_PENDING reported as NOT_YOUR_TURN."""
-    mp.setitem(views.RULES, Rule.NOTHING_PENDING, e.RULE_CODE_NOT_YOUR_TURN)
+    mp.setitem(messages.RULES, Rule.NOTHING_PENDING, e.RULE_CODE_NOT_YOUR_TURN)
 
 
 def _no_retry_after(mp: pytest.MonkeyPatch) -> None:

@@ -145,7 +145,7 @@ class CloudCover:
     hidden: tuple[int, ...]
     #: The squares under a cloud before or after it: no event names them.
     veiled: tuple[int, ...]
-    #: The live state of each square whose view changed (``views.square_state``).
+    #: The live state of each square whose view changed (``messages.square_state``).
     squares: Mapping[int, tuple[Any, ...]]
     #: The centres of the clouds after the event.
     clouds: tuple[int, ...] = ()

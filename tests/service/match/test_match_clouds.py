@@ -31,7 +31,7 @@ from wordarena.engine.game import Exchange, GameState, Play, apply
 from wordarena.engine.game.actions import action_from_dict
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.placement import next_square
-from wordarena.services.match import views
+from wordarena.services.match import messages
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
@@ -47,16 +47,16 @@ def _move(action: Any) -> c.Move:
         pls = []
         for p in action.placements:
             if p.letter.startswith("@"):
-                kind, factor = views.action_kind(p.letter)
+                kind, factor = messages.action_kind(p.letter)
                 pls.append(c.Placement(square=c.Square(row=p.row, col=p.col), action=kind,
-                                       action_factor=factor, facing=views.FACING_PB.get(p.facing, 0)))
+                                       action_factor=factor, facing=messages.FACING_PB.get(p.facing, 0)))
             else:
                 pls.append(c.Placement(square=c.Square(row=p.row, col=p.col),
                                        letter="" if p.letter == "*" else p.letter,
                                        is_wildcard=p.letter == "*", is_blank=p.blank))
         return c.Move(play=c.PlayMove(placements=pls))
     if isinstance(action, Exchange):
-        return c.Move(exchange=c.ExchangeMove(tiles=[views.tile(_RULESET, t) for t in action.tiles]))
+        return c.Move(exchange=c.ExchangeMove(tiles=[messages.tile(_RULESET, t) for t in action.tiles]))
     return c.Move(pass_turn=c.PassMove())
 
 
@@ -508,7 +508,7 @@ async def test_a_bomb_previewed_beside_a_cloud_tells_nothing_of_what_lies_under_
     assert beside and far, "the deal no longer puts letters beside a cloud: pick another BOMB_SEED"
 
     def bomb(i: int) -> list[c.Placement]:
-        kind, _ = views.action_kind("@bomb")
+        kind, _ = messages.action_kind("@bomb")
         return [c.Placement(square=c.Square(row=i // COLS, col=i % COLS), action=kind)]  # type: ignore[arg-type]
 
     away = await alice.stub.PreviewPlay(m.PreviewPlayRequest(match_id=mid, placements=bomb(far[0])),

@@ -1,5 +1,5 @@
 """Each event is projected once per kind of viewer and its stream message serialized once
-(``projection.project``, ``projection.stream_message``): viewers who see an event alike share
+(``wire.project``, ``wire.stream_message``): viewers who see an event alike share
 it; nobody gets what only another seat may see (its rack, its exchanged tiles)."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ SEED = 764
 
 
 def _action(row: int, col: int, token: str) -> c.Placement:
-    from wordarena.services.match.views import action_kind
+    from wordarena.services.match.messages import action_kind
 
     kind, factor = action_kind(token)
     return c.Placement(square=c.Square(row=row, col=col), action=kind, action_factor=factor)  # type: ignore[arg-type]

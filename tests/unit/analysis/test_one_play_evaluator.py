@@ -19,7 +19,7 @@ from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import WordCheck
 from wordarena.engine.tiles import BLANK, is_action
 from wordarena.engine.warofwords.catalog import spec_of
-from wordarena.services.match import analysis, views
+from wordarena.services.match import analysis, messages
 
 FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 PLAYS_PER_FAMILY = 250
@@ -137,7 +137,7 @@ def judge_strength(state: GameState, placements: tuple[Placement, ...],
 
 def contract(rule: str) -> str:
     """The contract's code name of an engine rule ("" for none)."""
-    return views.rule_violation(rule, "").code_name if rule else ""
+    return messages.rule_violation(rule, "").code_name if rule else ""
 
 
 @pytest.mark.slow

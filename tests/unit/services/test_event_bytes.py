@@ -1,4 +1,4 @@
-"""The bytes the match server sends for events (``projection.event_bytes``, ``stream_message``,
+"""The bytes the match server sends for events (``wire.event_bytes``, ``stream_message``,
 ``turn_answer``) are written from shared, cached pieces: a seat's own event is the public bytes
 followed by its rack, a SubmitTurn answer is assembled from its events' bytes. Whatever the
 shortcut, each must parse to exactly the message built the plain way (``projection._project``,
@@ -13,7 +13,7 @@ from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Exchange, Pass, Resign, apply, start_game
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
-from wordarena.services.match import eventlog, projection, views
+from wordarena.services.match import eventlog, messages, projection, wire
 from wordarena.services.match.runtime import Options, Runtime, SeatInfo
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import match_pb2 as m
@@ -44,13 +44,13 @@ def _action(rt: Runtime, turn: int) -> Any:
 def _check(rt: Runtime, events: list[Any], mover: int | None) -> None:
     for ev in events:
         for viewer in (0, 1, None):
-            want = projection._project(rt, ev, viewer)  # the plain way, no cache
-            assert c.Event.FromString(projection.event_bytes(rt, ev, viewer)) == want, (ev.kind, viewer)
-            streamed = m.StreamMatchResponse.FromString(projection.stream_message(rt, ev, viewer))
+            want = projection.view(rt, ev, viewer)  # the plain way, no cache
+            assert c.Event.FromString(wire.event_bytes(rt, ev, viewer)) == want, (ev.kind, viewer)
+            streamed = m.StreamMatchResponse.FromString(wire.stream_message(rt, ev, viewer))
             assert streamed == m.StreamMatchResponse(event=want), (ev.kind, viewer)
             if ev.kind == "match-started":  # the empty board, cached per ruleset: as built anew
                 size = rt.ruleset.board.rows * rt.ruleset.board.cols
-                assert want.match_started.board == views.board_view(rt.ruleset, (None,) * size, {}, set())
+                assert want.match_started.board == messages.board_view(rt.ruleset, (None,) * size, {}, set())
                 assert len(want.match_started.board.squares) == size
             if viewer is None:  # a spectator never gets a rack
                 assert not want.HasField("viewer_rack")
@@ -58,10 +58,10 @@ def _check(rt: Runtime, events: list[Any], mover: int | None) -> None:
                 assert want.HasField("viewer_rack")  # the seat's own new rack
     if mover is not None and events:
         racks = events[-1].payload["after"]["racks"]
-        rack = views.rack(rt.ruleset, racks[mover])
+        rack = messages.rack(rt.ruleset, racks[mover])
         last_seq = events[-1].seq
-        got = m.SubmitTurnResponse.FromString(projection.turn_answer(rt, events, mover, last_seq, rack))
-        assert got == m.SubmitTurnResponse(events=[projection._project(rt, ev, mover) for ev in events],
+        got = m.SubmitTurnResponse.FromString(wire.turn_answer(rt, events, mover, last_seq, rack))
+        assert got == m.SubmitTurnResponse(events=[projection.view(rt, ev, mover) for ev in events],
                                            last_seq=last_seq, rack=rack)
 
 
@@ -85,7 +85,7 @@ def test_every_event_parses_to_its_plain_projection_for_both_seats_and_a_spectat
     assert any(ev.compacted for ev in rt.events)
     for ev in rt.events:
         for viewer in (0, 1, None):
-            want = projection._project(rt, ev, viewer)
-            assert c.Event.FromString(projection.event_bytes(rt, ev, viewer)) == want, (ev.seq, viewer)
-            streamed = m.StreamMatchResponse.FromString(projection.stream_message(rt, ev, viewer))
+            want = projection.view(rt, ev, viewer)
+            assert c.Event.FromString(wire.event_bytes(rt, ev, viewer)) == want, (ev.seq, viewer)
+            streamed = m.StreamMatchResponse.FromString(wire.stream_message(rt, ev, viewer))
             assert streamed == m.StreamMatchResponse(event=want), (ev.seq, viewer)

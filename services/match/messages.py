@@ -1,8 +1,7 @@
-"""Projections: engine state and stored events → contract messages, for one viewer.
-
-Hidden information is enforced here: a viewer's ``Rack`` and private event data (drawn or
-exchanged tiles) only ever come from the viewer's own seat; other seats show rack sizes; the bag
-order never appears; spectators (``viewer=None``) see no rack at all.
+"""A match's parts as the contract's messages: tiles, racks, squares, boards, breakdowns,
+placements, timestamps, players, options, rule violations, and War of Words' live squares and
+clouds. Conversions only: what a viewer may see of them is decided by ``sight`` (and, for
+events and views, ``projection``), never here.
 """
 
 from __future__ import annotations
@@ -254,14 +253,7 @@ def placement_fields(ruleset: Ruleset, placed: Sequence[Sequence[Any]]) -> list[
              "is_blank": bool(blank), "is_wildcard": letter == WILDCARD} for index, letter, blank in placed]
 
 
-# --- War of Words: action tiles, live squares, effects and clouds --------------------------
-#
-# "Clouds obscure an area on the board approximately 5x5 in size. You can't see under clouds."
-# Every War of Words projection goes through ``engine.warofwords.clouds``: a square under a cloud
-# is sent as ``hidden`` with nothing else (no tile, premium, terrain or scenery), events name no
-# hidden square (placements, words, effect squares are redacted), and ``PreviewPlay`` gives no
-# in-play score for a play under a cloud ("If you're playing any tile under a cloud, in-play
-# scoring stops working").
+# --- War of Words: action tiles, live squares and clouds ------------------------------------
 
 FACING_PB = {"up": c.FACING_UP, "down": c.FACING_DOWN, "left": c.FACING_LEFT,
              "right": c.FACING_RIGHT}
@@ -315,221 +307,15 @@ def cloud_pb(ruleset: Ruleset, centre: int) -> c.Cloud:
     return c.Cloud(top_left=square_at(r0, c0), rows=r1 - r0, cols=c1 - c0)
 
 
-def visible_effects(state: Any, hidden: frozenset[int] | set[int] | None = None) -> list[tuple[str, Any]]:
-    """(ActiveEffect.effect_id, marker) of every action tile lying on the War of Words board
-    that the players may see (clouds and tiles under a cloud left out), which
-    ``EffectMove.effect_id`` is read against."""
-    from wordarena.engine.warofwords.arena import markers
-    from wordarena.engine.warofwords.clouds import hidden_squares
-
-    if hidden is None:
-        hidden = hidden_squares(state)
-    cols = state.ruleset.board.cols
-    return [(effect_id(m.kind, square_name(*divmod(m.index, cols))), m) for m in markers(state)
-            if m.kind != "cloud" and m.index not in hidden]
-
-
 def effect_id(kind: str, where: str) -> str:
     """The effect id of the action tile ``kind`` lying on the square named ``where``
     (``rain@H8``): unique, since no two action tiles lie on one square."""
     return f"{kind}@{where}"
 
 
-def wow_board_view(state: Any, placed_seq: dict[int, int]) -> c.BoardView:
-    """The War of Words board of ``state`` as anyone may see it: live multipliers and terrain,
-    letters, persistent action tiles and clouds; nothing of what lies under a cloud."""
-    from wordarena.engine.warofwords.arena import Arena, live_squares, markers
-    from wordarena.engine.warofwords.catalog import ACTIONS
-    from wordarena.engine.warofwords.clouds import hidden_squares
-    from wordarena.engine.warofwords.persist import extent
-
-    r = state.ruleset
-    layout = r.board
-    hidden = hidden_squares(state)
-    squares = live_squares(state)
-    view = c.BoardView(board_id=layout.id, rows=layout.rows, cols=layout.cols,
-                       irradiated=state.irradiated)
-    for i in range(layout.rows * layout.cols):
-        view.squares.append(live_square(r, i, squares[i], state.cells[i], placed_seq.get(i, 0),
-                                        i in hidden, state.irradiated))
-    for pid, el in enumerate(state.electrification):
-        view.water_patches.append(c.WaterPatch(patch_id=pid + 1, electrification=el))
-    for m in markers(state):
-        if m.kind == "cloud":
-            view.clouds.append(cloud_pb(r, m.index))
-    arena = Arena(state)
-    for effect_id, m in visible_effects(state, hidden):
-        spec = ACTIONS.get(m.kind)
-        ext = extent(arena, m)
-        eff = c.ActiveEffect(effect_id=effect_id, owner_seat=m.owner,
-                             origin=square(r, m.index), movable=bool(spec and spec.movable),
-                             area=[square(r, i) for i in ext.area if i not in hidden],
-                             size=ext.size, turns_left=ext.turns_left)
-        eff.action = action_kind("@" + m.kind)[0]  # type: ignore[assignment]
-        view.effects.append(eff)
-    return view
-
-
-def wow_payload(before: Any, after: Any) -> tuple[dict[str, Any], list[int]]:
-    """What a stored War of Words event needs to be projected without leaking: the squares
-    under a cloud after the event (``hidden``), those under a cloud before or after it
-    (``veiled``: events never name them) and the live state of every square whose view changed;
-    and the changed squares' indexes."""
-    from wordarena.engine.warofwords.arena import live_squares
-    from wordarena.engine.warofwords.clouds import hidden_squares
-
-    hb, ha = hidden_squares(before), hidden_squares(after)
-    sb, sa = live_squares(before), live_squares(after)
-    changed = [i for i in range(len(after.cells))
-               if after.cells[i] != before.cells[i] or sa[i] != sb[i] or (i in ha) != (i in hb)]
-    from wordarena.engine.warofwords.arena import markers
-
-    payload = {"hidden": sorted(ha), "veiled": sorted(ha | hb),
-               "squares": {str(i): square_state(sa[i]) for i in changed},
-               "clouds": [m.index for m in markers(after) if m.kind == "cloud"]}
-    return payload, changed
-
-
-def word_squares(cols: int, rows: int, filled: set[int], placed: Sequence[int]) -> set[int]:
-    """Every square of every word a play forms (its main word and cross words): the runs of
-    filled squares through each placed square, across and down."""
-    out: set[int] = set(placed)
-    for start in placed:
-        for step in (1, cols):
-            line = [start]
-            for sign in (-1, 1):
-                i = start
-                while True:
-                    j = i + sign * step
-                    if not 0 <= j < rows * cols or (step == 1 and j // cols != i // cols) \
-                            or j not in filled:
-                        break
-                    line.append(j)
-                    i = j
-            if len(line) > 1:
-                out.update(line)
-    return out
-
-
-def redact_play(turn: c.TurnPlayed, ruleset: Ruleset, veiled: set[int], touched: bool) -> None:
-    """Withhold from a TurnPlayed what lies under a cloud: placements on veiled squares (and the
-    notation of a play of action tiles only that put one there), and, when a word of the play
-    ``touched`` a veiled square, the words, their premiums and the notation (the points stay:
-    scores are public)."""
-    cols = ruleset.board.cols
-    keep = [p for p in turn.placements if p.square.row * cols + p.square.col not in veiled]
-    letters = any(not p.action for p in turn.placements)
-    withheld = len(keep) < len(turn.placements)
-    del turn.placements[:]
-    turn.placements.extend(keep)
-    if withheld and not letters:  # action tiles only: the notation names every square
-        turn.notation = ""
-    if touched:
-        del turn.breakdown.words[:]
-        turn.notation = ""
-
-
 def square_index(ruleset: Ruleset, name: str) -> int:
     """The index of the square named ``name`` (``H8``) in an engine event."""
     return (int(name[1:]) - 1) * ruleset.board.cols + ord(name[0].upper()) - 65
-
-
-def effect_pb(ruleset: Ruleset, seat: int | None, data: dict[str, Any], veiled: set[int]) -> c.Effect:
-    """A combat-log line; squares under a cloud are left out, and an effect whose source lies
-    under a cloud names neither its source tile nor its square. ``reason`` says what happened
-    in words, naming only the squares shown (``note_reason``)."""
-    def index(name: str) -> int:
-        return square_index(ruleset, name)
-
-    def visible(name: Any) -> bool:
-        return isinstance(name, str) and index(name) not in veiled
-
-    name = str(data.get("effect", ""))
-    kind = c.EFFECT_KIND_DESTROYED if data.get("destroyed") else EFFECT_KINDS.get(name, 0)
-    out = c.Effect(kind=kind, points=int(data.get("points", 0)))  # type: ignore[arg-type]
-    if seat is not None:
-        out.seat = seat
-    if data.get("by") is not None:
-        out.by_seat = int(data["by"])
-    at = data.get("at")
-    under = at is not None and not visible(at)
-    source = str(data.get("tile") or data.get("source") or note_source(name, data))
-    if not under:
-        out.source = action_kind("@" + source)[0]  # type: ignore[assignment]
-        if at is not None:
-            i = index(at)
-            out.square.CopyFrom(square(ruleset, i))
-    names = [data["origin"]] if name == "moved" and isinstance(data.get("origin"), str) else []
-    names += [n for n in data.get("squares", ()) if isinstance(n, str)]
-    names += [n for n in data.get("centres", ()) if isinstance(n, str)]
-    names += [t[0] for t in data.get("multipliers", ()) if t]
-    names += [t[1] for t in data.get("tiles", ()) if len(t) > 1]
-    shown = [n for n in names if visible(n)]
-    out.squares.extend(square(ruleset, index(n)) for n in shown)
-    if under:
-        out.reason = "an effect under a cloud" + (f": {out.points:+d}" if out.points else "")
-    else:
-        out.reason = note_reason(name, source, at, data, shown)
-    return out
-
-
-#: The tile behind an engine note whose data does not name it (as old logs stored it too).
-NOTE_SOURCES = {"irradiated": "nuke", "electrified": "lightning", "grown": "rain",
-                "fire-spread": "fire", "blackhole-size": "blackhole"}
-_TITLES = {"blackhole": "Black Hole", "nuke": "Nuclear Bomb", "pirate": "Pirate Ship"}
-
-
-def note_source(name: str, data: dict[str, Any]) -> str:
-    """The tile behind a note that does not name it: a Black Hole swallows tiles on its 7x7, a
-    collapsing Quicksand the Shields on its Sand (its note then stands on the Shield's square)."""
-    if name == "swallowed":
-        on = [t[1] for t in data.get("tiles", ()) if len(t) > 1]
-        return "quicksand" if data.get("at") in on else "blackhole"
-    return NOTE_SOURCES.get(name, name)
-
-
-def tile_title(name: str) -> str:
-    """An action tile's name in words (``Black Hole``, ``3W multiplier tile``)."""
-    if name[:1].isdigit():
-        return f"{name} multiplier tile"
-    return _TITLES.get(name, name.capitalize())
-
-
-def note_reason(name: str, source: str, at: Any, data: dict[str, Any], shown: Sequence[str]) -> str:
-    """What an effect did, in words, naming only the squares ``shown`` (the effect's own square
-    ``at`` is shown when the caller sends it)."""
-    tile = tile_title(source)
-    where = f" at {at}" if at else ""
-    squares = " ".join(shown)
-    on = f" on {squares}" if squares else ""
-    points = f": {int(data.get('points', 0)):+d}" if data.get("points") else ""
-    if name == "blackhole-size":
-        size = int(data.get("size", 0))
-        return f"{tile}{where} " + (f"grew to {size}x{size}" if size > 1 else "opened (1x1)")
-    if name == "collapsed":
-        left = f", leaving multipliers{on}" if squares else ""
-        return f"{tile}{where} collapsed{left}"
-    if name == "grown":
-        return f"{tile}{where} grew the multipliers{on}"
-    if name == "reveal-11L":
-        return f"an 11L appeared{where} where {tile} destroyed scenery"
-    if name == "placed":
-        return f"{tile} put on {at}" if at else f"{tile} put down"
-    if name == "electrified":
-        before, after = data.get("before"), data.get("after")
-        return f"{tile}{where} electrified the water: x{before} -> x{after}"
-    if name == "swallowed":
-        taken = [f"the {tile_title(str(t[0]))} on {t[1]}" for t in data.get("tiles", ())
-                 if len(t) > 1 and t[1] in shown]
-        return f"{tile}{where} swallowed " + (", ".join(taken) if taken else "tiles")
-    if name == "moved" and source != "moved":
-        start = f" from {shown[0]}" if shown else ""
-        return f"{tile} moved{start} to {at}"
-    if name == "fire-spread":
-        return f"Fire spread to {squares}" if squares else "Fire spread"
-    if name == "expired":
-        return f"{tile}{where} ended"
-    return f"{name}{where}{points}"
 
 
 def player(seat: SeatInfo) -> c.Player:
