@@ -1,4 +1,4 @@
-"""A minimal DAWG in flat arrays: compiling, the binary file format, and :class:`Lexicon`.
+"""A minimal DAWG in flat arrays: compiling it and :class:`Lexicon` (its binary file: ``dawgfile``).
 
 Layout (compressed sparse rows). Nodes are numbered ``0 .. node_count-1``; the outgoing edges
 of node ``n`` are the slots ``first[n] .. first[n+1]-1`` of two parallel edge arrays, sorted in

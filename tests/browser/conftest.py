@@ -8,6 +8,7 @@ there were none. Screenshots go to tests/browser/artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -35,41 +36,45 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextlib.contextmanager
+def serving(data: Path, *extra: str) -> Iterator[Site]:
+    """A ``wordarena serve`` on free ports with its data in ``data`` (and ``extra`` flags), until
+    the block ends; every test signs guests in from 127.0.0.1, so the per-address guest throttle
+    and the caps on what one address's guests keep open (lobby, --max-open-*) are opened wide."""
+    lobby, match = f"127.0.0.1:{_free_port()}", f"127.0.0.1:{_free_port()}"
+    with open(data / "serve.out", "w") as out:
+        proc = subprocess.Popen(
+            [*WORDARENA, "serve", "--data-dir", str(data), "--lobby-listen", lobby, "--match-listen", match,
+             "--bot-delay", "0", *extra],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+            env={**os.environ, "WORDARENA_GUEST_SIGN_IN_BURST": "10000",
+                 "WORDARENA_SIGN_IN_ADDRESS_BURST": "10000",
+                 "WORDARENA_MAX_OPEN_TABLES_PER_GUEST_ADDRESS": "10000",
+                 "WORDARENA_MAX_OPEN_TOURNAMENTS_PER_GUEST_ADDRESS": "10000"})
+        try:
+            deadline = time.monotonic() + 180
+            text = ""
+            while "READY" not in text:
+                text = (data / "serve.out").read_text()
+                if proc.poll() is not None:
+                    pytest.fail(f"wordarena serve exited: {text}")
+                if time.monotonic() > deadline:
+                    pytest.fail(f"wordarena serve did not become ready in 180 s: {text}")
+                time.sleep(0.2)  # polling its output, not a proof
+            (url,) = re.findall(r"^web\s+(\S+)", text, re.M)
+            yield Site(url, lobby, match, proc.pid)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    data = tmp_path_factory.mktemp("serve")
-    lobby, match = f"127.0.0.1:{_free_port()}", f"127.0.0.1:{_free_port()}"
-    out = open(data / "serve.out", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [*WORDARENA, "serve", "--data-dir", str(data), "--lobby-listen", lobby, "--match-listen", match,
-         "--bot-delay", "0"],
-        cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-        # every test signs guests in from 127.0.0.1: the per-address guest throttle opened wide
-        env={**os.environ, "WORDARENA_GUEST_SIGN_IN_BURST": "10000",
-             "WORDARENA_SIGN_IN_ADDRESS_BURST": "10000",
-             # ... and so are the caps on what one address's guests keep open (lobby, --max-open-*)
-             "WORDARENA_MAX_OPEN_TABLES_PER_GUEST_ADDRESS": "10000",
-             "WORDARENA_MAX_OPEN_TOURNAMENTS_PER_GUEST_ADDRESS": "10000"})
-    deadline = time.monotonic() + 180
-    text = ""
-    while "READY" not in text:
-        text = (data / "serve.out").read_text()
-        if proc.poll() is not None:
-            pytest.fail(f"wordarena serve exited: {text}")
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("wordarena serve did not become ready")
-        time.sleep(0.2)
-    (url,) = re.findall(r"^web\s+(\S+)", text, re.M)
-    try:
-        yield Site(url, lobby, match, proc.pid)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        out.close()
+    with serving(tmp_path_factory.mktemp("serve")) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,6 @@ turn."""
 from __future__ import annotations
 
 import re
-import signal
-import subprocess
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,44 +37,13 @@ pytestmark = pytest.mark.slow
 DEAL_SEED = 119
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """A ``wordarena serve`` of its own dealing every match from DEAL_SEED (as conftest's ``site``)."""
-    from conftest import ROOT, WORDARENA
+    from conftest import serving
 
-    data = tmp_path_factory.mktemp("serve-seeded")
-    lobby, match = f"127.0.0.1:{_free_port()}", f"127.0.0.1:{_free_port()}"
-    with open(data / "serve.out", "w") as out:
-        proc = subprocess.Popen(
-            [*WORDARENA, "serve", "--data-dir", str(data), "--lobby-listen", lobby, "--match-listen", match,
-             "--bot-delay", "0", "--deal-seed", str(DEAL_SEED)],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + 180
-            text = ""
-            while "READY" not in text:
-                text = (data / "serve.out").read_text()
-                if proc.poll() is not None:
-                    pytest.fail(f"wordarena serve exited: {text}")
-                if time.monotonic() > deadline:
-                    pytest.fail("wordarena serve did not become ready")
-                time.sleep(0.2)
-            (url,) = re.findall(r"^web\s+(\S+)", text, re.M)
-            yield Site(url, lobby, match, proc.pid)
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    with serving(tmp_path_factory.mktemp("serve-seeded"), "--deal-seed", str(DEAL_SEED)) as running:
+        yield running
 
 
 def _preview(page: Any, address: str, mid: str, placements: Any) -> m.PreviewPlayResponse:

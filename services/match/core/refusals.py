@@ -1,5 +1,5 @@
 """A typed "no": why a command is refused, in the contract's words but without its types. The
-shell turns a ``Refusal`` into a gRPC status with its details (``services.match.answers``)."""
+shell turns a ``Refusal`` into a gRPC status with its details (``services.match.admission``)."""
 
 from __future__ import annotations
 
