@@ -144,7 +144,7 @@ class GrpcServer:
                      cors=Cors(self.settings.web_origins.split(",")),
                      read_max_bytes=self.settings.max_message_bytes, static_root=self.web_static,
                      config=self.web_config)
-        self.web = WebServer(app, self.settings.web_listen)
+        self.web = WebServer(app, self.settings.web_listen, self.settings.max_connections)
         try:
             self.web_port = await self.web.start()
         except OSError:

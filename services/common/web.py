@@ -265,11 +265,13 @@ class _Uvicorn(uvicorn.Server):
 
 class WebServer:
     """``app`` served over HTTP/1.1 on ``listen`` (``host:port``, port 0 = a free one) by uvicorn,
-    in the running event loop."""
+    in the running event loop; past ``max_connections`` connections at once (the native port's
+    ``--max-connections``), a new one is answered 503 Service Unavailable."""
 
-    def __init__(self, app: ASGIApp, listen: str) -> None:
+    def __init__(self, app: ASGIApp, listen: str, max_connections: int | None = None) -> None:
         self.app = app
         self.listen = listen
+        self.max_connections = max_connections
         self.port = 0
         self._server: _Uvicorn | None = None
         self._task: asyncio.Task[None] | None = None
@@ -291,7 +293,10 @@ class WebServer:
             raise OSError(f"cannot listen on {self.listen} (web): {exc.strerror}") from exc
         self.port = int(sock.getsockname()[1])
         config = uvicorn.Config(self.app, lifespan="off", log_config=None, access_log=False,
-                                server_header=False, timeout_graceful_shutdown=1.0, http="h11")
+                                server_header=False, timeout_graceful_shutdown=1.0, http="h11",
+                                # uvicorn counts the connection asking too: N others at once + 1
+                                limit_concurrency=None if self.max_connections is None
+                                else self.max_connections + 1)
         self._server = _Uvicorn(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]))
         while not self._server.started:

@@ -104,9 +104,10 @@ class Harness:
         self.channels: list[grpc.aio.Channel] = []
         self.keys = auth.load_token_keys(data_dir)
 
-    async def start(self, *, web_listen: str = "", web_origins: str = "", **extra: Any) -> MatchServer:
+    async def start(self, *, web_listen: str = "", web_origins: str = "", max_connections: int = 10_000,
+                    **extra: Any) -> MatchServer:
         settings = Settings(service="match", listen="127.0.0.1:0", data_dir=self.data_dir,
-                            web_listen=web_listen, web_origins=web_origins,
+                            web_listen=web_listen, web_origins=web_origins, max_connections=max_connections,
                             database_url=self.database_url, service_token=SERVICE_TOKEN,
                             metrics_listen="127.0.0.1:0" if not self.servers else "",
                             shutdown_grace=1.0, server_id=f"test-{len(self.servers)}",

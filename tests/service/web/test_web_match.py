@@ -14,7 +14,7 @@ import grpc
 import httpx
 import pytest
 from grpc_status import rpc_status
-from grpcweb import GrpcWebError, stream, unary
+from grpcweb import GrpcWebError, frame, headers, stream, unary
 from match_harness import Harness, client_move, pass_move
 
 from wordarena.v1 import common_pb2 as c
@@ -200,3 +200,36 @@ async def test_cors_is_same_origin_unless_an_origin_is_allowed(harness: Harness,
     r = await http.options(base(opened) + SVC + "GetMatch",
                            headers=preflight | {"origin": "https://evil.example.org"})
     assert r.status_code == 403
+
+
+async def test_the_web_port_takes_no_more_connections_at_once_than_max_connections(
+        harness: Harness) -> None:
+    """``--max-connections`` bounds the web port as it bounds the native one: with two streams
+    held open, a third connection is answered 503, and is served once a stream has ended."""
+    srv = await harness.start(web_listen="127.0.0.1:0", max_connections=2)
+    mid = await harness.create(srv, seed=11)
+    token = harness.keys.issue("alice", "Alice", 3600)
+    url = base(srv)
+    request = m.GetMatchRequest(match_id=mid)
+    held = [httpx.AsyncClient(timeout=30) for _ in range(2)]
+    streams = []
+    try:
+        for client in held:  # each its own connection, each with a stream open on it
+            call = client.stream("POST", url + SVC + "StreamMatch", headers=headers(token),
+                                 content=frame(m.StreamMatchRequest(match_id=mid, after_seq=0)))
+            response = await call.__aenter__()
+            assert response.status_code == 200
+            streams.append(call)
+        async with httpx.AsyncClient(timeout=30) as third:
+            refused = await third.post(url + SVC + "GetMatch", content=frame(request), headers=headers(token))
+            assert refused.status_code == 503
+        await streams.pop().__aexit__(None, None, None)
+        await held[1].aclose()
+        async with httpx.AsyncClient(timeout=30) as third:
+            answer = await unary(third, url, SVC + "GetMatch", request, m.GetMatchResponse, token)
+            assert answer.match.match_id == mid
+    finally:
+        for call in streams:
+            await call.__aexit__(None, None, None)
+        for client in held:
+            await client.aclose()
