@@ -41,7 +41,7 @@ from typing import Any
 import grpc
 
 from wordarena.services.common import auth, logs
-from wordarena.services.match import metrics
+from wordarena.services.match import metrics, wallclock
 from wordarena.services.match.results import ResultOutbox, build_report, facts_of
 from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import control_pb2_grpc as ctl_grpc
@@ -138,7 +138,7 @@ class LobbyLink:
         self.manager.on_finished = self.match_finished
         self.manager.on_recovered = self.match_recovered
         try:
-            added = await self.outbox.sweep(self.manager.server_id, time.time() - SWEEP_WINDOW_S)
+            added = await self.outbox.sweep(self.manager.server_id, wallclock.now() - SWEEP_WINDOW_S)
             if added:
                 log.info("queued results of matches that ended before a restart", count=added)
         except Exception as exc:  # pragma: no cover - logged; the matches' results wait
@@ -247,7 +247,8 @@ class LobbyLink:
                     delay = self._backoff(due.attempts)
                     log.warning("result not delivered; retrying", match_id=due.match_id, code=code.name,
                                 error=detail, attempt=due.attempts, retry_in=round(delay, 2))
-                    await self.outbox.retry_at(due.match_id, time.time() + delay, f"{code.name}: {detail}")
+                    await self.outbox.retry_at(due.match_id, wallclock.now() + delay,
+                                               f"{code.name}: {detail}")
                     metrics.RESULTS_REPORTED.labels("retry").inc()
                 continue
             await self.outbox.settle(due.match_id, "acked")
@@ -267,7 +268,7 @@ class LobbyLink:
     async def deliver_locations(self) -> int:
         """Send every due location report once. Returns how many the lobby acknowledged."""
         acked = 0
-        now = time.time()
+        now = wallclock.now()
         for match_id, (attempts, due) in list(self.locations.items()):
             if due > now:
                 continue
@@ -292,7 +293,7 @@ class LobbyLink:
                     log.warning("match location not delivered; retrying", match_id=match_id,
                                 code=code.name, error=detail, attempt=attempts + 1, retry_in=round(delay, 2))
                     if match_id in self.locations:
-                        self.locations[match_id] = (attempts + 1, time.time() + delay)
+                        self.locations[match_id] = (attempts + 1, wallclock.now() + delay)
                     metrics.LOCATIONS_REPORTED.labels("retry").inc()
                 continue
             # A newer recovery of the same match (lost and taken back) queued a fresh report.
@@ -313,7 +314,7 @@ class LobbyLink:
         if time.monotonic() - self._swept_at < self.sweep_every:
             return
         self._swept_at = time.monotonic()
-        added = await self.outbox.sweep(self.manager.server_id, time.time() - SWEEP_WINDOW_S)
+        added = await self.outbox.sweep(self.manager.server_id, wallclock.now() - SWEEP_WINDOW_S)
         if added:
             log.warning("queued results of finished matches nobody had reported", count=added)
 

@@ -281,7 +281,7 @@ class MatchManager:
                                    e.MatchMoved(match_id=match_id,
                                                 new_address=leases.address_of(fresh.owner if fresh else "")))
             rt = await eventlog.rebuild(self.store, match_id, self.lexicon_for)
-            rt.player_seen = time.time()  # an orphan's wait starts again at its take-over
+            rt.player_seen = wallclock.now()  # an orphan's wait starts again at its take-over
             self.matches[match_id] = rt
             if rt.state.over:
                 self._keep_finished(rt)
@@ -471,7 +471,7 @@ class MatchManager:
                                f"match {rt.match_id!r} has started: a player has acted in it",
                                messages.violation(e.RULE_CODE_MATCH_STARTED,
                                                   "a player has acted in the match"))
-        now = time.time()
+        now = wallclock.now()
         ev = StoredEvent.of(MatchEvent(rt.seq + 1, now, "aborted", aborted=reason))
         try:
             await self.store.append(rt.match_id, self.owner, rt.seq, [ev], status="aborted", ended_at=now)

@@ -13,11 +13,11 @@ catches matches nobody knows of, or that nobody came to. 0 turns it off.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from wordarena.services.common import logs
 from wordarena.services.common.errors import ServiceError
+from wordarena.services.match import wallclock
 from wordarena.services.match.runtime import Runtime
 
 __all__ = ["REASON", "note_call", "orphaned", "start", "sweep", "sweep_loop"]
@@ -71,6 +71,6 @@ async def sweep_loop(manager: Any, timeout: float) -> None:
         if manager.draining or manager.closing:
             continue
         try:
-            await sweep(manager, timeout, time.time())
+            await sweep(manager, timeout, wallclock.now())
         except Exception as exc:  # pragma: no cover - database hiccup: retry next time
             log.warning("orphan sweep failed", error=repr(exc))

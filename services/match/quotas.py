@@ -20,12 +20,12 @@ A call over either limit is refused before any work, with RESOURCE_EXHAUSTED and
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from wordarena.services.common.errors import too_many
 from wordarena.services.common.ratelimit import Buckets, TokenBucket
+from wordarena.services.match import wallclock
 
 #: What a simulated Hindsight takes of a player's analysis budget beyond the static one.
 SIMULATION_COST = 5
@@ -65,7 +65,7 @@ class AnalysisQuota:
             raise too_many(f"the server's simulations are all busy ({self.max_simulations} in "
                            f"flight); retry in {BUSY_RETRY_S:g}s", BUSY_RETRY_S)
         cost = 1 + (SIMULATION_COST if simulate else 0)
-        wait = self.buckets.take(player_id, time.monotonic(), cost)
+        wait = self.buckets.take(player_id, wallclock.monotonic(), cost)
         if wait is not None:
             raise too_many(f"too much analysis asked: at most {self.limits.rate:g} a second after "
                            f"{self.limits.burst} (a simulation counts {SIMULATION_COST + 1}); "

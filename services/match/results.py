@@ -18,7 +18,6 @@ applies.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +31,7 @@ from wordarena.engine.game import Outcome, Seat, outcomes
 from wordarena.engine.game.events import Event as EngineEvent
 from wordarena.engine.rulesets.model import Ruleset
 from wordarena.services.common.db import Database
-from wordarena.services.match import messages
+from wordarena.services.match import messages, wallclock
 from wordarena.services.match.models import MatchRow, ResultRow
 from wordarena.services.match.runtime import moved_seats
 from wordarena.services.match.store import MatchStore, StoredEvent
@@ -145,7 +144,7 @@ class ResultOutbox:
     async def enqueue(self, report: ctl.ReportResultRequest) -> bool:
         """Store a report to deliver (no-op when one is stored already). True when added."""
         blob = report.SerializeToString(deterministic=True)
-        now = time.time()
+        now = wallclock.now()
 
         def work(s: Session) -> bool:
             if s.get(ResultRow, report.match_id) is not None:
@@ -161,7 +160,7 @@ class ResultOutbox:
     async def claim_due(self, limit: int = 50, hold_seconds: float = 30.0) -> list[Due]:
         """Pending reports whose next attempt is due, held for ``hold_seconds`` so that other
         servers sharing the database do not send them at the same time."""
-        now = time.time()
+        now = wallclock.now()
 
         def work(s: Session) -> list[Due]:
             rows = list(s.exec(select(ResultRow).where(
@@ -181,7 +180,7 @@ class ResultOutbox:
 
     async def settle(self, match_id: str, state: str, error: str = "") -> None:
         """Mark a report ``acked`` or ``refused`` (``error`` replaces the last error when given)."""
-        now = time.time()
+        now = wallclock.now()
         values: dict[str, Any] = {"state": state, "acked_at": now}
         if error:
             values["last_error"] = error[:2000]
@@ -204,7 +203,7 @@ class ResultOutbox:
     async def retry_now(self) -> int:
         """Every pending report due now (the lobby answers again), its attempts kept. Returns how
         many were waiting."""
-        now = time.time()
+        now = wallclock.now()
 
         def work(s: Session) -> int:
             got = s.exec(update(ResultRow).where(  # type: ignore[call-overload]

@@ -34,6 +34,7 @@ from wordarena.services.match import (
     projection,
     records,
     streams,
+    wallclock,
     wire,
 )
 from wordarena.services.match import define as wordnet
@@ -66,7 +67,7 @@ class MatchServicer(m_grpc.MatchServiceServicer):
         if request.match_id not in self.manager.matches:
             await access.may_load(self.manager.store, request.match_id, claims.player_id)
         rt = await self.manager.get(request.match_id)
-        note_call(rt, claims.player_id, time.time())
+        note_call(rt, claims.player_id, wallclock.now())
         return rt, claims
 
     @staticmethod
@@ -157,7 +158,8 @@ class MatchServicer(m_grpc.MatchServiceServicer):
                 try:
                     item = await streams.next_item(sub, self.manager.heartbeat_seconds)
                 except TimeoutError:
-                    hb = c.Event(seq=rt.seq, time=messages.timestamp(time.time()), heartbeat=c.Heartbeat())
+                    hb = c.Event(seq=rt.seq, time=messages.timestamp(wallclock.now()),
+                                 heartbeat=c.Heartbeat())
                     await send(hb)
                     continue
                 if item is None:

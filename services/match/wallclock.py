@@ -1,6 +1,9 @@
-"""The match server's game time: wall-clock seconds (``now``) and timers (``call_later``), for
-game clocks, per-turn deadlines and idle kicks. One module, so that a test can run matches on a
-fake clock by replacing both (``tests/service/match/fake_clock.py``, with :func:`on_sleep`)."""
+"""The match server's time: wall-clock seconds (``now``), a monotonic clock (``monotonic``) and
+timers (``call_later``), for game clocks, per-turn deadlines and idle kicks, aborts, orphans'
+waits, the result outbox's schedule and the analysis budgets. One module, so that a test can run
+matches on a fake clock by replacing them (``tests/service/match/fake_clock.py``, with
+:func:`on_sleep`). Only what other servers read too keeps the real time: leases and their
+renewal (``leases``, ``store``) and the lobby tokens' expiry (``lobby_link``)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,11 @@ from typing import Any, Protocol
 def now() -> float:
     """Seconds since the epoch."""
     return time.time()
+
+
+def monotonic() -> float:
+    """Seconds on a clock that never goes back (rate limits' buckets)."""
+    return time.monotonic()
 
 
 class Cancellable(Protocol):
