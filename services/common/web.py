@@ -266,7 +266,8 @@ class _Uvicorn(uvicorn.Server):
 class WebServer:
     """``app`` served over HTTP/1.1 on ``listen`` (``host:port``, port 0 = a free one) by uvicorn,
     in the running event loop; past ``max_connections`` connections at once (the native port's
-    ``--max-connections``), a new one is answered 503 Service Unavailable."""
+    ``--max-connections``), a new one is answered 503 Service Unavailable. A call's client
+    address is the connection's TCP peer; ``X-Forwarded-For`` is not read."""
 
     def __init__(self, app: ASGIApp, listen: str, max_connections: int | None = None) -> None:
         self.app = app
@@ -294,6 +295,10 @@ class WebServer:
         self.port = int(sock.getsockname()[1])
         config = uvicorn.Config(self.app, lifespan="off", log_config=None, access_log=False,
                                 server_header=False, timeout_graceful_shutdown=1.0, http="h11",
+                                # a client's address is its TCP peer, as on the native port: uvicorn's
+                                # default took X-Forwarded-For from a loopback peer as the client's
+                                # (one there named a new address per call past every per-address limit)
+                                proxy_headers=False,
                                 # uvicorn counts the connection asking too: N others at once + 1
                                 limit_concurrency=None if self.max_connections is None
                                 else self.max_connections + 1)

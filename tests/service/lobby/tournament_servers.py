@@ -33,6 +33,7 @@ class Servers:
     stub: tournament_pb2_grpc.TournamentServiceStub
     md: Metadata
     director_id: str
+    web_port: int = 0  # the lobby's gRPC-Web port (``servers(..., web_listen=...)``)
 
     async def guest(self, name: str) -> tuple[str, Metadata]:
         """A new guest: (player id, call metadata)."""
@@ -73,9 +74,12 @@ async def start_linked_match(tmp_path: Path, lobby_port: int, server_id: str, **
 
 
 @asynccontextmanager
-async def servers(database_url: str, tmp_path: Path, **options: Any) -> AsyncIterator[Servers]:
-    """A lobby (``LobbyOptions`` overridden by ``options``) and a match server linked to it."""
-    settings = Settings(service="lobby", listen="127.0.0.1:0", database_url=database_url, data_dir=tmp_path)
+async def servers(database_url: str, tmp_path: Path, *, web_listen: str = "",
+                  **options: Any) -> AsyncIterator[Servers]:
+    """A lobby (``LobbyOptions`` overridden by ``options``; ``web_listen``: its gRPC-Web port
+    too) and a match server linked to it."""
+    settings = Settings(service="lobby", listen="127.0.0.1:0", database_url=database_url, data_dir=tmp_path,
+                        web_listen=web_listen)
     opts: dict[str, Any] = {
         "password_time_cost": 1,
         "password_memory_kib": 1024,
@@ -91,7 +95,7 @@ async def servers(database_url: str, tmp_path: Path, **options: Any) -> AsyncIte
     try:
         assert ms.link is not None
         await asyncio.wait_for(ms.link.registered.wait(), 10)
-        env = Servers(channel, db, tournament_pb2_grpc.TournamentServiceStub(channel), [], "")
+        env = Servers(channel, db, tournament_pb2_grpc.TournamentServiceStub(channel), [], "", server.web_port)
         env.director_id, env.md = await env.guest("Director")
         yield env
     finally:

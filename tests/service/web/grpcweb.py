@@ -94,11 +94,11 @@ def _check(status: dict[str, str]) -> None:
 
 async def stream(client: httpx.AsyncClient, base: str, method: str, request: Message,
                  response_type: type[Message], token: str | None = None,
-                 origin: str | None = None) -> AsyncIterator[Message]:
-    """The messages of a call of ``method`` (``/pkg.Service/Method``); ``GrpcWebError`` at the
-    end when its status is not OK."""
+                 origin: str | None = None, **more: str) -> AsyncIterator[Message]:
+    """The messages of a call of ``method`` (``/pkg.Service/Method``; ``more``: more request
+    headers); ``GrpcWebError`` at the end when its status is not OK."""
     async with client.stream("POST", base + method, content=frame(request),
-                             headers=headers(token, origin)) as response:
+                             headers=headers(token, origin, **more)) as response:
         assert response.status_code == 200, (response.status_code, await response.aread())
         if "grpc-status" in response.headers:  # trailers-only: the status in the headers
             _check(dict(response.headers))
@@ -116,9 +116,9 @@ async def stream(client: httpx.AsyncClient, base: str, method: str, request: Mes
 
 async def unary(client: httpx.AsyncClient, base: str, method: str, request: Message,
                 response_type: type[Message], token: str | None = None,
-                origin: str | None = None) -> Any:
+                origin: str | None = None, **more: str) -> Any:
     """The one answer of a unary call (``GrpcWebError`` when refused)."""
-    answers = [m async for m in stream(client, base, method, request, response_type, token, origin)]
+    answers = [m async for m in stream(client, base, method, request, response_type, token, origin, **more)]
     assert len(answers) == 1, answers
     return answers[0]
 
