@@ -4,7 +4,10 @@ PostgreSQL: ``WORDARENA_TEST_POSTGRES_URL`` (default
 ``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``), the one variable every test honours.
 Tests that need it skip with a visible reason when no server is reachable — except when ``CI`` is
 set, where they fail instead. Each test using ``database_url`` gets a fresh database: an SQLite
-file, or a new PostgreSQL database created for it and dropped afterwards.
+file, or a new PostgreSQL database created for it and dropped afterwards. PostgreSQL only where
+the store is what a test proves (``@pytest.mark.database``: restarts on one store, servers
+sharing it, races, leases, outages, migrations); every other test runs on SQLite, and on both
+under ``--soak``.
 
 No silent skips: under ``CI`` (set by .ci/run) a test that skips fails, unless its node id is on
 ``CI_SKIP_ALLOW_LIST`` below with the reason it may skip there. Outside CI, skips stay skips and
@@ -21,6 +24,49 @@ from pathlib import Path
 import pytest
 
 pytest_plugins = ("pytester",)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--soak", action="store_true", default=False,
+                     help="run every oracle and soak sweep in full (tests/soak.py); by default each "
+                          "runs a seeded sample")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``--soak`` reaches the sweeps through ``soak.FULL``, and the processes they start through
+    ``WORDARENA_TEST_SOAK``."""
+    import soak
+
+    soak.FULL = bool(config.getoption("--soak")) or soak.FULL
+    if soak.FULL:
+        os.environ["WORDARENA_TEST_SOAK"] = "1"
+    config.addinivalue_line("markers", "soak: an oracle or soak sweep: a seeded sample by default, "
+                                       "in full under --soak (tests/soak.py)")
+    config.addinivalue_line("markers", "database: what the test proves is the store's (restarts on it, "
+                                       "servers sharing it, races, leases, outages, migrations): "
+                                       "database_url runs it on SQLite and on PostgreSQL")
+
+
+def _parametrizes(marker: pytest.Mark, name: str) -> bool:
+    names = marker.args[0] if marker.args else marker.kwargs.get("argnames", "")
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",")]
+    return name in names
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``database_url``: SQLite, and PostgreSQL as well where the store is what the test proves
+    (``@pytest.mark.database``) and, under ``--soak``, everywhere. A module or test may still
+    choose its own (``pytest.mark.parametrize("database_url", [...], indirect=True)``)."""
+    if "database_url" not in metafunc.fixturenames:
+        return
+    if any(_parametrizes(m, "database_url") for m in metafunc.definition.iter_markers("parametrize")):
+        return
+    import soak
+
+    both = soak.FULL or metafunc.definition.get_closest_marker("database") is not None
+    kinds = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)] if both else ["sqlite"]
+    metafunc.parametrize("database_url", kinds, indirect=True)
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
@@ -140,10 +186,11 @@ def database_outage(postgres_database: str) -> Iterator[DatabaseOutage]:
         outage.end()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database of each kind: an SQLite file, then a PostgreSQL database."""
-    if request.param == "sqlite":
+    """A fresh database: an SQLite file; for a test marked ``database`` (or under ``--soak``) a
+    PostgreSQL database too (``pytest_generate_tests``)."""
+    if getattr(request, "param", "sqlite") == "sqlite":
         yield f"sqlite:///{tmp_path / 'test.db'}"
     else:
         yield request.getfixturevalue("postgres_database")

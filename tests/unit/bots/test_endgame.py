@@ -7,6 +7,7 @@ import math
 from collections import Counter
 
 import pytest
+import soak
 
 from wordarena.engine.bots import endgame_native
 from wordarena.engine.bots.endcorpus import empty_bag_positions, small_racks
@@ -18,9 +19,11 @@ from wordarena.engine.game.state import GameState
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
 
-# 200 small end games: (family, positions, rack cuts per self-play game). Word Tiles' brute
-# force is the slowest (a pending play is accepted or checked; 4 zero turns end its game).
-SMALL = (("classic", 130, 10), ("scrabble", 50, 10), ("wordtiles", 20, 5))
+# 200 small end games under --soak, 40 by default (tests/soak.py): (family, positions, rack cuts
+# per self-play game). Word Tiles' brute force is the slowest (a pending play is accepted or
+# checked; 4 zero turns end its game).
+SMALL = soak.pick((("classic", 130, 10), ("scrabble", 50, 10), ("wordtiles", 20, 5)),
+                  (("classic", 24, 10), ("scrabble", 10, 10), ("wordtiles", 6, 5)))
 # The implementations of the search: the Python reference, and the C one when it is built
 # (engine.bots.endgame_native); each is checked on its own against brute force.
 ENGINES = ("python", "native") if endgame_native.available() else ("python",)
@@ -64,10 +67,11 @@ def small_end_games(lexicon) -> list[GameState]:
     return out
 
 
-@pytest.mark.timeout(900)  # ~2 CPU minutes of brute force; the shared machine is loaded
+@pytest.mark.soak
+@pytest.mark.timeout(900)  # ~2 CPU minutes of brute force under --soak; the machine is shared
 def test_the_search_agrees_with_brute_force_on_200_small_end_games(lexicon) -> None:
     positions = small_end_games(lexicon)
-    assert len(positions) == 200
+    assert len(positions) == sum(count for _, count, _ in SMALL)
     assert {p.ruleset.family for p in positions} == {"classic", "scrabble", "wordtiles"}
     outcomes = Counter()
     for state in positions:

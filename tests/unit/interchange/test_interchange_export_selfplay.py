@@ -1,13 +1,15 @@
 """Every record ``record_from_events`` writes of a self-play game re-checks clean with
 ``wordarena gcg check`` and replays (``parse_gcg`` → ``replay_record``) to the game's final
-board and scores: 200 seeded games of each family (weak bots, so that each run stays short;
-War of Words on every board, Word Tiles and War of Words with 2 to 4 players)."""
+board and scores: 200 seeded games of each family under ``--soak``, a sample of 24 by default
+(tests/soak.py; weak bots, so that each run stays short; War of Words on every board, Word Tiles
+and War of Words with 2 to 4 players)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import soak
 
 from wordarena.clients.cli.main import main
 from wordarena.engine.board import Cells
@@ -24,7 +26,7 @@ from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.rulesets.catalog import list_rulesets
 from wordarena.engine.rulesets.model import Ruleset
 
-GAMES = 200
+GAMES = soak.pick(200, 24)
 NICKS = ("ann", "ben", "cat", "dan")
 
 
@@ -58,7 +60,7 @@ def play(family: str) -> list[tuple[Ruleset, int, GameOutcome]]:
     return games
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.parametrize("family", ["classic", "wordtiles", "scrabble", "warofwords"])
 def test_every_selfplay_record_checks_clean_and_replays_to_the_final_position(
         family: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

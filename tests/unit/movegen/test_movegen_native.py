@@ -1,8 +1,9 @@
 """The native move-generation core against the pure-Python generator, move for move.
 
-Random positions (Hypothesis, 5,000 in all) of the four families in seven languages, on small
-lexicons sampled from each language's own word list: both implementations must return the same
-moves — tiles, blanks, scores, directions — in the same order (``mg_support.agreed_moves``),
+Random positions (Hypothesis: 5,000 in all under ``--soak``, 700 by default, tests/soak.py) of
+the four families in seven languages, on small lexicons sampled from each language's own word
+list: both implementations must return the same moves — tiles, blanks, scores, directions — in
+the same order (``mg_support.agreed_moves``),
 and the native core must answer every position itself (War of Words wildcards and open portal
 pairs included: a third of the War of Words positions get one or two pairs). Then the switch
 (``WORDARENA_MOVEGEN``) as a user meets it.
@@ -17,6 +18,7 @@ from functools import cache
 from itertools import islice
 
 import pytest
+import soak
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mg_support import agreed_moves, movegen_implementation, native_covers, state_links
@@ -42,7 +44,8 @@ RULESETS = {
 }
 GAMES = 48  # random games per ruleset; a position is a game, a turn in it and a rack
 TURNS = 10
-EXAMPLES = {"classic": 1400, "scrabble": 1200, "wordtiles": 1200, "warofwords": 1200}
+EXAMPLES = soak.pick({"classic": 1400, "scrabble": 1200, "wordtiles": 1200, "warofwords": 1200},
+                     {"classic": 200, "scrabble": 150, "wordtiles": 150, "warofwords": 200})
 
 
 @cache
@@ -162,6 +165,7 @@ def _differential(family: str) -> None:
 
 # War of Words takes ~75 s of CPU (portal positions: the Python generator and the engine's
 # judge are slow), and several times that in wall time on a loaded machine
+@pytest.mark.soak
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("family", list(RULESETS))
 def test_native_and_python_give_the_same_moves_on_random_positions(family: str) -> None:

@@ -1,5 +1,6 @@
 """Issue 7: "A self-play test runs 200 seeded bot games across all boards to the end without
-an error, and prints the score distribution and how often each action was used."
+an error, and prints the score distribution and how often each action was used." The 200
+games under ``--soak``; by default a sample of 28: each board with each pair of levels (tests/soak.py).
 
 Rule sentences checked on every game: "The game ends when all letters are exhausted from the
 supply, and one of the players plays all of their letters … The game also ends on the third
@@ -12,6 +13,7 @@ import statistics
 from collections import Counter
 
 import pytest
+import soak
 
 from wordarena.engine.bots import Bot, play_game
 from wordarena.engine.families import get_ruleset
@@ -19,11 +21,11 @@ from wordarena.engine.game import Play
 from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.rulesets.layout import board_ids
 
-GAMES = 200
+GAMES = soak.pick(200, 28)
 LEVELS = ((1, 2), (2, 3), (1, 3), (2, 2))  # small levels keep 200 games quick
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @pytest.mark.timeout(900)
 def test_200_seeded_bot_games_across_every_board_end_without_error() -> None:
     lexicon = load_lexicon("en")
