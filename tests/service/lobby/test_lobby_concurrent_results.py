@@ -9,11 +9,15 @@ import hashlib
 import time
 import uuid
 
+import pytest
 from lobby_harness import LobbyEnv
 
 from wordarena.services.lobby.records import SeatEnd
 from wordarena.services.lobby.standings import MatchReport
 from wordarena.v1 import lobby_pb2
+
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
 
 GAMES = 16
 

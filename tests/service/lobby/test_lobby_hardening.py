@@ -23,6 +23,9 @@ from wordarena.services.lobby.models import RequestRow
 from wordarena.services.lobby.options import REQUEST_LEASE_S
 from wordarena.v1 import common_pb2, control_pb2, lobby_pb2
 
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
+
 LEAKS = ("sql", "select ", "insert ", "update ", "psycopg", "traceback", "lobby_", "exception", "nul",
          "0x00", "\x00", "file \"")
 

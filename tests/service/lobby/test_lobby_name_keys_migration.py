@@ -19,6 +19,9 @@ from wordarena.services.lobby.models import PlayerRow
 from wordarena.services.lobby.passwords import Passwords
 from wordarena.v1 import lobby_pb2
 
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
+
 
 @pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
 async def test_an_account_keyed_before_tr39_signs_in_after_the_upgrade(

@@ -8,11 +8,15 @@ import asyncio
 import uuid
 
 import grpc
+import pytest
 from lobby_harness import LobbyEnv
 
 from wordarena.services.common.errors import detail
 from wordarena.services.lobby import store
 from wordarena.v1 import common_pb2, errors_pb2, lobby_pb2
+
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
 
 
 def _md(token: str) -> tuple[tuple[str, str], ...]:

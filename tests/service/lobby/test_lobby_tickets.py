@@ -28,6 +28,9 @@ from wordarena.services.common.errors import detail
 from wordarena.services.lobby.models import MatchRow, MatchSeatRow, TicketRow
 from wordarena.v1 import common_pb2, errors_pb2, lobby_pb2
 
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
+
 Meta = tuple[tuple[str, str], ...]
 CRIT = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)
 

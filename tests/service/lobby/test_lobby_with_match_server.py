@@ -96,6 +96,7 @@ def _move(action: Any) -> c.Move:
     return c.Move(pass_turn=c.PassMove())
 
 
+@pytest.mark.database  # restarts on its store
 async def test_guest_plays_a_bot_to_the_end_and_the_result_is_recorded_once(
     database_url: str, tmp_path: Path
 ) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from lobby_harness import eventually
 
 from wordarena.clients.cli.client import Client, Config
@@ -33,6 +34,9 @@ from wordarena.services.match.main import start as start_match
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import lobby_pb2, lobby_pb2_grpc
 from wordarena.v1 import match_pb2 as m
+
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
 
 ROOT = Path(__file__).resolve().parents[3]
 PASS = c.Move(pass_turn=c.PassMove())

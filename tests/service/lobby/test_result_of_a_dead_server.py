@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from lobby_harness import eventually
 
 from wordarena.clients.cli.client import Client, Config
@@ -24,6 +25,9 @@ from wordarena.services.match.main import start as start_match
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import lobby_pb2
 from wordarena.v1 import match_pb2 as m
+
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
 
 
 async def _match_server(database_url: str, data_dir: Path, lobby_port: int, server_id: str) -> MatchServer:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import grpc
+import pytest
 from google.protobuf.duration_pb2 import Duration
 from tournament_servers import start_linked_match
 
@@ -23,6 +24,9 @@ from wordarena.services.lobby import store
 from wordarena.services.lobby.tournaments import rows
 from wordarena.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, tournament_pb2_grpc
 from wordarena.v1 import tournament_pb2 as tp
+
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
 
 LOBBY = [sys.executable, "-m", "wordarena.services.lobby.main"]
 

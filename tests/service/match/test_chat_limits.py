@@ -82,6 +82,7 @@ async def test_chat_beyond_the_per_match_cap_is_resource_exhausted_without_retry
     await _chat(alice, mid)  # per player
 
 
+@pytest.mark.database  # restarts on its store
 async def test_the_chat_cap_survives_a_restart(harness: Harness) -> None:
     srv = await harness.start(chat_per_match=2)
     mid = await harness.create(srv)

@@ -29,6 +29,9 @@ from wordarena.v1 import control_pb2 as ctl
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
 
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
+
 
 async def _stream(p: Player, mid: str, until: int, after: int = 0) -> list[c.Event]:
     """The events of the match from ``after`` up to seq ``until``, as StreamMatch sends them."""

@@ -8,10 +8,14 @@ import uuid
 from typing import Any
 
 import grpc
+import pytest
 from match_harness import Harness, MatchServer, Player
 
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import match_pb2 as m
+
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
 
 
 async def test_an_old_finished_match_is_forgotten_and_read_again_from_its_log(harness: Harness) -> None:

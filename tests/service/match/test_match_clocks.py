@@ -62,6 +62,7 @@ async def test_scrabble_clock_runs_past_zero_and_each_started_minute_over_costs_
     assert list(result.winner_seats) == [1]
 
 
+@pytest.mark.database  # restarts on its store
 async def test_a_restarted_server_keeps_each_seats_clock_as_it_stood(
         harness: Harness, clock: FakeClock) -> None:
     """The clocks are part of the durable log: after Alice used 4 minutes and Bob 7, a server
@@ -82,6 +83,7 @@ async def test_a_restarted_server_keeps_each_seats_clock_as_it_stood(
     assert [s.clock.running for s in view.seats] == [True, False]  # Alice is to move again
 
 
+@pytest.mark.database  # restarts on its store
 async def test_last_move_time_is_when_the_seat_last_moved_or_joined_and_survives_a_restart(
         harness: Harness, clock: FakeClock) -> None:
     """Seat.last_move_time: "When the seat last made a move (or joined)": both seats at the

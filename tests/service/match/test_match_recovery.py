@@ -18,6 +18,9 @@ from wordarena.services.match import metrics
 from wordarena.services.match.main import MatchServer, start
 from wordarena.services.match.manager import MatchManager
 
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
+
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 

@@ -242,6 +242,7 @@ async def test_hidden_information_on_every_message(harness: Harness) -> None:
                for ev in [msg.event])
 
 
+@pytest.mark.database  # restarts on its store
 async def test_restart_resumes_from_the_log(harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv, seed=9)
@@ -260,6 +261,7 @@ async def test_restart_resumes_from_the_log(harness: Harness) -> None:
     assert r.last_seq == before.last_seq + 1
 
 
+@pytest.mark.database  # restarts on its store
 async def test_clock_runs_out_as_a_timeout_event_and_survives_restart(harness: Harness) -> None:
     srv = await harness.start()
     mid = await harness.create(srv, ruleset="wordtiles", players=("alice", "bob", "carl"), seed=4)

@@ -19,6 +19,9 @@ from stored_logs.make_logs import expected
 from wordarena.services.match.models import EventRow, MatchRow, RequestRow
 from wordarena.v1 import match_pb2 as m
 
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
+
 LOGS = sorted((Path(__file__).parent / "stored_logs").glob("*.json"))
 
 

@@ -27,6 +27,9 @@ from wordarena.v1 import control_pb2_grpc, match_pb2_grpc
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
 
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
+
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "orphan-secret"
 SERVICE = [("authorization", f"Bearer {TOKEN}")]

@@ -16,6 +16,9 @@ from wordarena.services.common.db import Database
 from wordarena.services.match.models import MatchRow, RequestRow
 from wordarena.services.match.store import ConflictError, MatchStore, StoredEvent
 
+# the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
+pytestmark = pytest.mark.database
+
 OWNER = "s1|127.0.0.1:1"
 
 
