@@ -95,7 +95,8 @@ async def servers(database_url: str, tmp_path: Path, *, web_listen: str = "",
     try:
         assert ms.link is not None
         await asyncio.wait_for(ms.link.registered.wait(), 10)
-        env = Servers(channel, db, tournament_pb2_grpc.TournamentServiceStub(channel), [], "", server.web_port)
+        env = Servers(channel, db, tournament_pb2_grpc.TournamentServiceStub(channel), [], "",
+                      web_port=server.web_port)
         env.director_id, env.md = await env.guest("Director")
         yield env
     finally:

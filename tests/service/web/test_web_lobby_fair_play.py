@@ -13,8 +13,15 @@ from pathlib import Path
 
 import grpc
 import pytest
+import test_lobby_open_caps as open_caps
+import test_lobby_service as lobby_service
+import test_lobby_sign_in_abuse as sign_in_abuse
+import test_message_limit as message_limit
+import test_tournament_consent as consent
+import test_tournament_no_show as no_show
 from grpcweb import GrpcWebError, unary
 from lobby_harness import LobbyEnv
+from test_tournament_no_show import SkewedClock, clock  # noqa: F401 (the fixture)
 from web_lobby_harness import WebLobby
 
 from wordarena.services.lobby.options import LobbyOptions
@@ -81,3 +88,154 @@ async def test_a_forwarded_for_header_does_not_change_a_browsers_address(
         assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED  # one address, both ports
     finally:
         await web.stop_lobby(env)
+
+
+# -- tournaments: nobody plays an event they did not agree to (test_tournament_consent) -----------
+
+
+@pytest.fixture
+def web_servers(web: WebLobby, monkeypatch: pytest.MonkeyPatch) -> WebLobby:
+    """The tournament tests' ``servers`` (a lobby and a match server) with the lobby's web port."""
+    for module in (consent, no_show):
+        monkeypatch.setattr(module, "servers", web.servers)
+    return web
+
+
+async def test_a_director_cannot_enter_another_player_into_a_rated_event_over_grpc_web(
+    web_servers: WebLobby, database_url: str, tmp_path: Path
+) -> None:
+    await consent.test_a_director_cannot_enter_another_player_into_a_rated_event(database_url, tmp_path)
+    web_servers.over_the_web("SignInGuest", "CreateTournament", "AddEntrant", "Register", "StartTournament",
+                             "GetTournament", "EndTournament", "GetPlayerRecord")
+
+
+async def test_an_invited_player_sees_the_invitation_and_accepts_it_over_grpc_web(
+    web_servers: WebLobby, database_url: str, tmp_path: Path
+) -> None:
+    await consent.test_an_invited_player_sees_the_invitation_and_accepts_it(database_url, tmp_path)
+    web_servers.over_the_web("AddEntrant", "ListTournaments", "CheckIn", "Register", "StartTournament",
+                             "GetTournament")
+
+
+async def test_an_invitation_accepted_while_the_event_runs_pairs_from_the_next_round_over_grpc_web(
+    web_servers: WebLobby, database_url: str, tmp_path: Path
+) -> None:
+    await consent.test_an_invitation_accepted_while_the_event_runs_pairs_from_the_next_round(
+        database_url, tmp_path)
+    web_servers.over_the_web("AddEntrant", "PairRound", "Register", "SignInGuest")
+
+
+async def test_an_invited_player_declines_and_a_new_invitation_asks_again_over_grpc_web(
+    web_servers: WebLobby, database_url: str, tmp_path: Path
+) -> None:
+    await consent.test_an_invited_player_declines_and_a_new_invitation_asks_again(database_url, tmp_path)
+    web_servers.over_the_web("AddEntrant", "Unregister", "GetTournament")
+
+
+async def test_a_player_who_does_not_show_forfeits_by_the_bye_spread_over_grpc_web(
+    web_servers: WebLobby, database_url: str, tmp_path: Path, clock: SkewedClock  # noqa: F811
+) -> None:
+    await no_show.test_a_player_who_does_not_show_forfeits_by_the_bye_spread(database_url, tmp_path, clock)
+    web_servers.over_the_web("CreateTournament", "Register", "StartTournament", "GetTournament",
+                             "WatchTournament", "GetPlayerRecord")
+
+
+# -- open caps: no flood hides the lobby (test_lobby_open_caps) -------------------------------------
+
+
+async def test_a_player_holds_at_most_five_open_tables_over_grpc_web(
+    web: WebLobby, web_env: LobbyEnv
+) -> None:
+    await open_caps.test_a_player_holds_at_most_five_open_tables(web_env)
+    web.over_the_web("SignInGuest", "CreateTable", "JoinTable", "ListTables", "LeaveTable")
+
+
+async def test_a_player_creates_at_most_five_unfinished_tournaments_over_grpc_web(
+    web: WebLobby, web_env: LobbyEnv
+) -> None:
+    await open_caps.test_a_player_creates_at_most_five_unfinished_tournaments(web_env)
+    web.over_the_web("SignInGuest", "CreateTournament", "EndTournament")
+
+
+async def test_the_guests_of_one_address_share_a_cap_over_grpc_web(
+    web: WebLobby, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(open_caps, "start_lobby", web.start_lobby)
+    monkeypatch.setattr(open_caps, "stop_lobby", web.stop_lobby)
+    await open_caps.test_the_guests_of_one_address_share_a_cap(database_url, tmp_path)
+    web.over_the_web("SignInGuest", "CreateTable", "CreateTournament", "ClaimAccount")
+
+
+async def test_tournaments_list_real_events_first_and_page_over_grpc_web(
+    web: WebLobby, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(open_caps, "start_lobby", web.start_lobby)
+    monkeypatch.setattr(open_caps, "stop_lobby", web.stop_lobby)
+    await open_caps.test_tournaments_list_real_events_first_and_page(database_url, tmp_path)
+    web.over_the_web("CreateTournament", "AddEntrant", "StartTournament", "Register", "ListTournaments")
+
+
+# -- sign-in throttles per client address (test_lobby_sign_in_abuse, test_lobby_service) -----------
+
+
+async def test_a_guest_flood_from_one_address_is_throttled_and_others_still_sign_in_over_grpc_web(
+    web: WebLobby, web_dual: tuple[LobbyEnv, lobby_pb2_grpc.LobbyServiceStub]
+) -> None:
+    await sign_in_abuse.test_a_guest_flood_from_one_address_is_throttled_and_others_still_sign_in(web_dual)
+    web.from_host("127.0.0.1", "SignInGuest")
+    web.from_host("::1", "SignInGuest")
+
+
+async def test_an_attacker_failing_passwords_does_not_lock_the_owner_out_over_grpc_web(
+    web: WebLobby, web_dual: tuple[LobbyEnv, lobby_pb2_grpc.LobbyServiceStub]
+) -> None:
+    await sign_in_abuse.test_an_attacker_failing_passwords_does_not_lock_the_owner_out(web_dual)
+    web.from_host("127.0.0.1", "SignIn")
+    web.from_host("::1", "SignInGuest", "ClaimAccount", "SignIn")
+
+
+async def test_failed_sign_ins_back_off_exponentially_over_grpc_web(
+    web: WebLobby, web_dual: tuple[LobbyEnv, lobby_pb2_grpc.LobbyServiceStub]
+) -> None:
+    await sign_in_abuse.test_failed_sign_ins_back_off_exponentially(web_dual)
+    web.over_the_web("SignIn")
+
+
+async def test_a_guest_token_is_revoked_when_the_guest_claims_the_account_over_grpc_web(
+    web: WebLobby, web_dual: tuple[LobbyEnv, lobby_pb2_grpc.LobbyServiceStub]
+) -> None:
+    await sign_in_abuse.test_a_guest_token_is_revoked_when_the_guest_claims_the_account(web_dual)
+    web.from_host("127.0.0.1", "SignInGuest", "GetMe", "ClaimAccount", "RefreshToken")
+    web.from_host("::1", "GetMe", "RefreshToken")
+
+
+async def test_guessing_many_names_from_one_address_is_throttled_over_grpc_web(
+    web: WebLobby, web_dual: tuple[LobbyEnv, lobby_pb2_grpc.LobbyServiceStub]
+) -> None:
+    await sign_in_abuse.test_guessing_many_names_from_one_address_is_throttled(web_dual)
+    web.from_host("127.0.0.1", "SignIn")
+    web.from_host("::1", "SignInGuest", "ClaimAccount", "SignIn")
+
+
+async def test_failed_sign_ins_hold_the_name_back_for_the_backoff_over_grpc_web(
+    web: WebLobby, web_env: LobbyEnv
+) -> None:
+    await lobby_service.test_failed_sign_ins_hold_the_name_back_for_the_backoff(web_env)
+    web.over_the_web("SignIn")
+
+
+# -- the request size limit (test_message_limit) ---------------------------------------------------
+
+
+async def test_a_request_over_one_mib_is_refused_for_its_size_over_grpc_web(
+    web: WebLobby, web_env: LobbyEnv
+) -> None:
+    await message_limit.test_a_request_over_one_mib_is_refused_for_its_size(web_env)
+    web.over_the_web("SignInGuest")
+
+
+async def test_a_request_under_one_mib_reaches_the_rules_over_grpc_web(
+    web: WebLobby, web_env: LobbyEnv
+) -> None:
+    await message_limit.test_a_request_under_one_mib_reaches_the_rules(web_env)
+    web.over_the_web("SignInGuest")

@@ -56,9 +56,11 @@ class WebLobby:
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.hosts: list[tuple[str, str]] = []  # (host, method name) of each call
 
         async def sent(request: httpx.Request) -> None:
             self.calls.append(request.url.path)
+            self.hosts.append((request.url.host, request.url.path.rsplit("/", 1)[-1]))
 
         self.client = httpx.AsyncClient(timeout=60, event_hooks={"request": [sent]})
 
@@ -90,6 +92,12 @@ class WebLobby:
             env.channel = self.channel(env.web_port)  # type: ignore[assignment]
             env.stub = tournament_pb2_grpc.TournamentServiceStub(env.channel)
             yield env
+
+    def from_host(self, host: str, *methods: str) -> None:
+        """Each of ``methods`` was called over the web port at ``host`` (``127.0.0.1``, ``::1``):
+        on loopback, the client address the lobby saw."""
+        missing = [m for m in methods if (host, m) not in self.hosts]
+        assert not missing, (host, missing, sorted(set(self.hosts)))
 
     def over_the_web(self, *methods: str) -> None:
         """Each of ``methods`` (``Service/Method`` or ``Method``) was called over the web."""
