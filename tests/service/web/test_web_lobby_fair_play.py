@@ -14,6 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 import test_lobby_open_caps as open_caps
+import test_lobby_oversized_lists as oversized_lists
 import test_lobby_service as lobby_service
 import test_lobby_sign_in_abuse as sign_in_abuse
 import test_message_limit as message_limit
@@ -132,6 +133,13 @@ async def test_an_invited_player_declines_and_a_new_invitation_asks_again_over_g
     web_servers.over_the_web("AddEntrant", "Unregister", "GetTournament")
 
 
+async def test_a_director_enters_themselves_without_an_invitation_over_grpc_web(
+    web_servers: WebLobby, database_url: str, tmp_path: Path
+) -> None:
+    await consent.test_a_director_enters_themselves_without_an_invitation(database_url, tmp_path)
+    web_servers.over_the_web("CreateTournament", "AddEntrant")
+
+
 async def test_a_player_who_does_not_show_forfeits_by_the_bye_spread_over_grpc_web(
     web_servers: WebLobby, database_url: str, tmp_path: Path, clock: SkewedClock  # noqa: F811
 ) -> None:
@@ -239,3 +247,20 @@ async def test_a_request_under_one_mib_reaches_the_rules_over_grpc_web(
 ) -> None:
     await message_limit.test_a_request_under_one_mib_reaches_the_rules(web_env)
     web.over_the_web("SignInGuest")
+
+
+# -- oversized lists are refused by their length (test_lobby_oversized_lists) ---------------------
+
+
+async def test_a_table_with_a_hundred_thousand_bots_is_refused_without_reading_them_over_grpc_web(
+    web: WebLobby, web_env: LobbyEnv
+) -> None:
+    await oversized_lists.test_a_table_with_a_hundred_thousand_bots_is_refused_without_reading_them(web_env)
+    web.over_the_web("SignInGuest", "CreateTable")
+
+
+async def test_a_table_filter_with_a_hundred_thousand_states_is_refused_naming_it_over_grpc_web(
+    web: WebLobby, web_env: LobbyEnv
+) -> None:
+    await oversized_lists.test_a_table_filter_with_a_hundred_thousand_states_is_refused_naming_it(web_env)
+    web.over_the_web("SignInGuest", "ListTables")
