@@ -19,6 +19,7 @@ from google.rpc import error_details_pb2
 from lobby_harness import LobbyEnv
 
 from wordarena.services.common.errors import detail
+from wordarena.services.lobby.api import requests
 from wordarena.services.lobby.models import RequestRow
 from wordarena.services.lobby.options import REQUEST_LEASE_S
 from wordarena.v1 import common_pb2, control_pb2, lobby_pb2
@@ -58,7 +59,12 @@ async def test_a_claim_left_pending_by_a_dead_lobby_is_taken_over_after_its_leas
     assert [t.table_id for t in mine.tables if t.host_player_id == pid] == [first.table.table_id]
 
 
-async def test_a_claim_still_within_its_lease_is_not_taken_over(env: LobbyEnv) -> None:
+async def test_a_claim_still_within_its_lease_is_not_taken_over(
+    env: LobbyEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A repeat waits REQUEST_WAIT_S (10 s) for the first call's answer before ABORTED: 1 s here
+    # (the claim is an hour from its lease's end either way).
+    monkeypatch.setattr(requests, "REQUEST_WAIT_S", 1.0)
     pid, md = await _guest(env)
     rid = uuid.uuid4().hex
 
