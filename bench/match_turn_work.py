@@ -73,8 +73,9 @@ def play_turn(rt: Runtime, seat: int, tiles: list[list[Any]] | None) -> None:
     else:
         new_state, engine_events = apply(rt.state, action)
     events = eventlog.to_stored(rt, engine_events, new_state, 1.0)
-    racks = events[-1].payload["after"]["racks"]
-    rack = messages.rack(rt.ruleset, racks[seat])
+    after = events[-1].event.after  # as the servicer's answer reads it (service.SubmitTurn)
+    assert after is not None
+    rack = messages.rack(rt.ruleset, list(after.racks[seat]), after.irradiated)
     wire.turn_answer(rt, events, seat, rt.seq + len(events), rack)
     for ev in events:
         ev.text  # noqa: B018 - encoded as the store writes it

@@ -81,34 +81,38 @@ class StoredEvent:
 
     @property
     def payload(self) -> dict[str, Any]:
-        """The payload (a compacted event's decoded afresh: a change to it is not kept)."""
+        """The payload as stored (a typed or compacted event's made afresh: a change to it is
+        not kept). Readers of the log read ``event``; this is the codec's side."""
         if self._payload is not None:
             return self._payload
+        if self._typed is not None:
+            return codec.encode(self._typed)
         decoded: dict[str, Any] = json.loads(self.text)
         return decoded
 
     @staticmethod
     def of(event: MatchEvent) -> StoredEvent:
-        """A typed event as stored: its payload in today's version of the codec."""
-        stored = StoredEvent(event.seq, event.time, event.kind, codec.encode(event))
-        stored._typed = event
+        """A typed event to store: it keeps the typed event (its payload dict is only made to
+        encode its text, once), which is smaller than the dict."""
+        stored = StoredEvent(event.seq, event.time, event.kind)
+        stored._payload, stored._typed = None, event
         return stored
 
     @property
     def event(self) -> MatchEvent:
         """The typed event (``core.events``): what every reader of the log reads. Decoded once
-        while the payload is kept; a compacted event's afresh on each read."""
+        while the event is not compacted; a compacted event's afresh on each read."""
         if self._typed is not None:
             return self._typed
         typed = codec.decode(self.seq, self.time, self.kind, self.payload)
         if self._payload is not None:
-            self._typed = typed
+            self._typed, self._payload = typed, None
         return typed
 
     def upgrade(self, event: MatchEvent) -> None:
         """Hold ``event``, this event as today's codec reads it (an older version's, upgraded
         in memory when its log is loaded: ``core.events.upgrade_log``); the log stays as written."""
-        self._payload, self._typed, self._text, self._packed = codec.encode(event), event, None, None
+        self._payload, self._typed, self._text, self._packed = None, event, None, None
 
     @property
     def text(self) -> str:
@@ -118,14 +122,13 @@ class StoredEvent:
         if self._packed is not None:
             block, start, end = self._packed
             return inflate(block)[start:end].decode()
-        assert self._payload is not None
-        self._text = encode_payload(self._payload)
+        self._text = encode_payload(self.payload)
         return self._text
 
     @property
     def compacted(self) -> bool:
         """True once only the JSON text is kept (deflated or not)."""
-        return self._payload is None
+        return self._payload is None and self._typed is None
 
     @property
     def packed(self) -> bool:
@@ -139,7 +142,7 @@ class StoredEvent:
 
     def compact(self) -> None:
         """Keep only the payload's JSON text (see the class doc)."""
-        if self._payload is not None:
+        if not self.compacted:
             self.text  # noqa: B018 - encodes it if the store has not yet
             self._payload = self._typed = None
 
