@@ -11,64 +11,24 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_process import serve
 from web_helpers import Pages, Site
 
-ROOT = Path(__file__).resolve().parents[2]
-WORDARENA = [sys.executable, "-m", "wordarena.clients.cli.main"]
 CHROMIUM = os.environ.get("WORDARENA_TEST_CHROMIUM", "/usr/bin/chromium")
 
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def serving(data: Path, *extra: str) -> Iterator[Site]:
-    """A ``wordarena serve`` on free ports with its data in ``data`` (and ``extra`` flags), until
-    the block ends; every test signs guests in from 127.0.0.1, so the per-address guest throttle
-    and the caps on what one address's guests keep open (lobby, --max-open-*) are opened wide."""
-    lobby, match = f"127.0.0.1:{_free_port()}", f"127.0.0.1:{_free_port()}"
-    with open(data / "serve.out", "w") as out:
-        proc = subprocess.Popen(
-            [*WORDARENA, "serve", "--data-dir", str(data), "--lobby-listen", lobby, "--match-listen", match,
-             "--bot-delay", "0", *extra],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-            env={**os.environ, "WORDARENA_GUEST_SIGN_IN_BURST": "10000",
-                 "WORDARENA_SIGN_IN_ADDRESS_BURST": "10000",
-                 "WORDARENA_MAX_OPEN_TABLES_PER_GUEST_ADDRESS": "10000",
-                 "WORDARENA_MAX_OPEN_TOURNAMENTS_PER_GUEST_ADDRESS": "10000"})
-        try:
-            deadline = time.monotonic() + 180
-            text = ""
-            while "READY" not in text:
-                text = (data / "serve.out").read_text()
-                if proc.poll() is not None:
-                    pytest.fail(f"wordarena serve exited: {text}")
-                if time.monotonic() > deadline:
-                    pytest.fail(f"wordarena serve did not become ready in 180 s: {text}")
-                time.sleep(0.2)  # polling its output, not a proof
-            (url,) = re.findall(r"^web\s+(\S+)", text, re.M)
-            yield Site(url, lobby, match, proc.pid)
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    """A ``wordarena serve`` (``serve_process.serve``) with ``extra`` flags, as the page's site."""
+    with serve(data, *extra) as running:
+        (url,) = re.findall(r"^web\s+(\S+)", running.ready, re.M)
+        yield Site(url, running.lobby, running.match, running.proc.pid)
 
 
 @pytest.fixture(scope="session")

@@ -6,22 +6,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-WORDARENA = [sys.executable, "-m", "wordarena.clients.cli.main"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from serve_process import ROOT as ROOT
+from serve_process import WORDARENA as WORDARENA
+from serve_process import free_port as free_port
 
 
 @dataclass

@@ -219,16 +219,7 @@ class Directors:
             g = self._game(s, t, key)
             if g.bye or winner not in (g.first, g.second):
                 raise LobbyError.invalid("the winner must play this game", "winner_entrant_id")
-            won = winner == g.first
-            spread = t.config.bye_spread
-            g2 = replace(
-                g,
-                status=GameStatus.DONE,
-                first_score=spread if won else 0,
-                second_score=0 if won else spread,
-                first_result=Side.WIN if won else Side.LOSS,
-                forfeit=True,
-            )
+            g2 = g.forfeited(winner == g.first, t.config.bye_spread)
             rows.save_game(s, tournament_id, g2, now)
             return g2
 

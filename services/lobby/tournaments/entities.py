@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from wordarena.services.lobby.tournaments.config import TournamentConfig
@@ -96,6 +96,13 @@ class Game:
     def bye(self) -> bool:
         """True for a bye."""
         return self.second is None
+
+    def forfeited(self, first_wins: bool, spread: int) -> Game:
+        """The game ended as a forfeit (a director's, or a no-show): the winner scores the bye
+        ``spread``, the other side 0."""
+        return replace(self, status=GameStatus.DONE, first_score=spread if first_wins else 0,
+                       second_score=0 if first_wins else spread,
+                       first_result=Side.WIN if first_wins else Side.LOSS, forfeit=True)
 
     def result(self) -> GameResult | None:
         """The result for the standings (None until DONE)."""

@@ -280,15 +280,7 @@ class TournamentRunner:
             g = replace(g, status=GameStatus.PENDING, match_id="", address="")
         elif r.no_show:  # a forfeit, as a director's: the side that showed wins by the bye spread
             won = r.no_show[0] == 1
-            spread = t.config.bye_spread
-            g = replace(
-                g,
-                status=GameStatus.DONE,
-                first_score=spread if won else 0,
-                second_score=0 if won else spread,
-                first_result=Side.WIN if won else Side.LOSS,
-                forfeit=True,
-            )
+            g = g.forfeited(won, t.config.bye_spread)
             absent = g.second if won else g.first
             where = f"{g.division} round {g.round} pairing {g.pairing} game {g.game}"
             rows.log_action(s, t.tournament_id, at, "", "no_show", f"{where}: {absent} did not show")
