@@ -25,6 +25,7 @@ from e2e_helpers import read_raw as pump
 from google.protobuf import json_format
 
 from wordarena.clients.cli import actions, moves
+from wordarena.clients.cli.client import Client, Config
 from wordarena.v1 import common_pb2
 
 pytestmark = pytest.mark.slow
@@ -226,8 +227,15 @@ def test_a_pass_and_play_war_of_words_game_uses_every_action_tile_kind(served_de
     def screen(since: int = 0) -> str:
         return ANSI.sub("", raw[since:])
 
+    clients: list[Client] = []
+
     def last_seq(match_id: str) -> int:
-        return int(cli_json(served, config, "state", match_id).get("last_seq", 0))
+        """The match's seq as Pat's client reads it (GetMatch through the client the CLI uses, in
+        this process: polled after each line typed, a ``wordarena state`` process each time
+        cost most of the test's time)."""
+        if not clients:  # once the terminal has signed Pat in
+            clients.append(Client(served.lobby, config=Config.load(config)))
+        return int(clients[0].get_match(match_id).last_seq)
 
     def typed(match_id: str, line: str) -> bool:
         """Type a turn; True once the server took it, False when the screen shows a refusal."""
@@ -274,6 +282,8 @@ def test_a_pass_and_play_war_of_words_game_uses_every_action_tile_kind(served_de
         pytest.fail(f"{type(exc).__name__}; screen so far:\n{seen[-4000:]}")
     finally:
         child.close(force=True)
+        for client in clients:
+            client.close()
 
     # What the server recorded, read back with the CLI's stream: every kind, both moves.
     out = cli(served, config, "stream", match_id, "--after", "0", "--idle", "3", "--json").stdout
