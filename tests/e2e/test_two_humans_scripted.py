@@ -48,14 +48,16 @@ def test_two_guests_play_a_game_by_script(served: Served, tmp_path: Path) -> Non
     assert cli(served, other, "pass", match_id, check=False).returncode == 1
 
     turns = 0
+    seat = view["to_move_seat"]
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
-        view = cli_json(served, alice, "state", match_id)
-        if view.get("status") == "MATCH_STATUS_FINISHED":
-            break
-        seat = view["to_move_seat"]
+        # The player whose turn it is reads the match (one process a turn, not two: in a
+        # two-player classic game without a pending play the turn alternates).
         me = players[seat]
         mine = cli_json(served, me, "state", match_id)
+        if mine.get("status") == "MATCH_STATUS_FINISHED":
+            break
+        assert mine["to_move_seat"] == seat, mine["to_move_seat"]
         plays = legal_plays(mine)
         if not plays:
             res = cli_json(served, me, "pass", match_id)
@@ -68,7 +70,7 @@ def test_two_guests_play_a_game_by_script(served: Served, tmp_path: Path) -> Non
         turns += 1
         if turns == 2:
             # Replaying an old seq is refused as stale (exit 1, the current seq in the details).
-            stale = cli(served, players[view["to_move_seat"] ^ 1], "pass", match_id, "--expected-seq", "1",
+            stale = cli(served, players[seat ^ 1], "pass", match_id, "--expected-seq", "1",
                         "--json", check=False)
             assert stale.returncode == 1 and json.loads(stale.stdout).get("current_seq")
             # Classic has Hindsight and the Tile Bag. Hindsight ranks the play just made among
@@ -88,6 +90,7 @@ def test_two_guests_play_a_game_by_script(served: Served, tmp_path: Path) -> Non
             assert int(bag["unseen_count"]) == TILES_IN_CLASSIC - on_board - len(now["rack"]["tiles"])
             assert int(bag["opponent_rack_count"]) == 7
             cli_json(served, me, "chat", match_id, "good", "game")
+        seat ^= 1
     else:
         pytest.fail("the game did not end in time")
 
