@@ -45,6 +45,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "database: what the test proves is the store's (restarts on it, "
                                        "servers sharing it, races, leases, outages, migrations): "
                                        "database_url runs it on SQLite and on PostgreSQL")
+    config.addinivalue_line("markers", "alone: asserts a duration that another test's CPU load could "
+                                       "eat: scripts/test runs these after the parallel part, "
+                                       "one at a time (docs/testing.md)")
 
 
 def _parametrizes(marker: pytest.Mark, name: str) -> bool:

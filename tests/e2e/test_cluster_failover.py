@@ -45,7 +45,8 @@ from sqlalchemy.engine import make_url
 from wordarena.clients.cli.client import Client, Config
 from wordarena.v1 import lobby_pb2
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.timeout(600)]
+# alone: the fail-over times are asserted (scripts/test runs it after the parallel part)
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.alone, pytest.mark.timeout(600)]
 
 LEASE = 3.0  # seconds: the match servers' --lease-seconds
 LOBBY_PORT, MATCH_PORT, METRICS_PORT, PG_PORT = 50051, 50052, 9100, 15432

@@ -34,6 +34,7 @@ async def _start_a_table(env: LobbyEnv) -> tuple[lobby_pb2.StartTableResponse, f
     return started, time.monotonic() - start
 
 
+@pytest.mark.alone  # the allocations' times are asserted
 async def test_a_hung_match_server_costs_one_short_wait_then_is_tried_last(env: LobbyEnv) -> None:
     never = asyncio.Event()
     # Fakes: a real match server cannot be made to hang inside CreateMatch.

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+import soak
 from gcg_support import ENGLISH, POLISH, load
 
 from wordarena.engine.board import Cells, parse_position
@@ -23,7 +24,7 @@ from wordarena.engine.placement import Placement, check_placement
 from wordarena.engine.rulesets.layout import BoardLayout
 from wordarena.engine.rulesets.model import Ruleset
 
-SELFPLAY_GAMES = 200
+SELFPLAY_GAMES = soak.pick(200, 30)  # self-play games: all under --soak, else a sample (tests/soak.py)
 
 
 def _round_trip(layout: BoardLayout, cells: Cells, placements: Sequence[Placement], across: bool) -> str:
@@ -83,7 +84,7 @@ def _main_word_across(ruleset: Ruleset, cells: Cells, placements: tuple[Placemen
     return check_placement(ruleset, cells, placements, 0).words[0].across
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_selfplay_plays_round_trip_through_the_engine_notation() -> None:
     plays = 0
 
@@ -104,7 +105,7 @@ def test_selfplay_plays_round_trip_through_the_engine_notation() -> None:
     for k, family in enumerate(families):
         ruleset = get_ruleset(family, "en")
         lexicon = load_lexicon(ruleset.lexicon)
-        for seed in range(k, SELFPLAY_GAMES, len(families)):  # 200 seeds shared out
+        for seed in range(k, SELFPLAY_GAMES, len(families)):  # the seeds shared out
             play_game(ruleset, [Bot(1, seed, lexicon), Bot(2, seed + 1, lexicon)], seed, lexicon,
                       on_turn=check)
     assert plays > SELFPLAY_GAMES * 5

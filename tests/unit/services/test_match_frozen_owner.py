@@ -23,6 +23,7 @@ LEASE = 1.5
 A, B = "a|10.0.0.1:1", "b|10.0.0.2:1"
 
 
+@pytest.mark.alone  # the take-over's time is asserted
 async def test_a_frozen_owner_does_not_block_the_take_over(postgres_database: str) -> None:
     db_a, db_b = open_database(postgres_database, LEASE), open_database(postgres_database, LEASE)
     store_a, store_b = MatchStore(db_a), MatchStore(db_b)
