@@ -10,6 +10,7 @@ import uuid
 
 import grpc
 import pytest
+from fake_clock import FakeClock
 from google.rpc import error_details_pb2
 from match_harness import Harness, Player, pass_move, violation_of
 
@@ -85,7 +86,9 @@ async def test_spectators_chat_among_themselves_and_players_never_see_it_during_
     assert violation_of(exc.value).code == e.RULE_CODE_CHAT_UNAVAILABLE
 
 
-async def test_a_spectator_is_rate_limited_like_a_player(harness: Harness) -> None:
+async def test_a_spectator_is_rate_limited_like_a_player(harness: Harness,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock().install(monkeypatch)  # the bucket refills as the test moves time on
     srv = await harness.start(chat_rate=0.5, chat_burst=2, chat_per_match=3)
     mid = await harness.create(srv, spectators_allowed=True)
     carol = harness.player(srv, "carol")
@@ -95,9 +98,13 @@ async def test_a_spectator_is_rate_limited_like_a_player(harness: Harness) -> No
         await _chat(carol, mid, "too fast")
     assert exc.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     delay = detail(exc.value, error_details_pb2.RetryInfo).retry_delay.ToTimedelta().total_seconds()
-    await asyncio.sleep(delay + 0.05)
+    with pytest.raises(grpc.aio.AioRpcError) as exc:  # not a moment before the delay it named
+        await clock.advance(delay - 0.05)
+        await _chat(carol, mid, "still too fast")
+    assert exc.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    await clock.advance(0.1)
     await _chat(carol, mid, "m2")
-    await asyncio.sleep(2.1)
+    await clock.advance(2.1)  # the bucket has a message again: what refuses the next is the cap
     with pytest.raises(grpc.aio.AioRpcError) as exc:
         await _chat(carol, mid, "over the cap")
     assert exc.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
