@@ -8,27 +8,16 @@ there were none. Screenshots go to tests/browser/artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_process import serve
-from web_helpers import Pages, Site
+from web_helpers import Pages, Site, serving
 
 CHROMIUM = os.environ.get("WORDARENA_TEST_CHROMIUM", "/usr/bin/chromium")
 
-
-
-@contextlib.contextmanager
-def serving(data: Path, *extra: str) -> Iterator[Site]:
-    """A ``wordarena serve`` (``serve_process.serve``) with ``extra`` flags, as the page's site."""
-    with serve(data, *extra) as running:
-        (url,) = re.findall(r"^web\s+(\S+)", running.ready, re.M)
-        yield Site(url, running.lobby, running.match, running.proc.pid)
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ from web_helpers import (
     create_table,
     expect,
     match_id,
+    serving,
     shot,
     sign_in,
     square_name,
@@ -40,8 +41,6 @@ DEAL_SEED = 119
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """A ``wordarena serve`` of its own dealing every match from DEAL_SEED (as conftest's ``site``)."""
-    from conftest import serving
-
     with serving(tmp_path_factory.mktemp("serve-seeded"), "--deal-seed", str(DEAL_SEED)) as running:
         yield running
 

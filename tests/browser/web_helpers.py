@@ -4,9 +4,11 @@ view shows (tests/service/match/match_harness.py), never the server's runtime.""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service" / "match"))
 from match_harness import client_moves, expected_notation
+from serve_process import serve
 
 from wordarena.v1 import match_pb2 as m
 from wordarena.v1 import match_pb2_grpc
@@ -30,6 +33,14 @@ class Site:
     lobby: str
     match: str
     serve_pid: int
+
+
+@contextlib.contextmanager
+def serving(data: Path, *extra: str) -> Iterator[Site]:
+    """A ``wordarena serve`` (``serve_process.serve``) with ``extra`` flags, as the page's site."""
+    with serve(data, *extra) as running:
+        (url,) = re.findall(r"^web\s+(\S+)", running.ready, re.M)
+        yield Site(url, running.lobby, running.match, running.proc.pid)
 
 
 @dataclass

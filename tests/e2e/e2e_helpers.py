@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from serve_process import ROOT as ROOT
 from serve_process import WORDARENA as WORDARENA
 from serve_process import free_port as free_port
+from serve_process import serve
 
 
 @dataclass
@@ -32,6 +34,14 @@ class Served:
         env.update(WORDARENA_LOBBY=self.lobby, WORDARENA_CONFIG=str(config),
                    COLUMNS="110", LINES="60", TERM="xterm-256color")
         return env
+
+
+def serving(data: Path, *extra: str) -> Iterator[Served]:
+    """A ``wordarena serve`` on free ports in ``data`` (``extra``: more serve flags), stopped
+    (and checked to stop cleanly) afterwards."""
+    with serve(data, *extra) as running:
+        yield Served(running.lobby, running.match, data, running.proc)
+    assert running.returncode == 0, f"serve did not stop cleanly: {running.returncode}"
 
 
 

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import serving
-from e2e_helpers import Served, cli, cli_json
+from e2e_helpers import Served, cli, cli_json, serving
 
 pytestmark = pytest.mark.slow
 

@@ -19,8 +19,7 @@ from pathlib import Path
 import pexpect
 import pytest
 import wow_script
-from conftest import serving
-from e2e_helpers import ROOT, Served, best_move, cli, cli_json
+from e2e_helpers import ROOT, Served, best_move, cli, cli_json, serving
 from e2e_helpers import read_raw as pump
 from google.protobuf import json_format
 
