@@ -9,8 +9,10 @@ level  name        plays
 3      club        the same up to 7 letters (85 % known); sees a bingo half the time
 4      expert      the best-scoring move
 5      strong      the best *equity*: score + value of the tiles kept (self-play leaves);
-                   exchanges a bad rack when the exchange beats every play; in the
-                   ``classic`` end game, the best spread after the opponent's reply
+                   exchanges a bad rack when the exchange beats every play; with the
+                   bag empty (2 players), the exact end-game search at a node budget
+                   (``engine.bots.endgame``); in a 3-4 player ``classic`` end game, the
+                   best spread after the opponent's reply
 6      champion    simulation (``engine.bots.simulation``): level 5's 8 best candidates by
                    equity, each played out 2 plies deep over random draws of the unseen
                    tiles, chosen by its equity less the best answer's (win estimate when
@@ -56,6 +58,7 @@ EXCHANGE_MARGIN = 1.0  # level 5 exchanges when that beats the best play's equit
 # Level 5's end game (bag empty, so the opponent's rack is known): each of the best-scoring
 # ENDGAME_CANDIDATES plays (and the best play that goes out) is followed by the opponent's
 # best-scoring reply; the play with the best spread afterwards wins. Families where measured.
+# Only where the exact end-game search does not apply (3-4 players): see Bot._solved.
 ENDGAME_CANDIDATES = 8
 ENDGAME_FAMILIES = frozenset({"classic"})
 
@@ -88,10 +91,9 @@ class Bot:
         seat = state.to_move
         if state.pending is not None:
             return Decide(seat, self._accept(state))
-        if self.level == 6:
-            solved = endgame_action(state, self.lexicon, self.sim.budget_s, self.seed)
-            if solved is not None:
-                return solved
+        solved = self._solved(state)
+        if solved is not None:
+            return solved
         moves = generate_moves(state, seat, self.lexicon, limit=self._needed(state))
         move = self._pick(state, moves)
         chosen = move.to_play(seat) if move is not None else self._no_play(state, seat)
@@ -101,6 +103,19 @@ class Bot:
         return chosen
 
     # -- choosing a play -------------------------------------------------------------------
+
+    def _solved(self, state: GameState) -> Action | None:
+        """The exact end game's action (bag empty, 2 players, a family the search covers), or
+        None: level 6 searches within its think time, level 5 up to ``ENDGAME_NODES`` nodes
+        (no clock, so its choice is repeatable; about 0.1 CPU s a move with the C search).
+        Level 5 searches as Quackle's Speedy Player does (static equity, then its end-game
+        solver): against it, the search won 6 points a game more than playing for score
+        (bench/results/2026-12-07-quackle-findings.md)."""
+        if self.level == 6:
+            return endgame_action(state, self.lexicon, self.sim.budget_s, self.seed)
+        if self.level == 5:
+            return endgame_action(state, self.lexicon, 0.0, self.seed)
+        return None
 
     def _needed(self, state: GameState) -> int | None:
         """How many of the best-scoring moves the choice reads (None: all of them): level 4
