@@ -1,5 +1,6 @@
-"""Restart safety: the lobby (a separate process) is killed with SIGKILL again and again while a
-tournament of bots is played on a real match server, and started again on the same database.
+"""Restart safety: the lobby (a separate process) is killed with SIGKILL again and again (4 times
+under ``--soak``, twice by default: tests/soak.py) while a tournament of bots is played on a real
+match server, and started again on the same database.
 The tournament still ends with every round paired once, every game played once to a result
 that is its match's result, and everyone meeting everyone once."""
 
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+import soak
 from google.protobuf.duration_pb2 import Duration
 from tournament_servers import start_linked_match
 
@@ -29,6 +31,7 @@ from wordarena.v1 import tournament_pb2 as tp
 pytestmark = pytest.mark.database
 
 LOBBY = [sys.executable, "-m", "wordarena.services.lobby.main"]
+KILLS = soak.pick(4, 2)
 
 
 def _free_port() -> int:
@@ -61,6 +64,7 @@ async def _until_up(channel: grpc.aio.Channel) -> None:
     await asyncio.wait_for(channel.channel_ready(), 30)
 
 
+@pytest.mark.soak
 async def test_killing_the_lobby_mid_tournament_loses_nothing_and_pairs_nothing_twice(
     database_url: str, tmp_path: Path
 ) -> None:
@@ -102,7 +106,7 @@ async def test_killing_the_lobby_mid_tournament_loses_nothing_and_pairs_nothing_
                 continue
             if st.tournament.status == tp.TOURNAMENT_STATUS_FINISHED:
                 break
-            if kills < 4:  # kill it while games are played, reported and paired; start it again
+            if kills < KILLS:  # kill it while games are played, reported and paired; start it again
                 await asyncio.sleep(0.7 + 0.4 * kills)
                 os.kill(proc.pid, signal.SIGKILL)
                 proc.wait()
