@@ -13,7 +13,6 @@ from wordarena.engine.analysis import word_strength
 from wordarena.engine.errors import Rule, RuleError
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, GameState, Play, apply, start_game
-from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import Move, generate_moves
 from wordarena.engine.placement import Placement
 from wordarena.engine.rulesets.model import WordCheck
@@ -25,11 +24,6 @@ FAMILIES = ("classic", "scrabble", "wordtiles", "warofwords")
 PLAYS_PER_FAMILY = 250
 POSITIONS = 5  # per family: the opening, then after 1, 2 … best plays
 FACINGS = ("up", "down", "left", "right")
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return load_lexicon("en")
 
 
 def positions(family: str, lexicon, seed: int) -> Iterator[tuple[GameState, list[Move]]]:

@@ -7,13 +7,7 @@ import pytest
 from wordarena.engine.bots import LEVELS, Bot, leave_table, play_game, play_series
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, Exchange, Pass, Play, apply, set_rack, start_game
-from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return load_lexicon("en")
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))

@@ -16,7 +16,6 @@ from wordarena.engine.bots.preendgame import possible_bags, preendgame_choice
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Action, Decide, Pass, apply, start_game
 from wordarena.engine.game.state import GameState
-from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
 
 # 200 small end games under --soak, 40 by default (tests/soak.py): (family, positions, rack cuts
@@ -27,11 +26,6 @@ SMALL = soak.pick((("classic", 130, 10), ("scrabble", 50, 10), ("wordtiles", 20,
 # The implementations of the search: the Python reference, and the C one when it is built
 # (engine.bots.endgame_native); each is checked on its own against brute force.
 ENGINES = ("python", "native") if endgame_native.available() else ("python",)
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return load_lexicon("en")
 
 
 def brute_force(state: GameState, lexicon, plays: dict | None = None) -> int:

@@ -10,14 +10,8 @@ from wordarena.engine.bots import endgame, endgame_native
 from wordarena.engine.bots.endcorpus import empty_bag_positions
 from wordarena.engine.bots.endgame import solve_endgame
 from wordarena.engine.game import apply
-from wordarena.engine.lexicon import load_lexicon
 
 pytestmark = pytest.mark.skipif(not endgame_native.available(), reason="native core not built")
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    return load_lexicon("en")
 
 
 @pytest.mark.parametrize("family", ["classic", "scrabble", "wordtiles"])

@@ -10,14 +10,8 @@ from wordarena.engine.bots import Bot
 from wordarena.engine.bots.ladder import knows
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Decide, Play, apply, set_rack, start_game
-from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import describe_move, generate_moves
 from wordarena.engine.placement import Placement
-
-
-@pytest.fixture(scope="module")
-def lexicon():  # type: ignore[no-untyped-def]
-    return load_lexicon("en")
 
 
 def _opened(lexicon, seed: int = 3):  # type: ignore[no-untyped-def]

@@ -29,13 +29,6 @@ FIXED = SimSettings(candidates=4, iterations=6, min_iterations=6, budget_s=0)
 
 
 @pytest.fixture(scope="module")
-def lexicon():
-    from wordarena.engine.lexicon import load_lexicon
-
-    return load_lexicon("en")
-
-
-@pytest.fixture(scope="module")
 def midgame(lexicon):
     state, _ = start_game(get_ruleset("classic"), 2, 5, lexicon)
     for _ in range(4):

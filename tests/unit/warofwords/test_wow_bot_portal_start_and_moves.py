@@ -18,14 +18,8 @@ from wordarena.engine.bots import Bot, tactics
 from wordarena.engine.families import get_ruleset
 from wordarena.engine.game import Play, apply
 from wordarena.engine.game.state import GameState
-from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.movegen import generate_moves
 from wordarena.engine.warofwords.arena import Marker, markers, portal_links
-
-
-@pytest.fixture(scope="module")
-def lexicon():  # type: ignore[no-untyped-def]
-    return load_lexicon("en")
 
 
 def _portals(action: object) -> list[int]:

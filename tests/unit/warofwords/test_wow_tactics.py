@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from wow_helpers import game, sq
 
 from wordarena.engine.bots import Bot, tactics
 from wordarena.engine.errors import RuleError
 from wordarena.engine.game import Play, apply
-from wordarena.engine.lexicon import load_lexicon
 from wordarena.engine.placement import Placement
-
-
-@pytest.fixture(scope="module")
-def lexicon():  # type: ignore[no-untyped-def]
-    return load_lexicon("en")
 
 
 def put_at(i: int, token: str) -> Placement:
