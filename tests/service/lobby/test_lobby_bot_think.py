@@ -8,7 +8,7 @@ from __future__ import annotations
 import uuid
 
 import grpc
-import pytest
+from grpc_helpers import refused
 from lobby_harness import FakeMatchServer, LobbyEnv
 
 from wordarena.services.common.errors import detail
@@ -37,10 +37,9 @@ def _settings(
 
 
 async def _refused(call: object) -> str:
-    with pytest.raises(grpc.aio.AioRpcError) as ei:
-        await call  # type: ignore[misc]
-    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT, ei.value.details()
-    violation = detail(ei.value, errors_pb2.LobbyViolation)
+    err = await refused(call)  # type: ignore[arg-type]
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, err.details()
+    violation = detail(err, errors_pb2.LobbyViolation)
     assert violation is not None
     return violation.field
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from grpc_helpers import refused
 from lobby_harness import LobbyEnv, start_lobby, stop_lobby
 from sqlmodel import Session
 
@@ -25,10 +26,9 @@ TATWEEL, LAJANYALAN = "\u0640", "\u07fa"
 
 
 async def _refused_as_taken(call: object) -> None:
-    with pytest.raises(grpc.aio.AioRpcError) as ei:
-        await call  # type: ignore[misc]
-    assert ei.value.code() == grpc.StatusCode.ALREADY_EXISTS, ei.value.details()
-    assert detail(ei.value, errors_pb2.LobbyViolation).code == errors_pb2.LOBBY_CODE_NAME_TAKEN
+    err = await refused(call)  # type: ignore[arg-type]
+    assert err.code() == grpc.StatusCode.ALREADY_EXISTS, err.details()
+    assert detail(err, errors_pb2.LobbyViolation).code == errors_pb2.LOBBY_CODE_NAME_TAKEN
 
 
 def _guest(env: LobbyEnv, name: str) -> object:

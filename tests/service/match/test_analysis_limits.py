@@ -14,6 +14,7 @@ import bot_hold
 import grpc
 import pytest
 from google.rpc import error_details_pb2
+from grpc_helpers import refused
 from match_harness import Harness, Player, client_moves, play_move
 
 from wordarena.services.common.errors import detail
@@ -21,12 +22,6 @@ from wordarena.services.match import wallclock
 from wordarena.services.match.botworkers import BotWorkers
 from wordarena.services.match.quotas import SIMULATION_COST
 from wordarena.v1 import match_pb2 as m
-
-
-async def _refused(call: object) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as err:
-        await call  # type: ignore[misc]
-    return err.value
 
 
 async def _played(harness: Harness, srv: object, player: Player, players: tuple[str, ...],
@@ -48,7 +43,7 @@ async def test_a_player_asking_for_analysis_too_fast_is_told_to_wait(
     for _ in range(2):
         assert (await alice.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=alice.md)).best
     assert (await alice.stub.WordStrength(strength, metadata=alice.md)).legal_play_count
-    err = await _refused(alice.stub.WordStrength(strength, metadata=alice.md))
+    err = await refused(alice.stub.WordStrength(strength, metadata=alice.md))
     assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "analysis" in (err.details() or "")
     wait = detail(err, error_details_pb2.RetryInfo).retry_delay.seconds
     assert wait >= 90  # 1 at 0.01 a second
@@ -68,7 +63,7 @@ async def test_a_simulated_hindsight_costs_more_of_the_budget(harness: Harness) 
     mid = await _played(harness, srv, alice, ("alice", "bob"))
     sim = m.HindsightRequest(match_id=mid, limit=2, by_simulation=True)
     assert (await alice.stub.Hindsight(sim, metadata=alice.md)).simulated
-    err = await _refused(alice.stub.Hindsight(sim, metadata=alice.md))
+    err = await refused(alice.stub.Hindsight(sim, metadata=alice.md))
     assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     # what is left pays for a static one
     assert (await alice.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=alice.md)).best
@@ -91,7 +86,7 @@ async def test_simulations_waiting_for_the_bot_workers_are_bounded(harness: Harn
         m.HindsightRequest(match_id=mid, limit=2, by_simulation=True), metadata=p.md))
         for p, mid in zip(players[:2], mids[:2], strict=True)]
     await asyncio.sleep(1.5)  # both admitted and waiting for the worker, on a busy machine too
-    err = await _refused(players[2].stub.Hindsight(
+    err = await refused(players[2].stub.Hindsight(
         m.HindsightRequest(match_id=mids[2], limit=2, by_simulation=True), metadata=players[2].md))
     assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "simulations" in (err.details() or "")
     assert detail(err, error_details_pb2.RetryInfo) is not None

@@ -10,6 +10,7 @@ import uuid
 import grpc
 import pytest
 from google.rpc import error_details_pb2
+from grpc_helpers import refused
 from match_harness import Harness, Player, pass_move
 
 from wordarena.services.common.errors import detail
@@ -23,12 +24,6 @@ async def _chat(p: Player, mid: str, text: str = "hi", request_id: str = "") -> 
                                                    text=text), metadata=p.md)
 
 
-async def _refused_chat(p: Player, mid: str) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await _chat(p, mid)
-    return exc.value
-
-
 async def test_chat_over_the_burst_is_resource_exhausted_with_a_retry_delay(harness: Harness) -> None:
     srv = await harness.start(chat_rate=0.5, chat_burst=3)
     mid = await harness.create(srv)
@@ -36,7 +31,7 @@ async def test_chat_over_the_burst_is_resource_exhausted_with_a_retry_delay(harn
     before = await alice.view(mid)
     for k in range(3):
         await _chat(bob, mid, f"m{k}")
-    err = await _refused_chat(bob, mid)
+    err = await refused(_chat(bob, mid))
     assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     retry = detail(err, error_details_pb2.RetryInfo)
     assert retry is not None and 0 < retry.retry_delay.ToTimedelta().total_seconds() <= 2.0
@@ -53,7 +48,7 @@ async def test_chat_refills_at_the_rate(harness: Harness) -> None:
     mid = await harness.create(srv)
     bob = harness.player(srv, "bob")
     await _chat(bob, mid)
-    err = await _refused_chat(bob, mid)
+    err = await refused(_chat(bob, mid))
     delay = detail(err, error_details_pb2.RetryInfo).retry_delay.ToTimedelta().total_seconds()
     await asyncio.sleep(delay + 0.02)
     await _chat(bob, mid)
@@ -74,7 +69,7 @@ async def test_chat_beyond_the_per_match_cap_is_resource_exhausted_without_retry
     alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
     for k in range(4):
         await _chat(bob, mid, f"m{k}")
-    err = await _refused_chat(bob, mid)
+    err = await refused(_chat(bob, mid))
     assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert detail(err, error_details_pb2.RetryInfo) is None
     quota = detail(err, error_details_pb2.QuotaFailure)
@@ -90,12 +85,12 @@ async def test_the_chat_cap_survives_a_restart(harness: Harness) -> None:
         await _chat(harness.player(srv, "bob"), mid, f"m{k}")
     await srv.stop(0.5)
     srv2 = await harness.start(chat_per_match=2)
-    err = await _refused_chat(harness.player(srv2, "bob"), mid)
+    err = await refused(_chat(harness.player(srv2, "bob"), mid))
     assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 async def _chat_unavailable(p: Player, mid: str) -> None:
-    err = await _refused_chat(p, mid)
+    err = await refused(_chat(p, mid))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     v = detail(err, e.RuleViolation)
     assert v.code == e.RULE_CODE_CHAT_UNAVAILABLE and v.code_name == "CHAT_UNAVAILABLE" and v.message
@@ -150,7 +145,7 @@ async def test_the_default_limits_are_the_documented_ones(harness: Harness) -> N
     bob = harness.player(srv, "bob")
     for k in range(5):
         await _chat(bob, mid, f"m{k}")
-    err = await _refused_chat(bob, mid)
+    err = await refused(_chat(bob, mid))
     delay = detail(err, error_details_pb2.RetryInfo).retry_delay.ToTimedelta().total_seconds()
     assert 0.5 < delay <= 1.0
 
@@ -167,7 +162,7 @@ async def test_the_observers_channel_of_a_match_has_a_cap_of_its_own(harness: Ha
     for w in watchers:
         await _chat(w, mid, "hello from the stands")
     late = harness.player(srv, "latecomer")
-    err = await _refused_chat(late, mid)
+    err = await refused(_chat(late, mid))
     assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert detail(err, error_details_pb2.RetryInfo) is None
     quota = detail(err, error_details_pb2.QuotaFailure)

@@ -11,6 +11,7 @@ from typing import Any
 
 import grpc
 import pytest
+from grpc_helpers import refused
 from match_harness import (
     SERVICE_TOKEN,
     Harness,
@@ -48,12 +49,6 @@ async def _stream(p: Player, mid: str, until: int, after: int = 0) -> list[c.Eve
     finally:
         call.cancel()
     return out
-
-
-async def _refused(coro: Any) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await coro
-    return exc.value
 
 
 async def test_an_acknowledged_turn_and_its_answer_are_what_a_restarted_server_shows(
@@ -159,13 +154,13 @@ async def test_expected_seq_is_accepted_from_game_seq_to_the_latest_seq_and_nowh
     latest = game_seq + 2
     assert ((v := await bob.view(mid)).game_seq, v.last_seq) == (game_seq, latest)
 
-    ahead = await _refused(bob.submit(mid, pass_move(), latest + 1))
+    ahead = await refused(bob.submit(mid, pass_move(), latest + 1))
     assert ahead.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert ahead.details() == (
         f"expected_seq: {latest + 1} is ahead of the match: its latest seq is "
         f"{latest}; send a seq you have received"
     )
-    stale = await _refused(bob.submit(mid, pass_move(), game_seq - 1))
+    stale = await refused(bob.submit(mid, pass_move(), game_seq - 1))
     assert stale.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert stale.details() == (
         f"expected_seq {game_seq - 1} is stale: the game moved on at seq {game_seq} (latest seq {latest})"
@@ -221,7 +216,7 @@ async def test_a_turn_sent_after_the_clock_ran_out_meets_the_time_out_first(harn
     view = await alice.view(mid)
     async with rt.lock:
         rt.clocks[0] = 0.0
-    late = await _refused(alice.submit(mid, pass_move(), view.last_seq, request_id="late"))
+    late = await refused(alice.submit(mid, pass_move(), view.last_seq, request_id="late"))
     assert late.code() == grpc.StatusCode.FAILED_PRECONDITION
     (ev,) = await _stream(carl, mid, view.last_seq + 1, after=view.last_seq)
     assert ev.HasField("player_timed_out") and ev.player_timed_out.seat == 0
@@ -240,7 +235,7 @@ async def test_a_turn_sent_to_a_finished_match_is_told_the_game_is_over(harness:
     passed = await alice.submit(mid, pass_move(), view.last_seq)
     resigned = await bob.submit(mid, c.Move(resign=c.ResignMove()), passed.last_seq)
     assert any(ev.HasField("game_over") for ev in resigned.events)
-    err = await _refused(alice.submit(mid, pass_move(), resigned.last_seq))
+    err = await refused(alice.submit(mid, pass_move(), resigned.last_seq))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_GAME_OVER
     assert (await alice.view(mid)).last_seq == resigned.last_seq
@@ -291,12 +286,12 @@ async def test_a_turn_queued_behind_an_abort_is_refused_not_applied(harness: Har
         await turn_waits.wait()  # the turn is at the lock, behind the abort
         abort_may_store.set()
         aborted = await abort
-        err = await _refused(turn)
+        err = await refused(turn)
     assert not aborted.already_aborted
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert err.details() == f"match {mid!r} was aborted by the service; it has no result"
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_MATCH_ABORTED
-    after = await _refused(alice.view(mid))  # the match is gone for players, its log has no turn
+    after = await refused(alice.view(mid))  # the match is gone for players, its log has no turn
     assert detail(after, e.RuleViolation).code == e.RULE_CODE_MATCH_ABORTED
     again = await control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=svc)
     assert again.already_aborted and again.reason == "cancelled"

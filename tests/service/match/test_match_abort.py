@@ -7,6 +7,7 @@ import uuid
 
 import grpc
 import pytest
+from grpc_helpers import refused
 from match_harness import SERVICE_TOKEN, Harness, pass_move
 
 from wordarena.services.common.errors import detail
@@ -20,12 +21,6 @@ SVC = [("authorization", f"Bearer {SERVICE_TOKEN}")]
 
 def _counter(c: object) -> float:
     return c._value.get()  # type: ignore[attr-defined]
-
-
-async def _refused(call: object) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await call  # type: ignore[misc]
-    return exc.value
 
 
 async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
@@ -46,11 +41,11 @@ async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
     await asyncio.sleep(0)
 
     # Auth as for the other control RPCs: no token, a player token.
-    err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid)))
+    err = await refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid)))
     assert err.code() == grpc.StatusCode.UNAUTHENTICATED
-    err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=alice.md))
+    err = await refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=alice.md))
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
-    err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid, reason="x" * 201),
+    err = await refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid, reason="x" * 201),
                                             metadata=SVC))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
 
@@ -94,10 +89,10 @@ async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
     assert (await srv.manager.store.load(mid)).events[-1].kind == "aborted"  # type: ignore[union-attr]
 
     # Players get FAILED_PRECONDITION MATCH_ABORTED, and the match is not loaded back.
-    err = await _refused(alice.view(mid))
+    err = await refused(alice.view(mid))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_MATCH_ABORTED
-    err = await _refused(alice.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=alice.md).read())
+    err = await refused(alice.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=alice.md).read())
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert mid not in srv.manager.matches
 
@@ -118,16 +113,16 @@ async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
 async def test_abort_unknown_started_and_finished_matches(harness: Harness) -> None:
     srv = await harness.start()
     control = harness.control(srv)
-    err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=uuid.uuid4().hex), metadata=SVC))
+    err = await refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=uuid.uuid4().hex), metadata=SVC))
     assert err.code() == grpc.StatusCode.NOT_FOUND
-    err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=""), metadata=SVC))
+    err = await refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=""), metadata=SVC))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
 
     # A player has acted (here: a pass): the match is not aborted.
     mid = await harness.create(srv)
     alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
     await alice.submit(mid, pass_move(), 1)
-    err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=SVC))
+    err = await refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=SVC))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_MATCH_STARTED
     assert (await bob.view(mid)).status == m.MATCH_STATUS_IN_PROGRESS
@@ -137,11 +132,11 @@ async def test_abort_unknown_started_and_finished_matches(harness: Harness) -> N
 
     await bob.submit(mid, c.Move(resign=c.ResignMove()), (await bob.view(mid)).last_seq)
     assert (await bob.view(mid)).status == m.MATCH_STATUS_FINISHED
-    err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=SVC))
+    err = await refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=SVC))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_GAME_OVER
     srv.manager.matches.pop(mid)
-    err = await _refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=SVC))
+    err = await refused(control.AbortMatch(ctl.AbortMatchRequest(match_id=mid), metadata=SVC))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert (await srv.manager.store.get(mid)).status == "finished"  # type: ignore[union-attr]
 

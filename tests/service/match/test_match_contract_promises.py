@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 import pytest
 from google.rpc import error_details_pb2
+from grpc_helpers import refused
 from match_harness import Harness, Player, engine_move, pass_move
 
 from wordarena.services.common.errors import detail
@@ -25,12 +26,6 @@ async def _chat(p: Player, mid: str, text: str = "hello") -> c.Event:
     r = await p.stub.SendChat(m.SendChatRequest(match_id=mid, request_id=uuid.uuid4().hex, text=text),
                               metadata=p.md)
     return r.event
-
-
-async def _refused(coro: Any) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await coro
-    return exc.value
 
 
 # --- 1. chat never makes a turn stale ---------------------------------------------------------
@@ -64,7 +59,7 @@ async def test_match_view_game_seq_is_the_seq_of_the_last_event_that_changed_the
     assert view.game_seq == turn_seq
     assert view.last_seq == chats[-1].seq
     # Anything older than game_seq is stale: StaleSeq says where the game is.
-    err = await _refused(bob.submit(mid, pass_move(), turn_seq - 1))
+    err = await refused(bob.submit(mid, pass_move(), turn_seq - 1))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     stale = detail(err, e.StaleSeq)
     assert (stale.expected_seq, stale.game_seq, stale.current_seq) == (turn_seq - 1, turn_seq, view.last_seq)
@@ -122,7 +117,7 @@ async def test_a_spectator_submitting_a_turn_is_told_it_has_no_seat(harness: Har
     carol = harness.player(srv, "carol")
     view = await carol.view(mid)  # spectators are allowed
     assert not view.HasField("viewer_seat")
-    err = await _refused(carol.submit(mid, pass_move(), view.last_seq))
+    err = await refused(carol.submit(mid, pass_move(), view.last_seq))
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
     assert "no spectators" not in (err.details() or "")
     assert "spectator" in (err.details() or "")
@@ -134,7 +129,7 @@ async def test_an_outsider_of_a_match_without_spectators_gets_not_your_seat(harn
     srv = await harness.start()
     mid = await harness.create(srv)
     carol = harness.player(srv, "carol")
-    err = await _refused(carol.view(mid))
+    err = await refused(carol.view(mid))
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
     assert "no spectators" in (err.details() or "")
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_NOT_YOUR_SEAT
@@ -198,7 +193,7 @@ async def test_a_request_id_reused_for_another_method_is_refused_with_its_own_ru
     await alice.stub.SendChat(m.SendChatRequest(match_id=mid, request_id="rid-1", text="hi"),
                               metadata=alice.md)
     view = await alice.view(mid)
-    err = await _refused(alice.submit(mid, pass_move(), view.last_seq, request_id="rid-1"))
+    err = await refused(alice.submit(mid, pass_move(), view.last_seq, request_id="rid-1"))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     v = detail(err, e.RuleViolation)
     assert v.code == e.RULE_CODE_REQUEST_ID_REUSED and v.code_name == "REQUEST_ID_REUSED"
@@ -210,7 +205,7 @@ async def test_a_refused_requests_id_is_not_kept_and_may_be_sent_again(harness: 
     mid = await harness.create(srv)
     alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
     view = await bob.view(mid)
-    err = await _refused(bob.submit(mid, pass_move(), view.last_seq, request_id="bob-1"))
+    err = await refused(bob.submit(mid, pass_move(), view.last_seq, request_id="bob-1"))
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_NOT_YOUR_TURN
     await alice.submit(mid, pass_move(), view.last_seq)
     r = await bob.submit(mid, pass_move(), (await bob.view(mid)).last_seq, request_id="bob-1")
@@ -224,7 +219,7 @@ async def test_an_omitted_expected_seq_is_invalid_argument_naming_the_field(harn
     srv = await harness.start()
     mid = await harness.create(srv)
     alice = harness.player(srv, "alice")
-    err = await _refused(alice.submit(mid, pass_move(), 0))
+    err = await refused(alice.submit(mid, pass_move(), 0))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     bad = detail(err, error_details_pb2.BadRequest)
     assert [f.field for f in bad.field_violations] == ["expected_seq"]
@@ -235,7 +230,7 @@ async def test_an_omitted_expected_seq_in_decide_pending_is_invalid_argument(har
     srv = await harness.start()
     mid = await harness.create(srv, ruleset="wordtiles")
     bob = harness.player(srv, "bob")
-    err = await _refused(bob.stub.DecidePending(m.DecidePendingRequest(
+    err = await refused(bob.stub.DecidePending(m.DecidePendingRequest(
         match_id=mid, request_id="d1", decision=m.DECISION_ACCEPT), metadata=bob.md))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert detail(err, error_details_pb2.BadRequest).field_violations[0].field == "expected_seq"
@@ -246,7 +241,7 @@ async def test_an_expected_seq_ahead_of_the_match_is_its_own_case(harness: Harne
     mid = await harness.create(srv)
     alice = harness.player(srv, "alice")
     view = await alice.view(mid)
-    err = await _refused(alice.submit(mid, pass_move(), view.last_seq + 5))
+    err = await refused(alice.submit(mid, pass_move(), view.last_seq + 5))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert detail(err, e.StaleSeq) is None
     assert "ahead" in (err.details() or "") and "stale" not in (err.details() or "")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from grpc_helpers import refused
 from match_harness import Harness
 
 from wordarena.services.common.errors import detail
@@ -38,12 +39,6 @@ def _write_wordnet(directory: Path) -> None:
         (directory / f"index.{pos}").write_text("", encoding="utf-8")
 
 
-async def _refused(call: object) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await call  # type: ignore[misc]
-    return exc.value
-
-
 async def test_define_gives_each_sense_with_its_part_of_speech_gloss_and_examples(
         harness: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     wordnet = tmp_path / "wordnet"
@@ -66,18 +61,18 @@ async def test_define_gives_each_sense_with_its_part_of_speech_gloss_and_example
     assert [(d.part_of_speech, d.text) for d in rile.definitions] == [("verb", "cause annoyance in")]
 
     # A word the dictionary lacks: NOT_FOUND naming it.
-    err = await _refused(alice.stub.Define(m.DefineRequest(word="qoph"), metadata=alice.md))
+    err = await refused(alice.stub.Define(m.DefineRequest(word="qoph"), metadata=alice.md))
     assert err.code() == grpc.StatusCode.NOT_FOUND and "QOPH" in (err.details() or "")
     # Empty, over-long or not a word: INVALID_ARGUMENT.
     for word in ("", "A" * 33, "quiz!"):
-        err = await _refused(alice.stub.Define(m.DefineRequest(word=word), metadata=alice.md))
+        err = await refused(alice.stub.Define(m.DefineRequest(word=word), metadata=alice.md))
         assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, word
     # No dictionary for the language: FAILED_PRECONDITION DICTIONARY_UNAVAILABLE.
-    err = await _refused(alice.stub.Define(m.DefineRequest(word="casa", language="es"), metadata=alice.md))
+    err = await refused(alice.stub.Define(m.DefineRequest(word="casa", language="es"), metadata=alice.md))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_DICTIONARY_UNAVAILABLE
     # Without a token: UNAUTHENTICATED.
-    err = await _refused(alice.stub.Define(m.DefineRequest(word="quiz")))
+    err = await refused(alice.stub.Define(m.DefineRequest(word="quiz")))
     assert err.code() == grpc.StatusCode.UNAUTHENTICATED
 
 
@@ -89,6 +84,6 @@ async def test_define_without_a_dictionary_installed_is_dictionary_unavailable(
     monkeypatch.setattr(define, "WORDNET_DIRS", ())
     srv = await harness.start()
     alice = harness.player(srv, "alice")
-    err = await _refused(alice.stub.Define(m.DefineRequest(word="quiz"), metadata=alice.md))
+    err = await refused(alice.stub.Define(m.DefineRequest(word="quiz"), metadata=alice.md))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert detail(err, e.RuleViolation).code == e.RULE_CODE_DICTIONARY_UNAVAILABLE

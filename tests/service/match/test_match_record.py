@@ -5,7 +5,7 @@ record shows no rack to anyone; who may ask, and the refusals match.proto promis
 from __future__ import annotations
 
 import grpc
-import pytest
+from grpc_helpers import refused
 from match_harness import SERVICE_TOKEN, Harness, Player, client_cells, client_move, violation_of
 
 from wordarena.engine.families import parse_ruleset_id
@@ -18,12 +18,6 @@ from wordarena.v1 import match_pb2 as m
 
 async def _record(p: Player, mid: str) -> m.GetMatchRecordResponse:
     return await p.stub.GetMatchRecord(m.GetMatchRecordRequest(match_id=mid), metadata=p.md)
-
-
-async def _refused(p: Player, mid: str) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await _record(p, mid)
-    return exc.value
 
 
 async def _play_to_the_end(players: tuple[Player, Player], mid: str) -> m.MatchView:
@@ -111,18 +105,18 @@ async def test_who_may_not_have_a_record_is_told_why(harness: Harness) -> None:
     srv = await harness.start()
     private = await harness.create(srv)
     carol = harness.player(srv, "carol")
-    err = await _refused(carol, private)
+    err = await refused(_record(carol, private))
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
     assert violation_of(err).code == e.RULE_CODE_NOT_YOUR_SEAT
 
-    err = await _refused(carol, "no-such-match")
+    err = await refused(_record(carol, "no-such-match"))
     assert err.code() == grpc.StatusCode.NOT_FOUND
-    err = await _refused(carol, "")
+    err = await refused(_record(carol, ""))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
 
     # A running match on the board with clouds: its plays may lie under them.
     park = await harness.create(srv, ruleset="warofwords/en/warofwords-park", spectators_allowed=True)
-    err = await _refused(carol, park)
+    err = await refused(_record(carol, park))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert violation_of(err).code == e.RULE_CODE_FEATURE_UNAVAILABLE
     # Other War of Words boards have no clouds: their running matches have a record (no racks).
@@ -132,7 +126,7 @@ async def test_who_may_not_have_a_record_is_told_why(harness: Harness) -> None:
     alice = harness.player(srv, "alice")
     await harness.control(srv).AbortMatch(ctl.AbortMatchRequest(match_id=private, reason="test"),
                                           metadata=[("authorization", f"Bearer {SERVICE_TOKEN}")])
-    err = await _refused(alice, private)
+    err = await refused(_record(alice, private))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert violation_of(err).code == e.RULE_CODE_MATCH_ABORTED
 
@@ -144,7 +138,7 @@ async def test_a_service_reads_a_finished_match_record_only(harness: Harness) ->
     mid = await harness.create(srv, seed=7)  # no spectators
     alice, bob = harness.player(srv, "alice"), harness.player(srv, "bob")
     service = Player(harness.channel(srv), SERVICE_TOKEN, "lobby")
-    err = await _refused(service, mid)
+    err = await refused(_record(service, mid))
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED and "finished" in (err.details() or "")
     await _play_to_the_end((alice, bob), mid)
     answer = await _record(service, mid)

@@ -7,18 +7,12 @@ from __future__ import annotations
 import uuid
 
 import grpc
-import pytest
+from grpc_helpers import refused
 from match_harness import Harness, Player, violation_of
 
 from wordarena.v1 import common_pb2 as c
 from wordarena.v1 import errors_pb2 as e
 from wordarena.v1 import match_pb2 as m
-
-
-async def _refused(call: object) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as ei:
-        await call  # type: ignore[misc]
-    return ei.value
 
 
 async def test_define_and_hindsight_wait_for_the_decision(harness: Harness) -> None:
@@ -37,13 +31,13 @@ async def test_define_and_hindsight_wait_for_the_decision(harness: Harness) -> N
     played = await mover.submit(mid, play, mine.last_seq)
     word = "".join(letters)
 
-    refused = await _refused(judge.stub.Define(m.DefineRequest(word=word.lower()), metadata=judge.md))
-    assert refused.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert violation_of(refused).code == e.RULE_CODE_DECISION_PENDING and word in refused.details()
+    err = await refused(judge.stub.Define(m.DefineRequest(word=word.lower()), metadata=judge.md))
+    assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert violation_of(err).code == e.RULE_CODE_DECISION_PENDING and word in err.details()
     for who in (judge, mover):
-        refused = await _refused(who.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=who.md))
-        assert refused.code() == grpc.StatusCode.FAILED_PRECONDITION
-        assert violation_of(refused).code == e.RULE_CODE_DECISION_PENDING
+        err = await refused(who.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=who.md))
+        assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert violation_of(err).code == e.RULE_CODE_DECISION_PENDING
 
     last = max(ev.seq for ev in played.events)
     await judge.stub.DecidePending(m.DecidePendingRequest(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import grpc
 import pytest
+from grpc_helpers import refused
 from match_harness import SERVICE_TOKEN, Harness, Player, engine_move, pass_move
 
 from wordarena.services.common.errors import detail
@@ -42,12 +43,6 @@ class Expect:
     squares: bool = False
     tiles: bool = False
     retry_after: bool = False
-
-
-async def _refused(coro: Awaitable[object]) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await coro
-    return exc.value
 
 
 def _play(*placed: tuple[int, int, str], blank: bool = False) -> c.Move:
@@ -88,12 +83,12 @@ async def _first_play(h: Harness, srv: MatchServer, mid: str, alice: Player) -> 
 
 async def not_your_turn(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, _, bob, view = await _two(h, srv)
-    return await _refused(bob.submit(mid, pass_move(), view.last_seq))
+    return await refused(bob.submit(mid, pass_move(), view.last_seq))
 
 
 async def not_your_seat(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
-    return await _refused(
+    return await refused(
         alice.stub.SubmitTurn(
             m.SubmitTurnRequest(
                 match_id=mid, expected_seq=view.last_seq, request_id="r", move=pass_move(), seat=1
@@ -106,14 +101,14 @@ async def not_your_seat(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
 async def game_over(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, bob, view = await _two(h, srv)
     await alice.submit(mid, c.Move(resign=c.ResignMove()), view.last_seq)
-    return await _refused(bob.submit(mid, pass_move(), (await bob.view(mid)).last_seq))
+    return await refused(bob.submit(mid, pass_move(), (await bob.view(mid)).last_seq))
 
 
 async def seat_inactive(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid = await h.create(srv, ruleset="wordtiles", players=("alice", "bob", "carol"))
     bob = h.player(srv, "bob")
     await bob.stub.LeaveMatch(m.LeaveMatchRequest(match_id=mid, request_id="l1"), metadata=bob.md)
-    return await _refused(
+    return await refused(
         bob.stub.LeaveMatch(m.LeaveMatchRequest(match_id=mid, request_id="l2"), metadata=bob.md)
     )
 
@@ -122,12 +117,12 @@ async def decision_pending(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError
     mid, alice, bob, _ = await _two(h, srv, ruleset="wordtiles")
     view = await _first_play(h, srv, mid, alice)
     assert view.HasField("pending")
-    return await _refused(bob.submit(mid, pass_move(), view.last_seq))
+    return await refused(bob.submit(mid, pass_move(), view.last_seq))
 
 
 async def no_pending_play(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv, ruleset="wordtiles")
-    return await _refused(
+    return await refused(
         alice.stub.DecidePending(
             m.DecidePendingRequest(
                 match_id=mid, expected_seq=view.last_seq, request_id="d", decision=m.DECISION_ACCEPT
@@ -139,26 +134,26 @@ async def no_pending_play(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
 
 async def no_tiles(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
-    return await _refused(alice.submit(mid, c.Move(play=c.PlayMove()), view.last_seq))
+    return await refused(alice.submit(mid, c.Move(play=c.PlayMove()), view.last_seq))
 
 
 async def too_many_tiles(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
-    return await _refused(alice.submit(mid, _play(*((7, k, "A") for k in range(8))), view.last_seq))
+    return await refused(alice.submit(mid, _play(*((7, k, "A") for k in range(8))), view.last_seq))
 
 
 async def tiles_not_on_rack(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
     missing = next(x for x in "QZXJKVWYBCFHMP" if x not in _letters(view))
     r, col = _center(view)
-    err = await _refused(alice.submit(mid, _play((r, col, missing), (r, col + 1, missing)), view.last_seq))
+    err = await refused(alice.submit(mid, _play((r, col, missing), (r, col + 1, missing)), view.last_seq))
     assert [(t.letter, t.is_blank) for t in detail(err, e.RuleViolation).tiles] == [(missing, False)] * 2
     return err
 
 
 async def off_board(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
-    err = await _refused(alice.submit(mid, _play((99, 0, _letters(view)[0])), view.last_seq))
+    err = await refused(alice.submit(mid, _play((99, 0, _letters(view)[0])), view.last_seq))
     assert [(s.row, s.col) for s in detail(err, e.RuleViolation).squares] == [(99, 0)]
     return err
 
@@ -168,7 +163,7 @@ async def square_occupied(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     await _first_play(h, srv, mid, alice)
     view = await bob.view(mid)
     taken = next(s.square for s in view.board.squares if s.HasField("tile"))
-    err = await _refused(bob.submit(mid, _play((taken.row, taken.col, _letters(view)[0])), view.last_seq))
+    err = await refused(bob.submit(mid, _play((taken.row, taken.col, _letters(view)[0])), view.last_seq))
     assert [(s.row, s.col) for s in detail(err, e.RuleViolation).squares] == [(taken.row, taken.col)]
     return err
 
@@ -177,7 +172,7 @@ async def duplicate_square(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError
     mid, alice, _, view = await _two(h, srv)
     r, col = _center(view)
     a, b = _letters(view)[:2]
-    err = await _refused(alice.submit(mid, _play((r, col, a), (r, col, b)), view.last_seq))
+    err = await refused(alice.submit(mid, _play((r, col, a), (r, col, b)), view.last_seq))
     assert [(s.row, s.col) for s in detail(err, e.RuleViolation).squares] == [(r, col)]
     return err
 
@@ -186,14 +181,14 @@ async def not_in_line(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
     r, col = _center(view)
     a, b = _letters(view)[:2]
-    return await _refused(alice.submit(mid, _play((r, col, a), (r + 1, col + 1, b)), view.last_seq))
+    return await refused(alice.submit(mid, _play((r, col, a), (r + 1, col + 1, b)), view.last_seq))
 
 
 async def gap(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
     r, col = _center(view)
     a, b = _letters(view)[:2]
-    return await _refused(alice.submit(mid, _play((r, col, a), (r, col + 2, b)), view.last_seq))
+    return await refused(alice.submit(mid, _play((r, col, a), (r, col + 2, b)), view.last_seq))
 
 
 async def not_connected(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
@@ -201,19 +196,19 @@ async def not_connected(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     await _first_play(h, srv, mid, alice)
     view = await bob.view(mid)
     a, b = _letters(view)[:2]
-    return await _refused(bob.submit(mid, _play((0, 0, a), (0, 1, b)), view.last_seq))
+    return await refused(bob.submit(mid, _play((0, 0, a), (0, 1, b)), view.last_seq))
 
 
 async def first_move_off_start(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
     a, b = _letters(view)[:2]
-    return await _refused(alice.submit(mid, _play((0, 0, a), (0, 1, b)), view.last_seq))
+    return await refused(alice.submit(mid, _play((0, 0, a), (0, 1, b)), view.last_seq))
 
 
 async def word_too_short(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv, ruleset="wordtiles")  # the first word needs two letters
     r, col = _center(view)
-    return await _refused(alice.submit(mid, _play((r, col, _letters(view)[0])), view.last_seq))
+    return await refused(alice.submit(mid, _play((r, col, _letters(view)[0])), view.last_seq))
 
 
 async def word_not_in_lexicon(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
@@ -225,7 +220,7 @@ async def word_not_in_lexicon(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcEr
             m.PreviewPlayRequest(match_id=mid, placements=move.play.placements), metadata=alice.md
         )
         if pv.violation.code == e.RULE_CODE_WORD_NOT_IN_LEXICON:
-            err = await _refused(alice.submit(mid, move, view.last_seq))
+            err = await refused(alice.submit(mid, move, view.last_seq))
             assert list(detail(err, e.RuleViolation).words) == [a + b + x]
             return err
     raise AssertionError("every three letters of the rack make a word")
@@ -234,13 +229,13 @@ async def word_not_in_lexicon(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcEr
 async def invalid_blank_letter(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
     r, col = _center(view)
-    return await _refused(alice.submit(mid, _play((r, col, "1"), blank=True), view.last_seq))
+    return await refused(alice.submit(mid, _play((r, col, "1"), blank=True), view.last_seq))
 
 
 async def letter_not_in_set(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
     r, col = _center(view)
-    return await _refused(alice.submit(mid, _play((r, col, "1")), view.last_seq))
+    return await refused(alice.submit(mid, _play((r, col, "1")), view.last_seq))
 
 
 async def exchange_limit(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
@@ -251,7 +246,7 @@ async def exchange_limit(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
             await p.submit(mid, c.Move(exchange=c.ExchangeMove(tiles=[view.rack.tiles[0]])), view.last_seq)
     view = await alice.view(mid)
     assert view.seats[0].exchanges_left == 0
-    return await _refused(
+    return await refused(
         alice.submit(mid, c.Move(exchange=c.ExchangeMove(tiles=[view.rack.tiles[0]])), view.last_seq)
     )
 
@@ -266,7 +261,7 @@ async def exchange_bag_too_small(h: Harness, srv: MatchServer) -> grpc.aio.AioRp
         assert view.status == m.MATCH_STATUS_IN_PROGRESS
     p = (alice, bob)[view.to_move_seat]
     view = await p.view(mid)
-    return await _refused(
+    return await refused(
         p.submit(mid, c.Move(exchange=c.ExchangeMove(tiles=[view.rack.tiles[0]])), view.last_seq)
     )
 
@@ -274,14 +269,14 @@ async def exchange_bag_too_small(h: Harness, srv: MatchServer) -> grpc.aio.AioRp
 async def chat_unavailable(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid = await h.create(srv, players=("alice", "alice"), pass_and_play=True)
     alice = h.player(srv, "alice")
-    return await _refused(
+    return await refused(
         alice.stub.SendChat(m.SendChatRequest(match_id=mid, request_id="c", text="hi"), metadata=alice.md)
     )
 
 
 async def kick_too_early(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, _, bob, _ = await _two(h, srv)
-    return await _refused(
+    return await refused(
         bob.stub.KickIdlePlayer(
             m.KickIdlePlayerRequest(match_id=mid, request_id="k", seat=0), metadata=bob.md
         )
@@ -290,7 +285,7 @@ async def kick_too_early(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
 
 async def kick_not_allowed(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, _ = await _two(h, srv)
-    return await _refused(
+    return await refused(
         alice.stub.KickIdlePlayer(
             m.KickIdlePlayerRequest(match_id=mid, request_id="k", seat=0), metadata=alice.md
         )
@@ -301,7 +296,7 @@ async def feature_unavailable(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcEr
     mid, alice, _, view = await _two(h, srv, ruleset="wordtiles")
     r, col = _center(view)
     a, b = _letters(view)[:2]
-    return await _refused(
+    return await refused(
         alice.stub.WordStrength(
             m.WordStrengthRequest(
                 match_id=mid, placements=_play((r, col, a), (r, col + 1, b)).play.placements
@@ -313,12 +308,12 @@ async def feature_unavailable(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcEr
 
 async def dictionary_unavailable(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     alice = h.player(srv, "alice")
-    return await _refused(alice.stub.Define(m.DefineRequest(word="chat", language="fr"), metadata=alice.md))
+    return await refused(alice.stub.Define(m.DefineRequest(word="chat", language="fr"), metadata=alice.md))
 
 
 async def no_turn_to_analyse(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, _ = await _two(h, srv)
-    return await _refused(alice.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=alice.md))
+    return await refused(alice.stub.Hindsight(m.HindsightRequest(match_id=mid), metadata=alice.md))
 
 
 async def square_blocked(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
@@ -326,7 +321,7 @@ async def square_blocked(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     alice = h.player(srv, "alice")
     view = await alice.view(mid)
     blocked = next(s.square for s in view.board.squares if s.scenery and not s.hidden)
-    return await _refused(
+    return await refused(
         alice.submit(mid, _play((blocked.row, blocked.col, _letters(view)[0])), view.last_seq)
     )
 
@@ -336,7 +331,7 @@ async def no_word(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     alice = h.player(srv, "alice")
     view = await alice.view(mid)
     star = next(s.square for s in view.board.squares if s.is_star and not s.hidden and not s.HasField("tile"))
-    return await _refused(alice.submit(mid, _play((star.row, star.col, _letters(view)[0])), view.last_seq))
+    return await refused(alice.submit(mid, _play((star.row, star.col, _letters(view)[0])), view.last_seq))
 
 
 async def not_allowed(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
@@ -383,7 +378,7 @@ async def effect_not_movable(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcErr
     rain = next(eff for eff in view.board.effects if eff.action == c.ACTION_KIND_RAIN)
     tile = next(t for t in _rack_tokens(view) if t in SIMPLE)
     move = c.EffectMove(effect_id=rain.effect_id, to=c.Square(row=4, col=3))
-    return await _refused(bob.submit(mid, c.Move(play=c.PlayMove(
+    return await refused(bob.submit(mid, c.Move(play=c.PlayMove(
         placements=[_action(12, 12, tile)], effect_moves=[move])), view.last_seq))
 
 
@@ -391,13 +386,13 @@ async def match_aborted(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid = await h.create(srv)
     await h.control(srv).AbortMatch(ctl.AbortMatchRequest(match_id=mid, reason="test"), metadata=SVC)
     alice = h.player(srv, "alice")
-    return await _refused(alice.view(mid))
+    return await refused(alice.view(mid))
 
 
 async def match_started(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcError:
     mid, alice, _, view = await _two(h, srv)
     await alice.submit(mid, pass_move(), view.last_seq)
-    return await _refused(
+    return await refused(
         h.control(srv).AbortMatch(ctl.AbortMatchRequest(match_id=mid, reason="t"), metadata=SVC)
     )
 
@@ -407,7 +402,7 @@ async def request_id_reused(h: Harness, srv: MatchServer) -> grpc.aio.AioRpcErro
     await alice.stub.SendChat(
         m.SendChatRequest(match_id=mid, request_id="same", text="hi"), metadata=alice.md
     )
-    return await _refused(alice.submit(mid, pass_move(), view.last_seq, request_id="same"))
+    return await refused(alice.submit(mid, pass_move(), view.last_seq, request_id="same"))
 
 
 FP, IA, PD = (

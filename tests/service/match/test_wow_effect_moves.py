@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import pytest
+from grpc_helpers import refused
 from match_harness import Harness, Player, pass_move, violation_of
 
 from wordarena.v1 import common_pb2 as c
@@ -48,12 +48,6 @@ def _rack_tokens(view: m.MatchView) -> list[str]:
     return [actions.token(t.action, t.action_factor) for t in view.rack.tiles if t.action]
 
 
-async def _refused(coro: Any) -> grpc.aio.AioRpcError:
-    with pytest.raises(grpc.aio.AioRpcError) as exc:
-        await coro
-    return exc.value
-
-
 def _play(placements: list[c.Placement], shifts: list[c.EffectMove]) -> c.Move:
     return c.Move(play=c.PlayMove(placements=placements, effect_moves=shifts))
 
@@ -78,7 +72,7 @@ async def test_a_player_moves_their_rain_with_a_play_but_never_alone(harness: Ha
 
     # Bob may not move Alice's Rain (he plays a tile with it): NOT_ALLOWED, nothing changes.
     bob_tile = next(t for t in _rack_tokens(view) if t in SIMPLE)
-    err = await _refused(bob.submit(mid, _play([_action(12, 12, bob_tile)], [to_d5]), view.last_seq))
+    err = await refused(bob.submit(mid, _play([_action(12, 12, bob_tile)], [to_d5]), view.last_seq))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert violation_of(err).code == e.RULE_CODE_EFFECT_NOT_MOVABLE  # type: ignore[union-attr]
     assert "Rain or Whirlwind of yours" in err.details()
@@ -88,16 +82,16 @@ async def test_a_player_moves_their_rain_with_a_play_but_never_alone(harness: Ha
     seq = view.last_seq
     # Moving alone is not a turn: refused with NO_TILES, by SubmitTurn and by PreviewPlay alike.
     for call in (alice.submit(mid, _play([], [to_d5]), seq), _preview(alice, mid, [], [to_d5])):
-        err = await _refused(call)
+        err = await refused(call)
         assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert "alone is not a turn" in err.details()
         assert violation_of(err).code == e.RULE_CODE_NO_TILES  # type: ignore[union-attr]
     # An id the view never showed, a square off the board: INVALID_ARGUMENT naming the field.
     tile = [_action(14, 0, first)]
-    err = await _refused(alice.submit(mid, _play(tile, [c.EffectMove(effect_id="rain@Z99",
+    err = await refused(alice.submit(mid, _play(tile, [c.EffectMove(effect_id="rain@Z99",
                                                                       to=c.Square(row=4, col=3))]), seq))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and "effect_moves[0].effect_id" in err.details()
-    err = await _refused(alice.submit(mid, _play(tile, [c.EffectMove(effect_id=rain.effect_id,
+    err = await refused(alice.submit(mid, _play(tile, [c.EffectMove(effect_id=rain.effect_id,
                                                                       to=c.Square(row=15, col=3))]), seq))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and "effect_moves[0].to" in err.details()
     # Onto the square of the tile she lays in the same play: another action tile lies there.
@@ -127,11 +121,11 @@ async def test_other_families_refuse_action_tiles_and_effect_moves(harness: Harn
     view = await alice.view(mid)
     letter = view.rack.tiles[0].letter
     tile = c.Placement(square=c.Square(row=7, col=7), letter=letter)
-    err = await _refused(alice.submit(mid, _play([_action(7, 7, "@bomb")], []), view.last_seq))
+    err = await refused(alice.submit(mid, _play([_action(7, 7, "@bomb")], []), view.last_seq))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "placements[0].action" in err.details() and "War of Words" in err.details()
     shift = c.EffectMove(effect_id="rain@H8", to=c.Square(row=3, col=3))
-    err = await _refused(alice.submit(mid, _play([tile], [shift]), view.last_seq))
+    err = await refused(alice.submit(mid, _play([tile], [shift]), view.last_seq))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "effect_moves" in err.details() and "only War of Words" in err.details()
     assert (await alice.view(mid)).last_seq == view.last_seq  # nothing changed
