@@ -21,7 +21,15 @@ from wordarena.services.lobby.main import build_lobby
 from wordarena.services.lobby.options import LobbyOptions
 from wordarena.services.match.main import MatchServer
 from wordarena.services.match.main import start as start_match
-from wordarena.v1 import common_pb2, control_pb2, control_pb2_grpc, lobby_pb2_grpc, match_pb2, match_pb2_grpc
+from wordarena.v1 import (
+    common_pb2,
+    control_pb2,
+    control_pb2_grpc,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    match_pb2,
+    match_pb2_grpc,
+)
 
 # Databases: the ``database_url`` (SQLite, then PostgreSQL) and ``postgres_database`` fixtures of
 # tests/conftest.py, which honour WORDARENA_TEST_POSTGRES_URL as every other test does.
@@ -94,6 +102,13 @@ class LobbyEnv:
     settings: Settings
     server: object
     db: object
+
+    async def guest(self, name: str | None = None) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """Signs a new guest in (as ``name``, else a fresh ``g…`` name): its player id and the
+        call metadata that carries its token."""
+        resp = await self.stub.SignInGuest(
+            lobby_pb2.SignInGuestRequest(display_name=name or f"g{uuid.uuid4().hex[:10]}"))
+        return resp.player.player_id, (("authorization", f"Bearer {resp.token.token}"),)
 
 
 async def start_lobby(

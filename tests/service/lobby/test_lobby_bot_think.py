@@ -19,11 +19,6 @@ def rid() -> str:
     return uuid.uuid4().hex
 
 
-async def _guest(env: LobbyEnv) -> tuple[tuple[str, str], ...]:
-    resp = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=f"g{uuid.uuid4().hex[:10]}"))
-    return (("authorization", f"Bearer {resp.token.token}"),)
-
-
 def _settings(
     ruleset: str, seats: int, bots: list[lobby_pb2.BotSeat], think: int = 0
 ) -> lobby_pb2.TableSettings:
@@ -45,7 +40,7 @@ async def _refused(call: object) -> str:
 
 
 async def test_think_times_and_level_6_are_checked(env: LobbyEnv) -> None:
-    host = await _guest(env)
+    _, host = await env.guest()
 
     def create(s: lobby_pb2.TableSettings) -> object:
         return env.stub.CreateTable(lobby_pb2.CreateTableRequest(settings=s, request_id=rid()), metadata=host)
@@ -68,7 +63,7 @@ async def test_think_times_and_level_6_are_checked(env: LobbyEnv) -> None:
 async def test_think_times_reach_the_match_server_per_seat(
     env: LobbyEnv, match_server: FakeMatchServer
 ) -> None:
-    host = await _guest(env)
+    _, host = await env.guest()
     s = _settings(
         "scrabble",
         4,

@@ -14,17 +14,11 @@ from lobby_harness import LobbyEnv
 
 from wordarena.services.lobby.records import SeatEnd
 from wordarena.services.lobby.standings import MatchReport
-from wordarena.v1 import lobby_pb2
 
 # the store is what this proves: on SQLite and PostgreSQL (tests/conftest.py)
 pytestmark = pytest.mark.database
 
 GAMES = 16
-
-
-async def _guest(env: LobbyEnv) -> str:
-    r = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=f"g{uuid.uuid4().hex[:8]}"))
-    return r.player.player_id
 
 
 def _report(a: str, b: str, k: int) -> MatchReport:
@@ -37,7 +31,7 @@ def _report(a: str, b: str, k: int) -> MatchReport:
 
 
 async def test_results_of_one_player_recorded_at_once_all_count(env: LobbyEnv) -> None:
-    a, b = await _guest(env), await _guest(env)
+    (a, _), (b, _) = await env.guest(), await env.guest()
     reports = [_report(a, b, k) for k in range(GAMES)]
     repeats = await asyncio.gather(*(env.lobby.standings.report(r) for r in reports))
     assert not any(repeats)

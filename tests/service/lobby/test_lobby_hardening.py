@@ -35,13 +35,8 @@ def _md(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
-async def _guest(env: LobbyEnv) -> tuple[str, tuple[tuple[str, str], ...]]:
-    r = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=f"g{uuid.uuid4().hex[:8]}"))
-    return r.player.player_id, _md(r.token.token)
-
-
 async def test_a_claim_left_pending_by_a_dead_lobby_is_taken_over_after_its_lease(env: LobbyEnv) -> None:
-    pid, md = await _guest(env)
+    pid, md = await env.guest()
     rid = uuid.uuid4().hex
     dead_at = time.time() - REQUEST_LEASE_S - 1
 
@@ -65,7 +60,7 @@ async def test_a_claim_still_within_its_lease_is_not_taken_over(
     # A repeat waits REQUEST_WAIT_S (10 s) for the first call's answer before ABORTED: 1 s here
     # (the claim is an hour from its lease's end either way).
     monkeypatch.setattr(requests, "REQUEST_WAIT_S", 1.0)
-    pid, md = await _guest(env)
+    pid, md = await env.guest()
     rid = uuid.uuid4().hex
 
     def live_handler(s: Any) -> None:  # another lobby is running it right now
@@ -170,7 +165,7 @@ async def call_rpc(env: LobbyEnv, method: str, request: Message, md: Any) -> Non
 async def test_control_characters_or_overlong_text_in_any_string_field_are_invalid_argument_naming_it(
     env: LobbyEnv, bad: str
 ) -> None:
-    _, md = await _guest(env)
+    _, md = await env.guest()
     service_md = env.service_md
     table = await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
         settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2),
@@ -199,7 +194,7 @@ async def test_long_text_within_the_limit_in_any_field_is_a_refusal_never_an_int
     """Text longer than the columns that store it (64, 128 characters) but within the request
     limit: each field answers with a refusal a client can act on (or is accepted), never a
     database error."""
-    _, md = await _guest(env)
+    _, md = await env.guest()
     table = await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
         settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2),
         request_id=uuid.uuid4().hex), metadata=md)
@@ -223,7 +218,7 @@ async def test_long_text_within_the_limit_in_any_field_is_a_refusal_never_an_int
 async def test_an_unexpected_failure_answers_internal_without_its_text(
     env: LobbyEnv, monkeypatch: Any
 ) -> None:
-    _, md = await _guest(env)
+    _, md = await env.guest()
 
     async def broken(player_id: str) -> None:
         raise RuntimeError('(psycopg.DataError) SELECT * FROM lobby_players WHERE id = %(id)s')

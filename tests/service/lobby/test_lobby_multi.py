@@ -43,12 +43,6 @@ def rid() -> str:
     return uuid.uuid4().hex
 
 
-async def guest(env: LobbyEnv) -> tuple[str, Meta]:
-    name = f"g{uuid.uuid4().hex[:10]}"
-    resp = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=name))
-    return resp.player.player_id, (("authorization", f"Bearer {resp.token.token}"),)
-
-
 @pytest.fixture
 async def lobbies(tmp_path: Path, postgres_database: str,
                   ) -> AsyncIterator[tuple[LobbyEnv, LobbyEnv, MatchServer]]:
@@ -70,7 +64,7 @@ async def test_fifty_clients_through_two_lobbies_never_overfill(
     lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
     a, b, srv = lobbies
-    host_id, host = await guest(a)
+    host_id, host = await a.guest()
     t = (
         await a.stub.CreateTable(
             lobby_pb2.CreateTableRequest(
@@ -84,7 +78,7 @@ async def test_fifty_clients_through_two_lobbies_never_overfill(
     ).table
     # 50 players, signed in on either lobby, each joining through the other half's lobby too
     envs = [a if i % 2 else b for i in range(50)]
-    players = [(env, *(await guest(env))) for env in envs]
+    players = [(env, *(await env.guest())) for env in envs]
 
     async def join(env: LobbyEnv, meta: Meta) -> str:
         try:
@@ -129,11 +123,11 @@ async def test_table_created_on_a_is_watched_on_b(
     lobbies: tuple[LobbyEnv, LobbyEnv, MatchServer],
 ) -> None:
     a, b, srv = lobbies
-    _, watcher = await guest(b)
+    _, watcher = await b.guest()
     stream = b.stub.WatchTables(lobby_pb2.WatchTablesRequest(), metadata=watcher)
     first = await asyncio.wait_for(stream.read(), 10.0)
     assert first.kind == lobby_pb2.TABLE_CHANGE_KIND_SYNCED
-    _, host = await guest(a)
+    _, host = await a.guest()
     t = (
         await a.stub.CreateTable(
             lobby_pb2.CreateTableRequest(
@@ -150,7 +144,7 @@ async def test_table_created_on_a_is_watched_on_b(
     # sees the table leave the open list
     listed = (await b.stub.ListTables(lobby_pb2.ListTablesRequest(), metadata=watcher)).tables
     assert t.table_id in {x.table_id for x in listed}
-    _, joiner = await guest(b)
+    _, joiner = await b.guest()
     await b.stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.table_id, request_id=rid()), metadata=joiner)
     gone = await _next_change(stream, t.table_id)
     while gone.kind == lobby_pb2.TABLE_CHANGE_KIND_UPDATED:
@@ -173,7 +167,7 @@ async def test_quick_match_tickets_on_both_lobbies_matched_once(
 ) -> None:
     a, b, srv = lobbies
     crit = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)
-    players = [(env, *(await guest(env))) for env in [a, b] * 15]
+    players = [(env, *(await env.guest())) for env in [a, b] * 15]
 
     async def enqueue(env: LobbyEnv, meta: Meta) -> str:
         req = lobby_pb2.QuickMatchRequest(criteria=crit, request_id=rid())
@@ -215,7 +209,7 @@ async def test_one_request_id_sent_through_both_lobbies_at_once_runs_once(
     """A client retrying the same CreateTable (same request_id) through two lobbies at the same
     moment gets one table and the same answer twice — never INTERNAL, never two tables."""
     a, b, _ = lobbies
-    _, host = await guest(a)
+    _, host = await a.guest()
     request = lobby_pb2.CreateTableRequest(
         settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"),
                                          seats=2),
@@ -268,8 +262,8 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
                          seats=2, status=store.MATCHING, claimed_at=claim, created_at=queued_at,
                          updated_at=claim)
 
-    p1, m1 = await guest(a)
-    p2, _ = await guest(a)
+    p1, m1 = await a.guest()
+    p2, _ = await a.guest()
     await a.lobby.db.run(_insert_tickets, [claimed(p1, "q_one"), claimed(p2, "q_two")])
 
     # 1. The commit holds the locks first: the cancel waits for it, then is refused as matched.
@@ -297,8 +291,8 @@ async def test_cancel_and_commit_of_a_group_are_ordered_by_row_locks(
     assert ei.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "matched" in (ei.value.details() or "")
 
     # 2. The cancel holds the lock first: the commit waits for it, seats nobody, re-queues the other.
-    p3, _ = await guest(a)
-    p4, _ = await guest(a)
+    p3, _ = await a.guest()
+    p4, _ = await a.guest()
     await a.lobby.db.run(_insert_tickets, [claimed(p3, "q_three"), claimed(p4, "q_four")])
     locked.clear()
     committed.clear()
@@ -365,7 +359,7 @@ async def test_sign_in_lockout_is_shared_by_both_lobbies_and_survives_a_restart(
     a = await start_lobby(url, tmp_path, sign_in_throttle=slow)
     b = await start_lobby(url, tmp_path, sign_in_throttle=slow)
     try:
-        _, meta = await guest(a)
+        _, meta = await a.guest()
         claimed = await a.stub.ClaimAccount(
             lobby_pb2.ClaimAccountRequest(name="Mallory", password="correct-horse"), metadata=meta
         )
@@ -430,7 +424,7 @@ async def test_parallel_guesses_through_both_lobbies_check_at_most_the_limit(
     password is refused. Each password check is slowed down (as real Argon2 is), so that every
     request has been let in before any check ends: the attempt is counted before the check."""
     a, b, _ = lobbies
-    _, meta = await guest(a)
+    _, meta = await a.guest()
     await a.stub.ClaimAccount(
         lobby_pb2.ClaimAccountRequest(name="Trudy", password="correct-horse"), metadata=meta
     )

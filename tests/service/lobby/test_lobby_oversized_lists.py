@@ -24,12 +24,6 @@ from wordarena.v1 import common_pb2, errors_pb2, lobby_pb2
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 
-async def _guest(env: LobbyEnv) -> tuple[tuple[str, str]]:
-    token = (await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(
-        display_name=f"g{uuid.uuid4().hex[:10]}"))).token.token
-    return (("authorization", f"Bearer {token}"),)
-
-
 async def _refused(call: Awaitable[Any]) -> tuple[grpc.aio.AioRpcError, int]:
     """The refusal of ``call`` and the Python calls this process made while it ran."""
     calls = 0
@@ -63,7 +57,7 @@ def _names_the_field(err: grpc.aio.AioRpcError, field: str) -> None:
 
 
 async def test_a_table_with_a_hundred_thousand_bots_is_refused_without_reading_them(env: LobbyEnv) -> None:
-    md = await _guest(env)
+    _, md = await env.guest()
     huge = _table_with_bots(100_000)
     assert 500_000 < huge.ByteSize() < 1024 * 1024
     # Warm up (first-call imports and caches), then the yardstick: five seats, one too many.
@@ -76,7 +70,7 @@ async def test_a_table_with_a_hundred_thousand_bots_is_refused_without_reading_t
 
 
 async def test_a_table_filter_with_a_hundred_thousand_states_is_refused_naming_it(env: LobbyEnv) -> None:
-    md = await _guest(env)
+    _, md = await env.guest()
     flood = lobby_pb2.ListTablesRequest(filter=lobby_pb2.TableFilter(
         statuses=[lobby_pb2.TABLE_STATUS_OPEN] * 100_000))
     err, _ = await _refused(env.stub.ListTables(flood, metadata=md))

@@ -7,20 +7,14 @@ from __future__ import annotations
 from lobby_harness import LobbyEnv
 
 from wordarena.services.lobby.options import ONLINE_WINDOW_S
-from wordarena.v1 import lobby_pb2
-
-
-async def _guest(env: LobbyEnv, name: str) -> str:
-    g = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=name))
-    return g.player.player_id
 
 
 async def test_players_gone_quiet_leave_memory_without_a_scrape(env: LobbyEnv) -> None:
-    early = [await _guest(env, f"Early {n}") for n in range(5)]
+    early = [(await env.guest(f"Early {n}"))[0] for n in range(5)]
     online = env.lobby.accounts.online
     assert set(early) <= set(online)
     for pid in online:  # as if they had last called longer ago than the window
         online[pid] -= ONLINE_WINDOW_S + 1
-    newcomer = await _guest(env, "Newcomer")
+    newcomer, _ = await env.guest("Newcomer")
     assert list(online) == [newcomer]  # the quiet ones went, with no scrape of the gauge
     assert env.lobby.accounts.online_count() == 1

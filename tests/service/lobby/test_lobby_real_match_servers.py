@@ -38,11 +38,6 @@ def rid() -> str:
     return uuid.uuid4().hex
 
 
-async def guest(env: LobbyEnv, name: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    resp = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=name))
-    return resp.player.player_id, (("authorization", f"Bearer {resp.token.token}"),)
-
-
 async def until_my_turn(address: str, match_id: str, md: object, seat: int) -> m.MatchView:
     """The player's view once it is the player's turn (a bot moving first is waited for)."""
 
@@ -56,8 +51,8 @@ async def until_my_turn(address: str, match_id: str, md: object, seat: int) -> m
 async def test_a_table_is_played_on_the_real_server_and_its_report_makes_the_records(
     env: LobbyEnv, real_match_server: MatchServer, tmp_path: Path
 ) -> None:
-    a, ma = await guest(env, "Anna")
-    b, mb = await guest(env, "Boris")
+    a, ma = await env.guest("Anna")
+    b, mb = await env.guest("Boris")
     t = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
         settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2),
         request_id=rid()), metadata=ma)).table
@@ -133,7 +128,7 @@ async def test_a_table_is_played_on_the_real_server_and_its_report_makes_the_rec
 async def test_a_non_classic_table_with_a_bot_is_played_on_the_real_server(
     env: LobbyEnv, real_match_server: MatchServer, ruleset: str
 ) -> None:
-    me, md = await guest(env, "Hana")
+    me, md = await env.guest("Hana")
     t = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
         settings=lobby_pb2.TableSettings(
             ruleset=common_pb2.RulesetRef(ruleset_id=ruleset), seats=2,
@@ -160,7 +155,7 @@ async def test_a_non_classic_table_with_a_bot_is_played_on_the_real_server(
 async def test_quick_match_players_meet_on_the_real_server(
     env: LobbyEnv, real_match_server: MatchServer
 ) -> None:
-    (a, ma), (b, mb) = await guest(env, "Quin"), await guest(env, "Quod")
+    (a, ma), (b, mb) = await env.guest("Quin"), await env.guest("Quod")
     crit = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)
     ta = (await env.stub.QuickMatch(lobby_pb2.QuickMatchRequest(criteria=crit, request_id=rid()),
                                     metadata=ma)).ticket
@@ -194,7 +189,7 @@ async def test_quick_match_filled_with_a_bot_is_played_on_the_real_server(
     from google.protobuf import duration_pb2
     from lobby_harness import backdate_ticket
 
-    me, md = await guest(env, "Solo")
+    me, md = await env.guest("Solo")
     crit = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="scrabble"),
                                         bot_after=duration_pb2.Duration(seconds=5), bot_level=4)
     ticket = (await env.stub.QuickMatch(lobby_pb2.QuickMatchRequest(criteria=crit, request_id=rid()),
@@ -221,8 +216,8 @@ async def test_a_tables_no_show_timeout_reaches_its_match_and_bad_ones_are_refus
     """Issue 41, finding 11: ``MatchOptions.no_show_timeout`` was silently dropped for tables. A
     table keeps it (5 s .. 7 days) and its match applies it: the seat to move shows its first-move
     deadline. Out of range is INVALID_ARGUMENT naming the field, and no table is opened."""
-    _, ma = await guest(env, "Nora")
-    _, mb = await guest(env, "Otto")
+    _, ma = await env.guest("Nora")
+    _, mb = await env.guest("Otto")
     settings = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2)
     for seconds in (4, 8 * 86400, -5):
         bad = lobby_pb2.TableSettings()

@@ -35,13 +35,6 @@ def md(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
-async def guest(env: LobbyEnv, name: str | None = None) -> tuple[str, tuple[tuple[str, str], ...]]:
-    resp = await env.stub.SignInGuest(
-        lobby_pb2.SignInGuestRequest(display_name=name or f"g{uuid.uuid4().hex[:10]}")
-    )
-    return resp.player.player_id, md(resp.token.token)
-
-
 def settings_pb(ruleset: str = "classic", seats: int = 2, **kw: object) -> lobby_pb2.TableSettings:
     return lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id=ruleset), seats=seats, **kw)
 
@@ -57,7 +50,7 @@ async def expect(code: grpc.StatusCode, coro: object, lobby_code: str | None = N
 
 
 async def test_guest_names_and_tokens(env: LobbyEnv) -> None:
-    pid, meta = await guest(env, "Alice")
+    pid, meta = await env.guest("Alice")
     me = await env.stub.GetMe(lobby_pb2.GetMeRequest(), metadata=meta)
     assert me.player.player_id == pid and me.player.guest
     await expect(
@@ -99,7 +92,7 @@ async def test_failed_sign_ins_hold_the_name_back_for_the_backoff(env: LobbyEnv)
 
     from wordarena.services.lobby.models import SignInFailureRow
 
-    _, meta = await guest(env, "Sam")
+    _, meta = await env.guest("Sam")
     await env.stub.ClaimAccount(lobby_pb2.ClaimAccountRequest(password="correct-horse"), metadata=meta)
     for _ in range(5):
         await expect(
@@ -135,7 +128,7 @@ async def test_failed_sign_ins_hold_the_name_back_for_the_backoff(env: LobbyEnv)
 
 
 async def test_fifty_clients_race_for_seats(env: LobbyEnv, real_match_server: MatchServer) -> None:
-    host_id, host = await guest(env)
+    host_id, host = await env.guest()
     t = (
         await env.stub.CreateTable(
             lobby_pb2.CreateTableRequest(
@@ -145,7 +138,7 @@ async def test_fifty_clients_race_for_seats(env: LobbyEnv, real_match_server: Ma
             metadata=host,
         )
     ).table
-    players = [await guest(env) for _ in range(50)]
+    players = [await env.guest() for _ in range(50)]
 
     async def join(meta: tuple[tuple[str, str], ...]) -> str:
         try:
@@ -178,8 +171,8 @@ async def test_fifty_clients_race_for_seats(env: LobbyEnv, real_match_server: Ma
 
 
 async def test_host_leaves_hand_over_and_bots(env: LobbyEnv, real_match_server: MatchServer) -> None:
-    _a, ma = await guest(env)
-    b, mb = await guest(env)
+    _a, ma = await env.guest()
+    b, mb = await env.guest()
     t = (
         await env.stub.CreateTable(
             lobby_pb2.CreateTableRequest(settings=settings_pb("scrabble", 3), request_id=rid()), metadata=ma
@@ -217,8 +210,8 @@ async def test_host_leaves_hand_over_and_bots(env: LobbyEnv, real_match_server: 
 async def test_stale_or_refusing_servers_get_nothing(env: LobbyEnv, match_server: FakeMatchServer) -> None:
     # The fake: a real match server cannot be made to refuse CreateMatch with RESOURCE_EXHAUSTED
     # on demand, nor asserted to have been asked nothing.
-    _, ma = await guest(env)
-    _, mb = await guest(env)
+    _, ma = await env.guest()
+    _, mb = await env.guest()
     s = settings_pb("classic", start_policy=lobby_pb2.START_POLICY_HOST)
     t = (
         await env.stub.CreateTable(lobby_pb2.CreateTableRequest(settings=s, request_id=rid()), metadata=ma)
@@ -255,8 +248,8 @@ async def test_stale_or_refusing_servers_get_nothing(env: LobbyEnv, match_server
 
 
 async def test_quick_match(env: LobbyEnv, real_match_server: MatchServer) -> None:
-    _, ma = await guest(env)
-    _, mb = await guest(env)
+    _, ma = await env.guest()
+    _, mb = await env.guest()
     crit = lobby_pb2.QuickMatchCriteria(ruleset=common_pb2.RulesetRef(ruleset_id="wordtiles"), seats=2)
     ta = (
         await env.stub.QuickMatch(lobby_pb2.QuickMatchRequest(criteria=crit, request_id=rid()), metadata=ma)
@@ -289,7 +282,7 @@ async def test_quick_match(env: LobbyEnv, real_match_server: MatchServer) -> Non
         ),
     )
     # bot offered after the caller's wait (5 s minimum; shortened here through the queue)
-    _, mc = await guest(env)
+    _, mc = await env.guest()
     crit_bot = lobby_pb2.QuickMatchCriteria(
         ruleset=common_pb2.RulesetRef(ruleset_id="classic"),
         bot_after=duration_pb2.Duration(seconds=5),
@@ -324,7 +317,7 @@ async def test_quick_match(env: LobbyEnv, real_match_server: MatchServer) -> Non
 
 
 async def test_bad_input_is_precise(env: LobbyEnv) -> None:
-    _, ma = await guest(env)
+    _, ma = await env.guest()
     await expect(
         grpc.StatusCode.NOT_FOUND,
         env.stub.JoinTable(lobby_pb2.JoinTableRequest(table_id="nope", request_id=rid()), metadata=ma),
@@ -394,7 +387,7 @@ async def test_random_requests_never_internal(
     env: LobbyEnv, ruleset: str, language: str, seats: int, clock: int, bots: list, table_id: str, page: int
 ) -> None:
     if not hasattr(env, "_meta"):
-        env._meta = (await guest(env))[1]  # type: ignore[attr-defined]
+        env._meta = (await env.guest())[1]  # type: ignore[attr-defined]
     meta = env._meta  # type: ignore[attr-defined]
     before = len(env.lobby.tables)
     s = lobby_pb2.TableSettings(

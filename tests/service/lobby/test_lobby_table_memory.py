@@ -11,11 +11,6 @@ from lobby_harness import LobbyEnv
 from wordarena.v1 import common_pb2, lobby_pb2
 
 
-async def _guest(env: LobbyEnv, name: str) -> list[tuple[str, str]]:
-    g = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=name))
-    return [("authorization", f"Bearer {g.token.token}")]
-
-
 async def _change(stream: object, table_id: str) -> lobby_pb2.WatchTablesResponse:
     while True:
         msg = await asyncio.wait_for(stream.read(), 10.0)  # type: ignore[attr-defined]
@@ -24,14 +19,14 @@ async def _change(stream: object, table_id: str) -> lobby_pb2.WatchTablesRespons
 
 
 async def test_an_expired_table_leaves_memory_while_the_tables_are_watched(env: LobbyEnv) -> None:
-    watcher = await _guest(env, "Watcher")
+    _, watcher = await env.guest("Watcher")
     every_status = lobby_pb2.TableFilter(statuses=[
         lobby_pb2.TABLE_STATUS_OPEN, lobby_pb2.TABLE_STATUS_STARTING,
         lobby_pb2.TABLE_STATUS_STARTED, lobby_pb2.TABLE_STATUS_CLOSED])
     stream = env.stub.WatchTables(lobby_pb2.WatchTablesRequest(filter=every_status), metadata=watcher)
     first = await asyncio.wait_for(stream.read(), 10.0)
     assert first.kind == lobby_pb2.TABLE_CHANGE_KIND_SYNCED
-    host = await _guest(env, "Host")
+    _, host = await env.guest("Host")
     table = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
         settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic")),
         request_id=uuid.uuid4().hex), metadata=host)).table

@@ -39,11 +39,6 @@ def rid() -> str:
     return uuid.uuid4().hex
 
 
-async def guest(env: LobbyEnv) -> tuple[str, Meta]:
-    resp = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=f"g{uuid.uuid4().hex[:10]}"))
-    return resp.player.player_id, (("authorization", f"Bearer {resp.token.token}"),)
-
-
 async def queue(env: LobbyEnv, meta: Meta) -> lobby_pb2.QuickMatchTicket:
     req = lobby_pb2.QuickMatchRequest(criteria=CRIT, request_id=rid())
     return (await env.stub.QuickMatch(req, metadata=meta)).ticket
@@ -89,9 +84,9 @@ async def test_cancel_while_matching_seats_nobody_and_requeues_the_others(
 ) -> None:
     env, fake = lobby
     assert fake.hold is not None
-    _, ma = await guest(env)
-    pb, mb = await guest(env)
-    pc, mc = await guest(env)
+    _, ma = await env.guest()
+    pb, mb = await env.guest()
+    pc, mc = await env.guest()
     ta = await queue(env, ma)
     tb_task = asyncio.create_task(queue(env, mb))  # its matchmaking step waits for CreateMatch
     await asyncio.wait_for(fake.entered.wait(), 10.0)
@@ -165,8 +160,8 @@ async def _true(value: bool) -> bool:
 async def _withdraw_one(env: LobbyEnv, fake: FakeMatchServer) -> str:
     """Queue two players, cancel one while their match is being created; the withdrawn match id."""
     assert fake.hold is not None
-    _, ma = await guest(env)
-    _, mb = await guest(env)
+    _, ma = await env.guest()
+    _, mb = await env.guest()
     ta = await queue(env, ma)
     tb_task = asyncio.create_task(queue(env, mb))
     await asyncio.wait_for(fake.entered.wait(), 10.0)
@@ -230,8 +225,8 @@ async def test_cancel_after_the_match_is_committed_is_refused_as_matched(
 ) -> None:
     env, fake = lobby
     fake.hold = None
-    _, ma = await guest(env)
-    _, mb = await guest(env)
+    _, ma = await env.guest()
+    _, mb = await env.guest()
     ta = await queue(env, ma)
     await queue(env, mb)
 
@@ -255,7 +250,7 @@ async def test_housekeeping_deletes_old_closed_tickets_only(
 ) -> None:
     env, fake = lobby
     assert fake.hold is not None
-    players = [await guest(env) for _ in range(7)]
+    players = [await env.guest() for _ in range(7)]
     (_, m_queued), (_, m_cancel), (_, m_exp), (_, m1), (_, m2), (_, m3), (_, m4) = players
     # matched: 1 and 2
     t1 = await queue(env, m1)
@@ -324,7 +319,7 @@ async def test_housekeeping_goes_on_while_the_background_loop_allocates(
     env, fake = lobby
     assert fake.hold is not None
     now = time.time()
-    (p1, m1), (p2, _) = await guest(env), await guest(env)
+    (p1, m1), (p2, _) = await env.guest(), await env.guest()
 
     def ticket(tid: str, pid: str, status: str, updated_at: float) -> TicketRow:
         return TicketRow(id=tid, player_id=pid, ruleset_id="wordtiles", language="en", board_id="",

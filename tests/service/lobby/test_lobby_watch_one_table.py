@@ -16,15 +16,10 @@ from wordarena.v1 import common_pb2, lobby_pb2
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
 
 
-async def _guest(env: LobbyEnv, name: str) -> tuple[tuple[str, str], ...]:
-    token = (await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=name))).token.token
-    return (("authorization", f"Bearer {token}"),)
-
-
 async def test_a_joiner_watching_one_table_sees_it_start(env: LobbyEnv,
                                                          real_match_server: MatchServer) -> None:
-    host = await _guest(env, f"h{uuid.uuid4().hex[:8]}")
-    joiner = await _guest(env, f"j{uuid.uuid4().hex[:8]}")
+    _, host = await env.guest(f"h{uuid.uuid4().hex[:8]}")
+    _, joiner = await env.guest(f"j{uuid.uuid4().hex[:8]}")
     settings = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2,
                                        start_policy=lobby_pb2.START_POLICY_HOST)
     other = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(

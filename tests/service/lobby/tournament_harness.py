@@ -19,9 +19,9 @@ Metadata = list[tuple[str, str]]
 
 
 async def guest(env: LobbyEnv, name: str) -> tuple[str, Metadata]:
-    """A new guest: (player id, call metadata)."""
-    g = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=name))
-    return g.player.player_id, [("authorization", f"Bearer {g.token.token}")]
+    """A new guest (``LobbyEnv.guest``): (player id, call metadata)."""
+    pid, md = await env.guest(name)
+    return pid, list(md)
 
 
 def stub(env: LobbyEnv) -> tournament_pb2_grpc.TournamentServiceStub:
