@@ -185,7 +185,7 @@ def test_random_games_conserve_tiles_refuse_cleanly_and_replay_exactly(which, se
     assert rebuilt == state
     if state.over:
         assert state.result is not None
-        assert set(state.result.winners) <= set(state.active_seats) or state.result.winners == ()
+        assert set(state.result.winners) <= set(state.active_seats)  # () when nobody wins
 
 
 @settings(max_examples=40, deadline=None)

@@ -172,4 +172,5 @@ def test_cgp_round_trip_on_random_positions(state: GameState) -> None:
     assert back.scores == tuple(state.scores[s] for s in order)
     assert Counter(back.bag) == Counter(state.bag)
     assert back.zero_run == state.zero_run
-    assert WILDCARD not in text or state.ruleset.family == "warofwords"
+    if state.ruleset.family != "warofwords":  # only War of Words has the wildcard tile
+        assert WILDCARD not in text

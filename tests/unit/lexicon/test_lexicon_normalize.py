@@ -57,7 +57,8 @@ def test_every_language_output_is_within_its_alphabet(language: str) -> None:
     alphabet = set(ALPHABETS[language])
     for raw in ("éléphant", "straße", "mañana", "cœur", "ação", "żółć", "über", "ærø"):
         word = normalize_word(raw, language)
-        assert word is None or set(word) <= alphabet, (raw, word)
+        if word is not None:  # None: the word cannot be written in this language
+            assert set(word) <= alphabet, (raw, word)
 
 
 @pytest.mark.parametrize("language", sorted(ALPHABETS))
