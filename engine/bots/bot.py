@@ -107,7 +107,7 @@ class Bot:
     def _solved(self, state: GameState) -> Action | None:
         """The exact end game's action (bag empty, 2 players, a family the search covers), or
         None: level 6 searches within its think time, level 5 up to ``ENDGAME_NODES`` nodes
-        (no clock, so its choice is repeatable; about 0.1 CPU s a move with the C search).
+        (no clock, so its choice is repeatable; about 0.15 CPU s a move with the C search).
         Level 5 searches as Quackle's Speedy Player does (static equity, then its end-game
         solver): against it, the search won 6 points a game more than playing for score
         (bench/results/2026-12-07-quackle-findings.md)."""
