@@ -23,6 +23,7 @@ from typing import Any
 import grpc
 import pytest
 from lobby_harness import eventually
+from metric_samples import counted
 
 from wordarena.clients.cli.client import Client, Config
 from wordarena.services.common.config import Settings
@@ -113,7 +114,7 @@ async def test_takeover_is_reported_and_the_client_follows(database_url: str, tm
 
         mid, seat, seq = await asyncio.to_thread(open_and_play)
         md = [("authorization", f"Bearer {client.profile.token}")]
-        takeovers = metrics.RECOVERIES.labels("takeover")._value.get()
+        takeovers = counted(metrics.RECOVERIES, reason="takeover")
 
         # Server B joins; A dies without releasing its lease.
         srv_b = await start_in_process(database_url, tmp_path, lobby_port, "ms-b", lease=1.0)
@@ -129,7 +130,7 @@ async def test_takeover_is_reported_and_the_client_follows(database_url: str, tm
 
         await eventually(located_at_b, timeout=30)
         assert mid in srv_b.manager.matches
-        assert metrics.RECOVERIES.labels("takeover")._value.get() == takeovers + 1
+        assert counted(metrics.RECOVERIES, reason="takeover") == takeovers + 1
         link = srv_b.link
         assert link is not None
 

@@ -9,6 +9,7 @@ import grpc
 import pytest
 from grpc_helpers import refused
 from match_harness import SERVICE_TOKEN, Harness, pass_move
+from metric_samples import counted
 
 from wordarena.services.common.errors import detail
 from wordarena.services.match import metrics
@@ -19,10 +20,6 @@ from wordarena.v1 import match_pb2 as m
 SVC = [("authorization", f"Bearer {SERVICE_TOKEN}")]
 
 
-def _counter(c: object) -> float:
-    return c._value.get()  # type: ignore[attr-defined]
-
-
 async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
     srv = await harness.start()
     control = harness.control(srv)
@@ -31,7 +28,7 @@ async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
     alice = harness.player(srv, "alice")
     rt = srv.manager.matches[mid]
     assert rt.clocks is not None and rt.timer is not None
-    aborted_before = _counter(metrics.MATCHES_ABORTED)
+    aborted_before = counted(metrics.MATCHES_ABORTED)
     assert (await control.GetLoad(ctl.GetLoadRequest(), metadata=SVC)).load.active_matches == 1
 
     # A watcher (the seated player, streaming) is told clearly when the match goes away.
@@ -74,7 +71,7 @@ async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
     row = await srv.manager.store.get(mid)
     assert row is not None and row.status == "aborted" and row.ended_at is not None
     assert await srv.outbox.get(mid) is None
-    assert _counter(metrics.MATCHES_ABORTED) == aborted_before + 1
+    assert counted(metrics.MATCHES_ABORTED) == aborted_before + 1
     assert (await control.GetLoad(ctl.GetLoadRequest(), metadata=SVC)).load.active_matches == 0
     # The bot and the clock stopped: their tasks have ended (waited for, not slept on), so
     # nothing can be appended after the abort.
@@ -100,7 +97,7 @@ async def test_abort_a_match_nobody_played_in(harness: Harness) -> None:
     again = await control.AbortMatch(ctl.AbortMatchRequest(match_id=mid, reason="other"), metadata=SVC)
     assert again.already_aborted and again.reason == "ticket cancelled"
     assert abs(again.abort_time.ToNanoseconds() - got.abort_time.ToNanoseconds()) < 1_000_000
-    assert _counter(metrics.MATCHES_ABORTED) == aborted_before + 1
+    assert counted(metrics.MATCHES_ABORTED) == aborted_before + 1
 
     # Another server starting on the database does not take the aborted match over.
     await srv.stop(0.5)

@@ -12,6 +12,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from match_harness import Harness
+from metric_samples import counted
 
 from wordarena.services.common.config import Settings
 from wordarena.services.match import metrics
@@ -50,7 +51,7 @@ async def _crash(srv: MatchServer) -> None:
 
 
 def _count(reason: str) -> float:
-    return metrics.RECOVERIES.labels(reason)._value.get()
+    return counted(metrics.RECOVERIES, reason=reason)
 
 
 async def _status(stub: health_pb2_grpc.HealthStub, service: str = "") -> Any:

@@ -11,6 +11,7 @@ import asyncio
 import grpc
 import pytest
 from match_harness import Harness, Player, pass_move
+from metric_samples import counted
 
 from wordarena.services.common.errors import detail
 from wordarena.services.common.metrics import GRPC_SENT
@@ -34,9 +35,10 @@ async def test_a_reader_that_never_reads_is_cut_off_and_the_others_play_on(harne
     (bobs,) = rt.subscribers
     # alice reads her own stream as any client does
     watching = alice.stub.StreamMatch(m.StreamMatchRequest(match_id=mid), metadata=alice.md)
-    cutoffs = metrics.STREAM_CUTOFFS._value.get()
-    stream_sent = GRPC_SENT.labels("server_stream", "wordarena.v1.MatchService", "StreamMatch")
-    sent_before = stream_sent._value.get()
+    cutoffs = counted(metrics.STREAM_CUTOFFS)
+    stream_sent = {"grpc_type": "server_stream", "grpc_service": "wordarena.v1.MatchService",
+                   "grpc_method": "StreamMatch"}
+    sent_before = counted(GRPC_SENT, **stream_sent)
     sent = 0
     while bobs in rt.subscribers and sent < 5000:
         await alice.stub.SendChat(
@@ -44,13 +46,13 @@ async def test_a_reader_that_never_reads_is_cut_off_and_the_others_play_on(harne
         )
         sent += 1
     assert bobs not in rt.subscribers, "the stalled reader was never cut off"
-    assert metrics.STREAM_CUTOFFS._value.get() == cutoffs + 1
+    assert counted(metrics.STREAM_CUTOFFS) == cutoffs + 1
     # alice is unaffected: her stream has every chat, and her turn goes through
     seen = 0
     while seen < sent:
         msg = await asyncio.wait_for(watching.read(), 10)
         seen += msg.event.HasField("chat")
-    assert stream_sent._value.get() >= sent_before + seen  # every message written is counted
+    assert counted(GRPC_SENT, **stream_sent) >= sent_before + seen  # every message written is counted
     view = await alice.view(mid)
     turn = await alice.submit(mid, pass_move(), view.last_seq)
     assert turn.events[0].seq == view.last_seq + 1
