@@ -16,8 +16,7 @@ async def test_claimed_guests_tokens_stay_refused_while_the_lobby_remembers_few(
     monkeypatch.setattr(accounts, "MEMO_MAX", 2)
     old_tokens = []
     for n in range(5):
-        g = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=f"Guest {n}"))
-        md = [("authorization", f"Bearer {g.token.token}")]
+        _, md = await env.guest(f"Guest {n}")
         await env.stub.ListTables(lobby_pb2.ListTablesRequest(), metadata=md)  # seen a guest
         await env.stub.ClaimAccount(lobby_pb2.ClaimAccountRequest(name=f"Claimer{n}", password="password1"),
                                     metadata=md)
