@@ -10,6 +10,7 @@ import grpc
 import pytest
 from fake_clock import FakeClock
 from google.protobuf.duration_pb2 import Duration
+from grpc_helpers import refused
 from match_harness import SERVICE_TOKEN, Harness, pass_move, violation_of
 
 from wordarena.services.common.errors import details_of
@@ -227,4 +228,6 @@ async def test_bad_clock_settings_are_refused_naming_the_field(
     fields = [v.field for d in details_of(err.value) if hasattr(d, "field_violations")
               for v in d.field_violations]
     assert fields == [field], (fields, err.value.details())
-    assert req.match_id not in srv.manager.matches
+    # nothing was created: the match is unknown to a player who asks for it (GetMatch: NOT_FOUND)
+    unknown = await refused(harness.player(srv, "alice").view(req.match_id))
+    assert unknown.code() == grpc.StatusCode.NOT_FOUND, unknown.details()
