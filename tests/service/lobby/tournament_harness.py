@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import pytest
 from google.rpc import error_details_pb2
+from grpc_helpers import refused as grpc_refused
 from lobby_harness import LobbyEnv
 
 from wordarena.services.common.errors import detail
@@ -78,16 +78,14 @@ async def playing(env: LobbyEnv, tid: str, md: Metadata, round_no: int, n: int) 
 
 async def refused(call: Any) -> tuple[grpc.StatusCode, str]:
     """The code and message of a refused call."""
-    with pytest.raises(grpc.aio.AioRpcError) as err:
-        await call
-    return err.value.code(), err.value.details() or ""
+    err = await grpc_refused(call)
+    return err.code(), err.details() or ""
 
 
 async def bad_field(call: Any) -> str:
     """The field an INVALID_ARGUMENT names (google.rpc.BadRequest)."""
-    with pytest.raises(grpc.aio.AioRpcError) as err:
-        await call
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, err.value.details()
-    br = detail(err.value, error_details_pb2.BadRequest)
+    err = await grpc_refused(call)
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, err.details()
+    br = detail(err, error_details_pb2.BadRequest)
     assert br is not None
     return str(br.field_violations[0].field)
