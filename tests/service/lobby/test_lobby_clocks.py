@@ -53,8 +53,7 @@ async def test_each_family_describes_its_timing(env: LobbyEnv) -> None:
 )
 async def test_a_bad_clock_is_refused_naming_the_field(
         env: LobbyEnv, ruleset: str, clock: c.ClockSettings, field: str) -> None:
-    who = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=f"g{uuid.uuid4().hex[:8]}"))
-    meta = (("authorization", f"Bearer {who.token.token}"),)
+    _, meta = await env.guest()
     settings = lobby_pb2.TableSettings(ruleset=c.RulesetRef(ruleset_id=ruleset), seats=2,
                                        options=c.MatchOptions(clock=clock))
     with pytest.raises(grpc.aio.AioRpcError) as err:
@@ -67,8 +66,7 @@ async def test_a_bad_clock_is_refused_naming_the_field(
 
 
 async def test_a_table_keeps_its_chosen_turn_deadline(env: LobbyEnv) -> None:
-    who = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name="Dora"))
-    meta = (("authorization", f"Bearer {who.token.token}"),)
+    _, meta = await env.guest("Dora")
     clock = c.ClockSettings(idle_kick_after=Duration(seconds=12 * 3600))
     table = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
         settings=lobby_pb2.TableSettings(ruleset=c.RulesetRef(ruleset_id="warofwords"), seats=2,

@@ -35,8 +35,8 @@ async def test_refusals_carry_only_the_documented_details(env: LobbyEnv) -> None
         seen.setdefault(method, set()).update(names)
         assert names <= documented[f"LobbyService.{method}"], (method, ei.value.code(), names)
 
-    r = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=f"g{uuid.uuid4().hex[:8]}"))
-    md = (("authorization", f"Bearer {r.token.token}"),)
+    name = f"g{uuid.uuid4().hex[:8]}"
+    _, md = await env.guest(name)
     table = await env.stub.CreateTable(lobby_pb2.CreateTableRequest(
         settings=lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2),
         request_id=uuid.uuid4().hex), metadata=md)
@@ -57,7 +57,7 @@ async def test_refusals_carry_only_the_documented_details(env: LobbyEnv) -> None
     await env.stub.ClaimAccount(lobby_pb2.ClaimAccountRequest(password="correct-horse"), metadata=md)
     for _ in range(6):
         await refused("SignIn", env.stub.SignIn(
-            lobby_pb2.SignInRequest(name=r.player.display_name, password="wrong-password")))
+            lobby_pb2.SignInRequest(name=name, password="wrong-password")))
     assert "google.rpc.RetryInfo" in seen["SignIn"]
     assert "google.rpc.BadRequest" in seen["CreateTable"]
     assert "wordarena.v1.LobbyViolation" in seen["JoinTable"]

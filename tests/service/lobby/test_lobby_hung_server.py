@@ -17,9 +17,7 @@ pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 
 async def _start_a_table(env: LobbyEnv) -> tuple[lobby_pb2.StartTableResponse, float]:
-    token = (await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(
-        display_name=f"g{uuid.uuid4().hex[:10]}"))).token.token
-    md = (("authorization", f"Bearer {token}"),)
+    _, md = await env.guest()
     settings = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2,
                                        start_policy=lobby_pb2.START_POLICY_HOST)
     table = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(settings=settings,

@@ -23,9 +23,7 @@ from wordarena.v1 import common_pb2, lobby_pb2
 
 
 async def _host_with_a_bot(env: LobbyEnv) -> tuple[tuple[tuple[str, str]], str]:
-    token = (await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(
-        display_name=f"g{uuid.uuid4().hex[:10]}"))).token.token
-    md = (("authorization", f"Bearer {token}"),)
+    _, md = await env.guest()
     settings = lobby_pb2.TableSettings(ruleset=common_pb2.RulesetRef(ruleset_id="classic"), seats=2,
                                        start_policy=lobby_pb2.START_POLICY_HOST)
     table = (await env.stub.CreateTable(lobby_pb2.CreateTableRequest(

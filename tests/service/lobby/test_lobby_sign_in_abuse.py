@@ -127,8 +127,7 @@ async def test_failed_sign_ins_back_off_exponentially(dual) -> None:  # type: ig
 
 async def test_a_guest_token_is_revoked_when_the_guest_claims_the_account(dual) -> None:  # type: ignore[no-untyped-def]
     env, other = dual
-    g = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name="Winifred"))
-    old = (("authorization", f"Bearer {g.token.token}"),)
+    _, old = await env.guest("Winifred")
     assert (await env.stub.GetMe(lobby_pb2.GetMeRequest(), metadata=old)).player.guest
     claimed = await env.stub.ClaimAccount(
         lobby_pb2.ClaimAccountRequest(password="correct-horse"), metadata=old

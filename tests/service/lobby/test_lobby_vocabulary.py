@@ -30,8 +30,7 @@ async def test_listed_languages_are_lower_case_and_either_case_is_accepted(env: 
     ]
     assert answers[0] == answers[1] == answers[2]
 
-    r = await env.stub.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=f"g{uuid.uuid4().hex[:8]}"))
-    md = (("authorization", f"Bearer {r.token.token}"),)
+    _, md = await env.guest()
     settings = lobby_pb2.TableSettings(ruleset=c.RulesetRef(ruleset_id="classic", language="en-GB"), seats=2)
     create = lobby_pb2.CreateTableRequest(settings=settings, request_id=uuid.uuid4().hex)
     t = (await env.stub.CreateTable(create, metadata=md)).table
