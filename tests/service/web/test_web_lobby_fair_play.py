@@ -8,8 +8,10 @@ address of the sign-in tests), whatever headers the request carries."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -252,9 +254,35 @@ async def test_a_request_under_one_mib_reaches_the_rules_over_grpc_web(
 # -- oversized lists are refused by their length (test_lobby_oversized_lists) ---------------------
 
 
+#: The HTTP transport's own code (client and server share this process): it reads a 600 KB body
+#: in as many pieces as the socket hands it, a count that moves with the machine's load and says
+#: nothing of the lobby's work, so the web re-run counts every call but theirs.
+_TRANSPORT = ("/httpx/", "/httpcore/", "/h11/", "/uvicorn/", "/anyio/", "/asyncio/", "/socket.py",
+              "/selectors.py", "/starlette/")
+
+
+async def _refused_counting_the_lobby(call: Any) -> tuple[grpc.aio.AioRpcError, int]:
+    """``oversized_lists._refused``, the transport's calls left out of the count."""
+    calls = 0
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        nonlocal calls
+        if event in ("call", "c_call") and not any(t in frame.f_code.co_filename for t in _TRANSPORT):
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await call
+    finally:
+        sys.setprofile(None)
+    return refused.value, calls
+
+
 async def test_a_table_with_a_hundred_thousand_bots_is_refused_without_reading_them_over_grpc_web(
-    web: WebLobby, web_env: LobbyEnv
+    web: WebLobby, web_env: LobbyEnv, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(oversized_lists, "_refused", _refused_counting_the_lobby)
     await oversized_lists.test_a_table_with_a_hundred_thousand_bots_is_refused_without_reading_them(web_env)
     web.over_the_web("SignInGuest", "CreateTable")
 
