@@ -23,6 +23,13 @@ from pathlib import Path
 
 import pytest
 
+# gRPC's fork support restarts its poller thread in a forked child; a child that closes its
+# inherited descriptors before exec (pexpect's terminals, subprocess.Popen) then dies on
+# epoll_wait EBADF while a gRPC channel is active in the test process (grpc/grpc#43055: a CLI
+# under test printed only that error and never started). The tests fork only to exec: off.
+# Set before any test module imports grpc; xdist's workers inherit it.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
 pytest_plugins = ("pytester",)
 
 
